@@ -1,0 +1,61 @@
+//! Generates the `tt` dialect's C++ from its ODS files and compiles the shim
+//! into `libtt_shim.a`. Exports, for the ttg crate's build script, the include
+//! folders (`DEP_TT_DIALECT_INCLUDE`), the ODS folder (`DEP_TT_DIALECT_TD`)
+//! and the folder that holds the archive (`DEP_TT_DIALECT_LIB_DIR`).
+
+use std::env;
+use std::fs;
+use std::path::PathBuf;
+
+use tt_build_support::{cxx_build, out_dir, rerun_if_tree_changed, tblgen};
+
+fn main() {
+    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    let td_dir = root.join("td");
+    let cpp_dir = root.join("cpp");
+    let c_include = root.join("include");
+    for dir in [&td_dir, &cpp_dir, &c_include] {
+        rerun_if_tree_changed(dir);
+    }
+
+    let out = out_dir();
+    let gen = out.join("include");
+    fs::create_dir_all(gen.join("tt")).unwrap();
+    let ops = td_dir.join("TritonOps.td");
+    let td_includes = [td_dir.clone()];
+    for (args, file) in [
+        (
+            &["-gen-dialect-decls", "-dialect=tt"][..],
+            "TritonDialect.h.inc",
+        ),
+        (
+            &["-gen-dialect-defs", "-dialect=tt"][..],
+            "TritonDialect.cpp.inc",
+        ),
+        (
+            &["-gen-typedef-decls", "-typedefs-dialect=tt"][..],
+            "TritonTypes.h.inc",
+        ),
+        (
+            &["-gen-typedef-defs", "-typedefs-dialect=tt"][..],
+            "TritonTypes.cpp.inc",
+        ),
+        (&["-gen-enum-decls"][..], "TritonEnums.h.inc"),
+        (&["-gen-enum-defs"][..], "TritonEnums.cpp.inc"),
+        (&["-gen-op-decls"][..], "TritonOps.h.inc"),
+        (&["-gen-op-defs"][..], "TritonOps.cpp.inc"),
+    ] {
+        tblgen(&ops, args, &gen.join("tt").join(file), &td_includes);
+    }
+
+    let includes = [gen.clone(), cpp_dir.clone(), c_include.clone()];
+    cxx_build(&includes)
+        .file(cpp_dir.join("TritonDialect.cpp"))
+        .file(cpp_dir.join("TritonOps.cpp"))
+        .compile("tt_shim");
+
+    let joined = env::join_paths(&includes).unwrap();
+    println!("cargo:include={}", joined.to_string_lossy());
+    println!("cargo:td={}", td_dir.display());
+    println!("cargo:lib_dir={}", out.display());
+}

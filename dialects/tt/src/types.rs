@@ -1,0 +1,131 @@
+//! Safe views of the types the verifiers and passes inspect: `!tt.ptr`,
+//! `!tt.tensordesc`, and ranked tensors with their shape and encoding.
+
+use melior::ir::{
+    r#type::{RankedTensorType, TypeLike},
+    Attribute, Type,
+};
+
+use crate::ffi;
+
+/// `!tt.ptr<pointee, address_space>`.
+pub fn pointer_type<'c>(pointee: Type<'c>, address_space: i32) -> Type<'c> {
+    unsafe { Type::from_raw(ffi::ttPointerTypeGet(pointee.to_raw(), address_space)) }
+}
+
+/// Whether `ty` is a `!tt.ptr`.
+pub fn is_pointer(ty: Type) -> bool {
+    unsafe { ffi::ttTypeIsAPointer(ty.to_raw()) }
+}
+
+/// The pointee and address space of a `!tt.ptr`, or `None`.
+pub fn pointer_parts(ty: Type) -> Option<(Type, i32)> {
+    if !is_pointer(ty) {
+        return None;
+    }
+    unsafe {
+        Some((
+            Type::from_raw(ffi::ttPointerTypeGetPointee(ty.to_raw())),
+            ffi::ttPointerTypeGetAddressSpace(ty.to_raw()),
+        ))
+    }
+}
+
+/// The block type of a `!tt.tensordesc`, or `None`.
+pub fn tensor_desc_block(ty: Type) -> Option<Type> {
+    unsafe {
+        ffi::ttTypeIsATensorDesc(ty.to_raw())
+            .then(|| Type::from_raw(ffi::ttTensorDescTypeGetBlockType(ty.to_raw())))
+    }
+}
+
+/// A ranked tensor's static facts, read once.
+#[derive(Clone, Debug)]
+pub struct Tensor<'c> {
+    pub shape: Vec<i64>,
+    pub element: Type<'c>,
+    pub encoding: Option<Attribute<'c>>,
+}
+
+impl<'c> Tensor<'c> {
+    /// Reads `ty` if it is a ranked tensor.
+    pub fn of(ty: Type<'c>) -> Option<Self> {
+        let raw = ty.to_raw();
+        unsafe {
+            if !mlir_sys::mlirTypeIsARankedTensor(raw) {
+                return None;
+            }
+            let rank = mlir_sys::mlirShapedTypeGetRank(raw);
+            let shape = (0..rank)
+                .map(|i| mlir_sys::mlirShapedTypeGetDimSize(raw, i as isize))
+                .collect();
+            let element = Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw));
+            let encoding = RankedTensorType::try_from(ty)
+                .ok()
+                .and_then(|t| t.encoding());
+            Some(Self {
+                shape,
+                element,
+                encoding,
+            })
+        }
+    }
+
+    /// The number of elements (saturating; shapes here are static).
+    pub fn num_elements(&self) -> i64 {
+        self.shape
+            .iter()
+            .fold(1i64, |acc, &d| acc.saturating_mul(d.max(0)))
+    }
+
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+}
+
+/// The shape a load or store sees through `ty`: a tensor's shape, a block
+/// pointer's pointee shape, or empty for scalars.
+pub fn load_store_shape(ty: Type) -> Vec<i64> {
+    if let Some(t) = Tensor::of(ty) {
+        return t.shape;
+    }
+    match pointer_parts(ty).and_then(|(pointee, _)| Tensor::of(pointee)) {
+        Some(t) => t.shape,
+        None => Vec::new(),
+    }
+}
+
+/// The encoding a load or store sees through `ty` (looking through block
+/// pointers).
+pub fn load_store_encoding(ty: Type) -> Option<Attribute> {
+    if let Some(t) = Tensor::of(ty) {
+        return t.encoding;
+    }
+    pointer_parts(ty)
+        .and_then(|(pointee, _)| Tensor::of(pointee))
+        .and_then(|t| t.encoding)
+}
+
+/// The element type of a tensor, or the type itself.
+pub fn element_type(ty: Type) -> Type {
+    Tensor::of(ty).map(|t| t.element).unwrap_or(ty)
+}
+
+/// The bit width of an integer or float type (pointers count as 64 bits).
+pub fn bit_width(ty: Type) -> Option<u32> {
+    let raw = ty.to_raw();
+    unsafe {
+        if mlir_sys::mlirTypeIsAInteger(raw) {
+            return Some(mlir_sys::mlirIntegerTypeGetWidth(raw));
+        }
+        if mlir_sys::mlirTypeIsAFloat(raw) {
+            return Some(mlir_sys::mlirFloatTypeGetWidth(raw));
+        }
+    }
+    is_pointer(ty).then_some(64)
+}
+
+/// Whether `ty` is a float type.
+pub fn is_float(ty: Type) -> bool {
+    unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) }
+}
