@@ -160,12 +160,21 @@ pub fn i32_array_attr(op: OperationRef, name: &str) -> Option<Vec<i32>> {
     )
 }
 
-fn operand_type<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<Type<'c>> {
-    op.operand(index).ok().map(|v| v.r#type())
+/// The type of operand `index`, if the op has that many operands.
+///
+/// Indices are checked here because melior's out-of-range error prints the
+/// op, and printing verifies it: from inside a verifier that recurses.
+pub fn operand_type<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<Type<'c>> {
+    (index < op.operand_count())
+        .then(|| op.operand(index).ok().map(|v| v.r#type()))
+        .flatten()
 }
 
-fn result_type<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<Type<'c>> {
-    op.result(index).ok().map(|v| v.r#type())
+/// The type of result `index`, if the op has that many results.
+pub fn result_type<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<Type<'c>> {
+    (index < op.result_count())
+        .then(|| op.result(index).ok().map(|v| v.r#type()))
+        .flatten()
 }
 
 fn shape_text(shape: &[i64]) -> String {
@@ -536,7 +545,10 @@ fn verify_combine_region(op: OperationRef, operands: &[Tensor], kind: &str) -> R
     }
     for (i, t) in operands.iter().enumerate() {
         for j in [i, i + n] {
-            let arg = block.argument(j).map_err(|e| e.to_string())?.r#type();
+            let arg = block
+                .argument(j)
+                .map_err(|_| "internal error: missing region argument".to_owned())?
+                .r#type();
             if arg != t.element {
                 return Err(format!(
                     "combine region argument #{j} has type {arg}, but operand #{i} has elements of type {}",
@@ -553,7 +565,9 @@ fn verify_combine_region(op: OperationRef, operands: &[Tensor], kind: &str) -> R
             ));
         }
         for (i, t) in operands.iter().enumerate() {
-            let ty = term.operand(i).map_err(|e| e.to_string())?.r#type();
+            let Some(ty) = operand_type(term, i) else {
+                return Err("internal error: missing terminator operand".into());
+            };
             if ty != t.element {
                 return Err(format!(
                     "the combine region returns {ty} for operand #{i}, whose elements are {}",
@@ -838,7 +852,9 @@ fn verify_call_symbol(op: OperationRef) -> Rule {
         ));
     }
     for (i, v) in op.operands().enumerate() {
-        let expected = fn_ty.input(i).map_err(|e| e.to_string())?;
+        let expected = fn_ty
+            .input(i)
+            .map_err(|_| "internal error: missing input type".to_owned())?;
         if v.r#type() != expected {
             return Err(format!(
                 "operand #{i} has type {}, but '{name}' takes {expected}",
@@ -854,7 +870,9 @@ fn verify_call_symbol(op: OperationRef) -> Rule {
         ));
     }
     for (i, v) in op.results().enumerate() {
-        let expected = fn_ty.result(i).map_err(|e| e.to_string())?;
+        let expected = fn_ty
+            .result(i)
+            .map_err(|_| "internal error: missing result type".to_owned())?;
         if v.r#type() != expected {
             return Err(format!(
                 "result #{i} has type {}, but '{name}' returns {expected}",

@@ -10,6 +10,7 @@ include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/BuiltinTypes.td"
 include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Triton_Dialect : Dialect {
   let name = "tt";
@@ -171,6 +172,8 @@ def TT_DescriptorReduceKindAttr : TT_I32Enum<"DescriptorReduceKind", "TMA reduct
   I32EnumAttrCase<"MAX", 3, "max">, I32EnumAttrCase<"INC", 4, "inc">,
   I32EnumAttrCase<"DEC", 5, "dec">, I32EnumAttrCase<"AND", 6, "and">,
   I32EnumAttrCase<"OR", 7, "or">, I32EnumAttrCase<"XOR", 8, "xor">]>;
+
+def GlobalMemory : Resource<"::mlir::triton::GlobalMemory">;
 
 //===----------------------------------------------------------------------===//
 // Native traits whose rules are written in Rust

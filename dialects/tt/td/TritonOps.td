@@ -13,8 +13,6 @@ include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-def GlobalMemory : Resource<"::mlir::triton::GlobalMemory">;
-
 class TT_Op<string mnemonic, list<Trait> traits = []>
     : Op<Triton_Dialect, mnemonic,
          !listconcat(traits, [TensorSizeTrait, VerifyTensorLayoutsTrait])> {

@@ -15,7 +15,7 @@ fn main() {
     let src = std::fs::read_to_string(path).unwrap();
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
-    tt_dialect::register(&registry);
+    ttg_dialect::register(&registry);
     let ctx = Context::new_with_registry(&registry, false);
     ctx.load_all_available_dialects();
     let s = CString::new(src).unwrap();

@@ -1,0 +1,130 @@
+//! Generates the `ttg` and `ttng` dialects' C++ from their ODS files,
+//! compiles the shim into `libttg_shim.a`, and links the mlir-opt dialect
+//! plugin `libtriton_dialect_plugin.so` (tt + ttg + ttng, against Debian's
+//! shared `libMLIR.so`) into the profile folder next to the binaries.
+
+use std::env;
+use std::fs;
+use std::path::PathBuf;
+use std::process::Command;
+
+use tt_build_support::{
+    cxx_build, llvm_prefix, out_dir, profile_dir, rerun_if_tree_changed, tblgen,
+};
+
+fn main() {
+    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    let td_dir = root.join("td");
+    let cpp_dir = root.join("cpp");
+    let c_include = root.join("include");
+    for dir in [&td_dir, &cpp_dir, &c_include] {
+        rerun_if_tree_changed(dir);
+    }
+    let tt_includes: Vec<PathBuf> =
+        env::split_paths(&env::var("DEP_TT_DIALECT_INCLUDE").unwrap()).collect();
+    let tt_td = PathBuf::from(env::var("DEP_TT_DIALECT_TD").unwrap());
+    let tt_lib_dir = PathBuf::from(env::var("DEP_TT_DIALECT_LIB_DIR").unwrap());
+
+    let out = out_dir();
+    let gen = out.join("include");
+    fs::create_dir_all(gen.join("ttg")).unwrap();
+    let td_includes = [td_dir.clone(), tt_td];
+    let base = td_dir.join("TritonGPUBase.td");
+    let ops = td_dir.join("TritonGPUOps.td");
+    let ttng = td_dir.join("TritonNvidiaGPU.td");
+    for (td, args, file) in [
+        (
+            &base,
+            &["-gen-dialect-decls", "-dialect=ttg"][..],
+            "TritonGPUDialect.h.inc",
+        ),
+        (
+            &base,
+            &["-gen-dialect-defs", "-dialect=ttg"][..],
+            "TritonGPUDialect.cpp.inc",
+        ),
+        (
+            &base,
+            &["-gen-attrdef-decls", "-attrdefs-dialect=ttg"][..],
+            "TritonGPUAttrs.h.inc",
+        ),
+        (
+            &base,
+            &["-gen-attrdef-defs", "-attrdefs-dialect=ttg"][..],
+            "TritonGPUAttrs.cpp.inc",
+        ),
+        (
+            &base,
+            &["-gen-typedef-decls", "-typedefs-dialect=ttg"][..],
+            "TritonGPUTypes.h.inc",
+        ),
+        (
+            &base,
+            &["-gen-typedef-defs", "-typedefs-dialect=ttg"][..],
+            "TritonGPUTypes.cpp.inc",
+        ),
+        (&ops, &["-gen-op-decls"][..], "TritonGPUOps.h.inc"),
+        (&ops, &["-gen-op-defs"][..], "TritonGPUOps.cpp.inc"),
+        (
+            &ttng,
+            &["-gen-dialect-decls", "-dialect=ttng"][..],
+            "TritonNvidiaGPUDialect.h.inc",
+        ),
+        (
+            &ttng,
+            &["-gen-dialect-defs", "-dialect=ttng"][..],
+            "TritonNvidiaGPUDialect.cpp.inc",
+        ),
+        (
+            &ttng,
+            &["-gen-attrdef-decls", "-attrdefs-dialect=ttng"][..],
+            "TritonNvidiaGPUAttrs.h.inc",
+        ),
+        (
+            &ttng,
+            &["-gen-attrdef-defs", "-attrdefs-dialect=ttng"][..],
+            "TritonNvidiaGPUAttrs.cpp.inc",
+        ),
+        (&ttng, &["-gen-op-decls"][..], "TritonNvidiaGPUOps.h.inc"),
+        (&ttng, &["-gen-op-defs"][..], "TritonNvidiaGPUOps.cpp.inc"),
+    ] {
+        tblgen(td, args, &gen.join("ttg").join(file), &td_includes);
+    }
+
+    let mut includes = vec![gen, cpp_dir.clone(), c_include];
+    includes.extend(tt_includes);
+    let mut build = cxx_build(&includes);
+    build
+        .file(cpp_dir.join("TritonGPUDialect.cpp"))
+        .file(cpp_dir.join("TritonGPUOps.cpp"))
+        .file(cpp_dir.join("TritonNvidiaGPUDialect.cpp"));
+    build.compile("ttg_shim");
+
+    link_plugin(&includes, &tt_lib_dir, &out);
+}
+
+/// Links the mlir-opt plugin from both shim archives plus `Plugin.cpp`,
+/// against the shared `libMLIR.so` that Debian's `mlir-opt` uses.
+fn link_plugin(includes: &[PathBuf], tt_lib_dir: &std::path::Path, out: &std::path::Path) {
+    let plugin_obj = cxx_build(includes)
+        .file(PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("cpp/Plugin.cpp"))
+        .compile_intermediates();
+    let lib = llvm_prefix().join("lib");
+    let target = profile_dir().join("libtriton_dialect_plugin.so");
+    let status = Command::new(env::var("CXX").unwrap_or_else(|_| "c++".into()))
+        .arg("-shared")
+        .arg("-o")
+        .arg(&target)
+        .args(&plugin_obj)
+        .arg("-Wl,--whole-archive")
+        .arg(tt_lib_dir.join("libtt_shim.a"))
+        .arg(out.join("libttg_shim.a"))
+        .arg("-Wl,--no-whole-archive")
+        .arg(format!("-L{}", lib.display()))
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-lMLIR")
+        .arg("-lLLVM")
+        .status()
+        .expect("cannot run the C++ compiler to link the plugin");
+    assert!(status.success(), "linking {} failed", target.display());
+}

@@ -1,0 +1,807 @@
+// Glue for the `ttg` and `ttng` dialects: registration, alias names, the
+// hand-written `<{key = value}>` parsers and printers of the encodings, the
+// memory descriptor syntax, and the C accessors. Whether an encoding or a
+// memory descriptor is valid is decided in Rust (src/layout.rs) through the
+// verifier callback; without it (the mlir-opt plugin) only syntax is checked.
+#include "TritonGPUShim.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::triton;
+using namespace mlir::triton::gpu;
+
+#include "ttg/TritonGPUDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "ttg/TritonGPUAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "ttg/TritonGPUTypes.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// The Rust verifier slot
+//===----------------------------------------------------------------------===//
+
+static TtgEncodingVerifyCallback encodingVerifier = nullptr;
+
+void ttgShimSetEncodingVerifyCallback(TtgEncodingVerifyCallback cb) {
+  encodingVerifier = cb;
+}
+
+// Asks Rust whether `attr` is valid; on failure reports at `loc` and
+// returns null.
+static Attribute checked(AsmParser &parser, SMLoc loc, Attribute attr) {
+  if (!attr || !encodingVerifier)
+    return attr;
+  std::string message;
+  auto emit = [](void *user, MlirStringRef text) {
+    auto *out = static_cast<std::string *>(user);
+    if (!out->empty())
+      out->append("; ");
+    out->append(text.data, text.length);
+  };
+  if (encodingVerifier(wrap(attr), emit, &message))
+    return attr;
+  parser.emitError(loc, message);
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Reading `<{key = value, ...}>`
+//===----------------------------------------------------------------------===//
+
+namespace {
+// The fields of one `{...}` dictionary, read with located errors.
+class Fields {
+public:
+  Fields(AsmParser &parser, SMLoc loc, DictionaryAttr dict)
+      : parser(parser), loc(loc), dict(dict) {}
+
+  // Rejects keys outside `allowed` with Triton's "unexpected key" message.
+  LogicalResult onlyKeys(ArrayRef<StringRef> allowed) {
+    for (NamedAttribute entry : dict) {
+      if (!llvm::is_contained(allowed, entry.getName().strref()))
+        return parser.emitError(loc, "unexpected key: ") << entry.getName();
+    }
+    return success();
+  }
+
+  LogicalResult unsignedValue(StringRef key, unsigned &out, bool required,
+                              unsigned fallback = 0) {
+    Attribute value = dict.get(key);
+    if (!value) {
+      out = fallback;
+      return required ? missing(key) : success();
+    }
+    auto integer = dyn_cast<IntegerAttr>(value);
+    if (!integer || integer.getValue().isNegative() ||
+        integer.getValue().getActiveBits() > 32)
+      return parser.emitError(loc, "expected a non-negative integer for '")
+             << key << "'";
+    out = integer.getValue().getZExtValue();
+    return success();
+  }
+
+  LogicalResult boolValue(StringRef key, bool &out) {
+    Attribute value = dict.get(key);
+    out = false;
+    if (!value)
+      return success();
+    auto flag = dyn_cast<BoolAttr>(value);
+    if (!flag)
+      return parser.emitError(loc, "expected true or false for '") << key << "'";
+    out = flag.getValue();
+    return success();
+  }
+
+  LogicalResult unsignedArray(StringRef key, SmallVectorImpl<unsigned> &out,
+                              bool required = true) {
+    Attribute value = dict.get(key);
+    if (!value)
+      return required ? missing(key) : success();
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array)
+      return parser.emitError(loc, "expected an array of integers for '")
+             << key << "'";
+    for (Attribute element : array) {
+      auto integer = dyn_cast<IntegerAttr>(element);
+      if (!integer || integer.getValue().isNegative() ||
+          integer.getValue().getActiveBits() > 32)
+        return parser.emitError(loc, "expected non-negative integers in '")
+               << key << "'";
+      out.push_back(integer.getValue().getZExtValue());
+    }
+    return success();
+  }
+
+  // A list of basis vectors, `[[0, 1], [2, 0]]`; `out` stays null when the
+  // key is absent or the list is empty.
+  LogicalResult bases(StringRef key, ArrayAttr &out, bool required = false) {
+    Attribute value = dict.get(key);
+    if (!value)
+      return required ? missing(key) : success();
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array)
+      return parser.emitError(loc, "expected a list of basis vectors for '")
+             << key << "'";
+    for (Attribute vector : array) {
+      auto inner = dyn_cast<ArrayAttr>(vector);
+      if (!inner || !llvm::all_of(inner, [](Attribute a) {
+            return isa<IntegerAttr>(a);
+          }))
+        return parser.emitError(loc, "expected integer vectors in '")
+               << key << "'";
+    }
+    out = array;
+    return success();
+  }
+
+  LogicalResult attribute(StringRef key, Attribute &out) {
+    out = dict.get(key);
+    return out ? success() : missing(key);
+  }
+
+private:
+  LogicalResult missing(StringRef key) {
+    return parser.emitError(loc, "missing key '") << key << "'";
+  }
+
+  AsmParser &parser;
+  SMLoc loc;
+  DictionaryAttr dict;
+};
+
+// Parses `<{...}`; the caller parses what follows and the closing `>`.
+FailureOr<DictionaryAttr> parseOpening(AsmParser &parser) {
+  if (parser.parseLess())
+    return failure();
+  SMLoc loc = parser.getCurrentLocation();
+  Attribute attr;
+  if (parser.parseAttribute(attr))
+    return failure();
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  if (!dict) {
+    parser.emitError(loc, "expected a dictionary of layout parameters");
+    return failure();
+  }
+  return dict;
+}
+
+FailureOr<DictionaryAttr> parseBraced(AsmParser &parser) {
+  auto dict = parseOpening(parser);
+  if (failed(dict) || parser.parseGreater())
+    return failure();
+  return dict;
+}
+
+void printArray(AsmPrinter &printer, ArrayRef<unsigned> values) {
+  printer << "[";
+  llvm::interleaveComma(values, printer);
+  printer << "]";
+}
+
+void printBases(AsmPrinter &printer, ArrayAttr bases) {
+  printer << "[";
+  if (bases)
+    llvm::interleaveComma(bases, printer, [&](Attribute vector) {
+      printer << "[";
+      llvm::interleaveComma(cast<ArrayAttr>(vector), printer, [&](Attribute v) {
+        printer << cast<IntegerAttr>(v).getInt();
+      });
+      printer << "]";
+    });
+  printer << "]";
+}
+
+void printCGA(AsmPrinter &printer, ArrayAttr cga) {
+  if (!cga || cga.empty())
+    return;
+  printer << ", CGALayout = ";
+  printBases(printer, cga);
+}
+
+ArrayAttr nonEmpty(ArrayAttr bases) {
+  return bases && !bases.empty() ? bases : ArrayAttr();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Distributed encodings
+//===----------------------------------------------------------------------===//
+
+Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  auto dict = parseBraced(parser);
+  if (failed(dict))
+    return {};
+  Fields fields(parser, loc, *dict);
+  SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
+  ArrayAttr cga;
+  if (failed(fields.onlyKeys({"sizePerThread", "threadsPerWarp", "warpsPerCTA",
+                              "order", "CGALayout"})) ||
+      failed(fields.unsignedArray("sizePerThread", sizePerThread)) ||
+      failed(fields.unsignedArray("threadsPerWarp", threadsPerWarp)) ||
+      failed(fields.unsignedArray("warpsPerCTA", warpsPerCTA)) ||
+      failed(fields.unsignedArray("order", order)) ||
+      failed(fields.bases("CGALayout", cga)))
+    return {};
+  return checked(parser, loc,
+                 get(parser.getContext(), sizePerThread, threadsPerWarp,
+                     warpsPerCTA, order, nonEmpty(cga)));
+}
+
+void BlockedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{sizePerThread = ";
+  printArray(printer, getSizePerThread());
+  printer << ", threadsPerWarp = ";
+  printArray(printer, getThreadsPerWarp());
+  printer << ", warpsPerCTA = ";
+  printArray(printer, getWarpsPerCTA());
+  printer << ", order = ";
+  printArray(printer, getOrder());
+  printCGA(printer, getCGALayout());
+  printer << "}>";
+}
+
+Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  auto dict = parseBraced(parser);
+  if (failed(dict))
+    return {};
+  Fields fields(parser, loc, *dict);
+  unsigned dim;
+  Attribute parent;
+  if (failed(fields.onlyKeys({"dim", "parent"})) ||
+      failed(fields.unsignedValue("dim", dim, true)) ||
+      failed(fields.attribute("parent", parent)))
+    return {};
+  return checked(parser, loc, get(parser.getContext(), dim, parent));
+}
+
+void SliceEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{dim = " << getDim() << ", parent = " << getParent() << "}>";
+}
+
+Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  auto dict = parseBraced(parser);
+  if (failed(dict))
+    return {};
+  Fields fields(parser, loc, *dict);
+  unsigned opIdx, kWidth;
+  Attribute parent;
+  if (failed(fields.onlyKeys({"opIdx", "parent", "kWidth"})) ||
+      failed(fields.unsignedValue("opIdx", opIdx, true)) ||
+      failed(fields.attribute("parent", parent)) ||
+      failed(fields.unsignedValue("kWidth", kWidth, false, 0)))
+    return {};
+  return checked(parser, loc, get(parser.getContext(), opIdx, parent, kWidth));
+}
+
+void DotOperandEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{opIdx = " << getOpIdx() << ", parent = " << getParent();
+  if (getKWidth() != 0)
+    printer << ", kWidth = " << getKWidth();
+  printer << "}>";
+}
+
+Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  auto dict = parseBraced(parser);
+  if (failed(dict))
+    return {};
+  Fields fields(parser, loc, *dict);
+  unsigned major, minor;
+  SmallVector<unsigned> warpsPerCTA, instrShape;
+  ArrayAttr cga;
+  if (failed(fields.onlyKeys({"versionMajor", "versionMinor", "warpsPerCTA",
+                              "CGALayout", "instrShape"})) ||
+      failed(fields.unsignedValue("versionMajor", major, true)) ||
+      failed(fields.unsignedValue("versionMinor", minor, true)) ||
+      failed(fields.unsignedArray("warpsPerCTA", warpsPerCTA)) ||
+      failed(fields.bases("CGALayout", cga)) ||
+      failed(fields.unsignedArray("instrShape", instrShape)))
+    return {};
+  return checked(parser, loc,
+                 get(parser.getContext(), major, minor, warpsPerCTA,
+                     nonEmpty(cga), instrShape));
+}
+
+void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{versionMajor = " << getVersionMajor()
+          << ", versionMinor = " << getVersionMinor() << ", warpsPerCTA = ";
+  printArray(printer, getWarpsPerCTA());
+  printCGA(printer, getCGALayout());
+  printer << ", instrShape = ";
+  printArray(printer, getInstrShape());
+  printer << "}>";
+}
+
+Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  auto dict = parseBraced(parser);
+  if (failed(dict))
+    return {};
+  Fields fields(parser, loc, *dict);
+  ArrayAttr reg, lane, warp, block;
+  if (failed(fields.onlyKeys({"register", "lane", "warp", "block"})) ||
+      failed(fields.bases("register", reg, true)) ||
+      failed(fields.bases("lane", lane, true)) ||
+      failed(fields.bases("warp", warp, true)) ||
+      failed(fields.bases("block", block, true)))
+    return {};
+  return checked(parser, loc, get(parser.getContext(), reg, lane, warp, block));
+}
+
+void LinearEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{register = ";
+  printBases(printer, getRegisterBases());
+  printer << ", lane = ";
+  printBases(printer, getLaneBases());
+  printer << ", warp = ";
+  printBases(printer, getWarpBases());
+  printer << ", block = ";
+  printBases(printer, getBlockBases());
+  printer << "}>";
+}
+
+//===----------------------------------------------------------------------===//
+// Shared encodings
+//===----------------------------------------------------------------------===//
+
+Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  auto dict = parseBraced(parser);
+  if (failed(dict))
+    return {};
+  Fields fields(parser, loc, *dict);
+  unsigned vec, perPhase, maxPhase;
+  SmallVector<unsigned> order;
+  ArrayAttr cga;
+  if (failed(fields.onlyKeys(
+          {"vec", "perPhase", "maxPhase", "order", "CGALayout"})) ||
+      failed(fields.unsignedValue("vec", vec, true)) ||
+      failed(fields.unsignedValue("perPhase", perPhase, true)) ||
+      failed(fields.unsignedValue("maxPhase", maxPhase, true)) ||
+      failed(fields.unsignedArray("order", order)) ||
+      failed(fields.bases("CGALayout", cga)))
+    return {};
+  return checked(parser, loc,
+                 get(parser.getContext(), vec, perPhase, maxPhase, order,
+                     nonEmpty(cga)));
+}
+
+void SwizzledSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
+          << ", maxPhase = " << getMaxPhase() << ", order = ";
+  printArray(printer, getOrder());
+  printCGA(printer, getCGALayout());
+  printer << "}>";
+}
+
+Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  auto dict = parseBraced(parser);
+  if (failed(dict))
+    return {};
+  Fields fields(parser, loc, *dict);
+  unsigned swizzle, bits, rank;
+  bool transposed, fp4Padded;
+  ArrayAttr cga;
+  if (failed(fields.onlyKeys({"swizzlingByteWidth", "transposed",
+                              "elementBitWidth", "fp4Padded", "rank",
+                              "CGALayout"})) ||
+      failed(fields.unsignedValue("swizzlingByteWidth", swizzle, true)) ||
+      failed(fields.boolValue("transposed", transposed)) ||
+      failed(fields.unsignedValue("elementBitWidth", bits, true)) ||
+      failed(fields.boolValue("fp4Padded", fp4Padded)) ||
+      failed(fields.unsignedValue("rank", rank, false, 2)) ||
+      failed(fields.bases("CGALayout", cga)))
+    return {};
+  return checked(parser, loc,
+                 get(parser.getContext(), swizzle, transposed, bits, fp4Padded,
+                     rank, nonEmpty(cga)));
+}
+
+void NVMMASharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{swizzlingByteWidth = " << getSwizzlingByteWidth()
+          << ", transposed = " << (getTransposed() ? "true" : "false")
+          << ", elementBitWidth = " << getElementBitWidth();
+  if (getFp4Padded())
+    printer << ", fp4Padded = true";
+  if (getRank() != 2 && !getCGALayout())
+    printer << ", rank = " << getRank();
+  printCGA(printer, getCGALayout());
+  printer << "}>";
+}
+
+// `<{offset = [[..]], block = [[..]]}, alignment = 16>`; `block` is printed
+// only when it has bases.
+Attribute SharedLinearEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  auto dict = parseOpening(parser);
+  if (failed(dict))
+    return {};
+  Fields fields(parser, loc, *dict);
+  ArrayAttr offset, block;
+  unsigned alignment = 0;
+  if (failed(fields.onlyKeys({"offset", "block"})) ||
+      failed(fields.bases("offset", offset, true)) ||
+      failed(fields.bases("block", block)))
+    return {};
+  if (parser.parseComma() || parser.parseKeyword("alignment") ||
+      parser.parseEqual() || parser.parseInteger(alignment) ||
+      parser.parseGreater())
+    return {};
+  if (!block)
+    block = ArrayAttr::get(parser.getContext(), {});
+  return checked(parser, loc,
+                 get(parser.getContext(), offset, block, alignment));
+}
+
+void SharedLinearEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{offset = ";
+  printBases(printer, getOffsetBases());
+  if (getBlockBases() && !getBlockBases().empty()) {
+    printer << ", block = ";
+    printBases(printer, getBlockBases());
+  }
+  printer << "}, alignment = " << getAlignment() << ">";
+}
+
+// `<[interval:+padding, ...] {layout dictionary}>`.
+Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<unsigned> intervals, paddings;
+  auto parsePair = [&]() -> ParseResult {
+    unsigned interval, padding;
+    if (parser.parseInteger(interval) || parser.parseColon() ||
+        parser.parseOptionalPlus() || parser.parseInteger(padding))
+      return failure();
+    intervals.push_back(interval);
+    paddings.push_back(padding);
+    return success();
+  };
+  Attribute layout;
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parsePair) ||
+      parser.parseAttribute(layout) || parser.parseGreater())
+    return {};
+  auto dict = dyn_cast<DictionaryAttr>(layout);
+  if (!dict) {
+    parser.emitError(loc, "expected a dictionary after the padding list");
+    return {};
+  }
+  return checked(parser, loc,
+                 get(parser.getContext(), intervals, paddings, dict));
+}
+
+void PaddedSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  llvm::interleaveComma(llvm::zip(getIntervals(), getPaddings()), printer,
+                        [&](auto pair) {
+                          printer << std::get<0>(pair) << ":+"
+                                  << std::get<1>(pair);
+                        });
+  printer << "] " << getLayout() << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// Memory descriptor
+//===----------------------------------------------------------------------===//
+
+// `<64x32xf16, #shared, #smem[, mutable][, 3x64x32]>`
+Type MemDescType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape, allocShape;
+  Type elementType;
+  Attribute encoding, memorySpace;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parser.parseAttribute(encoding) || parser.parseComma() ||
+      parser.parseAttribute(memorySpace))
+    return {};
+  bool mutableMemory = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    if (succeeded(parser.parseOptionalKeyword("mutable"))) {
+      mutableMemory = true;
+      continue;
+    }
+    if (!allocShape.empty() ||
+        parser.parseDimensionList(allocShape, /*allowDynamic=*/false,
+                                  /*withTrailingX=*/false))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  if (allocShape.empty())
+    allocShape = shape;
+  auto type = get(parser.getContext(), shape, elementType, encoding,
+                  memorySpace, mutableMemory, allocShape);
+  if (!checked(parser, loc, TypeAttr::get(type)))
+    return {};
+  return type;
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t dim : getShape())
+    printer << dim << "x";
+  printer << getElementType() << ", " << getEncoding() << ", "
+          << getMemorySpace();
+  if (getMutableMemory())
+    printer << ", mutable";
+  if (getAllocShape() != getShape()) {
+    printer << ", ";
+    llvm::interleave(getAllocShape(), printer, "x");
+  }
+  printer << ">";
+}
+
+MemDescType MemDescType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                                   Type elementType) const {
+  ArrayRef<int64_t> newShape = shape ? *shape : getShape();
+  return get(getContext(), newShape, elementType, getEncoding(),
+             getMemorySpace(), getMutableMemory(), newShape);
+}
+
+//===----------------------------------------------------------------------===//
+// Ops: custom directives and interface methods
+//===----------------------------------------------------------------------===//
+
+ParseResult mlir::triton::gpu::parseOffsets(OpAsmParser &parser,
+                                            DenseI32ArrayAttr &offsets) {
+  SmallVector<int32_t> values;
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+        int32_t value;
+        if (parser.parseInteger(value))
+          return failure();
+        values.push_back(value);
+        return success();
+      }))
+    return failure();
+  offsets = DenseI32ArrayAttr::get(parser.getContext(), values);
+  return success();
+}
+
+void mlir::triton::gpu::printOffsets(OpAsmPrinter &printer, Operation *,
+                                     DenseI32ArrayAttr offsets) {
+  printer << "[";
+  llvm::interleaveComma(offsets.asArrayRef(), printer);
+  printer << "]";
+}
+
+// An immutable allocation that has not been placed yet has no effects, so
+// that CSE and DCE may treat it as a value.
+void LocalAllocOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  auto type = dyn_cast<MemDescType>(getResult().getType());
+  if (type && !type.getMutableMemory() &&
+      !getOperation()->hasAttr("allocation.offset"))
+    return;
+  OpResult alloc = getOperation()->getOpResult(0);
+  effects.emplace_back(MemoryEffects::Allocate::get(), alloc,
+                       SharedMemory::get());
+  if (getSrc())
+    effects.emplace_back(MemoryEffects::Write::get(), alloc,
+                         SharedMemory::get());
+}
+
+//===----------------------------------------------------------------------===//
+// Dialects
+//===----------------------------------------------------------------------===//
+
+namespace {
+// The alias names Triton prints: `#blocked`, `#mma`, `#shared`, `#smem`, ...
+struct TritonGPUOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    StringRef name = llvm::TypeSwitch<Attribute, StringRef>(attr)
+                         .Case<BlockedEncodingAttr>([](auto) { return "blocked"; })
+                         .Case<NvidiaMmaEncodingAttr>([](auto) { return "mma"; })
+                         .Case<LinearEncodingAttr>([](auto) { return "linear"; })
+                         .Case<SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr,
+                               SharedLinearEncodingAttr, PaddedSharedEncodingAttr>(
+                             [](auto) { return "shared"; })
+                         .Case<SharedMemorySpaceAttr>([](auto) { return "smem"; })
+                         .Default([](Attribute) { return StringRef(); });
+    if (name.empty())
+      return AliasResult::NoAlias;
+    os << name;
+    return AliasResult::FinalAlias;
+  }
+};
+
+} // namespace
+
+void TritonGPUDialect::initialize() {
+  registerTypes();
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "ttg/TritonGPUOps.cpp.inc"
+      >();
+  addInterfaces<TritonGPUOpAsmInterface>();
+}
+
+void TritonGPUDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "ttg/TritonGPUTypes.cpp.inc"
+      >();
+}
+
+void TritonGPUDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "ttg/TritonGPUAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// C API
+//===----------------------------------------------------------------------===//
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(TritonGPU, ttg,
+                                      mlir::triton::gpu::TritonGPUDialect)
+
+static TtgUnsignedArray view(ArrayRef<unsigned> values) {
+  return {values.data(), static_cast<intptr_t>(values.size())};
+}
+
+int ttgEncodingKind(MlirAttribute raw) {
+  Attribute attr = unwrap(raw);
+  if (!attr)
+    return TTG_ENC_NONE;
+  return llvm::TypeSwitch<Attribute, int>(attr)
+      .Case<BlockedEncodingAttr>([](auto) { return TTG_ENC_BLOCKED; })
+      .Case<SliceEncodingAttr>([](auto) { return TTG_ENC_SLICE; })
+      .Case<DotOperandEncodingAttr>([](auto) { return TTG_ENC_DOT_OPERAND; })
+      .Case<NvidiaMmaEncodingAttr>([](auto) { return TTG_ENC_NVIDIA_MMA; })
+      .Case<LinearEncodingAttr>([](auto) { return TTG_ENC_LINEAR; })
+      .Case<SwizzledSharedEncodingAttr>(
+          [](auto) { return TTG_ENC_SWIZZLED_SHARED; })
+      .Case<NVMMASharedEncodingAttr>([](auto) { return TTG_ENC_NVMMA_SHARED; })
+      .Case<SharedLinearEncodingAttr>(
+          [](auto) { return TTG_ENC_SHARED_LINEAR; })
+      .Case<PaddedSharedEncodingAttr>(
+          [](auto) { return TTG_ENC_PADDED_SHARED; })
+      .Case<SharedMemorySpaceAttr>([](auto) { return TTG_SPACE_SHARED_MEMORY; })
+      .Case<nvidia_gpu::TensorMemorySpaceAttr>(
+          [](auto) { return TTG_SPACE_TENSOR_MEMORY; })
+      .Default([](Attribute) { return TTG_ENC_NONE; });
+}
+
+TtgUnsignedArray ttgBlockedGetField(MlirAttribute raw, int field) {
+  auto attr = cast<BlockedEncodingAttr>(unwrap(raw));
+  switch (field) {
+  case 0:
+    return view(attr.getSizePerThread());
+  case 1:
+    return view(attr.getThreadsPerWarp());
+  case 2:
+    return view(attr.getWarpsPerCTA());
+  default:
+    return view(attr.getOrder());
+  }
+}
+
+MlirAttribute ttgEncodingGetCGALayout(MlirAttribute raw) {
+  Attribute attr = unwrap(raw);
+  ArrayAttr cga =
+      llvm::TypeSwitch<Attribute, ArrayAttr>(attr)
+          .Case<BlockedEncodingAttr, NvidiaMmaEncodingAttr,
+                SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr>(
+              [](auto a) { return a.getCGALayout(); })
+          .Default([](Attribute) { return ArrayAttr(); });
+  return wrap(Attribute(cga));
+}
+
+unsigned ttgSliceGetDim(MlirAttribute raw) {
+  return cast<SliceEncodingAttr>(unwrap(raw)).getDim();
+}
+MlirAttribute ttgSliceGetParent(MlirAttribute raw) {
+  return wrap(cast<SliceEncodingAttr>(unwrap(raw)).getParent());
+}
+
+unsigned ttgDotOperandGetOpIdx(MlirAttribute raw) {
+  return cast<DotOperandEncodingAttr>(unwrap(raw)).getOpIdx();
+}
+MlirAttribute ttgDotOperandGetParent(MlirAttribute raw) {
+  return wrap(cast<DotOperandEncodingAttr>(unwrap(raw)).getParent());
+}
+unsigned ttgDotOperandGetKWidth(MlirAttribute raw) {
+  return cast<DotOperandEncodingAttr>(unwrap(raw)).getKWidth();
+}
+
+unsigned ttgNvidiaMmaGetVersionMajor(MlirAttribute raw) {
+  return cast<NvidiaMmaEncodingAttr>(unwrap(raw)).getVersionMajor();
+}
+unsigned ttgNvidiaMmaGetVersionMinor(MlirAttribute raw) {
+  return cast<NvidiaMmaEncodingAttr>(unwrap(raw)).getVersionMinor();
+}
+TtgUnsignedArray ttgNvidiaMmaGetWarpsPerCTA(MlirAttribute raw) {
+  return view(cast<NvidiaMmaEncodingAttr>(unwrap(raw)).getWarpsPerCTA());
+}
+TtgUnsignedArray ttgNvidiaMmaGetInstrShape(MlirAttribute raw) {
+  return view(cast<NvidiaMmaEncodingAttr>(unwrap(raw)).getInstrShape());
+}
+
+MlirAttribute ttgLinearGetBases(MlirAttribute raw, int field) {
+  auto attr = cast<LinearEncodingAttr>(unwrap(raw));
+  ArrayAttr bases = field == 0   ? attr.getRegisterBases()
+                    : field == 1 ? attr.getLaneBases()
+                    : field == 2 ? attr.getWarpBases()
+                                 : attr.getBlockBases();
+  return wrap(Attribute(bases));
+}
+
+unsigned ttgSwizzledSharedGetField(MlirAttribute raw, int field) {
+  auto attr = cast<SwizzledSharedEncodingAttr>(unwrap(raw));
+  return field == 0 ? attr.getVec()
+                    : field == 1 ? attr.getPerPhase() : attr.getMaxPhase();
+}
+TtgUnsignedArray ttgSwizzledSharedGetOrder(MlirAttribute raw) {
+  return view(cast<SwizzledSharedEncodingAttr>(unwrap(raw)).getOrder());
+}
+
+unsigned ttgNVMMASharedGetField(MlirAttribute raw, int field) {
+  auto attr = cast<NVMMASharedEncodingAttr>(unwrap(raw));
+  switch (field) {
+  case 0:
+    return attr.getSwizzlingByteWidth();
+  case 1:
+    return attr.getTransposed();
+  case 2:
+    return attr.getElementBitWidth();
+  case 3:
+    return attr.getFp4Padded();
+  default:
+    return attr.getRank();
+  }
+}
+
+MlirAttribute ttgSharedLinearGetBases(MlirAttribute raw, int field) {
+  auto attr = cast<SharedLinearEncodingAttr>(unwrap(raw));
+  return wrap(Attribute(field == 0 ? attr.getOffsetBases()
+                                   : attr.getBlockBases()));
+}
+unsigned ttgSharedLinearGetAlignment(MlirAttribute raw) {
+  return cast<SharedLinearEncodingAttr>(unwrap(raw)).getAlignment();
+}
+
+TtgUnsignedArray ttgPaddedSharedGetField(MlirAttribute raw, int field) {
+  auto attr = cast<PaddedSharedEncodingAttr>(unwrap(raw));
+  return view(field == 0 ? attr.getIntervals() : attr.getPaddings());
+}
+
+bool ttgTypeIsAMemDesc(MlirType type) {
+  return isa<MemDescType>(unwrap(type));
+}
+MlirAttribute ttgMemDescGetEncoding(MlirType type) {
+  return wrap(cast<MemDescType>(unwrap(type)).getEncoding());
+}
+MlirAttribute ttgMemDescGetMemorySpace(MlirType type) {
+  return wrap(cast<MemDescType>(unwrap(type)).getMemorySpace());
+}
+bool ttgMemDescIsMutable(MlirType type) {
+  return cast<MemDescType>(unwrap(type)).getMutableMemory();
+}
+intptr_t ttgMemDescGetDims(MlirType type, int field, const int64_t **dims) {
+  auto memdesc = cast<MemDescType>(unwrap(type));
+  ArrayRef<int64_t> values =
+      field == 0 ? memdesc.getShape() : memdesc.getAllocShape();
+  *dims = values.data();
+  return static_cast<intptr_t>(values.size());
+}
+MlirType ttgMemDescGetElementType(MlirType type) {
+  return wrap(cast<MemDescType>(unwrap(type)).getElementType());
+}

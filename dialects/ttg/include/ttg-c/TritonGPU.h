@@ -1,0 +1,99 @@
+/* C entry points of the `ttg`/`ttng` dialect shim: registration, accessors
+ * of the layout encodings and memory descriptors (no allocation, no logic),
+ * and the slot for the Rust encoding verifier. */
+#ifndef TTG_C_TRITONGPU_H
+#define TTG_C_TRITONGPU_H
+
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TritonGPU, ttg);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TritonNvidiaGPU, ttng);
+
+enum TtgEncodingKind {
+  TTG_ENC_NONE = 0,
+  TTG_ENC_BLOCKED = 1,
+  TTG_ENC_SLICE = 2,
+  TTG_ENC_DOT_OPERAND = 3,
+  TTG_ENC_NVIDIA_MMA = 4,
+  TTG_ENC_LINEAR = 5,
+  TTG_ENC_SWIZZLED_SHARED = 10,
+  TTG_ENC_NVMMA_SHARED = 11,
+  TTG_ENC_SHARED_LINEAR = 12,
+  TTG_ENC_PADDED_SHARED = 13,
+  TTG_SPACE_SHARED_MEMORY = 20,
+  TTG_SPACE_TENSOR_MEMORY = 21,
+};
+
+/* A borrowed array of unsigned parameters (points into the attribute). */
+typedef struct {
+  const unsigned *data;
+  intptr_t size;
+} TtgUnsignedArray;
+
+/* Emits one error message while an encoding is being verified. */
+typedef void (*TtgEmitFn)(void *user, MlirStringRef message);
+/* Checks an encoding's rules; returns non-zero when valid, otherwise calls
+ * `emit` at least once. Must not unwind. */
+typedef int (*TtgEncodingVerifyCallback)(MlirAttribute attr, TtgEmitFn emit,
+                                         void *user);
+
+MLIR_CAPI_EXPORTED void ttgShimSetEncodingVerifyCallback(TtgEncodingVerifyCallback cb);
+
+MLIR_CAPI_EXPORTED int ttgEncodingKind(MlirAttribute attr);
+
+/* #ttg.blocked: field 0 sizePerThread, 1 threadsPerWarp, 2 warpsPerCTA,
+ * 3 order. */
+MLIR_CAPI_EXPORTED TtgUnsignedArray ttgBlockedGetField(MlirAttribute attr, int field);
+/* The CGA layout bases of an encoding, or a null attribute. */
+MLIR_CAPI_EXPORTED MlirAttribute ttgEncodingGetCGALayout(MlirAttribute attr);
+
+MLIR_CAPI_EXPORTED unsigned ttgSliceGetDim(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirAttribute ttgSliceGetParent(MlirAttribute attr);
+
+MLIR_CAPI_EXPORTED unsigned ttgDotOperandGetOpIdx(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirAttribute ttgDotOperandGetParent(MlirAttribute attr);
+MLIR_CAPI_EXPORTED unsigned ttgDotOperandGetKWidth(MlirAttribute attr);
+
+MLIR_CAPI_EXPORTED unsigned ttgNvidiaMmaGetVersionMajor(MlirAttribute attr);
+MLIR_CAPI_EXPORTED unsigned ttgNvidiaMmaGetVersionMinor(MlirAttribute attr);
+MLIR_CAPI_EXPORTED TtgUnsignedArray ttgNvidiaMmaGetWarpsPerCTA(MlirAttribute attr);
+MLIR_CAPI_EXPORTED TtgUnsignedArray ttgNvidiaMmaGetInstrShape(MlirAttribute attr);
+
+/* #ttg.linear: field 0 register, 1 lane, 2 warp, 3 block (ArrayAttr of
+ * ArrayAttr of integers). */
+MLIR_CAPI_EXPORTED MlirAttribute ttgLinearGetBases(MlirAttribute attr, int field);
+
+/* #ttg.swizzled_shared: field 0 vec, 1 perPhase, 2 maxPhase. */
+MLIR_CAPI_EXPORTED unsigned ttgSwizzledSharedGetField(MlirAttribute attr, int field);
+MLIR_CAPI_EXPORTED TtgUnsignedArray ttgSwizzledSharedGetOrder(MlirAttribute attr);
+
+/* #ttg.nvmma_shared: field 0 swizzlingByteWidth, 1 transposed,
+ * 2 elementBitWidth, 3 fp4Padded, 4 rank. */
+MLIR_CAPI_EXPORTED unsigned ttgNVMMASharedGetField(MlirAttribute attr, int field);
+
+/* #ttg.shared_linear: field 0 offset bases, 1 block bases. */
+MLIR_CAPI_EXPORTED MlirAttribute ttgSharedLinearGetBases(MlirAttribute attr, int field);
+MLIR_CAPI_EXPORTED unsigned ttgSharedLinearGetAlignment(MlirAttribute attr);
+
+/* #ttg.padded_shared: field 0 intervals, 1 paddings. */
+MLIR_CAPI_EXPORTED TtgUnsignedArray ttgPaddedSharedGetField(MlirAttribute attr, int field);
+
+/* !ttg.memdesc */
+MLIR_CAPI_EXPORTED bool ttgTypeIsAMemDesc(MlirType type);
+MLIR_CAPI_EXPORTED MlirAttribute ttgMemDescGetEncoding(MlirType type);
+MLIR_CAPI_EXPORTED MlirAttribute ttgMemDescGetMemorySpace(MlirType type);
+MLIR_CAPI_EXPORTED bool ttgMemDescIsMutable(MlirType type);
+/* field 0 shape, 1 allocShape; returns the rank and writes the pointer. */
+MLIR_CAPI_EXPORTED intptr_t ttgMemDescGetDims(MlirType type, int field,
+                                              const int64_t **dims);
+MLIR_CAPI_EXPORTED MlirType ttgMemDescGetElementType(MlirType type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TTG_C_TRITONGPU_H */

@@ -1,0 +1,584 @@
+//! The layout encodings of `ttg` as Rust values, read from the attributes
+//! through the shim's accessors, and the rules each encoding and each memory
+//! descriptor must satisfy.
+//!
+//! The later layout library (linear layouts, issue 4) builds on [`Layout`];
+//! here it answers what the verifiers need: kinds, ranks, and how many
+//! lanes, warps and CTAs a layout spans.
+
+use melior::ir::{attribute::AttributeLike, r#type::TypeLike, Attribute, Type};
+use mlir_sys::MlirAttribute;
+
+use crate::ffi;
+
+/// A `ttg` layout encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Layout {
+    Blocked {
+        size_per_thread: Vec<u32>,
+        threads_per_warp: Vec<u32>,
+        warps_per_cta: Vec<u32>,
+        order: Vec<u32>,
+        cga: Vec<Vec<i64>>,
+    },
+    Slice {
+        dim: u32,
+        parent: Option<Box<Layout>>,
+    },
+    DotOperand {
+        op_idx: u32,
+        k_width: u32,
+        parent: Option<Box<Layout>>,
+    },
+    NvidiaMma {
+        version_major: u32,
+        version_minor: u32,
+        warps_per_cta: Vec<u32>,
+        instr_shape: Vec<u32>,
+        cga: Vec<Vec<i64>>,
+    },
+    Linear {
+        register: Vec<Vec<i64>>,
+        lane: Vec<Vec<i64>>,
+        warp: Vec<Vec<i64>>,
+        block: Vec<Vec<i64>>,
+    },
+    SwizzledShared {
+        vec: u32,
+        per_phase: u32,
+        max_phase: u32,
+        order: Vec<u32>,
+        cga: Vec<Vec<i64>>,
+    },
+    NvmmaShared {
+        swizzling_byte_width: u32,
+        transposed: bool,
+        element_bit_width: u32,
+        fp4_padded: bool,
+        rank: u32,
+        cga: Vec<Vec<i64>>,
+    },
+    SharedLinear {
+        offset: Vec<Vec<i64>>,
+        block: Vec<Vec<i64>>,
+        alignment: u32,
+    },
+    PaddedShared {
+        intervals: Vec<u32>,
+        paddings: Vec<u32>,
+    },
+}
+
+/// The memory spaces a memory descriptor may live in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemorySpace {
+    Shared,
+    Tensor,
+}
+
+/// The kind of a `ttg`/`ttng` attribute, as the shim reports it.
+pub fn kind(attr: Attribute) -> i32 {
+    unsafe { ffi::ttgEncodingKind(attr.to_raw()) }
+}
+
+/// The memory space `attr` names, if it is one.
+pub fn memory_space(attr: Attribute) -> Option<MemorySpace> {
+    match kind(attr) {
+        ffi::SPACE_SHARED_MEMORY => Some(MemorySpace::Shared),
+        ffi::SPACE_TENSOR_MEMORY => Some(MemorySpace::Tensor),
+        _ => None,
+    }
+}
+
+/// Reads a list of basis vectors (`ArrayAttr` of `ArrayAttr` of integers).
+fn bases(raw: MlirAttribute) -> Vec<Vec<i64>> {
+    unsafe {
+        if raw.ptr.is_null() || !mlir_sys::mlirAttributeIsAArray(raw) {
+            return Vec::new();
+        }
+        (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
+            .map(|i| {
+                let vector = mlir_sys::mlirArrayAttrGetElement(raw, i);
+                (0..mlir_sys::mlirArrayAttrGetNumElements(vector))
+                    .map(|j| {
+                        mlir_sys::mlirIntegerAttrGetValueInt(mlir_sys::mlirArrayAttrGetElement(
+                            vector, j,
+                        ))
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+impl Layout {
+    /// Reads `attr` if it is a `ttg` layout encoding.
+    pub fn read(attr: Attribute) -> Option<Self> {
+        Self::read_raw(attr.to_raw())
+    }
+
+    fn read_raw(raw: MlirAttribute) -> Option<Self> {
+        if raw.ptr.is_null() {
+            return None;
+        }
+        unsafe {
+            Some(match ffi::ttgEncodingKind(raw) {
+                ffi::ENC_BLOCKED => Layout::Blocked {
+                    size_per_thread: ffi::ttgBlockedGetField(raw, 0).to_vec(),
+                    threads_per_warp: ffi::ttgBlockedGetField(raw, 1).to_vec(),
+                    warps_per_cta: ffi::ttgBlockedGetField(raw, 2).to_vec(),
+                    order: ffi::ttgBlockedGetField(raw, 3).to_vec(),
+                    cga: bases(ffi::ttgEncodingGetCGALayout(raw)),
+                },
+                ffi::ENC_SLICE => Layout::Slice {
+                    dim: ffi::ttgSliceGetDim(raw),
+                    parent: Self::read_raw(ffi::ttgSliceGetParent(raw)).map(Box::new),
+                },
+                ffi::ENC_DOT_OPERAND => Layout::DotOperand {
+                    op_idx: ffi::ttgDotOperandGetOpIdx(raw),
+                    k_width: ffi::ttgDotOperandGetKWidth(raw),
+                    parent: Self::read_raw(ffi::ttgDotOperandGetParent(raw)).map(Box::new),
+                },
+                ffi::ENC_NVIDIA_MMA => Layout::NvidiaMma {
+                    version_major: ffi::ttgNvidiaMmaGetVersionMajor(raw),
+                    version_minor: ffi::ttgNvidiaMmaGetVersionMinor(raw),
+                    warps_per_cta: ffi::ttgNvidiaMmaGetWarpsPerCTA(raw).to_vec(),
+                    instr_shape: ffi::ttgNvidiaMmaGetInstrShape(raw).to_vec(),
+                    cga: bases(ffi::ttgEncodingGetCGALayout(raw)),
+                },
+                ffi::ENC_LINEAR => Layout::Linear {
+                    register: bases(ffi::ttgLinearGetBases(raw, 0)),
+                    lane: bases(ffi::ttgLinearGetBases(raw, 1)),
+                    warp: bases(ffi::ttgLinearGetBases(raw, 2)),
+                    block: bases(ffi::ttgLinearGetBases(raw, 3)),
+                },
+                ffi::ENC_SWIZZLED_SHARED => Layout::SwizzledShared {
+                    vec: ffi::ttgSwizzledSharedGetField(raw, 0),
+                    per_phase: ffi::ttgSwizzledSharedGetField(raw, 1),
+                    max_phase: ffi::ttgSwizzledSharedGetField(raw, 2),
+                    order: ffi::ttgSwizzledSharedGetOrder(raw).to_vec(),
+                    cga: bases(ffi::ttgEncodingGetCGALayout(raw)),
+                },
+                ffi::ENC_NVMMA_SHARED => Layout::NvmmaShared {
+                    swizzling_byte_width: ffi::ttgNVMMASharedGetField(raw, 0),
+                    transposed: ffi::ttgNVMMASharedGetField(raw, 1) != 0,
+                    element_bit_width: ffi::ttgNVMMASharedGetField(raw, 2),
+                    fp4_padded: ffi::ttgNVMMASharedGetField(raw, 3) != 0,
+                    rank: ffi::ttgNVMMASharedGetField(raw, 4),
+                    cga: bases(ffi::ttgEncodingGetCGALayout(raw)),
+                },
+                ffi::ENC_SHARED_LINEAR => Layout::SharedLinear {
+                    offset: bases(ffi::ttgSharedLinearGetBases(raw, 0)),
+                    block: bases(ffi::ttgSharedLinearGetBases(raw, 1)),
+                    alignment: ffi::ttgSharedLinearGetAlignment(raw),
+                },
+                ffi::ENC_PADDED_SHARED => Layout::PaddedShared {
+                    intervals: ffi::ttgPaddedSharedGetField(raw, 0).to_vec(),
+                    paddings: ffi::ttgPaddedSharedGetField(raw, 1).to_vec(),
+                },
+                _ => return None,
+            })
+        }
+    }
+
+    /// Distributed layouts map tensor elements to threads; the others
+    /// describe shared memory.
+    pub fn is_distributed(&self) -> bool {
+        matches!(
+            self,
+            Layout::Blocked { .. }
+                | Layout::Slice { .. }
+                | Layout::DotOperand { .. }
+                | Layout::NvidiaMma { .. }
+                | Layout::Linear { .. }
+        )
+    }
+
+    /// The tensor rank the layout describes, when it is determined.
+    pub fn rank(&self) -> Option<usize> {
+        match self {
+            Layout::Blocked { order, .. } | Layout::SwizzledShared { order, .. } => {
+                Some(order.len())
+            }
+            Layout::Slice { parent, .. } => parent.as_ref()?.rank()?.checked_sub(1),
+            Layout::DotOperand { parent, .. } => parent.as_ref()?.rank(),
+            Layout::NvidiaMma { warps_per_cta, .. } => Some(warps_per_cta.len()),
+            Layout::Linear {
+                register,
+                lane,
+                warp,
+                block,
+            } => [register, lane, warp, block]
+                .iter()
+                .find_map(|b| b.first().map(Vec::len)),
+            Layout::NvmmaShared { rank, .. } => Some(*rank as usize),
+            Layout::SharedLinear { offset, block, .. } => {
+                [offset, block].iter().find_map(|b| b.first().map(Vec::len))
+            }
+            Layout::PaddedShared { .. } => None,
+        }
+    }
+
+    /// Lanes of a warp that the layout spans.
+    pub fn lanes(&self) -> Option<u64> {
+        match self {
+            Layout::Blocked {
+                threads_per_warp, ..
+            } => Some(product(threads_per_warp)),
+            Layout::Slice { parent, .. } | Layout::DotOperand { parent, .. } => {
+                parent.as_ref()?.lanes()
+            }
+            Layout::NvidiaMma { .. } => Some(32),
+            Layout::Linear { lane, .. } => Some(1u64 << lane.len().min(63)),
+            _ => None,
+        }
+    }
+
+    /// Warps of a CTA that the layout spans.
+    pub fn warps(&self) -> Option<u64> {
+        match self {
+            Layout::Blocked { warps_per_cta, .. } | Layout::NvidiaMma { warps_per_cta, .. } => {
+                Some(product(warps_per_cta))
+            }
+            Layout::Slice { parent, .. } | Layout::DotOperand { parent, .. } => {
+                parent.as_ref()?.warps()
+            }
+            Layout::Linear { warp, .. } => Some(1u64 << warp.len().min(63)),
+            _ => None,
+        }
+    }
+
+    /// CTAs of a CGA that the layout spans.
+    pub fn ctas(&self) -> Option<u64> {
+        match self {
+            Layout::Blocked { cga, .. }
+            | Layout::NvidiaMma { cga, .. }
+            | Layout::SwizzledShared { cga, .. }
+            | Layout::NvmmaShared { cga, .. } => Some(1u64 << cga.len().min(63)),
+            Layout::Slice { parent, .. } | Layout::DotOperand { parent, .. } => {
+                parent.as_ref()?.ctas()
+            }
+            Layout::Linear { block, .. } | Layout::SharedLinear { block, .. } => {
+                Some(1u64 << block.len().min(63))
+            }
+            Layout::PaddedShared { .. } => None,
+        }
+    }
+
+    /// The rules of the encoding itself (independent of any tensor).
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            Layout::Blocked {
+                size_per_thread,
+                threads_per_warp,
+                warps_per_cta,
+                order,
+                cga,
+            } => {
+                let rank = order.len();
+                if rank == 0 {
+                    return Err("a blocked layout needs at least one dimension".into());
+                }
+                for (name, values) in [
+                    ("sizePerThread", size_per_thread),
+                    ("threadsPerWarp", threads_per_warp),
+                    ("warpsPerCTA", warps_per_cta),
+                ] {
+                    if values.len() != rank {
+                        return Err(format!(
+                            "{name} has {} entries, but order has {rank}: all must have the same rank",
+                            values.len()
+                        ));
+                    }
+                    powers_of_two(name, values)?;
+                }
+                permutation("order", order)?;
+                check_bases("CGALayout", cga, rank)
+            }
+            Layout::Slice { dim, parent } => {
+                let parent = parent
+                    .as_ref()
+                    .ok_or("the parent of a slice must be a distributed encoding")?;
+                if !parent.is_distributed() {
+                    return Err("the parent of a slice must be a distributed encoding".into());
+                }
+                match parent.rank() {
+                    Some(rank) if (*dim as usize) >= rank => Err(format!(
+                        "dim {dim} is out of range for a parent of rank {rank}"
+                    )),
+                    Some(1) => Err("cannot slice a rank-1 parent".into()),
+                    _ => Ok(()),
+                }
+            }
+            Layout::DotOperand {
+                op_idx,
+                k_width,
+                parent,
+            } => {
+                if *op_idx > 1 {
+                    return Err(format!("opIdx must be 0 or 1, got {op_idx}"));
+                }
+                match parent.as_deref() {
+                    Some(Layout::Blocked { .. }) => {
+                        if *k_width != 0 {
+                            return Err("kWidth must be absent when the parent is a blocked layout".into());
+                        }
+                        Ok(())
+                    }
+                    Some(Layout::NvidiaMma { version_major, .. }) => {
+                        if *version_major >= 2 && *k_width == 0 {
+                            return Err(format!(
+                                "kWidth is required for a version {version_major} nvidia_mma parent"
+                            ));
+                        }
+                        if *version_major == 3 && *op_idx != 0 {
+                            return Err("a Hopper (version 3) nvidia_mma parent only allows opIdx 0 in registers".into());
+                        }
+                        Ok(())
+                    }
+                    Some(Layout::Linear { .. }) => Ok(()),
+                    _ => Err("the parent of a dot operand must be a blocked, linear or nvidia_mma encoding".into()),
+                }
+            }
+            Layout::NvidiaMma {
+                version_major,
+                warps_per_cta,
+                instr_shape,
+                cga,
+                ..
+            } => {
+                if !(1..=3).contains(version_major) {
+                    return Err(format!(
+                        "versionMajor must be 1, 2 or 3, got {version_major}"
+                    ));
+                }
+                if warps_per_cta.is_empty() {
+                    return Err("warpsPerCTA must not be empty".into());
+                }
+                powers_of_two("warpsPerCTA", warps_per_cta)?;
+                let expected = match version_major {
+                    3 => 3,
+                    _ => 2,
+                };
+                if *version_major >= 2 && instr_shape.len() != expected {
+                    return Err(format!(
+                        "instrShape must have {expected} entries for version {version_major}, got {}",
+                        instr_shape.len()
+                    ));
+                }
+                check_bases("CGALayout", cga, warps_per_cta.len())
+            }
+            Layout::Linear {
+                register,
+                lane,
+                warp,
+                block,
+            } => {
+                let rank = self.rank().unwrap_or(0);
+                for (name, b) in [
+                    ("register", register),
+                    ("lane", lane),
+                    ("warp", warp),
+                    ("block", block),
+                ] {
+                    check_bases(name, b, rank)?;
+                }
+                Ok(())
+            }
+            Layout::SwizzledShared {
+                vec,
+                per_phase,
+                max_phase,
+                order,
+                cga,
+            } => {
+                for (name, v) in [
+                    ("vec", vec),
+                    ("perPhase", per_phase),
+                    ("maxPhase", max_phase),
+                ] {
+                    if *v == 0 {
+                        return Err(format!("{name} must be positive"));
+                    }
+                }
+                if order.is_empty() {
+                    return Err("order must not be empty".into());
+                }
+                permutation("order", order)?;
+                check_bases("CGALayout", cga, order.len())
+            }
+            Layout::NvmmaShared {
+                swizzling_byte_width,
+                element_bit_width,
+                rank,
+                cga,
+                ..
+            } => {
+                if ![0, 32, 64, 128].contains(swizzling_byte_width) {
+                    return Err(format!(
+                        "swizzlingByteWidth must be 0, 32, 64 or 128, got {swizzling_byte_width}"
+                    ));
+                }
+                if ![4, 8, 16, 32, 64].contains(element_bit_width) {
+                    return Err(format!(
+                        "elementBitWidth must be 4, 8, 16, 32 or 64, got {element_bit_width}"
+                    ));
+                }
+                if *rank == 0 {
+                    return Err("rank must be positive".into());
+                }
+                check_bases("CGALayout", cga, *rank as usize)
+            }
+            Layout::SharedLinear {
+                offset,
+                block,
+                alignment,
+            } => {
+                if !alignment.is_power_of_two() {
+                    return Err(format!("alignment must be a power of two, got {alignment}"));
+                }
+                let rank = self.rank().unwrap_or(0);
+                check_bases("offset", offset, rank)?;
+                check_bases("block", block, rank)
+            }
+            Layout::PaddedShared {
+                intervals,
+                paddings,
+            } => {
+                if intervals.is_empty() {
+                    return Err("at least one interval:padding pair is required".into());
+                }
+                powers_of_two("intervals", intervals)?;
+                powers_of_two("paddings", paddings)?;
+                let mut sorted = intervals.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                if sorted.len() != intervals.len() {
+                    return Err("intervals must be distinct".into());
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn product(values: &[u32]) -> u64 {
+    values.iter().map(|&v| u64::from(v)).product()
+}
+
+fn powers_of_two(name: &str, values: &[u32]) -> Result<(), String> {
+    match values.iter().find(|v| !v.is_power_of_two()) {
+        Some(v) => Err(format!(
+            "every entry of {name} must be a power of two, got {v}"
+        )),
+        None => Ok(()),
+    }
+}
+
+fn permutation(name: &str, order: &[u32]) -> Result<(), String> {
+    let mut seen = vec![false; order.len()];
+    for &d in order {
+        match seen.get_mut(d as usize) {
+            Some(slot) if !*slot => *slot = true,
+            _ => {
+                return Err(format!(
+                    "{name} {order:?} must be a permutation of 0..{}",
+                    order.len()
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_bases(name: &str, bases: &[Vec<i64>], rank: usize) -> Result<(), String> {
+    match bases.iter().find(|b| b.len() != rank) {
+        Some(b) => Err(format!(
+            "every basis vector of {name} must have {rank} entries, got {b:?}"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A memory descriptor's parts.
+#[derive(Clone, Debug)]
+pub struct MemDesc<'c> {
+    pub shape: Vec<i64>,
+    pub alloc_shape: Vec<i64>,
+    pub element: Type<'c>,
+    pub encoding: Attribute<'c>,
+    pub memory_space: Attribute<'c>,
+    pub mutable: bool,
+}
+
+impl<'c> MemDesc<'c> {
+    /// Reads `ty` if it is a `!ttg.memdesc`.
+    pub fn of(ty: Type<'c>) -> Option<Self> {
+        let raw = ty.to_raw();
+        unsafe {
+            if !ffi::ttgTypeIsAMemDesc(raw) {
+                return None;
+            }
+            let dims = |field| {
+                let mut ptr = std::ptr::null();
+                let n = ffi::ttgMemDescGetDims(raw, field, &mut ptr);
+                if ptr.is_null() || n <= 0 {
+                    Vec::new()
+                } else {
+                    std::slice::from_raw_parts(ptr, n as usize).to_vec()
+                }
+            };
+            Some(Self {
+                shape: dims(0),
+                alloc_shape: dims(1),
+                element: Type::from_raw(ffi::ttgMemDescGetElementType(raw)),
+                encoding: Attribute::from_raw(ffi::ttgMemDescGetEncoding(raw)),
+                memory_space: Attribute::from_raw(ffi::ttgMemDescGetMemorySpace(raw)),
+                mutable: ffi::ttgMemDescIsMutable(raw),
+            })
+        }
+    }
+
+    /// Triton's rules for memory descriptors.
+    pub fn check(&self) -> Result<(), String> {
+        if self.shape.is_empty() {
+            return Err("a memory descriptor must have rank 1 or more".into());
+        }
+        if let Some(d) = self
+            .shape
+            .iter()
+            .skip(1)
+            .find(|&&d| d <= 0 || d & (d - 1) != 0)
+        {
+            return Err(format!(
+                "every dimension but the first must be a power of two, got {d}"
+            ));
+        }
+        if self.shape[0] <= 0 {
+            return Err("dimensions must be positive".into());
+        }
+        if self.alloc_shape.len() < self.shape.len() {
+            return Err("the allocation shape must have at least the rank of the shape".into());
+        }
+        let tail = &self.alloc_shape[self.alloc_shape.len() - self.shape.len()..];
+        if tail.iter().zip(&self.shape).any(|(a, s)| s > a) {
+            return Err(
+                "the shape must fit in the trailing dimensions of the allocation shape".into(),
+            );
+        }
+        if memory_space(self.memory_space).is_none() {
+            return Err(format!(
+                "the memory space must be #ttg.shared_memory or #ttng.tensor_memory, got {}",
+                self.memory_space
+            ));
+        }
+        if let Some(layout) = Layout::read(self.encoding) {
+            if layout.is_distributed() {
+                return Err(
+                    "a memory descriptor needs a shared encoding, not a distributed one".into(),
+                );
+            }
+        }
+        Ok(())
+    }
+}

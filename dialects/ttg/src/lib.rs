@@ -1,0 +1,40 @@
+//! The TritonGPU (`ttg`) and Hopper (`ttng`) MLIR dialects for Rust.
+//!
+//! Ops, types and encodings are declared in ODS (`td/`) and registered by a
+//! C++ shim (`cpp/`); the rules of the encodings, memory descriptors and ops
+//! are Rust ([`layout`], [`verify`]). `build.rs` also links the same shim as
+//! a dialect plugin for Debian's `mlir-opt`.
+
+pub mod ffi;
+pub mod layout;
+pub mod verify;
+
+use std::sync::Once;
+
+use melior::dialect::{DialectHandle, DialectRegistry};
+
+/// The `ttg` dialect handle.
+pub fn ttg_handle() -> DialectHandle {
+    unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__ttg__()) }
+}
+
+/// The `ttng` dialect handle.
+pub fn ttng_handle() -> DialectHandle {
+    unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__ttng__()) }
+}
+
+/// Inserts `tt`, `ttg` and `ttng` into `registry` and installs all their
+/// Rust rules.
+pub fn register(registry: &DialectRegistry) {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        tt_dialect::verify::set_extension(tt_dialect::verify::Extension {
+            verify_op: verify::verify_op,
+            verify_layouts: verify::verify_layouts,
+        });
+        unsafe { ffi::ttgShimSetEncodingVerifyCallback(verify::verify_encoding_callback) };
+    });
+    tt_dialect::register(registry);
+    ttg_handle().insert_dialect(registry);
+    ttng_handle().insert_dialect(registry);
+}
