@@ -1,14 +1,14 @@
 //! "Did you mean" suggestions for misspelled pass, option and flag names.
 
 /// The candidate closest to `name` by edit distance, if it is close enough
-/// to be a plausible typo (at most a third of the name's length, and at
-/// least two edits are always allowed).
+/// to be a plausible typo: at most a third of the name's length (two edits
+/// are always allowed), and fewer edits than the candidate has characters.
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(2);
     candidates
         .into_iter()
         .map(|c| (edit_distance(name, c), c))
-        .filter(|&(d, _)| d <= limit)
+        .filter(|&(d, c)| d <= limit && d < c.chars().count())
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
 }
@@ -53,6 +53,7 @@ mod tests {
         assert_eq!(closest("canonicalise", names), Some("canonicalize"));
         assert_eq!(closest("csee", names), Some("cse"));
         assert_eq!(closest("loop-unroll", names), None);
+        assert_eq!(closest("foo", ["o"]), None);
         assert_eq!(did_you_mean("scp", names), "; did you mean 'sccp'?");
         assert_eq!(did_you_mean("zzzzzzzz", names), "");
     }
