@@ -203,7 +203,7 @@ fn add_upstream(manager: OperationPassManager, element: &str) -> Result<(), Stri
     } else if message.is_empty() {
         Err(format!("failed to add pass '{element}'"))
     } else {
-        Err(message.trim_end().to_owned())
+        Err(message.trim().to_owned())
     }
 }
 

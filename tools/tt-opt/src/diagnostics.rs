@@ -110,6 +110,15 @@ impl Diag {
         }
     }
 
+    /// Drops the `see current operation: <op>` notes that MLIR attaches to
+    /// op errors, as `mlir-opt --verify-diagnostics` does by turning off
+    /// `printOpOnDiagnostic` (which the C API cannot reach).
+    pub fn without_op_dumps(mut self) -> Self {
+        self.notes
+            .retain(|note| !note.message.starts_with("see current operation:"));
+        self
+    }
+
     /// Renders the diagnostic and its notes, each followed by a snippet
     /// when it points into `source`.
     pub fn render(&self, source: &Source) -> String {
@@ -216,6 +225,26 @@ mod tests {
             render_one(Severity::Remark, None, "r", &source()),
             "remark: r\n"
         );
+    }
+
+    #[test]
+    fn drops_op_dump_notes() {
+        let note = |message: &str| Diag {
+            severity: Severity::Note,
+            loc: None,
+            message: message.into(),
+            notes: Vec::new(),
+        };
+        let diag = Diag {
+            severity: Severity::Error,
+            loc: None,
+            message: "bad".into(),
+            notes: vec![
+                note("see current operation: \n\"x\"() : () -> ()"),
+                note("other"),
+            ],
+        };
+        assert_eq!(diag.without_op_dumps().notes, [note("other")]);
     }
 
     #[test]

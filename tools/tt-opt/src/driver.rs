@@ -82,6 +82,7 @@ fn process_chunk(config: &Config, source: &Source, chunk: &str) -> (Option<Strin
         }
         return (output, ok);
     }
+    let diags: Vec<Diag> = diags.into_iter().map(Diag::without_op_dumps).collect();
     let (mut expectations, mut problems) = expect::parse(chunk, source);
     problems.extend(expect::verify(&mut expectations, &diags, source));
     for problem in &problems {
@@ -105,7 +106,7 @@ fn parse_and_run(
     module
         .as_operation()
         .to_string_with_flags(printing_flags(config))
-        .map(|text| text + "\n")
+        .map(|text| format!("{}\n", text.trim_end_matches('\n')))
         .map_err(|e| Some(format!("cannot print the output: {e}")))
 }
 

@@ -24,12 +24,12 @@ impl Source {
                 let mut bytes = Vec::new();
                 std::io::stdin()
                     .read_to_end(&mut bytes)
-                    .map_err(|e| format!("error: cannot read standard input: {e}"))?;
+                    .map_err(|e| format!("tt-opt: error: cannot read standard input: {e}"))?;
                 ("<stdin>".to_owned(), bytes)
             }
             Some(path) => {
-                let bytes =
-                    std::fs::read(path).map_err(|e| format!("error: cannot read '{path}': {e}"))?;
+                let bytes = std::fs::read(path)
+                    .map_err(|e| format!("tt-opt: error: cannot read '{path}': {e}"))?;
                 (path.to_owned(), bytes)
             }
         };

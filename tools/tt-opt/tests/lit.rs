@@ -1,7 +1,7 @@
 //! Runs the lit tests under `test/lit/` from `cargo test`.
 //!
 //! Each `*.mlir` file is one test. Its `// RUN:` lines (joined across a
-//! trailing `\`) get `%s`, `tt-opt`, `FileCheck` and `not` substituted and
+//! trailing `\`) get `%s`, `%t`, `tt-opt`, `FileCheck` and `not` substituted and
 //! run under `bash -o pipefail -c`; the test fails with the output of the
 //! first failing line. `FileCheck` and `not` come from `/usr/lib/llvm-22/bin`
 //! unless `LLVM_TOOLS_DIR` names another directory.
@@ -78,17 +78,19 @@ fn run_lines(text: &str) -> Vec<String> {
     commands
 }
 
-/// Replaces whole-word tool names and `%s` in `command`.
-fn substitute(command: &str, file: &Path) -> String {
+/// Replaces whole-word tool names, `%s` (the test file) and `%t` (a
+/// scratch path for the test) in `command`.
+fn substitute(command: &str, file: &Path, scratch: &Path) -> String {
     let tools = std::env::var("LLVM_TOOLS_DIR").unwrap_or_else(|_| "/usr/lib/llvm-22/bin".into());
     let tools = Path::new(&tools);
     let file = file.display().to_string();
+    let scratch = scratch.display().to_string();
     command
         .split(' ')
         .map(|word| match word {
             "tt-opt" => env!("CARGO_BIN_EXE_tt-opt").to_owned(),
             "FileCheck" | "not" | "count" => tools.join(word).display().to_string(),
-            _ => word.replace("%s", &file),
+            _ => word.replace("%s", &file).replace("%t", &scratch),
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -101,8 +103,13 @@ fn run_file(path: &Path) -> Result<(), Failed> {
         return Err("no RUN: lines".into());
     }
     let dir = path.parent().unwrap_or(Path::new("."));
+    let scratch_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lit");
+    std::fs::create_dir_all(&scratch_dir).map_err(|e| format!("cannot create scratch dir: {e}"))?;
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    let parent = dir.file_name().unwrap_or_default().to_string_lossy();
+    let scratch = scratch_dir.join(format!("{parent}-{stem}.tmp"));
     for command in commands {
-        let command = substitute(&command, path);
+        let command = substitute(&command, path, &scratch);
         let output = Command::new("bash")
             .args(["-o", "pipefail", "-c", &command])
             .current_dir(dir)
