@@ -4,6 +4,8 @@
 // RUN: not tt-opt %s --canonicalise 2>&1 | FileCheck %s --check-prefix=FLAG
 // RUN: not tt-opt %s --canonicalize='max-iteration=3' 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not tt-opt %s --canonicalize='max-iterations' 2>&1 | FileCheck %s --check-prefix=VALUE
+// RUN: cat %s %s | not tt-opt --split-input-file --cse --canonicalize='top-dow=1' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ONCE
 // RUN: not tt-opt %s --pass-pipeline='builtin.module(tt.func(csee))' 2>&1 | FileCheck %s --check-prefix=PIPE
 // RUN: not tt-opt %s --pass-pipeline='builtin.module(tt.func(convert-func-to-llvm))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ANCHOR
@@ -15,6 +17,8 @@
 // FLAG: tt-opt: error: unknown command line argument '--canonicalise'; did you mean '--canonicalize'?
 // OPTION: tt-opt: error: unknown option 'max-iteration' for pass 'canonicalize'; did you mean 'max-iterations'?
 // VALUE: tt-opt: error: pass 'canonicalize': option 'max-iterations' needs a value: write 'max-iterations=VALUE'
+// ONCE: unknown option 'top-dow' for pass 'canonicalize'; did you mean 'top-down'?
+// ONCE-NOT: error
 // PIPE: tt-opt: error: unknown pass 'csee'; did you mean 'cse'?
 // ANCHOR: tt-opt: error: pass 'convert-func-to-llvm' runs on 'builtin.module' ops and cannot be added to a pass manager on 'tt.func' ops
 tt.func @add_zero(%x: i32) -> i32 {

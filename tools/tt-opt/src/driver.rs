@@ -34,6 +34,11 @@ pub fn run(config: &Config) -> bool {
             return false;
         }
     };
+    // Pass and option errors do not depend on the input: report them once.
+    if let Err(message) = build_pass_manager(config, &new_context(false)) {
+        eprintln!("tt-opt: error: {message}");
+        return false;
+    }
     let chunks = if config.split_input_file {
         source::split(&source.text)
     } else {
