@@ -1,35 +1,60 @@
-//! Bootstrap driver (to be replaced): parse a file and print it.
-use std::ffi::CString;
+//! `tt-opt`: an `mlir-opt` style driver for the Triton dialects.
+//!
+//! It parses an MLIR file (or stdin), runs the passes named on the command
+//! line or in `--pass-pipeline`, and prints the result. See `tt-opt --help`.
+//! Exit status: 0 on success, 1 on any failure, usage errors and internal
+//! errors included; a panic is reported, never an abort.
 
-use melior::{
-    dialect::DialectRegistry,
-    ir::operation::{OperationLike, OperationPrintingFlags, OperationRef},
-    utility::register_all_dialects,
-    Context,
+mod cli;
+mod diagnostics;
+mod driver;
+mod expect;
+mod parse;
+mod source;
+
+use std::{
+    panic::{self, AssertUnwindSafe},
+    process::ExitCode,
+    sync::{Arc, Mutex},
 };
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let path = &args[1];
-    let debug = args.iter().any(|a| a == "--mlir-print-debuginfo");
-    let src = std::fs::read_to_string(path).unwrap();
-    let registry = DialectRegistry::new();
-    register_all_dialects(&registry);
-    ttg_dialect::register(&registry);
-    let ctx = Context::new_with_registry(&registry, false);
-    ctx.load_all_available_dialects();
-    let s = CString::new(src).unwrap();
-    let name = CString::new(path.as_str()).unwrap();
-    let op = unsafe {
-        mlir_sys::mlirOperationCreateParse(
-            ctx.to_raw(),
-            mlir_sys::mlirStringRefCreateFromCString(s.as_ptr()),
-            mlir_sys::mlirStringRefCreateFromCString(name.as_ptr()),
-        )
-    };
-    let Some(op) = (unsafe { OperationRef::from_option_raw(op) }) else {
-        std::process::exit(1);
-    };
-    let flags = OperationPrintingFlags::new().enable_debug_info(debug, false);
-    println!("{}", op.to_string_with_flags(flags).unwrap());
+use cli::Command;
+
+fn main() -> ExitCode {
+    let panic_message = Arc::new(Mutex::new(String::new()));
+    let hook_message = panic_message.clone();
+    panic::set_hook(Box::new(move |info| {
+        if let Ok(mut message) = hook_message.lock() {
+            *message = info.to_string();
+        }
+    }));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match panic::catch_unwind(AssertUnwindSafe(|| run(&args))) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(_) => {
+            let message = panic_message.lock().map(|m| m.clone()).unwrap_or_default();
+            eprintln!("tt-opt: internal error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &[String]) -> bool {
+    match cli::parse(args) {
+        Ok(Command::Help) => {
+            print!("{}", cli::help());
+            true
+        }
+        Ok(Command::Version) => {
+            println!("tt-opt {}", env!("CARGO_PKG_VERSION"));
+            true
+        }
+        Ok(Command::Run(config)) => driver::run(&config),
+        Err(message) => {
+            eprintln!("tt-opt: error: {message}");
+            eprintln!("Run 'tt-opt --help' for the list of options.");
+            false
+        }
+    }
 }

@@ -1,0 +1,17 @@
+//! Pass infrastructure for the Triton middle end.
+//!
+//! * [`context`] builds the MLIR context: the one place where dialects are
+//!   registered.
+//! * [`registry`] is the static table of named passes that `tt-opt` exposes
+//!   as flags and that pipelines refer to, upstream MLIR passes and Rust
+//!   passes alike.
+//! * [`pipeline`] parses `builtin.module(canonicalize,tt.func(cse))` and
+//!   builds a [`melior::pass::PassManager`] from it.
+//! * [`options`] parses `key=value` pass options.
+//! * [`suggest`] finds "did you mean" candidates for misspelled names.
+
+pub mod context;
+pub mod options;
+pub mod pipeline;
+pub mod registry;
+pub mod suggest;

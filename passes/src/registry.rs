@@ -1,0 +1,356 @@
+//! The static table of named passes.
+//!
+//! Every pass that `tt-opt` offers as a flag, and that a textual pipeline
+//! may name, has one [`PassInfo`] here: its flag name, a one-line summary,
+//! the op it is anchored on, the options it accepts and how to build it.
+//! Upstream MLIR passes are built from their textual name through
+//! `mlirOpPassManagerAddPipeline`; passes written in Rust supply a
+//! [`PassFactory`] that turns the parsed options into a
+//! [`melior::pass::Pass`] (typically through `melior::pass::create_external`).
+
+use std::ffi::c_void;
+
+use melior::{
+    pass::{OperationPassManager, Pass},
+    utility::register_all_passes,
+    StringRef,
+};
+use mlir_sys::MlirStringRef;
+
+use crate::{options::PassOptions, suggest};
+
+/// Builds a Rust pass from its parsed, already validated options.
+pub type PassFactory = fn(&PassOptions) -> Result<Pass, String>;
+
+/// How a registered pass is built.
+#[derive(Clone, Copy, Debug)]
+pub enum PassKind {
+    /// An upstream MLIR pass, added by its textual name (the entry's
+    /// [`PassInfo::name`]) and options.
+    Upstream,
+    /// A pass written in Rust.
+    Rust(PassFactory),
+}
+
+/// One option a pass accepts.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionInfo {
+    /// The option's name, as written before `=`.
+    pub name: &'static str,
+    /// A one-line description.
+    pub summary: &'static str,
+}
+
+/// A registered pass.
+#[derive(Clone, Copy, Debug)]
+pub struct PassInfo {
+    /// The flag and pipeline name, e.g. `canonicalize`.
+    pub name: &'static str,
+    /// A one-line description for `--help`.
+    pub summary: &'static str,
+    /// The op the pass must run on, or `None` for an op-agnostic pass.
+    pub anchor: Option<&'static str>,
+    /// The options the pass accepts.
+    pub options: &'static [OptionInfo],
+    /// How to build it.
+    pub kind: PassKind,
+}
+
+const fn opt(name: &'static str, summary: &'static str) -> OptionInfo {
+    OptionInfo { name, summary }
+}
+
+const fn upstream(
+    name: &'static str,
+    summary: &'static str,
+    anchor: Option<&'static str>,
+    options: &'static [OptionInfo],
+) -> PassInfo {
+    PassInfo {
+        name,
+        summary,
+        anchor,
+        options,
+        kind: PassKind::Upstream,
+    }
+}
+
+const MODULE: Option<&str> = Some("builtin.module");
+const INDEX_BITWIDTH: OptionInfo = opt(
+    "index-bitwidth",
+    "Bitwidth of the index type, 0 to use size of machine word",
+);
+
+/// Every registered pass, sorted by name.
+pub static PASSES: &[PassInfo] = &[
+    upstream("canonicalize", "Canonicalize operations", None, &[
+        opt("disable-patterns", "Labels of patterns that should be filtered out during application"),
+        opt("enable-patterns", "Labels of patterns that should be used during application, all other patterns are filtered out"),
+        opt("max-iterations", "Max. iterations between applying patterns / simplifying regions"),
+        opt("max-num-rewrites", "Max. number of pattern rewrites within an iteration"),
+        opt("region-simplify", "Perform control flow optimizations to the region tree (disabled, normal, aggressive)"),
+        opt("test-convergence", "Test only: fail the pass on non-convergence"),
+        opt("top-down", "Seed the worklist in general top-down order"),
+    ]),
+    upstream("convert-arith-to-llvm", "Convert Arith dialect to LLVM dialect", None, &[INDEX_BITWIDTH]),
+    upstream("convert-cf-to-llvm", "Convert ControlFlow operations to the LLVM dialect", MODULE, &[INDEX_BITWIDTH]),
+    upstream("convert-func-to-llvm", "Convert from the Func dialect to the LLVM dialect", MODULE, &[
+        INDEX_BITWIDTH,
+        opt("use-bare-ptr-memref-call-conv", "Replace FuncOp's MemRef arguments with bare pointers to the MemRef element types"),
+    ]),
+    upstream("convert-index-to-llvm", "Lower the `index` dialect to the `llvm` dialect", None, &[INDEX_BITWIDTH]),
+    upstream("convert-math-to-llvm", "Convert Math dialect to LLVM dialect", None, &[
+        opt("approximate-log1p", "Enable approximation of Log1p"),
+    ]),
+    upstream("convert-scf-to-cf", "Convert SCF dialect to ControlFlow dialect, replacing structured control flow with a CFG", None, &[
+        opt("allow-pattern-rollback", "Experimental performance flag to disallow pattern rollback"),
+    ]),
+    upstream("cse", "Eliminate common sub-expressions", None, &[]),
+    upstream("inline", "Inline function calls", None, &[
+        opt("default-pipeline", "The optimizer pipeline used for callables without a dedicated pipeline"),
+        opt("inlining-threshold", "Callee/caller size ratio (in percent) above which a call is not inlined"),
+        opt("max-iterations", "Maximum number of iterations when inlining within an SCC"),
+        opt("op-pipelines", "Callable operation specific optimizer pipelines (`dialect.op(pipeline)`)"),
+    ]),
+    upstream("loop-invariant-code-motion", "Hoist loop invariant instructions outside of the loop", None, &[]),
+    upstream("reconcile-unrealized-casts", "Simplify and eliminate unrealized conversion casts", None, &[]),
+    upstream("sccp", "Sparse Conditional Constant Propagation", None, &[]),
+    upstream("strip-debuginfo", "Strip debug info from all operations", None, &[]),
+    upstream("symbol-dce", "Eliminate dead symbols", None, &[]),
+];
+
+/// The registered pass called `name`, or an error naming the closest one.
+pub fn lookup(name: &str) -> Result<&'static PassInfo, String> {
+    PASSES.iter().find(|p| p.name == name).ok_or_else(|| {
+        format!(
+            "unknown pass '{name}'{}",
+            suggest::did_you_mean(name, PASSES.iter().map(|p| p.name))
+        )
+    })
+}
+
+impl PassInfo {
+    /// Checks that every option in `options` is one this pass accepts.
+    pub fn check_options(&self, options: &PassOptions) -> Result<(), String> {
+        for (key, _) in options.pairs() {
+            if !self.options.iter().any(|o| o.name == key) {
+                return Err(format!(
+                    "unknown option '{key}' for pass '{}'{}",
+                    self.name,
+                    suggest::did_you_mean(key, self.options.iter().map(|o| o.name))
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds this pass, with `options`, to `manager`, a pass manager that
+    /// runs on `manager_op` ops (`builtin.module` at the top level).
+    pub fn add_to(
+        &self,
+        manager: OperationPassManager,
+        manager_op: &str,
+        options: &PassOptions,
+    ) -> Result<(), String> {
+        self.check_options(options)?;
+        if let Some(anchor) = self.anchor {
+            if anchor != manager_op {
+                return Err(format!(
+                    "pass '{}' runs on '{anchor}' ops and cannot be added to a pass manager on '{manager_op}' ops",
+                    self.name
+                ));
+            }
+        }
+        match self.kind {
+            PassKind::Upstream => add_upstream(manager, &self.text(options)),
+            PassKind::Rust(factory) => {
+                manager.add_pass(factory(options)?);
+                Ok(())
+            }
+        }
+    }
+
+    /// The pass as a pipeline element: `name` or `name{options}`.
+    pub fn text(&self, options: &PassOptions) -> String {
+        if options.is_empty() {
+            self.name.to_owned()
+        } else {
+            format!("{}{{{options}}}", self.name)
+        }
+    }
+}
+
+fn add_upstream(manager: OperationPassManager, element: &str) -> Result<(), String> {
+    unsafe extern "C" fn append(text: MlirStringRef, data: *mut c_void) {
+        let message = unsafe { &mut *(data as *mut String) };
+        if let Ok(text) = unsafe { StringRef::from_raw(text) }.as_str() {
+            message.push_str(text);
+        }
+    }
+
+    register_all_passes();
+    let mut message = String::new();
+    let result = unsafe {
+        mlir_sys::mlirOpPassManagerAddPipeline(
+            manager.to_raw(),
+            StringRef::new(element).to_raw(),
+            Some(append),
+            &mut message as *mut String as *mut c_void,
+        )
+    };
+    if result.value != 0 {
+        Ok(())
+    } else if message.is_empty() {
+        Err(format!("failed to add pass '{element}'"))
+    } else {
+        Err(message.trim().to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::new_context;
+    use melior::{
+        ir::{operation::OperationLike, r#type::TypeId, Location, Module},
+        pass::{create_external, ExternalPass, PassManager},
+    };
+
+    #[test]
+    fn table_is_sorted_and_unique() {
+        assert!(PASSES.windows(2).all(|w| w[0].name < w[1].name));
+    }
+
+    #[test]
+    fn every_upstream_pass_and_option_is_known_to_mlir() {
+        let context = new_context(false);
+        for pass in PASSES {
+            let manager = PassManager::new(&context);
+            let pm = manager.as_operation_pass_manager();
+            pass.add_to(pm, "builtin.module", &PassOptions::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", pass.name));
+            for option in pass.options {
+                // MLIR may dislike the value, but it must know the name.
+                let element = format!("{}{{{}=0}}", pass.name, option.name);
+                if let Err(e) = add_upstream(pm, &element) {
+                    assert!(!e.contains("no such option"), "{element}: {e}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mlir_rejects_unknown_options() {
+        let context = new_context(false);
+        let manager = PassManager::new(&context);
+        let err = add_upstream(manager.as_operation_pass_manager(), "cse{bogus=1}").unwrap_err();
+        assert!(err.contains("no such option"), "{err}");
+    }
+
+    #[test]
+    fn lookup_suggests_close_names() {
+        assert_eq!(lookup("cse").unwrap().name, "cse");
+        assert_eq!(
+            lookup("canonicalise").unwrap_err(),
+            "unknown pass 'canonicalise'; did you mean 'canonicalize'?"
+        );
+    }
+
+    #[test]
+    fn options_are_checked_before_mlir_sees_them() {
+        let context = new_context(false);
+        let manager = PassManager::new(&context);
+        let pm = manager.as_operation_pass_manager();
+        let canonicalize = lookup("canonicalize").unwrap();
+        let good = PassOptions::parse("max-iterations=3").unwrap();
+        assert_eq!(canonicalize.text(&good), "canonicalize{max-iterations=3}");
+        canonicalize.add_to(pm, "builtin.module", &good).unwrap();
+        let typo = PassOptions::parse("max-iteration=3").unwrap();
+        assert_eq!(
+            canonicalize.add_to(pm, "builtin.module", &typo).unwrap_err(),
+            "unknown option 'max-iteration' for pass 'canonicalize'; did you mean 'max-iterations'?"
+        );
+        let bad_value = PassOptions::parse("max-iterations=many").unwrap();
+        let err = canonicalize
+            .add_to(pm, "builtin.module", &bad_value)
+            .unwrap_err();
+        assert!(err.contains("max-iterations"), "{err}");
+    }
+
+    #[test]
+    fn anchored_passes_refuse_other_ops() {
+        let context = new_context(false);
+        let manager = PassManager::new(&context);
+        let pm = manager.nested_under("tt.func");
+        let err = lookup("convert-func-to-llvm")
+            .unwrap()
+            .add_to(pm, "tt.func", &PassOptions::default())
+            .unwrap_err();
+        assert_eq!(
+            err,
+            "pass 'convert-func-to-llvm' runs on 'builtin.module' ops and cannot be added to a pass manager on 'tt.func' ops"
+        );
+    }
+
+    #[repr(align(8))]
+    struct MarkPassId;
+    static MARK_PASS_ID: MarkPassId = MarkPassId;
+
+    fn mark_factory(options: &PassOptions) -> Result<Pass, String> {
+        let value = match options.get("value") {
+            None | Some("true") => true,
+            Some("false") => false,
+            Some(other) => return Err(format!("bad value '{other}'")),
+        };
+        Ok(create_external(
+            move |op: melior::ir::OperationRef, _: ExternalPass| {
+                unsafe {
+                    let context = mlir_sys::mlirOperationGetContext(op.to_raw());
+                    mlir_sys::mlirOperationSetAttributeByName(
+                        op.to_raw(),
+                        StringRef::new("test.mark").to_raw(),
+                        mlir_sys::mlirBoolAttrGet(context, i32::from(value)),
+                    )
+                };
+            },
+            TypeId::create(&MARK_PASS_ID),
+            "Mark",
+            "test-mark",
+            "Marks the module",
+            "builtin.module",
+            &[],
+        ))
+    }
+
+    const MARK_OPTIONS: &[OptionInfo] = &[opt("value", "The mark")];
+
+    #[test]
+    fn rust_passes_are_built_from_their_options() {
+        let mark = PassInfo {
+            name: "test-mark",
+            summary: "Marks the module",
+            anchor: MODULE,
+            options: MARK_OPTIONS,
+            kind: PassKind::Rust(mark_factory),
+        };
+        let context = new_context(false);
+        let manager = PassManager::new(&context);
+        let options = PassOptions::parse("value=false").unwrap();
+        mark.add_to(
+            manager.as_operation_pass_manager(),
+            "builtin.module",
+            &options,
+        )
+        .unwrap();
+        let mut module = Module::new(Location::unknown(&context));
+        manager.run(&mut module).unwrap();
+        let marked = module.as_operation().attribute("test.mark").unwrap();
+        assert_eq!(marked.to_string(), "false");
+        let bad = PassOptions::parse("value=maybe").unwrap();
+        assert_eq!(
+            mark.add_to(manager.as_operation_pass_manager(), "builtin.module", &bad)
+                .unwrap_err(),
+            "bad value 'maybe'"
+        );
+    }
+}

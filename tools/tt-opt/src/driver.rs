@@ -1,0 +1,168 @@
+//! One run of `tt-opt`: read the input, process each chunk (parse, run
+//! the passes, print), report diagnostics or verify them, and write the
+//! output.
+
+use std::path::PathBuf;
+
+use melior::{
+    ir::operation::{OperationLike, OperationPrintingFlags},
+    pass::{PassIrPrintingOptions, PassManager},
+    Context,
+};
+use tt_passes::{
+    context::new_context,
+    options::PassOptions,
+    pipeline::{self, new_pass_manager},
+    registry,
+};
+
+use crate::{
+    cli::{Config, Passes},
+    diagnostics::{self, Diag},
+    expect,
+    parse::parse_module,
+    source::{self, Source, SPLIT_MARKER},
+};
+
+/// Runs `config`; returns whether everything succeeded. Messages go to
+/// stderr, the output to stdout or `-o`.
+pub fn run(config: &Config) -> bool {
+    let source = match Source::read(config.input.as_deref()) {
+        Ok(source) => source,
+        Err(message) => {
+            eprintln!("{message}");
+            return false;
+        }
+    };
+    // Pass and option errors do not depend on the input: report them once.
+    if let Err(message) = build_pass_manager(config, &new_context(false)) {
+        eprintln!("tt-opt: error: {message}");
+        return false;
+    }
+    let chunks = if config.split_input_file {
+        source::split(&source.text)
+    } else {
+        vec![source.text.clone()]
+    };
+    let mut ok = true;
+    let mut outputs = Vec::new();
+    for chunk in &chunks {
+        let (output, chunk_ok) = process_chunk(config, &source, chunk);
+        ok &= chunk_ok;
+        outputs.push(output.unwrap_or_default());
+    }
+    let output = outputs.join(&format!("{SPLIT_MARKER}\n"));
+    match &config.output {
+        None => print!("{output}"),
+        Some(path) if ok => {
+            if let Err(e) = std::fs::write(path, output) {
+                eprintln!("tt-opt: error: cannot write '{path}': {e}");
+                return false;
+            }
+        }
+        Some(_) => {}
+    }
+    ok
+}
+
+/// Processes one chunk in a fresh context: returns its printed output
+/// (when it parsed and the passes succeeded) and whether it succeeded.
+/// Under `--verify-diagnostics` success means the diagnostics matched.
+fn process_chunk(config: &Config, source: &Source, chunk: &str) -> (Option<String>, bool) {
+    let context = new_context(config.allow_unregistered_dialect);
+    let collected = diagnostics::collect(&context);
+    let output = parse_and_run(config, &context, source, chunk, &collected);
+    let diags: Vec<Diag> = collected.borrow_mut().drain(..).collect();
+    let (output, ok) = match output {
+        Ok(text) => (Some(text), true),
+        Err(None) => (None, false),
+        Err(Some(message)) => {
+            eprintln!("tt-opt: error: {message}");
+            return (None, false);
+        }
+    };
+    if !config.verify_diagnostics {
+        for diag in &diags {
+            eprint!("{}", diag.render(source));
+        }
+        return (output, ok);
+    }
+    let diags: Vec<Diag> = diags.into_iter().map(Diag::without_op_dumps).collect();
+    let (mut expectations, mut problems) = expect::parse(chunk, source);
+    problems.extend(expect::verify(&mut expectations, &diags, source));
+    for problem in &problems {
+        eprint!("{problem}");
+    }
+    (output, problems.is_empty())
+}
+
+/// `Err(None)`: failed with diagnostics; `Err(Some(_))`: failed with a
+/// message of tt-opt's own (a bad pass or option).
+fn parse_and_run(
+    config: &Config,
+    context: &Context,
+    source: &Source,
+    chunk: &str,
+    collected: &diagnostics::Collected,
+) -> Result<String, Option<String>> {
+    let manager = build_pass_manager(config, context).map_err(Some)?;
+    let mut module = parse_module(context, chunk, &source.name, collected).ok_or(None)?;
+    manager.run(&mut module).map_err(|_| None)?;
+    module
+        .as_operation()
+        .to_string_with_flags(printing_flags(config))
+        .map(|text| format!("{}\n", text.trim_end_matches('\n')))
+        .map_err(|e| Some(format!("cannot print the output: {e}")))
+}
+
+fn build_pass_manager<'c>(
+    config: &Config,
+    context: &'c Context,
+) -> Result<PassManager<'c>, String> {
+    let manager = match &config.passes {
+        Passes::Pipeline(text) => pipeline::parse(text)?.build(context)?,
+        Passes::Flags(flags) => {
+            let manager = new_pass_manager(context, "builtin.module");
+            for (name, options) in flags {
+                let options =
+                    PassOptions::parse(options).map_err(|e| format!("pass '{name}': {e}"))?;
+                registry::lookup(name)?.add_to(
+                    manager.as_operation_pass_manager(),
+                    "builtin.module",
+                    &options,
+                )?;
+            }
+            manager
+        }
+    };
+    if config.print_ir_before_all || config.print_ir_after_all {
+        manager.enable_ir_printing(&PassIrPrintingOptions {
+            before_all: config.print_ir_before_all,
+            after_all: config.print_ir_after_all,
+            module_scope: false,
+            on_change: false,
+            on_failure: false,
+            flags: printing_flags(config),
+            tree_printing_path: PathBuf::new(),
+        });
+    }
+    if config.timing {
+        unsafe { mlir_sys::mlirPassManagerEnableTiming(manager.to_raw()) };
+    }
+    Ok(manager)
+}
+
+fn printing_flags(config: &Config) -> OperationPrintingFlags {
+    let mut flags = OperationPrintingFlags::new()
+        .enable_debug_info(config.print_debuginfo, config.pretty_debuginfo);
+    if config.print_op_generic {
+        flags = flags.print_generic_operation_form();
+    }
+    if config.print_local_scope {
+        flags = flags.use_local_scope();
+    }
+    if config.use_nameloc_as_prefix {
+        unsafe { mlir_sys::mlirOpPrintingFlagsPrintNameLocAsPrefix(flags.to_raw()) };
+    }
+    flags
+}
