@@ -16,3 +16,13 @@ config.environment["PATH"] = os.pathsep.join(
     [llvm_tools, os.environ.get("PATH", "")]
 )
 config.pipefail = True
+
+# The mlir-opt dialect plugin that the ttg crate's build links next to tt-opt.
+plugin = os.environ.get("TT_DIALECT_PLUGIN")
+if plugin is None:
+    import shutil
+
+    tt_opt = shutil.which("tt-opt", path=os.environ.get("PATH"))
+    if tt_opt:
+        plugin = os.path.join(os.path.dirname(tt_opt), "libtriton_dialect_plugin.so")
+config.substitutions.append(("%plugin", plugin or "libtriton_dialect_plugin.so"))

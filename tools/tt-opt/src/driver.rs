@@ -111,7 +111,8 @@ fn parse_and_run(
     module
         .as_operation()
         .to_string_with_flags(printing_flags(config))
-        .map(|text| format!("{}\n", text.trim_end_matches('\n')))
+        // Printed as mlir-opt prints it: the op's text, then a newline.
+        .map(|text| format!("{text}\n"))
         .map_err(|e| Some(format!("cannot print the output: {e}")))
 }
 

@@ -1,7 +1,7 @@
 //! Runs the lit tests under `test/lit/` from `cargo test`.
 //!
 //! Each `*.mlir` file is one test. Its `// RUN:` lines (joined across a
-//! trailing `\`) get `%s`, `%t`, `tt-opt`, `FileCheck` and `not` substituted and
+//! trailing `\`) get `%s`, `%t`, `%plugin`, `tt-opt`, `mlir-opt`, `FileCheck` and `not` substituted and
 //! run under `bash -o pipefail -c`; the test fails with the output of the
 //! first failing line. `FileCheck` and `not` come from `/usr/lib/llvm-22/bin`
 //! unless `LLVM_TOOLS_DIR` names another directory.
@@ -78,19 +78,27 @@ fn run_lines(text: &str) -> Vec<String> {
     commands
 }
 
-/// Replaces whole-word tool names, `%s` (the test file) and `%t` (a
-/// scratch path for the test) in `command`.
+/// Replaces whole-word tool names, `%s` (the test file), `%t` (a scratch
+/// path for the test) and `%plugin` (the mlir-opt dialect plugin built next
+/// to tt-opt) in `command`.
 fn substitute(command: &str, file: &Path, scratch: &Path) -> String {
     let tools = std::env::var("LLVM_TOOLS_DIR").unwrap_or_else(|_| "/usr/lib/llvm-22/bin".into());
     let tools = Path::new(&tools);
     let file = file.display().to_string();
     let scratch = scratch.display().to_string();
+    let plugin = Path::new(env!("CARGO_BIN_EXE_tt-opt"))
+        .with_file_name("libtriton_dialect_plugin.so")
+        .display()
+        .to_string();
     command
         .split(' ')
         .map(|word| match word {
             "tt-opt" => env!("CARGO_BIN_EXE_tt-opt").to_owned(),
-            "FileCheck" | "not" | "count" => tools.join(word).display().to_string(),
-            _ => word.replace("%s", &file).replace("%t", &scratch),
+            "FileCheck" | "not" | "count" | "mlir-opt" => tools.join(word).display().to_string(),
+            _ => word
+                .replace("%plugin", &plugin)
+                .replace("%s", &file)
+                .replace("%t", &scratch),
         })
         .collect::<Vec<_>>()
         .join(" ")

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what building and testing this project needs on Debian 12:
+# LLVM/MLIR 22 (headers, static libraries, mlir-tblgen, FileCheck, lld),
+# a C++ compiler and the compression libraries LLVM links. Idempotent: when
+# everything is present it only checks, in well under a second.
+set -euo pipefail
+
+PACKAGES=(
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libclang-22-dev
+  libpolly-22-dev clang-22 lld-22 zlib1g-dev libzstd-dev g++ make
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+prefix=$(llvm-config-22 --prefix)
+if [ "$prefix" != "/usr/lib/llvm-22" ]; then
+  echo "setup: llvm-config-22 reports prefix $prefix, but .cargo/config.toml expects /usr/lib/llvm-22" >&2
+  exit 1
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "setup: cargo is missing: install a Rust toolchain (1.85 or newer) with rustup" >&2
+  exit 1
+fi
+rust_minor=$(rustc --version | sed -E 's/^rustc 1\.([0-9]+).*/\1/')
+if [ "$rust_minor" -lt 85 ]; then
+  echo "setup: rustc $(rustc --version) is too old: 1.85 or newer is needed" >&2
+  exit 1
+fi
+echo "setup: LLVM/MLIR $(llvm-config-22 --version) at $prefix, $(rustc --version)"
