@@ -202,7 +202,7 @@ def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType,
 
 def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
     TypesMatchWith<"result is the element type", "src", "result",
-                   "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+                   "::mlir::getElementTypeOrSelf($_self)">]> {
   let summary = "the one element of a single-element tensor";
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Type:$result);

@@ -572,13 +572,15 @@ impl<'c> MemDesc<'c> {
                 self.memory_space
             ));
         }
-        if let Some(layout) = Layout::read(self.encoding) {
-            if layout.is_distributed() {
-                return Err(
-                    "a memory descriptor needs a shared encoding, not a distributed one".into(),
-                );
+        match Layout::read(self.encoding) {
+            Some(layout) if !layout.is_distributed() => Ok(()),
+            Some(_) => {
+                Err("a memory descriptor needs a shared encoding, not a distributed one".into())
             }
+            None => Err(format!(
+                "a memory descriptor needs a shared encoding, got {}",
+                self.encoding
+            )),
         }
-        Ok(())
     }
 }
