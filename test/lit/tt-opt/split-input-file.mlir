@@ -8,10 +8,12 @@
 // CHECK-NEXT: tt.func @first()
 // CHECK: tt.func private @dup()
 // CHECK-NEXT: }
+// CHECK-EMPTY:
 // CHECK-NEXT: // -----
 // CHECK-NEXT: module {
 // CHECK-NEXT: tt.func private @dup()
 // CHECK-NEXT: }
+// CHECK-EMPTY:
 // CHECK-NEXT: // -----
 // CHECK-NEXT: module {
 // CHECK-NEXT: tt.func @second()
