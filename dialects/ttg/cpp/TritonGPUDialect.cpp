@@ -65,7 +65,8 @@ public:
   LogicalResult onlyKeys(ArrayRef<StringRef> allowed) {
     for (NamedAttribute entry : dict) {
       if (!llvm::is_contained(allowed, entry.getName().strref()))
-        return parser.emitError(loc, "unexpected key: ") << entry.getName();
+        return parser.emitError(loc, "unexpected key: ")
+               << entry.getName().strref();
     }
     return success();
   }
@@ -399,8 +400,14 @@ Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
       failed(fields.boolValue("transposed", transposed)) ||
       failed(fields.unsignedValue("elementBitWidth", bits, true)) ||
       failed(fields.boolValue("fp4Padded", fp4Padded)) ||
-      failed(fields.unsignedValue("rank", rank, false, 2)) ||
       failed(fields.bases("CGALayout", cga)))
+    return {};
+  // Without an explicit rank, a CGA layout's basis vectors give it (the
+  // printer omits `rank` whenever a CGA layout is printed).
+  unsigned impliedRank = cga && !cga.empty()
+                             ? cast<ArrayAttr>(cga[0]).size()
+                             : 2;
+  if (failed(fields.unsignedValue("rank", rank, false, impliedRank)))
     return {};
   return checked(parser, loc,
                  get(parser.getContext(), swizzle, transposed, bits, fp4Padded,
@@ -476,6 +483,15 @@ Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
     parser.emitError(loc, "expected a dictionary after the padding list");
     return {};
   }
+  Fields fields(parser, loc, dict);
+  SmallVector<unsigned> order, shape;
+  ArrayAttr offset, block;
+  if (failed(fields.onlyKeys({"order", "shape", "offset", "block"})) ||
+      failed(fields.unsignedArray("order", order, false)) ||
+      failed(fields.unsignedArray("shape", shape, false)) ||
+      failed(fields.bases("offset", offset)) ||
+      failed(fields.bases("block", block)))
+    return {};
   return checked(parser, loc,
                  get(parser.getContext(), intervals, paddings, dict));
 }

@@ -186,7 +186,17 @@ fn verify_local_alloc(op: OperationRef) -> Rule {
         return Ok(());
     };
     match operand_type(op, 0).and_then(Tensor::of) {
-        Some(src) => same_contents(&src, &dst, "source"),
+        Some(src) => {
+            if let Some(rank) = Layout::read(dst.encoding).and_then(|l| l.rank()) {
+                if rank != src.rank() {
+                    return Err(format!(
+                        "the shared encoding has rank {rank}, but the source has rank {}",
+                        src.rank()
+                    ));
+                }
+            }
+            same_contents(&src, &dst, "source")
+        }
         None if !dst.mutable => Err(
             "an allocation without an initial value must have a mutable memory descriptor".into(),
         ),

@@ -246,9 +246,9 @@ tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #ttg.shared_memory>)
 
 // -----
 
-// Without `rank`, the rank is 2.
+// An explicit rank must agree with the CGA layout's basis vectors.
 // expected-error @+1 {{every basis vector of CGALayout must have 2 entries, got [0, 0, 1]}}
-#bad = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = [[0, 0, 1]]}>
+#bad = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 2, CGALayout = [[0, 0, 1]]}>
 tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #ttg.shared_memory>)
 
 // -----
@@ -345,8 +345,8 @@ tt.func @f(%x: !ttg.memdesc<64x64xf16, #blocked, #smem>)
 
 // -----
 
-// Pre-3.6 CTA keys are rejected. Triton prints the key unquoted (`unexpected key: CTAsPerCGA`); this parser prints `"CTAsPerCGA"`, so only the prefix is checked.
-// expected-error @+1 {{unexpected key: }}
+// Pre-3.6 CTA keys are rejected, with the key printed as Triton prints it.
+// expected-error @+1 {{unexpected key: CTAsPerCGA}}
 #bad = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCGA = [1, 1]}>
 tt.func @f(%x: tensor<64x64xf32, #bad>)
 
@@ -924,6 +924,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
   tt.func @f(%p: tensor<64x64x!tt.ptr<f32>, #blocked>, %v: tensor<64x64xf32, #blocked1>) {
     // expected-error @+1 {{'tt.store' op failed to verify that value type matches ptr type}}
     "tt.store"(%p, %v) : (tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xf32, #blocked1>) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+#smem = #ttg.shared_memory
+// expected-error @+1 {{unexpected key: foo}}
+#bad = #ttg.padded_shared<[32:+4] {foo = 1}>
+tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #smem>)
+
+// -----
+
+#smem = #ttg.shared_memory
+// expected-error @+1 {{a memory descriptor needs a shared encoding, got "x"}}
+tt.func @f(%x: !ttg.memdesc<64x64xf16, "x", #smem>)
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%x: tensor<64x64xf16, #blocked>) {
+    // expected-error @+1 {{'ttg.local_alloc' op the shared encoding has rank 1, but the source has rank 2}}
+    %0 = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
     tt.return
   }
 }

@@ -199,3 +199,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+// An nvmma_shared of rank 3 with a CGA layout prints without `rank`: the
+// basis vectors imply it, and the parser reads it back from them.
+
+// CHECK-LABEL: // -----
+// CHECK-NEXT: #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = {{\[\[}}0, 0, 1]]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 3, CGALayout = [[0, 0, 1]]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @rank3
+  // CHECK-SAME: !ttg.memdesc<2x64x64xf16, #shared, #smem>
+  tt.func @rank3(%a: !ttg.memdesc<2x64x64xf16, #shared, #smem>) {
+    tt.return
+  }
+}

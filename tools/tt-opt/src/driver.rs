@@ -53,7 +53,7 @@ pub fn run(config: &Config) -> bool {
     }
     let output = outputs.join(&format!("{SPLIT_MARKER}\n"));
     match &config.output {
-        None => print!("{output}"),
+        None => return write_stdout(&output) && ok,
         Some(path) if ok => {
             if let Err(e) = std::fs::write(path, output) {
                 eprintln!("tt-opt: error: cannot write '{path}': {e}");
@@ -166,4 +166,23 @@ fn printing_flags(config: &Config) -> OperationPrintingFlags {
         unsafe { mlir_sys::mlirOpPrintingFlagsPrintNameLocAsPrefix(flags.to_raw()) };
     }
     flags
+}
+
+/// Writes `text` to stdout. A reader that stops early (`tt-opt ... | head`)
+/// is not an error: the rest of the output is dropped quietly, as command
+/// line tools do. Returns false on any other write error, reported here.
+pub fn write_stdout(text: &str) -> bool {
+    use std::io::{ErrorKind, Write};
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => true,
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => true,
+        Err(e) => {
+            eprintln!("tt-opt: error: cannot write the output: {e}");
+            false
+        }
+    }
 }

@@ -42,13 +42,9 @@ fn main() -> ExitCode {
 
 fn run(args: &[String]) -> bool {
     match cli::parse(args) {
-        Ok(Command::Help) => {
-            print!("{}", cli::help());
-            true
-        }
+        Ok(Command::Help) => driver::write_stdout(&cli::help()),
         Ok(Command::Version) => {
-            println!("tt-opt {}", env!("CARGO_PKG_VERSION"));
-            true
+            driver::write_stdout(&format!("tt-opt {}\n", env!("CARGO_PKG_VERSION")))
         }
         Ok(Command::Run(config)) => driver::run(&config),
         Err(message) => {
