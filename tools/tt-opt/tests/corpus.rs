@@ -221,7 +221,7 @@ fn corpus_round_trips_through_tt_opt() {
     if !causes.is_empty() {
         println!("failure causes (distinct texts):");
         let mut by_count: Vec<_> = causes.into_iter().collect();
-        by_count.sort_by(|a, b| b.1.cmp(&a.1));
+        by_count.sort_by_key(|c| std::cmp::Reverse(c.1));
         for (cause, n) in by_count {
             println!("  {n:>5}  {cause}");
         }
