@@ -99,7 +99,7 @@ fn first_difference(expected: &str, actual: &str) -> String {
     out
 }
 
-/// From tt-opt's print of a wrapped nested function (normalized), the
+/// From the normalized print of a module-wrapped nested function, the
 /// function's lines, de-indented. `None` if the module is not there.
 fn unwrap_module(printed: &str) -> Option<String> {
     let lines: Vec<&str> = printed.lines().collect();
@@ -126,13 +126,12 @@ fn check(index: usize, text: &Text, dir: &std::path::Path) -> Result<(), Failure
     if !first.success() {
         return Err(Failure::Parse(first.stderr));
     }
-    let printed = normalize(&first.stdout);
+    let (expected, actual) = (normalize(&text.source), normalize(&first.stdout));
     let (expected, actual) = if text.nested_func {
-        let original = text.source.replace("module {\n", "").replace("\n}\n", "\n");
-        let function = unwrap_module(&printed).unwrap_or_default();
-        (normalize(&unindent(&original)), function)
+        let function = |t: &str| unwrap_module(t).unwrap_or_default();
+        (function(&expected), function(&actual))
     } else {
-        (normalize(&text.source), printed)
+        (expected, actual)
     };
     if expected != actual {
         return Err(Failure::Mismatch { expected, actual });
@@ -154,13 +153,6 @@ fn check(index: usize, text: &Text, dir: &std::path::Path) -> Result<(), Failure
         )));
     }
     Ok(())
-}
-
-/// Undoes the two-space indentation of a wrapped function.
-fn unindent(text: &str) -> String {
-    text.lines()
-        .map(|l| format!("{}\n", l.strip_prefix("  ").unwrap_or(l)))
-        .collect()
 }
 
 #[test]
@@ -252,4 +244,26 @@ fn unwrap_module_extracts_the_function() {
 fn first_difference_shows_context_and_both_sides() {
     let d = first_difference("a\nb\nc\nd\n", "a\nb\nX\nd\n");
     assert!(d.contains("@@ -3 +3 @@\n a\n b\n-c\n-d\n+X\n+d\n"), "{d}");
+}
+
+#[test]
+fn check_compares_nested_functions_and_detects_changed_text() {
+    let scratch = scratch_dir("corpus-check");
+    let nested = Text {
+        kernel: "k".into(),
+        origin: "synthetic".into(),
+        source: "#loc = loc(\"k.py\":1:0)\n#loc1 = loc(\"x\"(#loc))\nmodule {\n  tt.func @f(%x: i32 loc(\"x\"(#loc))) -> i32 {\n    tt.return %x : i32 loc(#loc1)\n  } loc(#loc)\n}\n".into(),
+        nested_func: true,
+    };
+    assert!(check(0, &nested, &scratch).is_ok());
+    // `!tt.ptr<f32, 1>` is printed `!tt.ptr<f32>`: not Triton's text.
+    let changed = Text {
+        source: "module {\n  tt.func @g(%p: !tt.ptr<f32, 1>) {\n    tt.return\n  }\n}\n".into(),
+        nested_func: false,
+        ..nested
+    };
+    assert!(matches!(
+        check(1, &changed, &scratch),
+        Err(Failure::Mismatch { .. })
+    ));
 }
