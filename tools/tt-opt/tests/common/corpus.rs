@@ -1,0 +1,213 @@
+//! Access to the reference corpus (`shared/corpus`, see its README.md): the
+//! `.ttir`/`.ttgir` files of each kernel and the sections of its `passes.log`
+//! (the IR before each pass of Triton's pipeline), as texts tt-opt can parse.
+
+use std::path::{Path, PathBuf};
+
+/// Where the corpus is: `$TT_CORPUS`, else `<repo root>/../shared/corpus`.
+/// `Err` says why it is not there (the caller prints it and skips).
+pub fn corpus_dir() -> Result<PathBuf, String> {
+    let dir = match std::env::var_os("TT_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+    };
+    if dir.join("README.md").is_file() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "no reference corpus at {} (set TT_CORPUS to its path)",
+            dir.display()
+        ))
+    }
+}
+
+/// One text to feed to tt-opt.
+pub struct Text {
+    /// Kernel folder name.
+    pub kernel: String,
+    /// Where it comes from: a file name, or `passes.log:LINE <pass header>`.
+    pub origin: String,
+    /// Parse-ready text (nested-function sections wrapped in a module).
+    pub source: String,
+    /// True when `source` wraps a dumped `tt.func` in `module { ... }`:
+    /// only the function is to be compared.
+    pub nested_func: bool,
+}
+
+/// The first pass whose input is no longer TTGIR; its section and all later
+/// ones are not corpus texts.
+const LAST_SECTION: &str = "IR Dump Before ConvertTritonGPUToLLVM";
+
+/// All texts of all kernels, kernels in name order.
+pub fn all_texts(corpus: &Path) -> Vec<Text> {
+    let mut kernels: Vec<PathBuf> = std::fs::read_dir(corpus)
+        .expect("corpus folder is readable")
+        .map(|e| e.expect("corpus entry").path())
+        .filter(|p| p.join("passes.log").is_file())
+        .collect();
+    kernels.sort();
+    kernels.iter().flat_map(|k| kernel_texts(k)).collect()
+}
+
+fn kernel_texts(dir: &Path) -> Vec<Text> {
+    let kernel = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("kernel folder is readable")
+        .map(|e| e.expect("kernel entry").path())
+        .filter(|p| {
+            matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("ttir" | "ttgir")
+            )
+        })
+        .collect();
+    files.sort();
+    let mut texts: Vec<Text> = files
+        .iter()
+        .map(|p| Text {
+            kernel: kernel.clone(),
+            origin: p.file_name().unwrap().to_string_lossy().into_owned(),
+            source: std::fs::read_to_string(p).expect("corpus file is UTF-8"),
+            nested_func: false,
+        })
+        .collect();
+    let log = std::fs::read_to_string(dir.join("passes.log")).expect("passes.log is UTF-8");
+    for section in passes_log_sections(&log) {
+        let nested_func = section.header.contains("('tt.func' operation")
+            && first_op_line(&section.body).is_some_and(|l| l.starts_with("tt.func"));
+        let source = if nested_func {
+            wrap_in_module(&section.body)
+        } else {
+            section.body.clone()
+        };
+        texts.push(Text {
+            kernel: kernel.clone(),
+            origin: format!("passes.log:{} {}", section.line, section.header),
+            source,
+            nested_func,
+        });
+    }
+    texts
+}
+
+/// One section of a passes.log.
+struct Section {
+    /// 1-based line of the header.
+    line: usize,
+    /// Header line without the `// -----// ` prefix and `//----- //` suffix.
+    header: String,
+    body: String,
+}
+
+/// The sections of a passes.log before [`LAST_SECTION`].
+fn passes_log_sections(log: &str) -> Vec<Section> {
+    let mut sections: Vec<Section> = Vec::new();
+    for (i, line) in log.lines().enumerate() {
+        if let Some(header) = line.strip_prefix("// -----// ") {
+            let header = header.trim_end_matches("//----- //").trim().to_string();
+            if header.starts_with(LAST_SECTION) {
+                break;
+            }
+            sections.push(Section {
+                line: i + 1,
+                header,
+                body: String::new(),
+            });
+        } else if let Some(s) = sections.last_mut() {
+            s.body.push_str(line);
+            s.body.push('\n');
+        }
+    }
+    for s in &mut sections {
+        let trimmed = s.body.trim_end().len();
+        s.body.truncate(trimmed);
+        s.body.push('\n');
+    }
+    sections
+}
+
+fn is_alias_definition(line: &str) -> bool {
+    line.starts_with('#') || line.starts_with('!')
+}
+
+fn first_op_line(body: &str) -> Option<&str> {
+    body.lines()
+        .find(|l| !l.trim().is_empty() && !is_alias_definition(l))
+}
+
+/// Wraps the ops of `body` in `module { ... }`, keeping alias definitions at
+/// top level.
+fn wrap_in_module(body: &str) -> String {
+    let (defs, ops): (Vec<&str>, Vec<&str>) = body.lines().partition(|l| is_alias_definition(l));
+    let mut out = String::new();
+    for d in defs {
+        out.push_str(d);
+        out.push('\n');
+    }
+    out.push_str("module {\n");
+    for op in ops.iter().filter(|l| !l.trim().is_empty()) {
+        out.push_str("  ");
+        out.push_str(op);
+        out.push('\n');
+    }
+    out.push_str("}\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str = "\
+// -----// IR Dump Before Inliner (inline) ('builtin.module' operation) //----- //
+#loc = loc(\"k.py\":1:0)
+module {
+} loc(#loc)
+
+
+// -----// IR Dump Before Canonicalizer (canonicalize) ('tt.func' operation: @f) //----- //
+#loc = loc(\"k.py\":1:0)
+tt.func public @f() {
+  tt.return loc(#loc)
+} loc(#loc)
+#loc1 = loc(unknown)
+
+// -----// SoftwarePipeliner internal IR Dump After: LowerLoops
+module {
+}
+// -----// IR Dump Before ConvertTritonGPUToLLVM (convert-triton-gpu-to-llvm) ('builtin.module' operation) //----- //
+module {
+}
+";
+
+    #[test]
+    fn splits_sections_up_to_the_llvm_conversion() {
+        let s = passes_log_sections(LOG);
+        let headers: Vec<&str> = s.iter().map(|s| s.header.as_str()).collect();
+        assert_eq!(
+            headers,
+            [
+                "IR Dump Before Inliner (inline) ('builtin.module' operation)",
+                "IR Dump Before Canonicalizer (canonicalize) ('tt.func' operation: @f)",
+                "SoftwarePipeliner internal IR Dump After: LowerLoops",
+            ]
+        );
+        assert_eq!(s[0].line, 1);
+        assert_eq!(
+            s[0].body,
+            "#loc = loc(\"k.py\":1:0)\nmodule {\n} loc(#loc)\n"
+        );
+        assert_eq!(s[2].body, "module {\n}\n");
+    }
+
+    #[test]
+    fn wraps_a_nested_function() {
+        let s = passes_log_sections(LOG);
+        assert_eq!(first_op_line(&s[1].body), Some("tt.func public @f() {"));
+        let wrapped = wrap_in_module(&s[1].body);
+        assert_eq!(
+            wrapped,
+            "#loc = loc(\"k.py\":1:0)\n#loc1 = loc(unknown)\nmodule {\n  tt.func public @f() {\n    tt.return loc(#loc)\n  } loc(#loc)\n}\n"
+        );
+    }
+}

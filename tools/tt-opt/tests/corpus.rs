@@ -1,0 +1,269 @@
+//! Corpus round-trip acceptance test: tt-opt must parse, verify and print
+//! every text of the reference corpus (each kernel's `.ttir`/`.ttgir` and
+//! every `passes.log` section before `ConvertTritonGPUToLLVM`) exactly as
+//! Triton printed it, up to the canonical form of `common/normalize.rs`
+//! (SSA/block renumbering, alias and location inlining), and printing its
+//! own output again must give the identical text (print-parse-print fixpoint).
+//!
+//! Texts with locations are printed with `--mlir-print-debuginfo`; texts
+//! without any (the software pipeliner's internal dumps) without it, since
+//! tt-opt would otherwise print the locations the parser made up.
+//! Identical texts are run once; the report counts every occurrence.
+
+#[path = "common/corpus.rs"]
+mod corpus;
+#[path = "common/normalize.rs"]
+mod normalize;
+#[path = "common/runner.rs"]
+mod runner;
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::Duration;
+
+use corpus::Text;
+use normalize::normalize;
+use runner::{parallel_map, run_tt_opt, scratch_dir};
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+/// How many failures are shown in full.
+const SHOWN_FAILURES: usize = 5;
+
+/// Why a text failed.
+enum Failure {
+    /// tt-opt exited non-zero (or timed out) on the corpus text.
+    Parse(String),
+    /// The normalized output differs from the normalized corpus text.
+    Mismatch { expected: String, actual: String },
+    /// tt-opt failed on, or printed differently, its own output.
+    Fixpoint(String),
+}
+
+impl Failure {
+    /// Short cause, for grouping: the first diagnostic message without its
+    /// location, or the kind of mismatch.
+    fn cause(&self) -> String {
+        match self {
+            Failure::Parse(stderr) => stderr
+                .lines()
+                .find_map(|l| l.split_once("error: ").map(|(_, m)| m))
+                .map_or_else(
+                    || "failed without diagnostic".to_string(),
+                    |m| {
+                        let m: String = m.chars().take(110).collect();
+                        format!("parse: {m}")
+                    },
+                ),
+            Failure::Mismatch { .. } => "printed text differs".to_string(),
+            Failure::Fixpoint(_) => "not a print-parse-print fixpoint".to_string(),
+        }
+    }
+
+    fn details(&self) -> String {
+        match self {
+            Failure::Parse(stderr) => stderr.lines().take(8).collect::<Vec<_>>().join("\n"),
+            Failure::Mismatch { expected, actual } => first_difference(expected, actual),
+            Failure::Fixpoint(detail) => detail.clone(),
+        }
+    }
+}
+
+/// Unified-style diff of the first differing lines (with two lines of
+/// context), `-` for the expected (Triton) side and `+` for tt-opt's.
+fn first_difference(expected: &str, actual: &str) -> String {
+    let e: Vec<&str> = expected.lines().collect();
+    let a: Vec<&str> = actual.lines().collect();
+    let Some(first) = (0..e.len().max(a.len())).find(|&i| e.get(i) != a.get(i)) else {
+        return "(texts are equal)".to_string();
+    };
+    let clip = |l: &str| -> String {
+        if l.chars().count() > 400 {
+            format!("{}...", l.chars().take(400).collect::<String>())
+        } else {
+            l.to_string()
+        }
+    };
+    let mut out = format!(
+        "--- triton (normalized)\n+++ tt-opt (normalized)\n@@ -{} +{} @@\n",
+        first + 1,
+        first + 1
+    );
+    for l in &e[first.saturating_sub(2)..first] {
+        out += &format!(" {}\n", clip(l));
+    }
+    for l in e.iter().skip(first).take(3) {
+        out += &format!("-{}\n", clip(l));
+    }
+    for l in a.iter().skip(first).take(3) {
+        out += &format!("+{}\n", clip(l));
+    }
+    out
+}
+
+/// From the normalized print of a module-wrapped nested function, the
+/// function's lines, de-indented. `None` if the module is not there.
+fn unwrap_module(printed: &str) -> Option<String> {
+    let lines: Vec<&str> = printed.lines().collect();
+    let start = lines.iter().position(|l| l.starts_with("module"))?;
+    let end = lines.iter().rposition(|l| l.starts_with('}'))?;
+    (start < end).then(|| {
+        lines[start + 1..end]
+            .iter()
+            .map(|l| format!("{}\n", l.strip_prefix("  ").unwrap_or(l)))
+            .collect()
+    })
+}
+
+/// Checks one text; `Ok` when it round-trips.
+fn check(index: usize, text: &Text, dir: &std::path::Path) -> Result<(), Failure> {
+    let flags: &[&str] = if text.source.contains("loc(") {
+        &["--mlir-print-debuginfo"]
+    } else {
+        &[]
+    };
+    let input = dir.join(format!("text{index}.mlir"));
+    std::fs::write(&input, &text.source).expect("write corpus text");
+    let first = run_tt_opt(flags, &input, TIMEOUT);
+    if !first.success() {
+        return Err(Failure::Parse(first.stderr));
+    }
+    let (expected, actual) = (normalize(&text.source), normalize(&first.stdout));
+    let (expected, actual) = if text.nested_func {
+        let function = |t: &str| unwrap_module(t).unwrap_or_default();
+        (function(&expected), function(&actual))
+    } else {
+        (expected, actual)
+    };
+    if expected != actual {
+        return Err(Failure::Mismatch { expected, actual });
+    }
+    let reprint = dir.join(format!("text{index}.out.mlir"));
+    std::fs::write(&reprint, &first.stdout).expect("write tt-opt output");
+    let second = run_tt_opt(flags, &reprint, TIMEOUT);
+    if !second.success() {
+        return Err(Failure::Fixpoint(format!(
+            "tt-opt rejects its own output {}:\n{}",
+            reprint.display(),
+            second.stderr
+        )));
+    }
+    if second.stdout != first.stdout {
+        return Err(Failure::Fixpoint(first_difference(
+            &first.stdout,
+            &second.stdout,
+        )));
+    }
+    Ok(())
+}
+
+#[test]
+fn corpus_round_trips_through_tt_opt() {
+    let dir = match corpus::corpus_dir() {
+        Ok(dir) => dir,
+        Err(why) => {
+            println!("skipped: {why}");
+            return;
+        }
+    };
+    let texts = corpus::all_texts(&dir);
+    // Dedupe identical texts: run each once.
+    let mut unique: Vec<&Text> = Vec::new();
+    let mut index_of: HashMap<&str, usize> = HashMap::new();
+    let slot: Vec<usize> = texts
+        .iter()
+        .map(|t| {
+            *index_of.entry(t.source.as_str()).or_insert_with(|| {
+                unique.push(t);
+                unique.len() - 1
+            })
+        })
+        .collect();
+    let scratch = scratch_dir("corpus");
+    let results = parallel_map(&unique, |i, t| check(i, t, &scratch));
+
+    // Per-kernel table, counting every occurrence.
+    let mut table: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (t, &u) in texts.iter().zip(&slot) {
+        let row = table.entry(&t.kernel).or_default();
+        row.0 += 1;
+        row.1 += usize::from(results[u].is_ok());
+    }
+    println!("\n{:<16} {:>7} {:>7}", "kernel", "texts", "pass");
+    for (kernel, (n, pass)) in &table {
+        println!("{kernel:<16} {n:>7} {pass:>7}");
+    }
+    let total: usize = table.values().map(|r| r.0).sum();
+    let passed: usize = table.values().map(|r| r.1).sum();
+    let unique_passed = results.iter().filter(|r| r.is_ok()).count();
+    println!("{:<16} {total:>7} {passed:>7}", "total");
+    println!(
+        "({} distinct texts, {unique_passed} pass; scratch files in {})\n",
+        unique.len(),
+        scratch.display()
+    );
+
+    let failures: Vec<(&Text, &Failure)> = unique
+        .iter()
+        .zip(&results)
+        .filter_map(|(t, r)| r.as_ref().err().map(|f| (*t, f)))
+        .collect();
+    let mut causes: BTreeMap<String, usize> = BTreeMap::new();
+    for (_, f) in &failures {
+        *causes.entry(f.cause()).or_default() += 1;
+    }
+    if !causes.is_empty() {
+        println!("failure causes (distinct texts):");
+        let mut by_count: Vec<_> = causes.into_iter().collect();
+        by_count.sort_by_key(|c| std::cmp::Reverse(c.1));
+        for (cause, n) in by_count {
+            println!("  {n:>5}  {cause}");
+        }
+        println!();
+    }
+    for (t, f) in failures.iter().take(SHOWN_FAILURES) {
+        println!("FAIL {}/{}\n{}\n", t.kernel, t.origin, f.details());
+    }
+    assert_eq!(
+        passed,
+        total,
+        "{} of {total} corpus texts do not round-trip (report above)",
+        total - passed
+    );
+}
+
+#[test]
+fn unwrap_module_extracts_the_function() {
+    let printed = "module {\n  tt.func @f() {\n    tt.return\n  }\n} loc(x)\n";
+    assert_eq!(
+        unwrap_module(printed).unwrap(),
+        "tt.func @f() {\n  tt.return\n}\n"
+    );
+    assert_eq!(unwrap_module("tt.func @f()\n"), None);
+}
+
+#[test]
+fn first_difference_shows_context_and_both_sides() {
+    let d = first_difference("a\nb\nc\nd\n", "a\nb\nX\nd\n");
+    assert!(d.contains("@@ -3 +3 @@\n a\n b\n-c\n-d\n+X\n+d\n"), "{d}");
+}
+
+#[test]
+fn check_compares_nested_functions_and_detects_changed_text() {
+    let scratch = scratch_dir("corpus-check");
+    let nested = Text {
+        kernel: "k".into(),
+        origin: "synthetic".into(),
+        source: "#loc = loc(\"k.py\":1:0)\n#loc1 = loc(\"x\"(#loc))\nmodule {\n  tt.func @f(%x: i32 loc(\"x\"(#loc))) -> i32 {\n    tt.return %x : i32 loc(#loc1)\n  } loc(#loc)\n}\n".into(),
+        nested_func: true,
+    };
+    assert!(check(0, &nested, &scratch).is_ok());
+    // `!tt.ptr<f32, 1>` is printed `!tt.ptr<f32>`: not Triton's text.
+    let changed = Text {
+        source: "module {\n  tt.func @g(%p: !tt.ptr<f32, 1>) {\n    tt.return\n  }\n}\n".into(),
+        nested_func: false,
+        ..nested
+    };
+    assert!(matches!(
+        check(1, &changed, &scratch),
+        Err(Failure::Mismatch { .. })
+    ));
+}
