@@ -13,11 +13,12 @@ pub fn dialect_registry() -> DialectRegistry {
 }
 
 /// A context with [`dialect_registry`] appended and all of its dialects
-/// loaded. Multi-threading is off, so that diagnostics come out in a
-/// deterministic order. `allow_unregistered` lets ops of unknown dialects
+/// loaded. Multi-threading is on, as in mlir-opt: the verifier checks
+/// functions in parallel, and MLIR's parallel diagnostic handler still
+/// reports diagnostics in op order. `allow_unregistered` lets ops of unknown dialects
 /// parse (as `mlir-opt --allow-unregistered-dialect` does).
 pub fn new_context(allow_unregistered: bool) -> Context {
-    let context = Context::new_with_registry(&dialect_registry(), false);
+    let context = Context::new_with_registry(&dialect_registry(), true);
     context.load_all_available_dialects();
     context.set_allow_unregistered_dialects(allow_unregistered);
     context

@@ -155,22 +155,27 @@ void LoadOp::getEffects(
     effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
 }
 
-void ExternElementwiseOp::getEffects(
+// External code that is not declared pure may read and write global memory.
+static void addExternalCodeEffects(
+    bool pure,
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (getPure())
+  if (pure)
     return;
   effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
   effects.emplace_back(MemoryEffects::Read::get(), GlobalMemory::get());
 }
 
+void ExternElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addExternalCodeEffects(getPure(), effects);
+}
+
 void ElementwiseInlineAsmOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (getPure())
-    return;
-  effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
-  effects.emplace_back(MemoryEffects::Read::get(), GlobalMemory::get());
+  addExternalCodeEffects(getPure(), effects);
 }
 
 LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &) {

@@ -177,6 +177,14 @@ pub fn result_type<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<Type<'c
         .flatten()
 }
 
+/// The tensor operand #0 and tensor result #0 of an op, when both exist.
+fn source_and_result<'c>(op: OperationRef<'c, '_>) -> Option<(Tensor<'c>, Tensor<'c>)> {
+    Some((
+        operand_type(op, 0).and_then(Tensor::of)?,
+        result_type(op, 0).and_then(Tensor::of)?,
+    ))
+}
+
 fn shape_text(shape: &[i64]) -> String {
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     format!("[{}]", dims.join(", "))
@@ -339,10 +347,7 @@ fn verify_unsplat(op: OperationRef) -> Rule {
 }
 
 fn verify_expand_dims(op: OperationRef) -> Rule {
-    let (Some(src), Some(dst)) = (
-        operand_type(op, 0).and_then(Tensor::of),
-        result_type(op, 0).and_then(Tensor::of),
-    ) else {
+    let Some((src, dst)) = source_and_result(op) else {
         return Ok(());
     };
     let axis = int_attr(op, "axis").unwrap_or(0);
@@ -368,10 +373,7 @@ fn verify_expand_dims(op: OperationRef) -> Rule {
 }
 
 fn verify_reshape(op: OperationRef) -> Rule {
-    let (Some(src), Some(dst)) = (
-        operand_type(op, 0).and_then(Tensor::of),
-        result_type(op, 0).and_then(Tensor::of),
-    ) else {
+    let Some((src, dst)) = source_and_result(op) else {
         return Ok(());
     };
     if src.num_elements() != dst.num_elements() {
@@ -388,10 +390,7 @@ fn verify_reshape(op: OperationRef) -> Rule {
 }
 
 fn verify_broadcast(op: OperationRef) -> Rule {
-    let (Some(src), Some(dst)) = (
-        operand_type(op, 0).and_then(Tensor::of),
-        result_type(op, 0).and_then(Tensor::of),
-    ) else {
+    let Some((src, dst)) = source_and_result(op) else {
         return Ok(());
     };
     if src.rank() != dst.rank() {
@@ -412,10 +411,7 @@ fn verify_broadcast(op: OperationRef) -> Rule {
 }
 
 fn verify_join(op: OperationRef) -> Rule {
-    let (Some(src), Some(dst)) = (
-        operand_type(op, 0).and_then(Tensor::of),
-        result_type(op, 0).and_then(Tensor::of),
-    ) else {
+    let Some((src, dst)) = source_and_result(op) else {
         return Ok(());
     };
     let mut expected = src.shape.clone();
@@ -431,10 +427,7 @@ fn verify_join(op: OperationRef) -> Rule {
 }
 
 fn verify_split(op: OperationRef) -> Rule {
-    let (Some(src), Some(dst)) = (
-        operand_type(op, 0).and_then(Tensor::of),
-        result_type(op, 0).and_then(Tensor::of),
-    ) else {
+    let Some((src, dst)) = source_and_result(op) else {
         return Ok(());
     };
     if src.shape.last() != Some(&2) {
@@ -455,10 +448,7 @@ fn verify_split(op: OperationRef) -> Rule {
 }
 
 fn verify_trans(op: OperationRef) -> Rule {
-    let (Some(src), Some(dst)) = (
-        operand_type(op, 0).and_then(Tensor::of),
-        result_type(op, 0).and_then(Tensor::of),
-    ) else {
+    let Some((src, dst)) = source_and_result(op) else {
         return Ok(());
     };
     let order = i32_array_attr(op, "order").unwrap_or_default();

@@ -20,7 +20,7 @@ use crate::layout::{Layout, MemDesc};
 
 /// The shim's encoding-verifier callback: checks a layout encoding, or a
 /// memory descriptor wrapped in a `TypeAttr`.
-pub unsafe extern "C" fn verify_encoding_callback(
+pub(crate) unsafe extern "C" fn verify_encoding_callback(
     raw: MlirAttribute,
     emit: EmitFn,
     user: *mut c_void,

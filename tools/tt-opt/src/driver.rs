@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use melior::{
-    ir::operation::{OperationLike, OperationPrintingFlags},
+    ir::operation::OperationPrintingFlags,
     pass::{PassIrPrintingOptions, PassManager},
     Context,
 };
@@ -108,12 +108,36 @@ fn parse_and_run(
     let manager = build_pass_manager(config, context).map_err(Some)?;
     let mut module = parse_module(context, chunk, &source.name, collected).ok_or(None)?;
     manager.run(&mut module).map_err(|_| None)?;
-    module
-        .as_operation()
-        .to_string_with_flags(printing_flags(config))
-        // Printed as mlir-opt prints it: the op's text, then a newline.
-        .map(|text| format!("{text}\n"))
-        .map_err(|e| Some(format!("cannot print the output: {e}")))
+    // Printed as mlir-opt prints it: the op's text, then a newline.
+    let mut text = print_operation(module.as_operation(), &printing_flags(config));
+    text.push('\n');
+    Ok(text)
+}
+
+/// Prints `op` into one buffer. MLIR hands the printer's output over in many
+/// small pieces; they are appended as bytes and checked as UTF-8 once.
+fn print_operation(
+    op: melior::ir::operation::OperationRef,
+    flags: &OperationPrintingFlags,
+) -> String {
+    unsafe extern "C" fn append(piece: mlir_sys::MlirStringRef, user: *mut std::ffi::c_void) {
+        let buffer = unsafe { &mut *user.cast::<Vec<u8>>() };
+        if !piece.data.is_null() {
+            buffer.extend_from_slice(unsafe {
+                std::slice::from_raw_parts(piece.data.cast::<u8>(), piece.length)
+            });
+        }
+    }
+    let mut buffer: Vec<u8> = Vec::new();
+    unsafe {
+        mlir_sys::mlirOperationPrintWithFlags(
+            op.to_raw(),
+            flags.to_raw(),
+            Some(append),
+            (&mut buffer as *mut Vec<u8>).cast(),
+        );
+    }
+    String::from_utf8(buffer).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 fn build_pass_manager<'c>(
