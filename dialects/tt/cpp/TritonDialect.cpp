@@ -216,6 +216,20 @@ int ttPointerTypeGetAddressSpace(MlirType type) {
   return cast<PointerType>(unwrap(type)).getAddressSpace();
 }
 
+bool ttRankedTensorGetParts(MlirType type, const int64_t **shape,
+                            intptr_t *rank, MlirType *element,
+                            MlirAttribute *encoding) {
+  auto tensor = dyn_cast<RankedTensorType>(unwrap(type));
+  if (!tensor)
+    return false;
+  ArrayRef<int64_t> dims = tensor.getShape();
+  *shape = dims.data();
+  *rank = static_cast<intptr_t>(dims.size());
+  *element = wrap(tensor.getElementType());
+  *encoding = wrap(tensor.getEncoding());
+  return true;
+}
+
 MlirType ttTensorDescTypeGet(MlirType blockType) {
   auto block = cast<RankedTensorType>(unwrap(blockType));
   return wrap(TensorDescType::get(block.getContext(), block));

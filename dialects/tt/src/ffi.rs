@@ -1,6 +1,6 @@
 //! Raw bindings to the `tt` shim's C API (`include/tt-c/Triton.h`).
 
-use mlir_sys::{MlirDialectHandle, MlirOperation, MlirType};
+use mlir_sys::{MlirAttribute, MlirDialectHandle, MlirOperation, MlirType};
 
 /// The rule a verifier callback is asked to check (`enum TtVerifyKind`).
 pub type VerifyKind = i32;
@@ -28,6 +28,14 @@ unsafe extern "C" {
     pub fn ttTypeIsAPointer(ty: MlirType) -> bool;
     pub fn ttPointerTypeGetPointee(ty: MlirType) -> MlirType;
     pub fn ttPointerTypeGetAddressSpace(ty: MlirType) -> i32;
+
+    pub fn ttRankedTensorGetParts(
+        ty: MlirType,
+        shape: *mut *const i64,
+        rank: *mut isize,
+        element: *mut MlirType,
+        encoding: *mut MlirAttribute,
+    ) -> bool;
 
     pub fn ttTensorDescTypeGet(block: MlirType) -> MlirType;
     pub fn ttTypeIsATensorDesc(ty: MlirType) -> bool;

@@ -1,10 +1,7 @@
 //! Safe views of the types the verifiers and passes inspect: `!tt.ptr`,
 //! `!tt.tensordesc`, and ranked tensors with their shape and encoding.
 
-use melior::ir::{
-    r#type::{RankedTensorType, TypeLike},
-    Attribute, Type,
-};
+use melior::ir::{r#type::TypeLike, Attribute, Type};
 
 use crate::ffi;
 
@@ -39,6 +36,56 @@ pub fn tensor_desc_block(ty: Type) -> Option<Type> {
     }
 }
 
+/// A ranked tensor's parts, borrowed from the type (types live as long as
+/// their context): one call into the shim, no allocation. The verifier rules
+/// that run on every op use this.
+#[derive(Clone, Copy, Debug)]
+pub struct TensorView<'c> {
+    pub shape: &'c [i64],
+    pub element: Type<'c>,
+    pub encoding: Option<Attribute<'c>>,
+}
+
+impl<'c> TensorView<'c> {
+    /// Views `ty` if it is a ranked tensor.
+    pub fn of(ty: Type<'c>) -> Option<Self> {
+        let mut shape = std::ptr::null();
+        let mut rank = 0isize;
+        let mut element = ty.to_raw();
+        let mut encoding = mlir_sys::MlirAttribute {
+            ptr: std::ptr::null(),
+        };
+        unsafe {
+            if !ffi::ttRankedTensorGetParts(
+                ty.to_raw(),
+                &mut shape,
+                &mut rank,
+                &mut element,
+                &mut encoding,
+            ) {
+                return None;
+            }
+            let shape = if rank <= 0 || shape.is_null() {
+                &[][..]
+            } else {
+                std::slice::from_raw_parts(shape, rank as usize)
+            };
+            Some(Self {
+                shape,
+                element: Type::from_raw(element),
+                encoding: Attribute::from_option_raw(encoding),
+            })
+        }
+    }
+
+    /// The number of elements (saturating; negative dynamic sizes count 0).
+    pub fn num_elements(&self) -> i64 {
+        self.shape
+            .iter()
+            .fold(1i64, |acc, &d| acc.saturating_mul(d.max(0)))
+    }
+}
+
 /// A ranked tensor's static facts, read once.
 #[derive(Clone, Debug)]
 pub struct Tensor<'c> {
@@ -50,25 +97,11 @@ pub struct Tensor<'c> {
 impl<'c> Tensor<'c> {
     /// Reads `ty` if it is a ranked tensor.
     pub fn of(ty: Type<'c>) -> Option<Self> {
-        let raw = ty.to_raw();
-        unsafe {
-            if !mlir_sys::mlirTypeIsARankedTensor(raw) {
-                return None;
-            }
-            let rank = mlir_sys::mlirShapedTypeGetRank(raw);
-            let shape = (0..rank)
-                .map(|i| mlir_sys::mlirShapedTypeGetDimSize(raw, i as isize))
-                .collect();
-            let element = Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw));
-            let encoding = RankedTensorType::try_from(ty)
-                .ok()
-                .and_then(|t| t.encoding());
-            Some(Self {
-                shape,
-                element,
-                encoding,
-            })
-        }
+        TensorView::of(ty).map(|view| Self {
+            shape: view.shape.to_vec(),
+            element: view.element,
+            encoding: view.encoding,
+        })
     }
 
     /// The number of elements (saturating; shapes here are static).
@@ -85,30 +118,30 @@ impl<'c> Tensor<'c> {
 
 /// The shape a load or store sees through `ty`: a tensor's shape, a block
 /// pointer's pointee shape, or empty for scalars.
-pub fn load_store_shape(ty: Type) -> Vec<i64> {
-    if let Some(t) = Tensor::of(ty) {
+pub fn load_store_shape<'c>(ty: Type<'c>) -> &'c [i64] {
+    if let Some(t) = TensorView::of(ty) {
         return t.shape;
     }
-    match pointer_parts(ty).and_then(|(pointee, _)| Tensor::of(pointee)) {
+    match pointer_parts(ty).and_then(|(pointee, _)| TensorView::of(pointee)) {
         Some(t) => t.shape,
-        None => Vec::new(),
+        None => &[],
     }
 }
 
 /// The encoding a load or store sees through `ty` (looking through block
 /// pointers).
 pub fn load_store_encoding(ty: Type) -> Option<Attribute> {
-    if let Some(t) = Tensor::of(ty) {
+    if let Some(t) = TensorView::of(ty) {
         return t.encoding;
     }
     pointer_parts(ty)
-        .and_then(|(pointee, _)| Tensor::of(pointee))
+        .and_then(|(pointee, _)| TensorView::of(pointee))
         .and_then(|t| t.encoding)
 }
 
 /// The element type of a tensor, or the type itself.
 pub fn element_type(ty: Type) -> Type {
-    Tensor::of(ty).map(|t| t.element).unwrap_or(ty)
+    TensorView::of(ty).map(|t| t.element).unwrap_or(ty)
 }
 
 /// The bit width of an integer or float type (pointers count as 64 bits).

@@ -15,12 +15,12 @@ use melior::ir::{
     attribute::{DenseI32ArrayAttribute, IntegerAttribute},
     operation::{OperationLike, OperationRef},
     r#type::FunctionType,
-    Attribute, BlockLike, RegionLike, Type, ValueLike,
+    BlockLike, RegionLike, Type, ValueLike,
 };
 use mlir_sys::MlirOperation;
 
 use crate::ffi::{self, VerifyKind};
-use crate::types::{self, Tensor};
+use crate::types::{self, Tensor, TensorView};
 
 /// The outcome of a rule: `Err` carries the message, without the op prefix.
 pub type Rule = Result<(), String>;
@@ -101,8 +101,9 @@ fn op_name(op: OperationRef) -> String {
 fn dispatch(op: OperationRef, kind: VerifyKind) -> Rule {
     match kind {
         ffi::VERIFY_OP => {
-            let name = op_name(op);
-            if let Some(rule) = tt_rule(&name) {
+            let ident = op.name();
+            let name = ident.as_string_ref();
+            if let Some(rule) = tt_rule(name.as_str().unwrap_or("")) {
                 rule(op)
             } else if let Some(ext) = EXTENSION.get() {
                 (ext.verify_op)(op).unwrap_or(Ok(()))
@@ -132,13 +133,34 @@ fn dispatch(op: OperationRef, kind: VerifyKind) -> Rule {
 // Helpers shared by the rules
 //===----------------------------------------------------------------------===//
 
-/// The types of an op's operands, then (when `with_results`) its results.
-pub fn value_types<'c>(op: OperationRef<'c, '_>, with_results: bool) -> Vec<Type<'c>> {
-    let mut tys: Vec<Type> = op.operands().map(|v| v.r#type()).collect();
-    if with_results {
-        tys.extend(op.results().map(|v| v.r#type()));
-    }
-    tys
+/// The types of an op's operands, then (when `with_results`) its results,
+/// without collecting them.
+pub fn value_types<'c>(
+    op: OperationRef<'c, '_>,
+    with_results: bool,
+) -> impl Iterator<Item = Type<'c>> + 'c {
+    let raw = op.to_raw();
+    let (operands, results) = unsafe {
+        (
+            mlir_sys::mlirOperationGetNumOperands(raw),
+            if with_results {
+                mlir_sys::mlirOperationGetNumResults(raw)
+            } else {
+                0
+            },
+        )
+    };
+    let operand = move |i| unsafe {
+        Type::from_raw(mlir_sys::mlirValueGetType(
+            mlir_sys::mlirOperationGetOperand(raw, i),
+        ))
+    };
+    let result = move |i| unsafe {
+        Type::from_raw(mlir_sys::mlirValueGetType(
+            mlir_sys::mlirOperationGetResult(raw, i),
+        ))
+    };
+    (0..operands).map(operand).chain((0..results).map(result))
 }
 
 /// An integer attribute's value, if present.
@@ -190,13 +212,6 @@ fn shape_text(shape: &[i64]) -> String {
     format!("[{}]", dims.join(", "))
 }
 
-fn encodings_equal(a: Option<Attribute>, b: Option<Attribute>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => a == b,
-        _ => true,
-    }
-}
-
 //===----------------------------------------------------------------------===//
 // Native traits
 //===----------------------------------------------------------------------===//
@@ -206,7 +221,9 @@ pub const MAX_TENSOR_ELEMENTS: i64 = 1 << 20;
 
 fn tensor_size(op: OperationRef) -> Rule {
     for ty in value_types(op, true) {
-        let Some(t) = Tensor::of(ty) else { continue };
+        let Some(t) = TensorView::of(ty) else {
+            continue;
+        };
         let n = t.num_elements();
         if n > MAX_TENSOR_ELEMENTS {
             return Err(format!(
@@ -222,13 +239,23 @@ fn tensor_size(op: OperationRef) -> Rule {
     Ok(())
 }
 
+/// Whether all present items are equal (absent ones are accepted).
+fn all_equal<T: PartialEq>(items: impl Iterator<Item = Option<T>>) -> bool {
+    let mut first = None;
+    for item in items.flatten() {
+        match &first {
+            None => first = Some(item),
+            Some(f) if *f != item => return false,
+            Some(_) => {}
+        }
+    }
+    true
+}
+
 fn same_encoding(op: OperationRef, with_results: bool) -> Rule {
-    let tys = value_types(op, with_results);
-    let encodings: Vec<_> = tys
-        .iter()
-        .filter_map(|&t| Tensor::of(t).and_then(|t| t.encoding))
-        .collect();
-    if encodings.windows(2).all(|w| w[0] == w[1]) {
+    let encodings =
+        value_types(op, with_results).map(|t| TensorView::of(t).and_then(|t| t.encoding));
+    if all_equal(encodings) {
         Ok(())
     } else if with_results {
         Err("requires the same encoding for all operands and results".into())
@@ -238,11 +265,8 @@ fn same_encoding(op: OperationRef, with_results: bool) -> Rule {
 }
 
 fn same_load_store_shape(op: OperationRef, with_results: bool) -> Rule {
-    let shapes: Vec<Vec<i64>> = value_types(op, with_results)
-        .into_iter()
-        .map(types::load_store_shape)
-        .collect();
-    if shapes.windows(2).all(|w| w[0] == w[1]) {
+    let shapes = value_types(op, with_results).map(|t| Some(types::load_store_shape(t)));
+    if all_equal(shapes) {
         Ok(())
     } else if with_results {
         Err("requires the same shape for all operands and results".into())
@@ -252,10 +276,8 @@ fn same_load_store_shape(op: OperationRef, with_results: bool) -> Rule {
 }
 
 fn same_load_store_encoding(op: OperationRef, with_results: bool) -> Rule {
-    let tys = value_types(op, with_results);
-    let encodings: Vec<Option<Attribute>> =
-        tys.into_iter().map(types::load_store_encoding).collect();
-    if encodings.windows(2).all(|w| encodings_equal(w[0], w[1])) {
+    let encodings = value_types(op, with_results).map(types::load_store_encoding);
+    if all_equal(encodings) {
         Ok(())
     } else if with_results {
         Err("requires the same encoding for all operands and results".into())

@@ -180,6 +180,9 @@ fn build_pass_manager<'c>(
 fn printing_flags(config: &Config) -> OperationPrintingFlags {
     let mut flags = OperationPrintingFlags::new()
         .enable_debug_info(config.print_debuginfo, config.pretty_debuginfo);
+    // The module was verified after parsing and after the passes: without
+    // this the printer would verify it once more before printing.
+    unsafe { mlir_sys::mlirOpPrintingFlagsAssumeVerified(flags.to_raw()) };
     if config.print_op_generic {
         flags = flags.print_generic_operation_form();
     }

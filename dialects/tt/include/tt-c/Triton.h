@@ -47,6 +47,14 @@ MLIR_CAPI_EXPORTED bool ttTypeIsAPointer(MlirType type);
 MLIR_CAPI_EXPORTED MlirType ttPointerTypeGetPointee(MlirType type);
 MLIR_CAPI_EXPORTED int ttPointerTypeGetAddressSpace(MlirType type);
 
+/* A ranked tensor type's parts, borrowed from the type's storage: returns
+ * false (and writes nothing) when `type` is not a ranked tensor. */
+MLIR_CAPI_EXPORTED bool ttRankedTensorGetParts(MlirType type,
+                                               const int64_t **shape,
+                                               intptr_t *rank,
+                                               MlirType *element,
+                                               MlirAttribute *encoding);
+
 /* !tt.tensordesc<blockType> */
 MLIR_CAPI_EXPORTED MlirType ttTensorDescTypeGet(MlirType blockType);
 MLIR_CAPI_EXPORTED bool ttTypeIsATensorDesc(MlirType type);
