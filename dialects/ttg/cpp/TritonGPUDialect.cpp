@@ -593,6 +593,100 @@ void mlir::triton::gpu::printOffsets(OpAsmPrinter &printer, Operation *,
   printer << "]";
 }
 
+// ttg.warp_specialize(%a, %b) attributes {...}
+// default {
+//   ...
+//   ttg.warp_yield %x : i32
+// }
+// partition0(%arg0: i32, %arg1: f32) num_warps(4) {
+//   ...
+//   ttg.warp_return
+// } : (i32, f32) -> i32
+ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
+                                    OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> captures;
+  SMLoc capturesLoc = parser.getCurrentLocation();
+  if (parser.parseOperandList(captures, OpAsmParser::Delimiter::Paren) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseKeyword("default") ||
+      parser.parseRegion(*result.addRegion(), /*arguments=*/{}))
+    return failure();
+
+  SmallVector<std::unique_ptr<Region>> partitions;
+  SmallVector<int32_t> numWarps;
+  std::string expected = "partition0";
+  while (succeeded(parser.parseOptionalKeyword(expected))) {
+    SmallVector<OpAsmParser::Argument> arguments;
+    int32_t warps;
+    auto region = std::make_unique<Region>();
+    if (parser.parseArgumentList(arguments, OpAsmParser::Delimiter::Paren,
+                                 /*allowType=*/true) ||
+        parser.parseKeyword("num_warps") || parser.parseLParen() ||
+        parser.parseInteger(warps) || parser.parseRParen() ||
+        parser.parseRegion(*region, arguments))
+      return failure();
+    partitions.push_back(std::move(region));
+    numWarps.push_back(warps);
+    expected = "partition" + std::to_string(partitions.size());
+  }
+
+  FunctionType type;
+  if (parser.parseColonType(type) ||
+      parser.resolveOperands(captures, type.getInputs(), capturesLoc,
+                             result.operands))
+    return failure();
+  result.addTypes(type.getResults());
+  result.addAttribute(getPartitionNumWarpsAttrName(result.name),
+                      parser.getBuilder().getDenseI32ArrayAttr(numWarps));
+
+  // The partitions live in a `ttg.warp_specialize.partitions` op, alone in
+  // the second region.
+  Region *holder = result.addRegion();
+  OpBuilder builder(parser.getContext());
+  builder.createBlock(holder);
+  OperationState partitionsState(result.location,
+                                 WarpSpecializePartitionsOp::getOperationName());
+  for (std::unique_ptr<Region> &region : partitions)
+    partitionsState.addRegion(std::move(region));
+  builder.create(partitionsState);
+  return success();
+}
+
+void WarpSpecializeOp::print(OpAsmPrinter &printer) {
+  printer << "(" << getExplicitCaptures() << ")";
+  printer.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getPartitionNumWarpsAttrName().getValue()});
+  printer.printNewline();
+  printer << "default ";
+  printer.printRegion(getDefaultRegion(), /*printEntryBlockArgs=*/false);
+  Region &holderRegion = getPartitionOpHolder();
+  Operation *holderOp = holderRegion.empty() || holderRegion.front().empty()
+                            ? nullptr
+                            : &holderRegion.front().front();
+  auto partitionsOp = dyn_cast_or_null<WarpSpecializePartitionsOp>(holderOp);
+  ArrayRef<int32_t> numWarps = getPartitionNumWarps();
+  if (partitionsOp) {
+    for (auto [index, region] :
+         llvm::enumerate(partitionsOp.getPartitionRegions())) {
+      printer.printNewline();
+      printer << "partition" << index << "(";
+      if (!region.empty())
+        llvm::interleaveComma(region.getArguments(), printer,
+                              [&](BlockArgument arg) {
+                                printer.printRegionArgument(arg);
+                              });
+      printer << ") num_warps(";
+      if (index < numWarps.size())
+        printer << numWarps[index];
+      printer << ") ";
+      printer.printRegion(region, /*printEntryBlockArgs=*/false);
+    }
+  }
+  printer << " : ";
+  printer.printFunctionalType(getExplicitCaptures().getTypes(),
+                              getResultTypes());
+}
+
 // An immutable allocation that has not been placed yet has no effects, so
 // that CSE and DCE may treat it as a value.
 void LocalAllocOp::getEffects(

@@ -8,11 +8,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use melior::ir::{
     attribute::{IntegerAttribute, TypeAttribute},
+    block::BlockLike,
     operation::{OperationLike, OperationRef},
-    Attribute, Type,
+    Attribute, RegionLike, Type, ValueLike,
 };
 use mlir_sys::{MlirAttribute, MlirStringRef};
-use tt_dialect::types::{self, Tensor};
+use tt_dialect::types::{self, Tensor, TensorView};
 use tt_dialect::verify::{i32_array_attr, operand_type, result_type, value_types, Rule};
 
 use crate::ffi::EmitFn;
@@ -71,6 +72,9 @@ fn lookup_context(op: OperationRef) -> Context {
         if ctx.num_warps.is_none() {
             ctx.num_warps = int(o, "ttg.num-warps");
         }
+        if ctx.num_warps.is_none() {
+            ctx.num_warps = partition_warps(o);
+        }
         if o.name().as_string_ref().as_str() == Ok("builtin.module") {
             if let Some(t) = int(o, "ttg.threads-per-warp") {
                 ctx.threads_per_warp = t;
@@ -85,12 +89,34 @@ fn lookup_context(op: OperationRef) -> Context {
     ctx
 }
 
+/// Inside a warp-specialize partition, the partition's own warp count: `o`
+/// is an op directly in partition region `i` of a
+/// `ttg.warp_specialize.partitions`, whose parent lists the counts.
+fn partition_warps(o: OperationRef) -> Option<i64> {
+    let partitions = o.parent_operation()?;
+    if partitions.name().as_string_ref().as_str() != Ok("ttg.warp_specialize.partitions") {
+        return None;
+    }
+    let region = unsafe {
+        let block = mlir_sys::mlirOperationGetBlock(o.to_raw());
+        mlir_sys::mlirBlockGetParentRegion(block)
+    };
+    let index = (0..partitions.region_count()).find(|&i| unsafe {
+        mlir_sys::mlirRegionEqual(
+            mlir_sys::mlirOperationGetRegion(partitions.to_raw(), i as isize),
+            region,
+        )
+    })?;
+    let counts = i32_array_attr(partitions.parent_operation()?, "partitionNumWarps")?;
+    counts.get(index).map(|&w| i64::from(w))
+}
+
 /// Every tensor encoding of `op` must be distributed, of the tensor's rank,
 /// and span exactly the lanes, warps and CTAs of its context.
 pub fn verify_layouts(op: OperationRef) -> Rule {
     let mut context: Option<Context> = None;
     for ty in value_types(op, true) {
-        let Some(tensor) = Tensor::of(ty) else {
+        let Some(tensor) = TensorView::of(ty) else {
             continue;
         };
         let Some(layout) = tensor.encoding.and_then(Layout::read) else {
@@ -100,10 +126,10 @@ pub fn verify_layouts(op: OperationRef) -> Rule {
             return Err("Non-distributed layout is not allowed in tensor type.".into());
         }
         if let Some(rank) = layout.rank() {
-            if rank != tensor.rank() {
+            if rank != tensor.shape.len() {
                 return Err(format!(
                     "Layout has rank {rank}, but the tensor it's attached to has rank {}.",
-                    tensor.rank()
+                    tensor.shape.len()
                 ));
             }
         }
@@ -141,6 +167,8 @@ pub fn verify_op(op: OperationRef) -> Option<Rule> {
         "ttg.memdesc_index" => verify_memdesc_index(op),
         "ttg.memdesc_trans" => verify_memdesc_trans(op),
         "ttng.warp_group_dot" => verify_warp_group_dot(op),
+        "ttg.warp_specialize" => verify_warp_specialize(op),
+        "ttg.warp_specialize.partitions" => verify_partitions(op),
         _ => return None,
     })
 }
@@ -301,4 +329,87 @@ fn verify_warp_group_dot(op: OperationRef) -> Rule {
         ));
     }
     Ok(())
+}
+
+/// The `ttg.warp_specialize.partitions` op of a `ttg.warp_specialize`.
+fn partitions_op<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let holder = op.region(1).ok()?;
+    let block = holder.first_block()?;
+    block.first_operation()
+}
+
+fn verify_warp_specialize(op: OperationRef) -> Rule {
+    let counts = i32_array_attr(op, "partitionNumWarps").unwrap_or_default();
+    let partitions = partitions_op(op).map_or(0, |p| p.region_count());
+    if partitions != counts.len() {
+        return Err(format!(
+            "has {partitions} partitions but `partitionNumWarps` has {} elements",
+            counts.len()
+        ));
+    }
+    if let Some((i, w)) = counts
+        .iter()
+        .enumerate()
+        .find(|(_, &w)| w <= 0 || w & (w - 1) != 0)
+    {
+        return Err(format!(
+            "partition #{i} has {w} warps: the number of warps must be a power of two"
+        ));
+    }
+    let Some(yield_op) = op
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .and_then(|b| b.terminator())
+    else {
+        return Ok(());
+    };
+    let yielded: Vec<Type> = value_types(yield_op, false).collect();
+    let results: Vec<Type> = op.results().map(|r| r.r#type()).collect();
+    if yielded != results {
+        return Err(format!(
+            "the default region yields ({}) but the op's results are ({})",
+            type_list(&yielded),
+            type_list(&results)
+        ));
+    }
+    Ok(())
+}
+
+/// Each partition region takes the explicit captures as its arguments.
+fn verify_partitions(op: OperationRef) -> Rule {
+    let Some(parent) = op.parent_operation() else {
+        return Ok(());
+    };
+    let captures: Vec<Type> = value_types(parent, false).collect();
+    for (i, region) in op.regions().enumerate() {
+        let Some(block) = region.first_block() else {
+            continue;
+        };
+        let arguments: Vec<Type> = (0..block.argument_count())
+            .filter_map(|j| block.argument(j).ok().map(|a| a.r#type()))
+            .collect();
+        if arguments.len() != captures.len() {
+            return Err(format!(
+                "partition region #{i} has {} arguments but expected {}",
+                arguments.len(),
+                captures.len()
+            ));
+        }
+        if let Some(j) = (0..captures.len()).find(|&j| arguments[j] != captures[j]) {
+            return Err(format!(
+                "partition region #{i} argument #{j} has type {} but the capture has type {}",
+                arguments[j], captures[j]
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn type_list(types: &[Type]) -> String {
+    types
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

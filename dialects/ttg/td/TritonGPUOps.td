@@ -182,4 +182,48 @@ def TTG_LocalBarrierOp : TTG_Op<"local_barrier"> {
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+def TTG_WarpSpecializeOp : TTG_Op<"warp_specialize", [RecursiveMemoryEffects,
+    RecursivelySpeculatable]> {
+  let summary = "run a default region and partitions of warps concurrently";
+  let description = [{
+    The default region runs on the warps of the enclosing function; each
+    partition region runs on its own group of `num_warps` warps and sees only
+    the explicit captures, as block arguments. The default region yields the
+    op's results.
+  }];
+  let arguments = (ins Variadic<AnyType>:$explicitCaptures,
+                       DenseI32ArrayAttr:$partitionNumWarps,
+                       OptionalAttr<DenseI32ArrayAttr>:$warpGroupStartIds,
+                       OptionalAttr<DenseI32ArrayAttr>:$requestedRegisters,
+                       OptionalAttr<DenseI32ArrayAttr>:$actualRegisters);
+  let results = (outs Variadic<AnyType>:$defaultPassthrough);
+  let regions = (region MinSizedRegion<1>:$defaultRegion,
+                        SizedRegion<1>:$partitionOpHolder);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def TTG_WarpSpecializePartitionsOp : TTG_Op<"warp_specialize.partitions", [
+    IsolatedFromAbove, RecursiveMemoryEffects, RecursivelySpeculatable,
+    Terminator, HasParent<"WarpSpecializeOp">]> {
+  let summary = "the partition regions of a ttg.warp_specialize";
+  let regions = (region VariadicRegion<MinSizedRegion<1>>:$partitionRegions);
+}
+
+def TTG_WarpYieldOp : TTG_Op<"warp_yield", [Pure, Terminator, ReturnLike,
+    HasParent<"WarpSpecializeOp">]> {
+  let summary = "yield the results of the default region";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+def TTG_WarpReturnOp : TTG_Op<"warp_return", [Pure, Terminator, ReturnLike,
+    HasParent<"WarpSpecializePartitionsOp">]> {
+  let summary = "end a partition region";
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TTG_OPS_TD

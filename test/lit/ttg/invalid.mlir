@@ -953,3 +953,96 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @f() {
+    // expected-error @+1 {{'ttg.warp_specialize' op has 0 partitions but `partitionNumWarps` has 1 elements}}
+    "ttg.warp_specialize"() ({
+      "ttg.warp_yield"() : () -> ()
+    }, {
+      "ttg.warp_specialize.partitions"() : () -> ()
+    }) {partitionNumWarps = array<i32: 4>} : () -> ()
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @f(%a: i32) {
+    // expected-error @+1 {{'ttg.warp_specialize' op partition #0 has 3 warps: the number of warps must be a power of two}}
+    ttg.warp_specialize(%a)
+    default {
+      ttg.warp_yield
+    }
+    partition0(%b: i32) num_warps(3) {
+      ttg.warp_return
+    } : (i32) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @f(%a: i32) {
+    // expected-error @+1 {{'ttg.warp_specialize.partitions' op partition region #0 has 0 arguments but expected 1}}
+    ttg.warp_specialize(%a)
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(4) {
+      ttg.warp_return
+    } : (i32) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @f(%a: i32) {
+    // expected-error @+1 {{'ttg.warp_specialize.partitions' op partition region #0 argument #0 has type i64 but the capture has type i32}}
+    ttg.warp_specialize(%a)
+    default {
+      ttg.warp_yield
+    }
+    partition0(%b: i64) num_warps(4) {
+      ttg.warp_return
+    } : (i32) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @f(%a: i32) {
+    // expected-error @+1 {{'ttg.warp_specialize' op the default region yields (i32) but the op's results are (i64)}}
+    %r = ttg.warp_specialize(%a)
+    default {
+      ttg.warp_yield %a : i32
+    } : (i32) -> i64
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @f(%a: i32) {
+    ttg.warp_specialize(%a)
+    default {
+      ttg.warp_yield
+    }
+    partition0(%b: i32) num_warps(2) {
+      // expected-error @+1 {{'tt.make_range' op Layout has a total of 4 warps per CTA, but the context requires 2 warps per CTA.}}
+      %y = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+      ttg.warp_return
+    } : (i32) -> ()
+    tt.return
+  }
+}

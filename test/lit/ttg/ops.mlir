@@ -216,3 +216,53 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+// Warp specialization: a default region and partitions with their own warp
+// counts; layouts inside a partition span the partition's warps.
+
+// CHECK-LABEL: // -----
+// CHECK: tt.func @warp_specialize(%[[A:.*]]: i32, %[[P:.*]]: !tt.ptr<f32>) -> i32 {
+// CHECK-NEXT:   %[[R:.*]] = ttg.warp_specialize(%[[A]], %[[P]]) attributes {warpGroupStartIds = array<i32: 4, 6>}
+// CHECK-NEXT:   default {
+// CHECK-NEXT:     tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+// CHECK-NEXT:     ttg.warp_yield %[[A]] : i32
+// CHECK-NEXT:   }
+// CHECK-NEXT:   partition0(%[[B:.*]]: i32, %{{.*}}: !tt.ptr<f32>) num_warps(2) {
+// CHECK-NEXT:     tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked1>
+// CHECK-NEXT:     ttg.warp_return
+// CHECK-NEXT:   }
+// CHECK-NEXT:   partition1(%[[C:.*]]: i32, %{{.*}}: !tt.ptr<f32>) num_warps(1) {
+// CHECK-NEXT:     arith.addi %[[C]], %[[C]] : i32
+// CHECK-NEXT:     ttg.warp_return
+// CHECK-NEXT:   } : (i32, !tt.ptr<f32>) -> i32
+// CHECK-NEXT:   ttg.warp_specialize()
+// CHECK-NEXT:   default {
+// CHECK-NEXT:     ttg.warp_yield
+// CHECK-NEXT:   } : () -> ()
+// CHECK-NEXT:   tt.return %[[R]] : i32
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @warp_specialize(%a: i32, %p: !tt.ptr<f32>) -> i32 {
+    %r = ttg.warp_specialize(%a, %p) attributes {warpGroupStartIds = array<i32: 4, 6>}
+    default {
+      %x = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+      ttg.warp_yield %a : i32
+    }
+    partition0(%b: i32, %q: !tt.ptr<f32>) num_warps(2) {
+      %y = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked1>
+      ttg.warp_return
+    }
+    partition1(%c: i32, %s: !tt.ptr<f32>) num_warps(1) {
+      %z = arith.addi %c, %c : i32
+      ttg.warp_return
+    } : (i32, !tt.ptr<f32>) -> i32
+    ttg.warp_specialize()
+    default {
+      ttg.warp_yield
+    } : () -> ()
+    tt.return %r : i32
+  }
+}
