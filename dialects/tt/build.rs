@@ -5,18 +5,15 @@
 
 use std::env;
 use std::fs;
-use std::path::PathBuf;
 
-use tt_build_support::{cxx_build, out_dir, rerun_if_tree_changed, tblgen};
+use tt_build_support::{cxx_build, out_dir, tblgen, ShimSources};
 
 fn main() {
-    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
-    let td_dir = root.join("td");
-    let cpp_dir = root.join("cpp");
-    let c_include = root.join("include");
-    for dir in [&td_dir, &cpp_dir, &c_include] {
-        rerun_if_tree_changed(dir);
-    }
+    let ShimSources {
+        td: td_dir,
+        cpp: cpp_dir,
+        c_include,
+    } = ShimSources::of_this_crate();
 
     let out = out_dir();
     let gen = out.join("include");

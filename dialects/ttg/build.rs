@@ -8,18 +8,14 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
 
-use tt_build_support::{
-    cxx_build, llvm_prefix, out_dir, profile_dir, rerun_if_tree_changed, tblgen,
-};
+use tt_build_support::{cxx_build, llvm_prefix, out_dir, profile_dir, tblgen, ShimSources};
 
 fn main() {
-    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
-    let td_dir = root.join("td");
-    let cpp_dir = root.join("cpp");
-    let c_include = root.join("include");
-    for dir in [&td_dir, &cpp_dir, &c_include] {
-        rerun_if_tree_changed(dir);
-    }
+    let ShimSources {
+        td: td_dir,
+        cpp: cpp_dir,
+        c_include,
+    } = ShimSources::of_this_crate();
     let tt_includes: Vec<PathBuf> =
         env::split_paths(&env::var("DEP_TT_DIALECT_INCLUDE").unwrap()).collect();
     let tt_td = PathBuf::from(env::var("DEP_TT_DIALECT_TD").unwrap());
@@ -100,15 +96,18 @@ fn main() {
         .file(cpp_dir.join("TritonNvidiaGPUDialect.cpp"));
     build.compile("ttg_shim");
 
-    link_plugin(&includes, &tt_lib_dir, &out);
+    link_plugin(&includes, &cpp_dir.join("Plugin.cpp"), &tt_lib_dir, &out);
 }
 
 /// Links the mlir-opt plugin from both shim archives plus `Plugin.cpp`,
 /// against the shared `libMLIR.so` that Debian's `mlir-opt` uses.
-fn link_plugin(includes: &[PathBuf], tt_lib_dir: &std::path::Path, out: &std::path::Path) {
-    let plugin_obj = cxx_build(includes)
-        .file(PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap()).join("cpp/Plugin.cpp"))
-        .compile_intermediates();
+fn link_plugin(
+    includes: &[PathBuf],
+    plugin_cpp: &std::path::Path,
+    tt_lib_dir: &std::path::Path,
+    out: &std::path::Path,
+) {
+    let plugin_obj = cxx_build(includes).file(plugin_cpp).compile_intermediates();
     let lib = llvm_prefix().join("lib");
     let target = profile_dir().join("libtriton_dialect_plugin.so");
     let status = Command::new(env::var("CXX").unwrap_or_else(|_| "c++".into()))

@@ -69,9 +69,29 @@ pub fn cxx_build(includes: &[PathBuf]) -> cc::Build {
     build
 }
 
-/// Tells cargo to rerun the build script when any file under `dir` changes.
-pub fn rerun_if_tree_changed(dir: &Path) {
-    println!("cargo:rerun-if-changed={}", dir.display());
+/// The folders of a dialect crate: ODS (`td/`), the C++ shim (`cpp/`) and
+/// its C headers (`include/`). Cargo reruns the build script when any file
+/// in them changes.
+pub struct ShimSources {
+    pub td: PathBuf,
+    pub cpp: PathBuf,
+    pub c_include: PathBuf,
+}
+
+impl ShimSources {
+    /// The folders of the crate whose build script is running.
+    pub fn of_this_crate() -> Self {
+        let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
+        let sources = Self {
+            td: root.join("td"),
+            cpp: root.join("cpp"),
+            c_include: root.join("include"),
+        };
+        for dir in [&sources.td, &sources.cpp, &sources.c_include] {
+            println!("cargo:rerun-if-changed={}", dir.display());
+        }
+        sources
+    }
 }
 
 /// `OUT_DIR` of the running build script.

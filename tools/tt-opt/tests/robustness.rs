@@ -297,12 +297,8 @@ fn env_number(name: &str, default: u64) -> u64 {
 
 #[test]
 fn mutants_are_rejected_cleanly() {
-    let dir = match corpus::corpus_dir() {
-        Ok(dir) => dir,
-        Err(why) => {
-            println!("skipped: {why}");
-            return;
-        }
+    let Some(dir) = corpus::corpus_dir_or_skip() else {
+        return;
     };
     // Sources: every .ttir/.ttgir file, and per kernel the frontend's raw
     // output, the pipeliner's first internal dump (no locations) and the

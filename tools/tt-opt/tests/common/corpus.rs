@@ -21,6 +21,17 @@ pub fn corpus_dir() -> Result<PathBuf, String> {
     }
 }
 
+/// The corpus folder, or `None` after printing why the test is skipped.
+pub fn corpus_dir_or_skip() -> Option<PathBuf> {
+    match corpus_dir() {
+        Ok(dir) => Some(dir),
+        Err(why) => {
+            println!("skipped: {why}");
+            None
+        }
+    }
+}
+
 /// One text to feed to tt-opt.
 pub struct Text {
     /// Kernel folder name.
