@@ -78,12 +78,18 @@ impl<'c> TensorView<'c> {
         }
     }
 
-    /// The number of elements (saturating; negative dynamic sizes count 0).
+    /// The number of elements (see [`num_elements`]).
     pub fn num_elements(&self) -> i64 {
-        self.shape
-            .iter()
-            .fold(1i64, |acc, &d| acc.saturating_mul(d.max(0)))
+        num_elements(self.shape)
     }
+}
+
+/// The number of elements of a shape: saturating, and a dynamic (negative)
+/// size counts as 0, so such a tensor never passes the power-of-two rule.
+pub fn num_elements(shape: &[i64]) -> i64 {
+    shape
+        .iter()
+        .fold(1i64, |acc, &d| acc.saturating_mul(d.max(0)))
 }
 
 /// A ranked tensor's static facts, read once.
@@ -104,11 +110,9 @@ impl<'c> Tensor<'c> {
         })
     }
 
-    /// The number of elements (saturating; shapes here are static).
+    /// The number of elements (see [`num_elements`]).
     pub fn num_elements(&self) -> i64 {
-        self.shape
-            .iter()
-            .fold(1i64, |acc, &d| acc.saturating_mul(d.max(0)))
+        num_elements(&self.shape)
     }
 
     pub fn rank(&self) -> usize {

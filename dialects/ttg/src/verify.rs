@@ -193,8 +193,7 @@ fn same_contents(tensor: &Tensor, buffer: &MemDesc, what: &str) -> Rule {
 
 fn verify_async_copy(op: OperationRef) -> Rule {
     let (Some(src), Some(dst)) = (
-        operand_type(op, 0)
-            .and_then(|t| Tensor::of(types::element_type(t)).or_else(|| Tensor::of(t))),
+        operand_type(op, 0).and_then(Tensor::of),
         operand_type(op, 1).and_then(MemDesc::of),
     ) else {
         return Ok(());
