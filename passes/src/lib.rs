@@ -9,9 +9,13 @@
 //!   builds a [`melior::pass::PassManager`] from it.
 //! * [`options`] parses `key=value` pass options.
 //! * [`suggest`] finds "did you mean" candidates for misspelled names.
+//! * [`rust_pass`] turns a Rust function into an MLIR pass.
+//! * [`ttir`] holds the passes of Triton's `make_ttir` stage.
 
 pub mod context;
 pub mod options;
 pub mod pipeline;
 pub mod registry;
+pub mod rust_pass;
 pub mod suggest;
+pub mod ttir;

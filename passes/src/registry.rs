@@ -17,7 +17,7 @@ use melior::{
 };
 use mlir_sys::MlirStringRef;
 
-use crate::{options::PassOptions, suggest};
+use crate::{options::PassOptions, rust_pass::RustPass, suggest};
 
 /// Builds a Rust pass from its parsed, already validated options.
 pub type PassFactory = fn(&PassOptions) -> Result<Pass, String>;
@@ -30,6 +30,8 @@ pub enum PassKind {
     Upstream,
     /// A pass written in Rust.
     Rust(PassFactory),
+    /// A pass written in Rust that takes no options.
+    RustNoOptions(&'static RustPass),
 }
 
 /// One option a pass accepts.
@@ -72,6 +74,17 @@ const fn upstream(
         anchor,
         options,
         kind: PassKind::Upstream,
+    }
+}
+
+/// The entry of a Rust pass without options: its names come from `pass`.
+const fn rust(pass: &'static RustPass) -> PassInfo {
+    PassInfo {
+        name: pass.argument,
+        summary: pass.description,
+        anchor: Some(pass.anchor),
+        options: &[],
+        kind: PassKind::RustNoOptions(pass),
     }
 }
 
@@ -165,6 +178,10 @@ impl PassInfo {
             PassKind::Upstream => add_upstream(manager, &self.text(options)),
             PassKind::Rust(factory) => {
                 manager.add_pass(factory(options)?);
+                Ok(())
+            }
+            PassKind::RustNoOptions(pass) => {
+                manager.add_pass(pass.build());
                 Ok(())
             }
         }

@@ -6,6 +6,8 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Rewrite.h"
+#include "mlir/CAPI/Support.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -26,9 +28,13 @@ using namespace mlir::triton;
 
 static TtVerifyCallback verifyCallback = nullptr;
 static TtInlineCallback inlineCallback = nullptr;
+static TtFoldCallback foldCallback = nullptr;
+static TtPatternsCallback patternsCallback = nullptr;
 
 void ttShimSetVerifyCallback(TtVerifyCallback cb) { verifyCallback = cb; }
 void ttShimSetInlineCallback(TtInlineCallback cb) { inlineCallback = cb; }
+void ttShimSetFoldCallback(TtFoldCallback cb) { foldCallback = cb; }
+void ttShimSetPatternsCallback(TtPatternsCallback cb) { patternsCallback = cb; }
 
 LogicalResult mlir::triton::shim::verifyKind(Operation *op, int kind) {
   if (!verifyCallback)
@@ -38,6 +44,33 @@ LogicalResult mlir::triton::shim::verifyKind(Operation *op, int kind) {
 
 LogicalResult mlir::triton::shim::verifyOp(Operation *op) {
   return verifyKind(op, TT_VERIFY_OP);
+}
+
+OpFoldResult mlir::triton::shim::foldOp(Operation *op,
+                                        ArrayRef<Attribute> operands) {
+  if (!foldCallback)
+    return {};
+  SmallVector<MlirAttribute> constants;
+  constants.reserve(operands.size());
+  for (Attribute attr : operands)
+    constants.push_back(wrap(attr));
+  MlirAttribute attr{nullptr};
+  MlirValue value{nullptr};
+  switch (foldCallback(wrap(op), constants.data(), constants.size(), &attr,
+                       &value)) {
+  case TT_FOLD_ATTRIBUTE:
+    return unwrap(attr);
+  case TT_FOLD_VALUE:
+    return unwrap(value);
+  default:
+    return {};
+  }
+}
+
+void mlir::triton::shim::addCanonicalizationPatterns(
+    StringRef opName, RewritePatternSet &results, MLIRContext *context) {
+  if (patternsCallback)
+    patternsCallback(wrap(opName), wrap(context), wrap(&results));
 }
 
 //===----------------------------------------------------------------------===//

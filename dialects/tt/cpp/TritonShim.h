@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -47,6 +48,9 @@ Type getBasePointerOfBlockPointer(Type type);
 namespace shim {
 LogicalResult verifyOp(Operation *op);
 LogicalResult verifyKind(Operation *op, int kind);
+OpFoldResult foldOp(Operation *op, ArrayRef<Attribute> operands);
+void addCanonicalizationPatterns(StringRef opName, RewritePatternSet &results,
+                                 MLIRContext *context);
 } // namespace shim
 
 namespace OpTrait {

@@ -200,4 +200,28 @@ defvar TT_RustVerifyDefinition = [{
   }
 }];
 
+// Every op's canonicalization patterns are Rust patterns, looked up by op
+// name when a pass (canonicalize) collects them (dialects/tt/src/canonicalize).
+defvar TT_RustCanonicalizerDefinition = [{
+  void $cppClass::getCanonicalizationPatterns(
+      ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
+    ::mlir::triton::shim::addCanonicalizationPatterns(getOperationName(),
+                                                      results, context);
+  }
+}];
+
+// The folder of a single-result op that sets `hasFolder`: a Rust function
+// looked up by op name.
+defvar TT_RustFoldDefinition = [{
+  ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+    return ::mlir::triton::shim::foldOp(getOperation(), adaptor.getOperands());
+  }
+}];
+
+// What every op of tt, ttg and ttng defines in Rust.
+defvar TT_RustOpDefinitions =
+    !strconcat(TT_RustVerifyDefinition, TT_RustCanonicalizerDefinition);
+defvar TT_RustFoldedOpDefinitions =
+    !strconcat(TT_RustOpDefinitions, TT_RustFoldDefinition);
+
 #endif // TT_BASE_TD

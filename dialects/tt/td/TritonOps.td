@@ -1,5 +1,6 @@
 // The ops of the `tt` dialect, with Triton 3.6's textual formats. Rules that
-// ODS cannot state are Rust verifiers (see TT_RustVerifyDefinition).
+// ODS cannot state are Rust verifiers, and folders and canonicalization
+// patterns are Rust too (see TT_RustOpDefinitions).
 
 #ifndef TT_OPS_TD
 #define TT_OPS_TD
@@ -17,7 +18,8 @@ class TT_Op<string mnemonic, list<Trait> traits = []>
     : Op<Triton_Dialect, mnemonic,
          !listconcat(traits, [TensorSizeTrait, VerifyTensorLayoutsTrait])> {
   let hasVerifier = 1;
-  let extraClassDefinition = TT_RustVerifyDefinition;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = TT_RustOpDefinitions;
 }
 
 //===----------------------------------------------------------------------===//
@@ -93,6 +95,8 @@ def TT_AddPtrOp : TT_Op<"addptr", [Pure, Elementwise, SameOperandsAndResultShape
   let arguments = (ins TT_PtrLike:$ptr, TT_IntLike:$offset);
   let results = (outs TT_PtrLike:$result);
   let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)";
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 def TT_AdvanceOp : TT_Op<"advance", [Pure,

@@ -13,7 +13,8 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 class TTG_Op<string mnemonic, list<Trait> traits = []>
     : Op<TritonGPU_Dialect, mnemonic, !listconcat(traits, [VerifyTensorLayoutsTrait])> {
   let hasVerifier = 1;
-  let extraClassDefinition = TT_RustVerifyDefinition;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = TT_RustOpDefinitions;
 }
 
 def TTG_ConvertLayoutOp : TTG_Op<"convert_layout", [Pure,

@@ -22,7 +22,8 @@ def TensorMemorySpaceAttr : AttrDef<TritonNvidiaGPU_Dialect, "TensorMemorySpace"
 class TTNG_Op<string mnemonic, list<Trait> traits = []>
     : Op<TritonNvidiaGPU_Dialect, mnemonic, !listconcat(traits, [VerifyTensorLayoutsTrait])> {
   let hasVerifier = 1;
-  let extraClassDefinition = TT_RustVerifyDefinition;
+  let hasCanonicalizer = 1;
+  let extraClassDefinition = TT_RustOpDefinitions;
 }
 
 def TTNG_FenceAsyncSharedOp : TTNG_Op<"fence_async_shared"> {

@@ -1,11 +1,13 @@
 /* C entry points of the `tt` dialect shim, used by the Rust crate
  * `tt-dialect` (and by the ttg shim). Everything here is glue: dialect
- * registration, type constructors and accessors, and the callback slot
- * through which every verifier rule reaches Rust. */
+ * registration, type constructors and accessors, and the callback slots
+ * through which every verifier rule, folder and canonicalization pattern
+ * reaches Rust. */
 #ifndef TT_C_TRITON_H
 #define TT_C_TRITON_H
 
 #include "mlir-c/IR.h"
+#include "mlir-c/Rewrite.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,10 +38,31 @@ typedef int (*TtVerifyCallback)(MlirOperation op, int kind);
 /* Decides whether a call may be inlined (non-zero: legal). */
 typedef int (*TtInlineCallback)(MlirOperation call, MlirOperation callee);
 
+/* What a fold callback produced (`enum TtFoldKind`). */
+enum TtFoldKind {
+  TT_FOLD_NONE = 0,
+  TT_FOLD_ATTRIBUTE = 1, /* a constant, written to `*attr` */
+  TT_FOLD_VALUE = 2,     /* an existing value, written to `*value`; the op's
+                            own result for an in-place fold */
+};
+
+/* Folds `op`. `operands[i]` is the constant value of operand i, or null when
+ * it is not a constant. Returns a `TtFoldKind`. It must not unwind. */
+typedef int (*TtFoldCallback)(MlirOperation op, const MlirAttribute *operands,
+                              intptr_t nOperands, MlirAttribute *attr,
+                              MlirValue *value);
+
+/* Adds the canonicalization patterns of the op named `opName` to `set`. It
+ * must not unwind. */
+typedef void (*TtPatternsCallback)(MlirStringRef opName, MlirContext context,
+                                   MlirRewritePatternSet set);
+
 /* Installs the Rust callbacks. Without them (the mlir-opt plugin) every rule
  * that lives in Rust is skipped and every call may be inlined. */
 MLIR_CAPI_EXPORTED void ttShimSetVerifyCallback(TtVerifyCallback cb);
 MLIR_CAPI_EXPORTED void ttShimSetInlineCallback(TtInlineCallback cb);
+MLIR_CAPI_EXPORTED void ttShimSetFoldCallback(TtFoldCallback cb);
+MLIR_CAPI_EXPORTED void ttShimSetPatternsCallback(TtPatternsCallback cb);
 
 /* !tt.ptr<pointee, addressSpace> */
 MLIR_CAPI_EXPORTED MlirType ttPointerTypeGet(MlirType pointee, int addressSpace);

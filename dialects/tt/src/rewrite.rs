@@ -1,0 +1,125 @@
+//! Rewrite patterns written in Rust: a pattern is a plain function over an
+//! op and MLIR's rewriter. The same patterns serve the ops'
+//! canonicalization (through [`crate::canonicalize`]) and the Rust passes
+//! that run their own pattern sets through MLIR's greedy driver
+//! ([`apply_greedily`]).
+
+use std::ffi::c_void;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use melior::ir::operation::OperationRef;
+use melior::{RewriterBase, StringRef};
+use mlir_sys::{
+    MlirContext, MlirLogicalResult, MlirOperation, MlirPatternRewriter, MlirRewritePattern,
+    MlirRewritePatternCallbacks, MlirRewritePatternSet, MlirStringRef,
+};
+
+/// A canonicalization pattern: rewrites `op` through `rewriter` and says
+/// whether it did. It must leave the IR untouched when it returns `false`.
+pub type Rewrite = for<'c, 'a> fn(OperationRef<'c, 'a>, &RewriterBase<'c, 'a>) -> bool;
+
+/// One pattern of an op.
+pub struct Pattern {
+    /// The benefit: patterns with a higher one are tried first.
+    pub benefit: u16,
+    /// The rewrite.
+    pub rewrite: Rewrite,
+    /// The ops the rewrite may create (MLIR uses them to order patterns).
+    pub generated: &'static [&'static str],
+}
+
+/// Adds `pattern`, rooted at ops named `root`, to `set`.
+///
+/// # Safety
+/// `set` and `context` must be live, and `root` must outlive the call.
+pub unsafe fn add_pattern(
+    set: MlirRewritePatternSet,
+    context: MlirContext,
+    root: MlirStringRef,
+    pattern: &'static Pattern,
+) {
+    let callbacks = MlirRewritePatternCallbacks {
+        construct: None,
+        destruct: None,
+        matchAndRewrite: Some(match_and_rewrite),
+    };
+    let mut generated: Vec<MlirStringRef> = pattern
+        .generated
+        .iter()
+        .map(|name| StringRef::new(name).to_raw())
+        .collect();
+    unsafe {
+        let raw = mlir_sys::mlirOpRewritePatternCreate(
+            root,
+            u32::from(pattern.benefit),
+            context,
+            callbacks,
+            pattern as *const Pattern as *mut c_void,
+            generated.len(),
+            generated.as_mut_ptr(),
+        );
+        mlir_sys::mlirRewritePatternSetAdd(set, raw);
+    }
+}
+
+unsafe extern "C" fn match_and_rewrite(
+    _pattern: MlirRewritePattern,
+    raw: MlirOperation,
+    rewriter: MlirPatternRewriter,
+    user_data: *mut c_void,
+) -> MlirLogicalResult {
+    let matched = catch_unwind(AssertUnwindSafe(|| {
+        let pattern = unsafe { &*(user_data as *const Pattern) };
+        let op = unsafe { OperationRef::from_raw(raw) };
+        let base = unsafe { RewriterBase::from_raw(mlir_sys::mlirPatternRewriterAsBase(rewriter)) };
+        (pattern.rewrite)(op, &base)
+    }))
+    .unwrap_or(false);
+    MlirLogicalResult {
+        value: i8::from(matched),
+    }
+}
+
+/// How [`apply_greedily`] drives the patterns.
+#[derive(Clone, Copy, Debug)]
+pub struct Greedy {
+    /// Fold ops (and materialize constants) as well as applying patterns.
+    pub fold: bool,
+    /// Seed the worklist top-down rather than bottom-up.
+    pub top_down: bool,
+}
+
+impl Default for Greedy {
+    /// MLIR's defaults: folding on, bottom-up.
+    fn default() -> Self {
+        Self {
+            fold: true,
+            top_down: false,
+        }
+    }
+}
+
+/// Applies `patterns` (root op name and pattern) to everything nested in
+/// `op` until nothing changes. Returns `false` when the driver did not
+/// converge.
+pub fn apply_greedily(
+    op: OperationRef,
+    patterns: &[(&'static str, &'static Pattern)],
+    greedy: Greedy,
+) -> bool {
+    unsafe {
+        let context = mlir_sys::mlirOperationGetContext(op.to_raw());
+        let set = mlir_sys::mlirRewritePatternSetCreate(context);
+        for (root, pattern) in patterns {
+            add_pattern(set, context, StringRef::new(root).to_raw(), pattern);
+        }
+        let frozen = mlir_sys::mlirFreezeRewritePattern(set);
+        let config = mlir_sys::mlirGreedyRewriteDriverConfigCreate();
+        mlir_sys::mlirGreedyRewriteDriverConfigEnableFolding(config, greedy.fold);
+        mlir_sys::mlirGreedyRewriteDriverConfigSetUseTopDownTraversal(config, greedy.top_down);
+        let result = mlir_sys::mlirApplyPatternsAndFoldGreedilyWithOp(op.to_raw(), frozen, config);
+        mlir_sys::mlirGreedyRewriteDriverConfigDestroy(config);
+        mlir_sys::mlirFrozenRewritePatternSetDestroy(frozen);
+        result.value != 0
+    }
+}

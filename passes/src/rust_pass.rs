@@ -1,0 +1,95 @@
+//! How a pass written in Rust becomes an MLIR pass.
+//!
+//! A Rust pass is a static [`RustPass`]: its names and a `run` function over
+//! the op it is anchored on. [`RustPass::build`] wraps it in a melior
+//! external pass. A `run` that fails has already emitted a located
+//! diagnostic; a panic inside `run` is caught, reported as an internal error
+//! at the op, and fails the pass: it never unwinds into C++.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use melior::{
+    ir::{
+        operation::{OperationLike, OperationRef},
+        r#type::TypeId,
+    },
+    pass::{create_external, ExternalPass, Pass},
+};
+
+/// A pass failed; its diagnostics are already emitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Failure;
+
+/// What a pass's `run` returns.
+pub type PassResult = Result<(), Failure>;
+
+/// A pass written in Rust. Its address is its MLIR pass id, hence the
+/// alignment.
+#[derive(Debug)]
+#[repr(align(8))]
+pub struct RustPass {
+    /// The pass class name shown in `--mlir-print-ir-*` and timing output,
+    /// e.g. `TritonCombineOps`.
+    pub name: &'static str,
+    /// The flag, e.g. `triton-combine`.
+    pub argument: &'static str,
+    /// A one-line description.
+    pub description: &'static str,
+    /// The op it runs on, e.g. `builtin.module`.
+    pub anchor: &'static str,
+    /// The transformation.
+    pub run: for<'c, 'a> fn(OperationRef<'c, 'a>) -> PassResult,
+}
+
+impl RustPass {
+    /// The MLIR pass.
+    pub fn build(&'static self) -> Pass {
+        let run = self.run;
+        create_external(
+            move |op: OperationRef, pass: ExternalPass| {
+                let outcome = catch_unwind(AssertUnwindSafe(|| run(op)));
+                let failed = match outcome {
+                    Ok(result) => result.is_err(),
+                    Err(_) => {
+                        tt_dialect::verify::emit_op_error(
+                            op,
+                            &format!("internal error: pass '{}' panicked", self.argument),
+                        );
+                        true
+                    }
+                };
+                if failed {
+                    pass.signal_failure();
+                }
+            },
+            TypeId::create(self),
+            self.name,
+            self.argument,
+            self.description,
+            self.anchor,
+            &[],
+        )
+    }
+}
+
+/// Emits `message` as an error at `op`'s location (`'<op>' op message`)
+/// and returns the failure to propagate.
+pub fn fail(op: OperationRef, message: &str) -> Failure {
+    tt_dialect::verify::emit_op_error(op, message);
+    Failure
+}
+
+/// Walks `op` and everything nested in it, pre-order, collecting the ops
+/// named `name` (so a pass can edit them after the walk).
+pub fn collect_ops<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    op.walk(melior::ir::operation::WalkOrder::PreOrder, |nested| {
+        if tt_dialect::ir::is_op(nested, name) {
+            // The walk hands out references scoped to the callback; the op
+            // itself lives as long as `op`.
+            found.push(unsafe { OperationRef::from_raw(nested.to_raw()) });
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    found
+}
