@@ -49,6 +49,7 @@ fn main() {
     cxx_build(&includes)
         .file(cpp_dir.join("TritonDialect.cpp"))
         .file(cpp_dir.join("TritonOps.cpp"))
+        .file(cpp_dir.join("OpFacts.cpp"))
         .compile("tt_shim");
 
     let joined = env::join_paths(&includes).unwrap();

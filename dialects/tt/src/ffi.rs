@@ -1,8 +1,8 @@
 //! Raw bindings to the `tt` shim's C API (`include/tt-c/Triton.h`).
 
 use mlir_sys::{
-    MlirAttribute, MlirContext, MlirDialectHandle, MlirOperation, MlirRewritePatternSet,
-    MlirStringRef, MlirType, MlirValue,
+    MlirAttribute, MlirContext, MlirDialectHandle, MlirOperation, MlirRewritePattern,
+    MlirRewritePatternCallbacks, MlirRewritePatternSet, MlirStringRef, MlirType, MlirValue,
 };
 
 /// The rule a verifier callback is asked to check (`enum TtVerifyKind`).
@@ -37,6 +37,21 @@ pub type FoldCallback = unsafe extern "C" fn(
 pub type PatternsCallback =
     unsafe extern "C" fn(op_name: MlirStringRef, context: MlirContext, set: MlirRewritePatternSet);
 
+/// A trait [`ttOpHasTrait`] can test (`enum TtOpTrait`).
+pub type OpTrait = i32;
+pub const OP_TRAIT_ELEMENTWISE: OpTrait = 0;
+pub const OP_TRAIT_CONSTANT_LIKE: OpTrait = 1;
+pub const OP_TRAIT_COMMUTATIVE: OpTrait = 2;
+pub const OP_TRAIT_TERMINATOR: OpTrait = 3;
+pub const OP_TRAIT_ISOLATED_FROM_ABOVE: OpTrait = 4;
+pub const OP_TRAIT_RECURSIVE_MEMORY_EFFECTS: OpTrait = 5;
+
+/// Memory-effect bits of [`ttOpMemoryEffects`] (`enum TtEffect`).
+pub const EFFECT_READ: i32 = 1;
+pub const EFFECT_WRITE: i32 = 2;
+pub const EFFECT_ALLOCATE: i32 = 4;
+pub const EFFECT_FREE: i32 = 8;
+
 #[link(name = "tt_shim", kind = "static")]
 unsafe extern "C" {
     pub fn mlirGetDialectHandle__tt__() -> MlirDialectHandle;
@@ -44,6 +59,18 @@ unsafe extern "C" {
     pub fn ttShimSetInlineCallback(cb: InlineCallback);
     pub fn ttShimSetFoldCallback(cb: FoldCallback);
     pub fn ttShimSetPatternsCallback(cb: PatternsCallback);
+
+    pub fn ttOpHasTrait(op: MlirOperation, tr: OpTrait) -> bool;
+    pub fn ttOpIsMemoryEffectFree(op: MlirOperation) -> bool;
+    pub fn ttOpIsSpeculatable(op: MlirOperation) -> bool;
+    pub fn ttOpIsTriviallyDead(op: MlirOperation) -> bool;
+    pub fn ttOpMemoryEffects(op: MlirOperation, mask: *mut i32) -> bool;
+    pub fn ttAnyOpRewritePatternCreate(
+        benefit: u32,
+        context: MlirContext,
+        callbacks: MlirRewritePatternCallbacks,
+        user_data: *mut std::ffi::c_void,
+    ) -> MlirRewritePattern;
 
     pub fn ttPointerTypeGet(pointee: MlirType, address_space: i32) -> MlirType;
     pub fn ttTypeIsAPointer(ty: MlirType) -> bool;

@@ -1,6 +1,7 @@
 //! Small, safe queries and edits on IR that folders, patterns and passes
 //! share: the op that defines a value, constant values and their splat
-//! elements, and operand lists of ops with `operandSegmentSizes`.
+//! elements, operand lists of ops with `operandSegmentSizes`, and an op's
+//! traits and memory effects.
 
 use melior::ir::{
     attribute::DenseI32ArrayAttribute,
@@ -87,4 +88,69 @@ pub fn set_segmented_operands<'c, 'a>(op: OperationRef<'c, 'a>, groups: &[&[Valu
 pub fn set_operands<'c, 'a>(op: OperationRef<'c, 'a>, operands: &[Value<'c, 'a>]) {
     let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
     op.set_operands(operands);
+}
+
+/// A trait that [`has_trait`] tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trait {
+    Elementwise,
+    ConstantLike,
+    Commutative,
+    Terminator,
+    IsolatedFromAbove,
+    RecursiveMemoryEffects,
+}
+
+/// Whether `op` has the MLIR trait `t`.
+pub fn has_trait(op: OperationRef, t: Trait) -> bool {
+    let code = match t {
+        Trait::Elementwise => crate::ffi::OP_TRAIT_ELEMENTWISE,
+        Trait::ConstantLike => crate::ffi::OP_TRAIT_CONSTANT_LIKE,
+        Trait::Commutative => crate::ffi::OP_TRAIT_COMMUTATIVE,
+        Trait::Terminator => crate::ffi::OP_TRAIT_TERMINATOR,
+        Trait::IsolatedFromAbove => crate::ffi::OP_TRAIT_ISOLATED_FROM_ABOVE,
+        Trait::RecursiveMemoryEffects => crate::ffi::OP_TRAIT_RECURSIVE_MEMORY_EFFECTS,
+    };
+    unsafe { crate::ffi::ttOpHasTrait(op.to_raw(), code) }
+}
+
+/// Whether `op` (with everything nested in it) has no memory effect.
+pub fn is_memory_effect_free(op: OperationRef) -> bool {
+    unsafe { crate::ffi::ttOpIsMemoryEffectFree(op.to_raw()) }
+}
+
+/// Whether `op` may be executed speculatively (hoisted out of a condition).
+pub fn is_speculatable(op: OperationRef) -> bool {
+    unsafe { crate::ffi::ttOpIsSpeculatable(op.to_raw()) }
+}
+
+/// Whether `op` is pure: free of memory effects and speculatable.
+pub fn is_pure(op: OperationRef) -> bool {
+    is_memory_effect_free(op) && is_speculatable(op)
+}
+
+/// Whether erasing `op` would change nothing (no uses, no effects).
+pub fn is_trivially_dead(op: OperationRef) -> bool {
+    unsafe { crate::ffi::ttOpIsTriviallyDead(op.to_raw()) }
+}
+
+/// The memory effects of `op` and everything nested in it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effects {
+    pub read: bool,
+    pub write: bool,
+    pub allocate: bool,
+    pub free: bool,
+}
+
+/// The memory effects of `op`, or `None` when they are unknown (an op that
+/// implements no effect interface).
+pub fn memory_effects(op: OperationRef) -> Option<Effects> {
+    let mut mask = 0;
+    unsafe { crate::ffi::ttOpMemoryEffects(op.to_raw(), &mut mask) }.then_some(Effects {
+        read: mask & crate::ffi::EFFECT_READ != 0,
+        write: mask & crate::ffi::EFFECT_WRITE != 0,
+        allocate: mask & crate::ffi::EFFECT_ALLOCATE != 0,
+        free: mask & crate::ffi::EFFECT_FREE != 0,
+    })
 }

@@ -80,6 +80,41 @@ unsafe extern "C" fn match_and_rewrite(
     }
 }
 
+/// Adds `pattern`, offered every op (for patterns keyed on a trait rather
+/// than an op name), to `set`.
+///
+/// # Safety
+/// `set` and `context` must be live.
+pub unsafe fn add_any_op_pattern(
+    set: MlirRewritePatternSet,
+    context: MlirContext,
+    pattern: &'static Pattern,
+) {
+    let callbacks = MlirRewritePatternCallbacks {
+        construct: None,
+        destruct: None,
+        matchAndRewrite: Some(match_and_rewrite),
+    };
+    unsafe {
+        let raw = crate::ffi::ttAnyOpRewritePatternCreate(
+            u32::from(pattern.benefit),
+            context,
+            callbacks,
+            pattern as *const Pattern as *mut c_void,
+        );
+        mlir_sys::mlirRewritePatternSetAdd(set, raw);
+    }
+}
+
+/// Where a pattern of [`apply_greedily`] applies.
+#[derive(Clone, Copy)]
+pub enum Root {
+    /// Ops with this name.
+    Op(&'static str),
+    /// Every op (the pattern checks what it needs).
+    AnyOp,
+}
+
 /// How [`apply_greedily`] drives the patterns.
 #[derive(Clone, Copy, Debug)]
 pub struct Greedy {
@@ -104,14 +139,17 @@ impl Default for Greedy {
 /// converge.
 pub fn apply_greedily(
     op: OperationRef,
-    patterns: &[(&'static str, &'static Pattern)],
+    patterns: &[(Root, &'static Pattern)],
     greedy: Greedy,
 ) -> bool {
     unsafe {
         let context = mlir_sys::mlirOperationGetContext(op.to_raw());
         let set = mlir_sys::mlirRewritePatternSetCreate(context);
         for (root, pattern) in patterns {
-            add_pattern(set, context, StringRef::new(root).to_raw(), pattern);
+            match root {
+                Root::Op(name) => add_pattern(set, context, StringRef::new(name).to_raw(), pattern),
+                Root::AnyOp => add_any_op_pattern(set, context, pattern),
+            }
         }
         let frozen = mlir_sys::mlirFreezeRewritePattern(set);
         let config = mlir_sys::mlirGreedyRewriteDriverConfigCreate();

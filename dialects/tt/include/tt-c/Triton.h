@@ -64,6 +64,37 @@ MLIR_CAPI_EXPORTED void ttShimSetInlineCallback(TtInlineCallback cb);
 MLIR_CAPI_EXPORTED void ttShimSetFoldCallback(TtFoldCallback cb);
 MLIR_CAPI_EXPORTED void ttShimSetPatternsCallback(TtPatternsCallback cb);
 
+/* Op facts the MLIR C API lacks, answered by MLIR's own traits and
+ * interfaces. */
+enum TtOpTrait {
+  TT_OP_TRAIT_ELEMENTWISE = 0,
+  TT_OP_TRAIT_CONSTANT_LIKE = 1,
+  TT_OP_TRAIT_COMMUTATIVE = 2,
+  TT_OP_TRAIT_TERMINATOR = 3,
+  TT_OP_TRAIT_ISOLATED_FROM_ABOVE = 4,
+  TT_OP_TRAIT_RECURSIVE_MEMORY_EFFECTS = 5,
+};
+MLIR_CAPI_EXPORTED bool ttOpHasTrait(MlirOperation op, int trait);
+/* mlir::isMemoryEffectFree, mlir::isSpeculatable, wouldOpBeTriviallyDead. */
+MLIR_CAPI_EXPORTED bool ttOpIsMemoryEffectFree(MlirOperation op);
+MLIR_CAPI_EXPORTED bool ttOpIsSpeculatable(MlirOperation op);
+MLIR_CAPI_EXPORTED bool ttOpIsTriviallyDead(MlirOperation op);
+/* The kinds of memory effect of `op` and everything nested in it, as a mask
+ * of `TtEffect` bits; false (and nothing written) when they are unknown. */
+enum TtEffect {
+  TT_EFFECT_READ = 1,
+  TT_EFFECT_WRITE = 2,
+  TT_EFFECT_ALLOCATE = 4,
+  TT_EFFECT_FREE = 8,
+};
+MLIR_CAPI_EXPORTED bool ttOpMemoryEffects(MlirOperation op, int *mask);
+
+/* A rewrite pattern offered every op (MLIR's MatchAnyOpTypeTag), for
+ * patterns keyed on a trait. Same callbacks as mlirOpRewritePatternCreate. */
+MLIR_CAPI_EXPORTED MlirRewritePattern ttAnyOpRewritePatternCreate(
+    unsigned benefit, MlirContext context,
+    MlirRewritePatternCallbacks callbacks, void *userData);
+
 /* !tt.ptr<pointee, addressSpace> */
 MLIR_CAPI_EXPORTED MlirType ttPointerTypeGet(MlirType pointee, int addressSpace);
 MLIR_CAPI_EXPORTED bool ttTypeIsAPointer(MlirType type);
