@@ -130,6 +130,8 @@ pub static PASSES: &[PassInfo] = &[
     upstream("sccp", "Sparse Conditional Constant Propagation", None, &[]),
     upstream("strip-debuginfo", "Strip debug info from all operations", None, &[]),
     upstream("symbol-dce", "Eliminate dead symbols", None, &[]),
+    rust(&crate::ttir::combine::PASS),
+    rust(&crate::ttir::reorder_broadcast::PASS),
 ];
 
 /// The registered pass called `name`, or an error naming the closest one.

@@ -5,9 +5,12 @@
 
 use melior::ir::{
     attribute::DenseI32ArrayAttribute,
+    operation::OperationBuilder,
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult},
-    Attribute, AttributeLike, Value,
+    r#type::RankedTensorType,
+    Attribute, AttributeLike, Identifier, Location, Type, TypeLike, Value, ValueLike,
 };
+use melior::RewriterBase;
 
 /// The op whose result `value` is, or `None` for a block argument.
 pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
@@ -46,6 +49,17 @@ pub fn splat_element(attr: Attribute) -> Option<Attribute> {
         } else {
             None
         }
+    }
+}
+
+/// The splat value of a dense elements attribute that is a splat (scalar
+/// attributes do not count).
+pub fn dense_splat_value(attr: Attribute) -> Option<Attribute> {
+    let raw = attr.to_raw();
+    unsafe {
+        (mlir_sys::mlirAttributeIsADenseElements(raw)
+            && mlir_sys::mlirDenseElementsAttrIsSplat(raw))
+        .then(|| Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(raw)))
     }
 }
 
@@ -88,6 +102,118 @@ pub fn set_segmented_operands<'c, 'a>(op: OperationRef<'c, 'a>, groups: &[&[Valu
 pub fn set_operands<'c, 'a>(op: OperationRef<'c, 'a>, operands: &[Value<'c, 'a>]) {
     let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
     op.set_operands(operands);
+}
+
+/// Every attribute of `op`: inherent ones (properties) and discardable
+/// ones, as the generic printer shows them.
+pub fn attributes<'c>(op: OperationRef<'c, '_>) -> Vec<(Identifier<'c>, Attribute<'c>)> {
+    op.attributes().collect()
+}
+
+/// The discardable attributes of `op` whose names are in `names`.
+pub fn discardable_attributes<'c>(
+    op: OperationRef<'c, '_>,
+    names: &[&str],
+) -> Vec<(Identifier<'c>, Attribute<'c>)> {
+    names
+        .iter()
+        .filter_map(|name| {
+            let attr = op.discardable_attribute(name).ok()?;
+            Some((
+                Identifier::new(unsafe { op.context().to_ref() }, name),
+                attr,
+            ))
+        })
+        .collect()
+}
+
+/// Creates an op at the rewriter's insertion point.
+pub fn create<'c, 'a>(
+    rewriter: &RewriterBase<'c, 'a>,
+    name: &str,
+    location: Location<'c>,
+    operands: &[Value<'c, '_>],
+    results: &[Type<'c>],
+    attributes: &[(Identifier<'c>, Attribute<'c>)],
+) -> OperationRef<'c, 'a> {
+    let op = OperationBuilder::new(name, location)
+        .add_operands(operands)
+        .add_results(results)
+        .add_attributes(attributes)
+        .build()
+        .unwrap_or_else(|e| panic!("cannot build '{name}': {e}"));
+    let inserted = rewriter.insert(op);
+    unsafe { OperationRef::from_raw(inserted.to_raw()) }
+}
+
+/// Creates, at the rewriter's insertion point, an op like `op` (same name,
+/// location and attributes) with other operands and result types.
+pub fn create_like<'c, 'a>(
+    rewriter: &RewriterBase<'c, 'a>,
+    op: OperationRef<'c, '_>,
+    operands: &[Value<'c, '_>],
+    results: &[Type<'c>],
+) -> OperationRef<'c, 'a> {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
+    create(
+        rewriter,
+        &name,
+        op.location(),
+        operands,
+        results,
+        &attributes(op),
+    )
+}
+
+/// Result `index` of `op` as a value.
+pub fn result<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Value<'c, 'a> {
+    op.result(index)
+        .unwrap_or_else(|_| panic!("op has no result {index}"))
+        .into()
+}
+
+/// The ranked tensor type `shape x element` with `encoding`.
+pub fn tensor_type<'c>(
+    shape: &[i64],
+    element: Type<'c>,
+    encoding: Option<Attribute<'c>>,
+) -> Type<'c> {
+    let shape: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
+    RankedTensorType::new(&shape, element, encoding).into()
+}
+
+/// The splat dense elements attribute of shaped type `ty` holding `element`.
+pub fn splat_attribute<'c>(ty: Type<'c>, element: Attribute<'c>) -> Attribute<'c> {
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(
+            ty.to_raw(),
+            element.to_raw(),
+        ))
+    }
+}
+
+/// Whether `value` has exactly one use.
+pub fn has_one_use(value: Value) -> bool {
+    unsafe {
+        let first = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        !first.ptr.is_null() && mlir_sys::mlirOpOperandGetNextUse(first).ptr.is_null()
+    }
+}
+
+/// The ops that use `value`, once per use.
+pub fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut users = Vec::new();
+    unsafe {
+        let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !operand.ptr.is_null() {
+            users.push(OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(
+                operand,
+            )));
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+        }
+    }
+    users
 }
 
 /// A trait that [`has_trait`] tests.
