@@ -11,11 +11,13 @@
 //! * [`suggest`] finds "did you mean" candidates for misspelled names.
 //! * [`rust_pass`] turns a Rust function into an MLIR pass.
 //! * [`ttir`] holds the passes of Triton's `make_ttir` stage.
+//! * [`stages`] names Triton's stages as pipelines (`make-ttir`).
 
 pub mod context;
 pub mod options;
 pub mod pipeline;
 pub mod registry;
 pub mod rust_pass;
+pub mod stages;
 pub mod suggest;
 pub mod ttir;

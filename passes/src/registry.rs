@@ -32,7 +32,15 @@ pub enum PassKind {
     Rust(PassFactory),
     /// A pass written in Rust that takes no options.
     RustNoOptions(&'static RustPass),
+    /// An upstream pass preceded by a Rust check that takes no options.
+    UpstreamChecked(&'static RustPass),
+    /// A named pipeline: the factory turns the options into the pipeline's
+    /// elements (`pass{options},pass,...`) on the same op.
+    Pipeline(PipelineFactory),
 }
+
+/// Builds a named pipeline's elements from its parsed options.
+pub type PipelineFactory = fn(&PassOptions) -> Result<String, String>;
 
 /// One option a pass accepts.
 #[derive(Clone, Copy, Debug)]
@@ -119,13 +127,26 @@ pub static PASSES: &[PassInfo] = &[
         opt("allow-pattern-rollback", "Experimental performance flag to disallow pattern rollback"),
     ]),
     upstream("cse", "Eliminate common sub-expressions", None, &[]),
-    upstream("inline", "Inline function calls", None, &[
-        opt("default-pipeline", "The optimizer pipeline used for callables without a dedicated pipeline"),
-        opt("inlining-threshold", "Callee/caller size ratio (in percent) above which a call is not inlined"),
-        opt("max-iterations", "Maximum number of iterations when inlining within an SCC"),
-        opt("op-pipelines", "Callable operation specific optimizer pipelines (`dialect.op(pipeline)`)"),
-    ]),
+    PassInfo {
+        name: "inline",
+        summary: "Inline function calls (recursion among inlinable calls is an error)",
+        anchor: MODULE,
+        options: &[
+            opt("default-pipeline", "The optimizer pipeline used for callables without a dedicated pipeline"),
+            opt("inlining-threshold", "Callee/caller size ratio (in percent) above which a call is not inlined"),
+            opt("max-iterations", "Maximum number of iterations when inlining within an SCC"),
+            opt("op-pipelines", "Callable operation specific optimizer pipelines (`dialect.op(pipeline)`)"),
+        ],
+        kind: PassKind::UpstreamChecked(&crate::ttir::inline::RECURSION_CHECK),
+    },
     upstream("loop-invariant-code-motion", "Hoist loop invariant instructions outside of the loop", None, &[]),
+    PassInfo {
+        name: "make-ttir",
+        summary: "Triton's make_ttir stage: inline, rewrite block pointers, canonicalize, combine, reorder broadcasts, CSE, symbol DCE, unroll loops",
+        anchor: MODULE,
+        options: &[opt("target", "The GPU, as cuda:<capability> (default cuda:90); below 90 tensor descriptors become pointers")],
+        kind: PassKind::Pipeline(crate::stages::make_ttir),
+    },
     upstream("reconcile-unrealized-casts", "Simplify and eliminate unrealized conversion casts", None, &[]),
     upstream("sccp", "Sparse Conditional Constant Propagation", None, &[]),
     upstream("strip-debuginfo", "Strip debug info from all operations", None, &[]),
@@ -185,6 +206,15 @@ impl PassInfo {
             PassKind::RustNoOptions(pass) => {
                 manager.add_pass(pass.build());
                 Ok(())
+            }
+            PassKind::UpstreamChecked(check) => {
+                manager.add_pass(check.build());
+                add_upstream(manager, &self.text(options))
+            }
+            PassKind::Pipeline(factory) => {
+                let elements = factory(options)?;
+                let pipeline = crate::pipeline::parse(&format!("{manager_op}({elements})"))?;
+                crate::pipeline::add_elements(manager, manager_op, &pipeline.elements)
             }
         }
     }

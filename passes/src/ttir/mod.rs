@@ -2,4 +2,5 @@
 //! later stages reuse), one file per pass, named after its flag.
 
 pub mod combine;
+pub mod inline;
 pub mod reorder_broadcast;

@@ -9,6 +9,13 @@
 //! without any (the software pipeliner's internal dumps) without it, since
 //! tt-opt would otherwise print the locations the parser made up.
 //! Identical texts are run once; the report counts every occurrence.
+//!
+//! The golden pass checks run each `make_ttir` pass of Triton's pipeline on
+//! the IR Triton ran it on (a `passes.log` section) and compare the result
+//! with the IR Triton dumped before its next module-level pass, and run
+//! `--make-ttir` on each kernel's frontend output and compare with its
+//! `.ttir`. Both sides are printed by tt-opt without locations and then
+//! normalized, so SSA names, aliases and locations are set aside.
 
 #[path = "common/corpus.rs"]
 mod corpus;
@@ -262,4 +269,157 @@ fn check_compares_nested_functions_and_detects_changed_text() {
         check(1, &changed, &scratch),
         Err(Failure::Mismatch { .. })
     ));
+}
+
+/// The passes of the `make_ttir` stage that the golden check runs.
+const MAKE_TTIR_PASSES: &[&str] = &[
+    "inline",
+    "triton-rewrite-tensor-pointer",
+    "triton-rewrite-tensor-descriptor-to-pointer",
+    "canonicalize",
+    "triton-combine",
+    "triton-reorder-broadcast",
+    "cse",
+    "symbol-dce",
+    "triton-loop-unroll",
+];
+
+/// Runs `tt-opt <flags>` on `input` and `tt-opt` on `expected`, and compares
+/// the normalized prints.
+fn golden(
+    dir: &std::path::Path,
+    name: &str,
+    flags: &[&str],
+    input: &str,
+    expected: &str,
+) -> Result<(), String> {
+    let input_file = dir.join(format!("{name}.in.mlir"));
+    let expected_file = dir.join(format!("{name}.expected.mlir"));
+    std::fs::write(&input_file, input).expect("write golden input");
+    std::fs::write(&expected_file, expected).expect("write golden expectation");
+    let ours = run_tt_opt(flags, &input_file, TIMEOUT);
+    if !ours.success() {
+        return Err(format!(
+            "tt-opt {} failed:\n{}",
+            flags.join(" "),
+            ours.stderr
+        ));
+    }
+    let theirs = run_tt_opt(&[], &expected_file, TIMEOUT);
+    if !theirs.success() {
+        return Err(format!(
+            "tt-opt cannot print Triton's output:\n{}",
+            theirs.stderr
+        ));
+    }
+    let (expected, actual) = (normalize(&theirs.stdout), normalize(&ours.stdout));
+    if expected == actual {
+        Ok(())
+    } else {
+        Err(first_difference(&expected, &actual))
+    }
+}
+
+#[test]
+fn make_ttir_passes_match_triton() {
+    let Some(dir) = corpus::corpus_dir_or_skip() else {
+        return;
+    };
+    let steps = corpus::module_steps(&dir);
+    let checked: Vec<(usize, &corpus::Step)> = steps
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| {
+            corpus::stage_of(&steps, *i) == "make_ttir"
+                && MAKE_TTIR_PASSES.contains(&s.pass.as_str())
+        })
+        .collect();
+    let scratch = scratch_dir("golden-ttir");
+    let results = parallel_map(&checked, |i, (_, step)| {
+        let flag = format!("--{}", step.pass);
+        golden(
+            &scratch,
+            &format!("step{i}"),
+            &[&flag],
+            &step.before,
+            &step.after,
+        )
+    });
+    let mut table: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for ((_, step), result) in checked.iter().zip(&results) {
+        let row = table.entry(&step.pass).or_default();
+        row.0 += 1;
+        row.1 += usize::from(result.is_ok());
+    }
+    println!("\n{:<46} {:>6} {:>6}", "make_ttir pass", "runs", "match");
+    for pass in MAKE_TTIR_PASSES {
+        let (n, ok) = table.get(pass).copied().unwrap_or_default();
+        println!("{pass:<46} {n:>6} {ok:>6}");
+    }
+    let failures: Vec<String> = checked
+        .iter()
+        .zip(&results)
+        .filter_map(|((_, s), r)| {
+            r.as_ref()
+                .err()
+                .map(|e| format!("FAIL {} passes.log:{} {}\n{e}", s.kernel, s.line, s.pass))
+        })
+        .collect();
+    for f in failures.iter().take(SHOWN_FAILURES) {
+        println!("{f}\n");
+    }
+    assert!(!checked.is_empty(), "the corpus has no make_ttir steps");
+    assert!(
+        failures.is_empty(),
+        "{} of {} make_ttir steps differ from Triton",
+        failures.len(),
+        checked.len()
+    );
+}
+
+#[test]
+fn make_ttir_stage_gives_the_ttir_files() {
+    let Some(dir) = corpus::corpus_dir_or_skip() else {
+        return;
+    };
+    let mut kernels: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("corpus folder")
+        .map(|e| e.expect("corpus entry").path())
+        .filter(|p| p.join("passes.log").is_file())
+        .collect();
+    kernels.sort();
+    let scratch = scratch_dir("golden-make-ttir");
+    let results = parallel_map(&kernels, |_, kernel| {
+        let name = kernel.file_name().unwrap().to_string_lossy().into_owned();
+        let ttir =
+            std::fs::read_to_string(kernel.join(format!("{name}.ttir"))).expect("kernel .ttir");
+        let result = golden(
+            &scratch,
+            &name,
+            &["--make-ttir"],
+            &corpus::frontend_output(kernel),
+            &ttir,
+        );
+        (name, result)
+    });
+    for (name, result) in &results {
+        println!(
+            "{name:<16} {}",
+            if result.is_ok() { "match" } else { "DIFFERS" }
+        );
+    }
+    let failures: Vec<String> = results
+        .iter()
+        .filter_map(|(n, r)| r.as_ref().err().map(|e| format!("FAIL {n}\n{e}")))
+        .collect();
+    for f in failures.iter().take(SHOWN_FAILURES) {
+        println!("{f}\n");
+    }
+    assert_eq!(kernels.len(), 11, "expected the eleven corpus kernels");
+    assert!(
+        failures.is_empty(),
+        "{} of {} kernels differ from their .ttir",
+        failures.len(),
+        kernels.len()
+    );
 }

@@ -10,6 +10,8 @@
 //! a timeout (hang), a signal, a panic (101) or an abort (134) fails the
 //! test. Offending mutants are kept under the target dir.
 
+// Only the corpus texts are used here; the step helpers serve corpus.rs.
+#[allow(dead_code)]
 #[path = "common/corpus.rs"]
 mod corpus;
 #[path = "common/runner.rs"]

@@ -101,6 +101,85 @@ fn kernel_texts(dir: &Path) -> Vec<Text> {
     texts
 }
 
+/// One module-level pass of Triton's pipeline on one kernel: the IR before
+/// it and the IR before the next module-level pass (what it produced).
+pub struct Step {
+    /// Kernel folder name.
+    pub kernel: String,
+    /// The pass flag, e.g. `triton-combine`.
+    pub pass: String,
+    /// 1-based line of the section header in passes.log.
+    pub line: usize,
+    /// The IR the pass ran on.
+    pub before: String,
+    /// The IR it produced.
+    pub after: String,
+}
+
+/// The stage a step belongs to: `make_ttir` up to the conversion to
+/// TritonGPU, then `make_ttgir`.
+pub fn stage_of(steps: &[Step], index: usize) -> &'static str {
+    let conversion = steps
+        .iter()
+        .position(|s| s.kernel == steps[index].kernel && s.pass == "convert-triton-to-tritongpu");
+    match conversion {
+        Some(c) if c <= index => "make_ttgir",
+        _ => "make_ttir",
+    }
+}
+
+/// The module-level steps of every kernel, kernels in name order. Nested
+/// sections (a pass that runs inside another, such as the inliner's
+/// canonicalizer on each function) are part of the enclosing step.
+pub fn module_steps(corpus: &Path) -> Vec<Step> {
+    let mut kernels: Vec<PathBuf> = std::fs::read_dir(corpus)
+        .expect("corpus folder is readable")
+        .map(|e| e.expect("corpus entry").path())
+        .filter(|p| p.join("passes.log").is_file())
+        .collect();
+    kernels.sort();
+    let mut steps = Vec::new();
+    for dir in kernels {
+        let kernel = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let log = std::fs::read_to_string(dir.join("passes.log")).expect("passes.log is UTF-8");
+        let modules: Vec<Section> = passes_log_sections(&log)
+            .into_iter()
+            .filter(|s| s.header.contains("('builtin.module' operation)"))
+            .collect();
+        for pair in modules.windows(2) {
+            let Some(pass) = pass_flag(&pair[0].header) else {
+                continue;
+            };
+            steps.push(Step {
+                kernel: kernel.clone(),
+                pass,
+                line: pair[0].line,
+                before: pair[0].body.clone(),
+                after: pair[1].body.clone(),
+            });
+        }
+    }
+    steps
+}
+
+/// The flag in a section header: `IR Dump Before Name (flag) (...)`.
+fn pass_flag(header: &str) -> Option<String> {
+    let rest = header.strip_prefix("IR Dump Before ")?;
+    let open = rest.find(" (")?;
+    let rest = &rest[open + 2..];
+    Some(rest[..rest.find(')')?].to_owned())
+}
+
+/// The first section of a kernel's passes.log: the frontend's output.
+pub fn frontend_output(kernel_dir: &Path) -> String {
+    let log = std::fs::read_to_string(kernel_dir.join("passes.log")).expect("passes.log is UTF-8");
+    passes_log_sections(&log)
+        .into_iter()
+        .next()
+        .map(|s| s.body)
+        .unwrap_or_default()
+}
+
 /// One section of a passes.log.
 struct Section {
     /// 1-based line of the header.
@@ -209,6 +288,20 @@ module {
             "#loc = loc(\"k.py\":1:0)\nmodule {\n} loc(#loc)\n"
         );
         assert_eq!(s[2].body, "module {\n}\n");
+    }
+
+    #[test]
+    fn reads_pass_flags_from_headers() {
+        assert_eq!(
+            pass_flag(
+                "IR Dump Before TritonCombineOps (triton-combine) ('builtin.module' operation)"
+            ),
+            Some("triton-combine".into())
+        );
+        assert_eq!(
+            pass_flag("SoftwarePipeliner internal IR Dump After: LowerLoops"),
+            None
+        );
     }
 
     #[test]
