@@ -245,17 +245,8 @@ fn add_ptr<'c, 'a>(outer: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>)
         return false;
     }
     let location = fused(outer.context(), &[outer.location(), inner.location()]);
-    let context = unsafe { outer.context().to_ref() };
-    let no_overflow = melior::ir::Attribute::parse(context, "#arith.overflow<none>")
-        .expect("arith overflow attribute parses");
-    let sum = create(
-        rewriter,
-        "arith.addi",
-        location,
-        &[first, second],
-        &[first.r#type()],
-        &[(Identifier::new(context, "overflowFlags"), no_overflow)],
-    );
+    // `arith.addi` without overflow flags: Triton asks for none.
+    let sum = create(rewriter, "arith.addi", location, &[first, second], &[first.r#type()], &[]);
     let kept = ir::discardable_attributes(
         outer,
         &[
@@ -356,9 +347,13 @@ fn broadcast_mul_reduce<'c, 'a>(
     let (Some(x), Some(y)) = (operand(lhs_expand, 0), operand(rhs_expand, 0)) else {
         return false;
     };
+    // Everything is checked: from here on the rewrite only creates ops.
     let context = unsafe { reduce.context().to_ref() };
     let location = reduce.location();
     let f32_type = Type::float32(context);
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    // tt.dot's inputPrecision is an i32 enum; tf32 is 0.
+    let precision = IntegerAttribute::new(i32_type, 0).into();
     let zero = create(
         rewriter,
         "arith.constant",
@@ -379,8 +374,6 @@ fn broadcast_mul_reduce<'c, 'a>(
         &[acc_type],
         &[],
     );
-    let precision = melior::ir::Attribute::parse(context, "#tt<input_precision tf32>")
-        .expect("input precision attribute parses");
     let dot = create(
         rewriter,
         "tt.dot",
@@ -391,7 +384,7 @@ fn broadcast_mul_reduce<'c, 'a>(
             (Identifier::new(context, "inputPrecision"), precision),
             (
                 Identifier::new(context, "maxNumImpreciseAcc"),
-                IntegerAttribute::new(IntegerType::new(context, 32).into(), 0).into(),
+                IntegerAttribute::new(i32_type, 0).into(),
             ),
         ],
     );
