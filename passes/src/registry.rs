@@ -152,6 +152,9 @@ pub static PASSES: &[PassInfo] = &[
     upstream("strip-debuginfo", "Strip debug info from all operations", None, &[]),
     upstream("symbol-dce", "Eliminate dead symbols", None, &[]),
     rust(&crate::ttir::combine::PASS),
+    rust(&crate::ttir::licm::PASS),
+    rust(&crate::ttir::loop_aware_cse::PASS),
+    rust(&crate::ttir::loop_unroll::PASS),
     rust(&crate::ttir::reorder_broadcast::PASS),
 ];
 

@@ -3,4 +3,8 @@
 
 pub mod combine;
 pub mod inline;
+pub mod licm;
+pub mod loop_aware_cse;
+pub mod loop_support;
+pub mod loop_unroll;
 pub mod reorder_broadcast;

@@ -1,0 +1,193 @@
+//! `triton-licm`: loop-invariant code motion for `scf.for` and `scf.while`
+//! (MLIR's `moveLoopInvariantCode`) that also hoists `tt.load`s, as Triton
+//! does.
+//!
+//! Loops are visited innermost first, so what leaves an inner loop may leave
+//! the outer one too. In each loop region a worklist starts with the
+//! region's top-level ops; an op moves right before the loop when every
+//! value it (or anything nested in it) uses comes from outside the loop and
+//! the op may move: an ordinary op must be speculatable and free of memory
+//! effects; a `tt.load` must only read, in a loop where everything only
+//! reads (no stores, prints, asserts or allocations). When an op moves, its
+//! users in the region are looked at again.
+//!
+//! A load hoisted out of an `scf.for` would run even when the loop runs
+//! zero times, so its mask is and-ed with `lb < ub` (computed before the
+//! loop, splat to the pointer tensor's shape). Loads in `scf.while` loops
+//! stay where they are (Triton 3.6 has no guard for them yet).
+
+use std::collections::VecDeque;
+
+use melior::ir::operation::OperationRef;
+use mlir_sys::{MlirOperation, MlirRegion, MlirType, MlirValue};
+
+use super::loop_support::{effects, ir, scf};
+use crate::rust_pass::{fail, PassResult, RustPass};
+
+/// The pass.
+pub static PASS: RustPass = RustPass {
+    name: "TritonLoopInvariantCodeMotion",
+    argument: "triton-licm",
+    description: "Hoist loop-invariant code, loads included, out of scf.for and scf.while loops",
+    anchor: "builtin.module",
+    run,
+};
+
+/// `arith.cmpi` predicate `slt`.
+const CMPI_SLT: i64 = 2;
+
+fn run(module: OperationRef) -> PassResult {
+    let loops = ir::collect_post(module.to_raw(), &|op| {
+        ir::is(op, "scf.for") || ir::is(op, "scf.while")
+    });
+    for lp in loops {
+        if ir::is(lp, "scf.for") && !scf::is_well_formed_for(lp) {
+            let at = unsafe { OperationRef::from_raw(lp) };
+            return Err(fail(at, "cannot hoist out of a malformed scf.for"));
+        }
+        hoist_invariants(lp);
+    }
+    Ok(())
+}
+
+/// Whether `op`'s parent region is `region`.
+fn in_region(op: MlirOperation, region: MlirRegion) -> bool {
+    let block = ir::op_block(op);
+    !ir::is_null_block(block) && ir::block_parent_region(block).ptr == region.ptr
+}
+
+/// Whether every value `op` and its nested ops use is defined outside
+/// `lp` or inside `op` itself.
+fn uses_only_outside_values(op: MlirOperation, lp: MlirOperation) -> bool {
+    let mut ok = true;
+    ir::walk_pre(op, &mut |nested| {
+        if !ok {
+            return;
+        }
+        for value in ir::operands(nested) {
+            let inside_op = ir::value_parent_op(value).is_some_and(|p| ir::is_ancestor(op, p));
+            if !inside_op && !ir::defined_outside(lp, value) {
+                ok = false;
+                return;
+            }
+        }
+    });
+    ok
+}
+
+fn hoist_invariants(lp: MlirOperation) {
+    let mut loop_only_reads: Option<bool> = None;
+    let is_for = ir::is(lp, "scf.for");
+    for region in ir::regions(lp) {
+        let mut worklist: VecDeque<MlirOperation> = ir::region_ops(region).into();
+        while let Some(op) = worklist.pop_front() {
+            if !in_region(op, region) {
+                continue;
+            }
+            let movable = if ir::is(op, "tt.load") {
+                effects::only_reads(op)
+                    && *loop_only_reads.get_or_insert_with(|| effects::only_reads(lp))
+            } else {
+                effects::is_speculatable(op) && effects::is_memory_effect_free(op)
+            };
+            if !movable || ir::is_terminator(op) || !uses_only_outside_values(op, lp) {
+                continue;
+            }
+            if ir::is(op, "tt.load") {
+                // Triton guards loads hoisted out of scf.for only; loads of
+                // other loops stay.
+                if !is_for {
+                    continue;
+                }
+                guard_load(op, lp);
+            }
+            ir::move_before(op, lp);
+            for result in ir::results(op) {
+                for (user, _) in ir::uses(result) {
+                    if in_region(user, region) {
+                        worklist.push_back(user);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The `i1` type with the shape and encoding of `ty` (a scalar `i1` for
+/// non-tensors).
+fn i1_same_shape(ty: MlirType) -> MlirType {
+    unsafe {
+        let ctx = mlir_sys::mlirTypeGetContext(ty);
+        let i1 = ir::i1_type(ctx);
+        if !mlir_sys::mlirTypeIsARankedTensor(ty) {
+            return i1;
+        }
+        let rank = mlir_sys::mlirShapedTypeGetRank(ty);
+        let shape: Vec<i64> = (0..rank).map(|d| mlir_sys::mlirShapedTypeGetDimSize(ty, d as isize)).collect();
+        let encoding = mlir_sys::mlirRankedTensorTypeGetEncoding(ty);
+        mlir_sys::mlirRankedTensorTypeGet(rank as isize, shape.as_ptr(), i1, encoding)
+    }
+}
+
+/// And-s the mask of the load `op` with `lb < ub` of the loop `lp`, built
+/// right before the loop.
+fn guard_load(op: MlirOperation, lp: MlirOperation) {
+    let location = ir::location(lp);
+    let ctx = ir::context(lp);
+    let condition = {
+        let cmp = ir::create_op(
+            "arith.cmpi",
+            location,
+            &[scf::lower_bound(lp), scf::upper_bound(lp)],
+            &[ir::i1_type(ctx)],
+            &[("predicate", ir::integer_attr(ir::i64_type(ctx), CMPI_SLT))],
+            Vec::new(),
+        );
+        ir::insert_before(lp, cmp);
+        ir::result(cmp, 0)
+    };
+    let (ptr, mask, other) = load_operands(op);
+    let mask_type = i1_same_shape(ir::value_type(ptr));
+    let mut new_mask = condition;
+    if unsafe { mlir_sys::mlirTypeIsARankedTensor(mask_type) } {
+        let splat = ir::create_op("tt.splat", location, &[condition], &[mask_type], &[], Vec::new());
+        ir::insert_before(lp, splat);
+        new_mask = ir::result(splat, 0);
+    }
+    if let Some(current) = mask {
+        let and = ir::create_op("arith.andi", location, &[new_mask, current], &[mask_type], &[], Vec::new());
+        ir::insert_before(lp, and);
+        new_mask = ir::result(and, 0);
+    }
+    let mut operands = vec![ptr, new_mask];
+    operands.extend(other);
+    let sizes = [1, 1, i32::from(other.is_some())];
+    unsafe {
+        mlir_sys::mlirOperationSetOperands(op, operands.len() as isize, operands.as_ptr());
+        let attr = mlir_sys::mlirDenseI32ArrayGet(ctx, sizes.len() as isize, sizes.as_ptr());
+        mlir_sys::mlirOperationSetInherentAttributeByName(
+            op,
+            melior::StringRef::new("operandSegmentSizes").to_raw(),
+            attr,
+        );
+    }
+}
+
+/// A load's pointer, mask and other value, read through its operand
+/// segments.
+fn load_operands(op: MlirOperation) -> (MlirValue, Option<MlirValue>, Option<MlirValue>) {
+    let operands = ir::operands(op);
+    let sizes: Vec<i32> = ir::attribute(op, "operandSegmentSizes")
+        .filter(|a| unsafe { mlir_sys::mlirAttributeIsADenseI32Array(*a) })
+        .map(|a| unsafe {
+            (0..mlir_sys::mlirDenseArrayGetNumElements(a))
+                .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(a, i))
+                .collect()
+        })
+        .unwrap_or_else(|| vec![1, i32::from(operands.len() > 1), i32::from(operands.len() > 2)]);
+    let has_mask = sizes.get(1).copied().unwrap_or(0) > 0;
+    let has_other = sizes.get(2).copied().unwrap_or(0) > 0;
+    let mask = has_mask.then(|| operands[1]);
+    let other = has_other.then(|| operands[if has_mask { 2 } else { 1 }]);
+    (operands[0], mask, other)
+}

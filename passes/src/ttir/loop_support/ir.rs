@@ -1,0 +1,544 @@
+//! Raw IR navigation and editing over the MLIR C API.
+//!
+//! The loop passes rewrite IR they walk, clone and move, which is much
+//! simpler over the C API's copyable handles than over melior's borrowed
+//! references. Every function here takes and returns those handles; callers
+//! only pass handles of live IR. [`Op`] and [`Val`] wrap handles so they can
+//! key hash maps (by identity, as MLIR compares them).
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use melior::StringRef;
+use mlir_sys::{
+    MlirAttribute, MlirBlock, MlirContext, MlirLocation, MlirOperation, MlirRegion, MlirType,
+    MlirValue,
+};
+
+/// An operation handle, compared and hashed by identity.
+#[derive(Clone, Copy, Debug)]
+pub struct Op(pub MlirOperation);
+
+impl PartialEq for Op {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.ptr == other.0.ptr
+    }
+}
+impl Eq for Op {}
+impl Hash for Op {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.ptr.hash(state);
+    }
+}
+
+/// A value handle, compared and hashed by identity.
+#[derive(Clone, Copy, Debug)]
+pub struct Val(pub MlirValue);
+
+impl PartialEq for Val {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.ptr == other.0.ptr
+    }
+}
+impl Eq for Val {}
+impl Hash for Val {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.ptr.hash(state);
+    }
+}
+
+/// A block handle, compared and hashed by identity.
+#[derive(Clone, Copy, Debug)]
+pub struct Blk(pub MlirBlock);
+
+impl PartialEq for Blk {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.ptr == other.0.ptr
+    }
+}
+impl Eq for Blk {}
+impl Hash for Blk {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.ptr.hash(state);
+    }
+}
+
+/// A map from original values to their replacements, as MLIR's `IRMapping`
+/// for values.
+pub type ValueMap = HashMap<Val, Val>;
+
+/// `map[value]`, or `value` itself when it is not mapped.
+pub fn lookup_or_self(map: &ValueMap, value: MlirValue) -> MlirValue {
+    map.get(&Val(value)).map_or(value, |v| v.0)
+}
+
+pub fn is_null_op(op: MlirOperation) -> bool {
+    op.ptr.is_null()
+}
+
+pub fn is_null_block(block: MlirBlock) -> bool {
+    block.ptr.is_null()
+}
+
+/// The op's name, e.g. `scf.for`.
+pub fn name(op: MlirOperation) -> String {
+    unsafe {
+        let ident = mlir_sys::mlirOperationGetName(op);
+        let raw = mlir_sys::mlirIdentifierStr(ident);
+        let bytes = std::slice::from_raw_parts(raw.data as *const u8, raw.length);
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+}
+
+/// Whether `op` is named `expected`.
+pub fn is(op: MlirOperation, expected: &str) -> bool {
+    unsafe {
+        let ident = mlir_sys::mlirOperationGetName(op);
+        let raw = mlir_sys::mlirIdentifierStr(ident);
+        std::slice::from_raw_parts(raw.data as *const u8, raw.length) == expected.as_bytes()
+    }
+}
+
+pub fn context(op: MlirOperation) -> MlirContext {
+    unsafe { mlir_sys::mlirOperationGetContext(op) }
+}
+
+pub fn location(op: MlirOperation) -> MlirLocation {
+    unsafe { mlir_sys::mlirOperationGetLocation(op) }
+}
+
+pub fn operand_count(op: MlirOperation) -> usize {
+    unsafe { mlir_sys::mlirOperationGetNumOperands(op) as usize }
+}
+
+pub fn operand(op: MlirOperation, index: usize) -> MlirValue {
+    unsafe { mlir_sys::mlirOperationGetOperand(op, index as isize) }
+}
+
+pub fn operands(op: MlirOperation) -> Vec<MlirValue> {
+    (0..operand_count(op)).map(|i| operand(op, i)).collect()
+}
+
+pub fn set_operand(op: MlirOperation, index: usize, value: MlirValue) {
+    unsafe { mlir_sys::mlirOperationSetOperand(op, index as isize, value) }
+}
+
+pub fn result_count(op: MlirOperation) -> usize {
+    unsafe { mlir_sys::mlirOperationGetNumResults(op) as usize }
+}
+
+pub fn result(op: MlirOperation, index: usize) -> MlirValue {
+    unsafe { mlir_sys::mlirOperationGetResult(op, index as isize) }
+}
+
+pub fn results(op: MlirOperation) -> Vec<MlirValue> {
+    (0..result_count(op)).map(|i| result(op, i)).collect()
+}
+
+pub fn region_count(op: MlirOperation) -> usize {
+    unsafe { mlir_sys::mlirOperationGetNumRegions(op) as usize }
+}
+
+pub fn regions(op: MlirOperation) -> Vec<MlirRegion> {
+    (0..region_count(op))
+        .map(|i| unsafe { mlir_sys::mlirOperationGetRegion(op, i as isize) })
+        .collect()
+}
+
+pub fn successor_count(op: MlirOperation) -> usize {
+    unsafe { mlir_sys::mlirOperationGetNumSuccessors(op) as usize }
+}
+
+pub fn successors(op: MlirOperation) -> Vec<MlirBlock> {
+    (0..successor_count(op))
+        .map(|i| unsafe { mlir_sys::mlirOperationGetSuccessor(op, i as isize) })
+        .collect()
+}
+
+/// The blocks of `region`, in order.
+pub fn blocks(region: MlirRegion) -> Vec<MlirBlock> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut block = mlir_sys::mlirRegionGetFirstBlock(region);
+        while !block.ptr.is_null() {
+            out.push(block);
+            block = mlir_sys::mlirBlockGetNextInRegion(block);
+        }
+    }
+    out
+}
+
+/// The ops of `block`, in order.
+pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut op = mlir_sys::mlirBlockGetFirstOperation(block);
+        while !op.ptr.is_null() {
+            out.push(op);
+            op = mlir_sys::mlirOperationGetNextInBlock(op);
+        }
+    }
+    out
+}
+
+/// The ops of every block of `region`, in order.
+pub fn region_ops(region: MlirRegion) -> Vec<MlirOperation> {
+    blocks(region).into_iter().flat_map(block_ops).collect()
+}
+
+pub fn block_args(block: MlirBlock) -> Vec<MlirValue> {
+    unsafe {
+        (0..mlir_sys::mlirBlockGetNumArguments(block))
+            .map(|i| mlir_sys::mlirBlockGetArgument(block, i))
+            .collect()
+    }
+}
+
+/// The block that contains `op` (null when detached).
+pub fn op_block(op: MlirOperation) -> MlirBlock {
+    unsafe { mlir_sys::mlirOperationGetBlock(op) }
+}
+
+/// The op whose region contains `op`, if any.
+pub fn parent_op(op: MlirOperation) -> Option<MlirOperation> {
+    let parent = unsafe { mlir_sys::mlirOperationGetParentOperation(op) };
+    (!parent.ptr.is_null()).then_some(parent)
+}
+
+pub fn block_parent_op(block: MlirBlock) -> Option<MlirOperation> {
+    let parent = unsafe { mlir_sys::mlirBlockGetParentOperation(block) };
+    (!parent.ptr.is_null()).then_some(parent)
+}
+
+pub fn block_parent_region(block: MlirBlock) -> MlirRegion {
+    unsafe { mlir_sys::mlirBlockGetParentRegion(block) }
+}
+
+/// The last op of `block` when it is a terminator (MLIR's `IsTerminator`
+/// trait).
+pub fn terminator(block: MlirBlock) -> Option<MlirOperation> {
+    let op = unsafe { mlir_sys::mlirBlockGetTerminator(block) };
+    (!op.ptr.is_null()).then_some(op)
+}
+
+/// Whether `op` is a terminator.
+pub fn is_terminator(op: MlirOperation) -> bool {
+    let block = op_block(op);
+    !is_null_block(block) && terminator(block).is_some_and(|t| t.ptr == op.ptr)
+}
+
+pub fn is_block_argument(value: MlirValue) -> bool {
+    unsafe { mlir_sys::mlirValueIsABlockArgument(value) }
+}
+
+/// The op that defines `value`, `None` for a block argument.
+pub fn defining_op(value: MlirValue) -> Option<MlirOperation> {
+    unsafe {
+        mlir_sys::mlirValueIsAOpResult(value).then(|| mlir_sys::mlirOpResultGetOwner(value))
+    }
+}
+
+pub fn result_number(value: MlirValue) -> usize {
+    unsafe { mlir_sys::mlirOpResultGetResultNumber(value) as usize }
+}
+
+pub fn arg_number(value: MlirValue) -> usize {
+    unsafe { mlir_sys::mlirBlockArgumentGetArgNumber(value) as usize }
+}
+
+/// The block that holds `value`: the owner of a block argument, or the
+/// block of the defining op.
+pub fn value_block(value: MlirValue) -> MlirBlock {
+    unsafe {
+        if mlir_sys::mlirValueIsABlockArgument(value) {
+            mlir_sys::mlirBlockArgumentGetOwner(value)
+        } else {
+            op_block(mlir_sys::mlirOpResultGetOwner(value))
+        }
+    }
+}
+
+/// The op whose region holds `value` (MLIR's
+/// `value.getParentRegion()->getParentOp()`).
+pub fn value_parent_op(value: MlirValue) -> Option<MlirOperation> {
+    let block = value_block(value);
+    if is_null_block(block) {
+        return None;
+    }
+    block_parent_op(block)
+}
+
+pub fn value_type(value: MlirValue) -> MlirType {
+    unsafe { mlir_sys::mlirValueGetType(value) }
+}
+
+pub fn same_value(a: MlirValue, b: MlirValue) -> bool {
+    a.ptr == b.ptr
+}
+
+pub fn same_type(a: MlirType, b: MlirType) -> bool {
+    unsafe { mlir_sys::mlirTypeEqual(a, b) }
+}
+
+/// The uses of `value`: each using op and the operand's index.
+pub fn uses(value: MlirValue) -> Vec<(MlirOperation, usize)> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut operand = mlir_sys::mlirValueGetFirstUse(value);
+        while !mlir_sys::mlirOpOperandIsNull(operand) {
+            out.push((
+                mlir_sys::mlirOpOperandGetOwner(operand),
+                mlir_sys::mlirOpOperandGetOperandNumber(operand) as usize,
+            ));
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+        }
+    }
+    out
+}
+
+pub fn has_uses(value: MlirValue) -> bool {
+    unsafe { !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value)) }
+}
+
+/// Replaces every use of `of` by `with`.
+pub fn replace_all_uses(of: MlirValue, with: MlirValue) {
+    if of.ptr != with.ptr {
+        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(of, with) }
+    }
+}
+
+/// Whether `ancestor` is `op` or contains it.
+pub fn is_ancestor(ancestor: MlirOperation, op: MlirOperation) -> bool {
+    let mut current = Some(op);
+    while let Some(c) = current {
+        if c.ptr == ancestor.ptr {
+            return true;
+        }
+        current = parent_op(c);
+    }
+    false
+}
+
+/// Whether `ancestor` contains `op` (and is not `op`).
+pub fn is_proper_ancestor(ancestor: MlirOperation, op: MlirOperation) -> bool {
+    parent_op(op).is_some_and(|p| is_ancestor(ancestor, p))
+}
+
+/// Whether `value` is defined outside of `op` (MLIR's default
+/// `isDefinedOutsideOfLoop`).
+pub fn defined_outside(op: MlirOperation, value: MlirValue) -> bool {
+    value_parent_op(value).is_none_or(|parent| !is_ancestor(op, parent))
+}
+
+/// Visits `op` and everything nested in it, pre-order.
+pub fn walk_pre(op: MlirOperation, f: &mut dyn FnMut(MlirOperation)) {
+    f(op);
+    for region in regions(op) {
+        for nested in region_ops(region) {
+            walk_pre(nested, f);
+        }
+    }
+}
+
+/// Every op nested in `op` and `op` itself, post-order (MLIR's default walk
+/// order), collected before anything is edited.
+pub fn collect_post(op: MlirOperation, keep: &dyn Fn(MlirOperation) -> bool) -> Vec<MlirOperation> {
+    fn visit(
+        op: MlirOperation,
+        keep: &dyn Fn(MlirOperation) -> bool,
+        out: &mut Vec<MlirOperation>,
+    ) {
+        for region in regions(op) {
+            for nested in region_ops(region) {
+                visit(nested, keep, out);
+            }
+        }
+        if keep(op) {
+            out.push(op);
+        }
+    }
+    let mut out = Vec::new();
+    visit(op, keep, &mut out);
+    out
+}
+
+/// Clones `op` (with its regions), detached, reading every operand through
+/// `map`, and maps `op`'s results to the clone's (MLIR's
+/// `builder.clone(op, mapping)` without the insertion).
+pub fn clone_mapped(op: MlirOperation, map: &mut ValueMap) -> MlirOperation {
+    let clone = unsafe { mlir_sys::mlirOperationClone(op) };
+    // Operands that still name values from outside the clone are the ones
+    // the mapping may redirect; values defined inside it are fresh.
+    walk_pre(clone, &mut |nested| {
+        for index in 0..operand_count(nested) {
+            let value = operand(nested, index);
+            if let Some(new) = map.get(&Val(value)) {
+                set_operand(nested, index, new.0);
+            }
+        }
+    });
+    for (old, new) in results(op).into_iter().zip(results(clone)) {
+        map.insert(Val(old), Val(new));
+    }
+    clone
+}
+
+/// Inserts the detached `op` before `before`.
+pub fn insert_before(before: MlirOperation, op: MlirOperation) {
+    unsafe { mlir_sys::mlirBlockInsertOwnedOperationBefore(op_block(before), before, op) }
+}
+
+/// Inserts the detached `op` after `after`.
+pub fn insert_after(after: MlirOperation, op: MlirOperation) {
+    unsafe { mlir_sys::mlirBlockInsertOwnedOperationAfter(op_block(after), after, op) }
+}
+
+/// Moves `op` right before `before`.
+pub fn move_before(op: MlirOperation, before: MlirOperation) {
+    unsafe { mlir_sys::mlirOperationMoveBefore(op, before) }
+}
+
+/// Destroys `op`, which must have no uses left.
+pub fn erase(op: MlirOperation) {
+    unsafe { mlir_sys::mlirOperationDestroy(op) }
+}
+
+pub fn identifier(ctx: MlirContext, name: &str) -> mlir_sys::MlirIdentifier {
+    unsafe { mlir_sys::mlirIdentifierGet(ctx, StringRef::new(name).to_raw()) }
+}
+
+/// Every attribute of `op`, inherent ones included, as (name, value) in
+/// MLIR's sorted dictionary order.
+pub fn attributes(op: MlirOperation) -> Vec<(String, MlirAttribute)> {
+    unsafe {
+        (0..mlir_sys::mlirOperationGetNumAttributes(op))
+            .map(|i| {
+                let named = mlir_sys::mlirOperationGetAttribute(op, i);
+                let raw = mlir_sys::mlirIdentifierStr(named.name);
+                let bytes = std::slice::from_raw_parts(raw.data as *const u8, raw.length);
+                (String::from_utf8_lossy(bytes).into_owned(), named.attribute)
+            })
+            .collect()
+    }
+}
+
+/// The attribute `name` of `op` (inherent or discardable), if set.
+pub fn attribute(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
+    let attr =
+        unsafe { mlir_sys::mlirOperationGetAttributeByName(op, StringRef::new(name).to_raw()) };
+    (!attr.ptr.is_null()).then_some(attr)
+}
+
+pub fn set_attribute(op: MlirOperation, name: &str, attr: MlirAttribute) {
+    unsafe { mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(name).to_raw(), attr) }
+}
+
+pub fn remove_attribute(op: MlirOperation, name: &str) {
+    unsafe {
+        mlir_sys::mlirOperationRemoveAttributeByName(op, StringRef::new(name).to_raw());
+    }
+}
+
+pub fn same_attribute(a: MlirAttribute, b: MlirAttribute) -> bool {
+    unsafe { mlir_sys::mlirAttributeEqual(a, b) }
+}
+
+/// The integer an `IntegerAttr` holds, sign-extended (MLIR's `getInt`).
+pub fn integer_attr_value(attr: MlirAttribute) -> Option<i64> {
+    unsafe {
+        mlir_sys::mlirAttributeIsAInteger(attr)
+            .then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr))
+    }
+}
+
+/// The integer type's width, `None` for other types (index included).
+pub fn integer_width(ty: MlirType) -> Option<u32> {
+    unsafe { mlir_sys::mlirTypeIsAInteger(ty).then(|| mlir_sys::mlirIntegerTypeGetWidth(ty)) }
+}
+
+pub fn is_index(ty: MlirType) -> bool {
+    unsafe { mlir_sys::mlirTypeIsAIndex(ty) }
+}
+
+pub fn integer_attr(ty: MlirType, value: i64) -> MlirAttribute {
+    unsafe { mlir_sys::mlirIntegerAttrGet(ty, value) }
+}
+
+pub fn i1_type(ctx: MlirContext) -> MlirType {
+    unsafe { mlir_sys::mlirIntegerTypeGet(ctx, 1) }
+}
+
+pub fn i32_type(ctx: MlirContext) -> MlirType {
+    unsafe { mlir_sys::mlirIntegerTypeGet(ctx, 32) }
+}
+
+pub fn i64_type(ctx: MlirContext) -> MlirType {
+    unsafe { mlir_sys::mlirIntegerTypeGet(ctx, 64) }
+}
+
+/// Creates a detached op named `name`.
+pub fn create_op(
+    name: &str,
+    location: MlirLocation,
+    operands: &[MlirValue],
+    result_types: &[MlirType],
+    attributes: &[(&str, MlirAttribute)],
+    regions: Vec<MlirRegion>,
+) -> MlirOperation {
+    unsafe {
+        let ctx = mlir_sys::mlirLocationGetContext(location);
+        let mut state = mlir_sys::mlirOperationStateGet(StringRef::new(name).to_raw(), location);
+        mlir_sys::mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+        mlir_sys::mlirOperationStateAddResults(
+            &mut state,
+            result_types.len() as isize,
+            result_types.as_ptr(),
+        );
+        let named: Vec<mlir_sys::MlirNamedAttribute> = attributes
+            .iter()
+            .map(|(n, a)| mlir_sys::mlirNamedAttributeGet(identifier(ctx, n), *a))
+            .collect();
+        mlir_sys::mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        mlir_sys::mlirOperationStateAddOwnedRegions(&mut state, regions.len() as isize, regions.as_ptr());
+        mlir_sys::mlirOperationCreate(&mut state)
+    }
+}
+
+/// The value of an integer `arith.constant` that defines `value`,
+/// sign-extended, with the constant's bit width.
+pub fn constant_int(value: MlirValue) -> Option<(i64, u32)> {
+    let op = defining_op(value)?;
+    if !is(op, "arith.constant") {
+        return None;
+    }
+    let attr = attribute(op, "value")?;
+    let width = integer_width(value_type(value)).or_else(|| is_index(value_type(value)).then_some(64))?;
+    integer_attr_value(attr).map(|v| (v, width))
+}
+
+/// Creates `arith.constant value : ty` before `before`.
+pub fn build_constant(before: MlirOperation, location: MlirLocation, ty: MlirType, value: i64) -> MlirValue {
+    let op = create_op(
+        "arith.constant",
+        location,
+        &[],
+        &[ty],
+        &[("value", integer_attr(ty, value))],
+        Vec::new(),
+    );
+    insert_before(before, op);
+    result(op, 0)
+}
+
+/// Creates the binary arith op `name` (`arith.addi`, ...) before `before`.
+pub fn build_binary(
+    before: MlirOperation,
+    name: &str,
+    location: MlirLocation,
+    lhs: MlirValue,
+    rhs: MlirValue,
+) -> MlirValue {
+    let op = create_op(name, location, &[lhs, rhs], &[value_type(lhs)], &[], Vec::new());
+    insert_before(before, op);
+    result(op, 0)
+}

@@ -1,0 +1,453 @@
+//! `scf.for` utilities with MLIR's semantics: the parts of a loop, its
+//! static trip count (`ForOp::getStaticTripCount`), promotion of a loop that
+//! runs at most once (`ForOp::promoteIfSingleIteration`), and the loop's
+//! canonicalization patterns as Triton 3.6's MLIR has them (the iter-arg
+//! folder and the trivial-loop simplifier), written as Rust patterns for
+//! MLIR's greedy driver.
+
+use melior::ir::{
+    operation::{OperationLike, OperationRef},
+    BlockRef, Operation, Value,
+};
+use melior::RewriterBase;
+use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
+
+use super::ir::{self, Val};
+use tt_dialect::rewrite::{Pattern, Root};
+
+/// `scf.for` operand layout: lower bound, upper bound, step, then the
+/// initial values of the iter args.
+pub fn lower_bound(op: MlirOperation) -> MlirValue {
+    ir::operand(op, 0)
+}
+
+pub fn upper_bound(op: MlirOperation) -> MlirValue {
+    ir::operand(op, 1)
+}
+
+pub fn step(op: MlirOperation) -> MlirValue {
+    ir::operand(op, 2)
+}
+
+pub fn init_args(op: MlirOperation) -> Vec<MlirValue> {
+    ir::operands(op).split_off(3)
+}
+
+/// The loop body (the one block of the one region).
+pub fn body(op: MlirOperation) -> MlirBlock {
+    ir::blocks(ir::regions(op)[0])[0]
+}
+
+pub fn induction_var(op: MlirOperation) -> MlirValue {
+    ir::block_args(body(op))[0]
+}
+
+pub fn region_iter_args(op: MlirOperation) -> Vec<MlirValue> {
+    ir::block_args(body(op)).split_off(1)
+}
+
+/// The `scf.yield` that ends the body.
+pub fn yield_op(op: MlirOperation) -> Option<MlirOperation> {
+    ir::terminator(body(op)).filter(|t| ir::is(*t, "scf.yield"))
+}
+
+pub fn yielded_values(op: MlirOperation) -> Vec<MlirValue> {
+    yield_op(op).map(ir::operands).unwrap_or_default()
+}
+
+/// Whether `op` is an `scf.for` in the shape every helper here assumes: the
+/// three bounds, one region with one block whose arguments match the iter
+/// args, ending in an `scf.yield` with one value per iter arg. The verifier
+/// guarantees it for verified IR.
+pub fn is_well_formed_for(op: MlirOperation) -> bool {
+    if !ir::is(op, "scf.for") || ir::operand_count(op) < 3 || ir::region_count(op) != 1 {
+        return false;
+    }
+    let blocks = ir::blocks(ir::regions(op)[0]);
+    if blocks.len() != 1 {
+        return false;
+    }
+    let inits = ir::operand_count(op) - 3;
+    ir::block_args(blocks[0]).len() == inits + 1
+        && ir::result_count(op) == inits
+        && yield_op(op).is_some_and(|y| ir::operand_count(y) == inits)
+}
+
+/// Whether the loop compares its bounds unsigned (`unsignedCmp`).
+pub fn is_unsigned(op: MlirOperation) -> bool {
+    ir::attribute(op, "unsignedCmp").is_some()
+}
+
+/// `value` truncated to `width` bits and sign-extended back.
+fn sext(value: i128, width: u32) -> i128 {
+    let shift = 128 - width.min(127);
+    (value << shift) >> shift
+}
+
+/// `value` truncated to `width` bits, read unsigned.
+fn zext(value: i128, width: u32) -> i128 {
+    if width >= 127 {
+        value
+    } else {
+        value & ((1i128 << width) - 1)
+    }
+}
+
+/// The bit width of a loop bound type (index counts as 64).
+fn bound_width(value: MlirValue) -> u32 {
+    let ty = ir::value_type(value);
+    ir::integer_width(ty).unwrap_or(64)
+}
+
+/// `ub - lb` for an upper bound `arith.addi %lb, %c` whose overflow flags
+/// rule out wrapping (MLIR's non-constant trip-count helper).
+fn offset_from_lower(lb: MlirValue, ub: MlirValue, signed: bool) -> Option<i128> {
+    let add = ir::defining_op(ub).filter(|op| ir::is(*op, "arith.addi"))?;
+    let flags = ir::attribute(add, "overflowFlags")?;
+    let text = attribute_text(flags);
+    if !text.contains(if signed { "nsw" } else { "nuw" }) {
+        return None;
+    }
+    if !ir::same_value(ir::operand(add, 0), lb) {
+        return None;
+    }
+    let (c, width) = ir::constant_int(ir::operand(add, 1))?;
+    Some(if signed { i128::from(c) } else { zext(i128::from(c), width) })
+}
+
+/// The printed form of an attribute.
+pub fn attribute_text(attr: mlir_sys::MlirAttribute) -> String {
+    unsafe extern "C" fn append(s: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
+        let out = unsafe { &mut *(data as *mut Vec<u8>) };
+        out.extend_from_slice(unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) });
+    }
+    let mut out: Vec<u8> = Vec::new();
+    unsafe {
+        mlir_sys::mlirAttributePrint(attr, Some(append), &mut out as *mut Vec<u8> as *mut _);
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The number of iterations when it is known statically, as MLIR's
+/// `constantTripCount` computes it, truncated to the bounds' width (a count
+/// that does not fit reads as negative, as MLIR's `getSExtValue` would).
+pub fn static_trip_count(op: MlirOperation) -> Option<i128> {
+    let (lb, ub, step) = (lower_bound(op), upper_bound(op), step(op));
+    let width = bound_width(lb);
+    if width != bound_width(ub)
+        || ir::integer_width(ir::value_type(lb)).is_some() != ir::integer_width(ir::value_type(ub)).is_some()
+    {
+        return None;
+    }
+    if ir::same_value(lb, ub) {
+        return Some(0);
+    }
+    let signed = !is_unsigned(op);
+    let step_cst = ir::constant_int(step).map(|(v, w)| sext(i128::from(v), w));
+    if let Some(s) = step_cst {
+        if s == 0 {
+            return Some(0);
+        }
+        if s < 0 {
+            return Some(0);
+        }
+    }
+    let read = |v: i64| {
+        if signed {
+            sext(i128::from(v), width)
+        } else {
+            zext(i128::from(v), width)
+        }
+    };
+    let diff = match (ir::constant_int(lb), ir::constant_int(ub)) {
+        (Some((l, _)), Some((u, _))) => {
+            let (l, u) = (read(l), read(u));
+            if u <= l {
+                return Some(0);
+            }
+            // The difference in the bounds' width, as APSInt wraps it.
+            if signed {
+                sext(u - l, width)
+            } else {
+                zext(u - l, width)
+            }
+        }
+        (Some(_), None) | (None, Some(_)) => return None,
+        (None, None) => offset_from_lower(lb, ub, signed)?,
+    };
+    if diff < 0 {
+        return Some(0);
+    }
+    let s = step_cst?;
+    let mut count = diff / s;
+    if diff % s != 0 {
+        count += 1;
+    }
+    Some(sext(count, width))
+}
+
+/// MLIR's `ForOp::promoteIfSingleIteration`: a loop that runs zero times is
+/// replaced by its initial values, one that runs once by its body. Returns
+/// whether the loop is gone.
+pub fn promote_if_single_iteration(op: MlirOperation) -> bool {
+    let Some(count) = static_trip_count(op) else {
+        return false;
+    };
+    if count > 1 {
+        return false;
+    }
+    let inits = init_args(op);
+    if count == 0 {
+        for (result, init) in ir::results(op).into_iter().zip(&inits) {
+            ir::replace_all_uses(result, *init);
+        }
+        ir::erase(op);
+        return true;
+    }
+    let block = body(op);
+    ir::replace_all_uses(induction_var(op), lower_bound(op));
+    for (arg, init) in region_iter_args(op).into_iter().zip(&inits) {
+        ir::replace_all_uses(arg, *init);
+    }
+    let Some(terminator) = ir::terminator(block) else {
+        return false;
+    };
+    for (result, yielded) in ir::results(op).into_iter().zip(ir::operands(terminator)) {
+        ir::replace_all_uses(result, yielded);
+    }
+    for nested in ir::block_ops(block) {
+        if nested.ptr != terminator.ptr {
+            ir::move_before(nested, op);
+        }
+    }
+    ir::erase(op);
+    true
+}
+
+// --- Canonicalization patterns ------------------------------------------
+
+fn op_ref<'c, 'a>(op: MlirOperation) -> OperationRef<'c, 'a> {
+    unsafe { OperationRef::from_raw(op) }
+}
+
+fn value<'c, 'a>(v: MlirValue) -> Value<'c, 'a> {
+    unsafe { Value::from_raw(v) }
+}
+
+fn block_ref<'c, 'a>(b: MlirBlock) -> BlockRef<'c, 'a> {
+    unsafe { BlockRef::from_raw(b) }
+}
+
+fn values<'c, 'a>(vs: &[MlirValue]) -> Vec<Value<'c, 'a>> {
+    vs.iter().map(|v| value(*v)).collect()
+}
+
+/// Creates a yield with `operands` through the rewriter, right before
+/// `before`.
+fn insert_yield(rewriter: &RewriterBase, before: MlirOperation, operands: &[MlirValue]) {
+    let new = ir::create_op(
+        "scf.yield",
+        ir::location(before),
+        operands,
+        &[],
+        &[],
+        Vec::new(),
+    );
+    rewriter.set_insertion_point_before(op_ref(before));
+    rewriter.insert(unsafe { Operation::from_raw(new) });
+}
+
+/// Folds away iter args that carry nothing: an arg that yields itself or
+/// its initial value (it always holds the initial value), an arg whose
+/// result and body uses are both gone, and an arg whose initial and yielded
+/// values are those of an earlier kept arg (it always equals that arg).
+fn fold_iter_args(root: OperationRef, rewriter: &RewriterBase) -> bool {
+    let op = root.to_raw();
+    if !is_well_formed_for(op) {
+        return false;
+    }
+    let inits = init_args(op);
+    let args = region_iter_args(op);
+    let results = ir::results(op);
+    let yielded = yielded_values(op);
+    let mut keep = Vec::with_capacity(inits.len());
+    let mut changed = false;
+    let mut kept_pairs: Vec<((Val, Val), (MlirValue, MlirValue))> = Vec::new();
+    for i in 0..inits.len() {
+        let (init, arg, result, out) = (inits[i], args[i], results[i], yielded[i]);
+        let forwarded = ir::same_value(arg, out)
+            || ir::same_value(init, out)
+            || (!ir::has_uses(arg) && !ir::has_uses(result));
+        if forwarded {
+            changed = true;
+            keep.push(false);
+            continue;
+        }
+        if let Some((_, (same_arg, same_result))) = kept_pairs
+            .iter()
+            .find(|(key, _)| *key == (Val(init), Val(out)))
+            .copied()
+        {
+            changed = true;
+            keep.push(false);
+            rewriter.replace_all_uses_with(value(arg), value(same_arg));
+            rewriter.replace_all_uses_with(value(result), value(same_result));
+            continue;
+        }
+        kept_pairs.push(((Val(init), Val(out)), (arg, result)));
+        keep.push(true);
+    }
+    if !changed {
+        return false;
+    }
+
+    let location = ir::location(op);
+    let new_inits: Vec<MlirValue> = (0..inits.len()).filter(|i| keep[*i]).map(|i| inits[i]).collect();
+    let mut arg_types = vec![ir::value_type(induction_var(op))];
+    arg_types.extend(new_inits.iter().map(|v| ir::value_type(*v)));
+    let locations = vec![location; arg_types.len()];
+    let block = unsafe {
+        mlir_sys::mlirBlockCreate(arg_types.len() as isize, arg_types.as_ptr(), locations.as_ptr())
+    };
+    let region = unsafe { mlir_sys::mlirRegionCreate() };
+    unsafe { mlir_sys::mlirRegionAppendOwnedBlock(region, block) };
+    if new_inits.is_empty() {
+        // The builder gives a loop without iter args an empty yield.
+        let terminator = ir::create_op("scf.yield", location, &[], &[], &[], Vec::new());
+        unsafe { mlir_sys::mlirBlockAppendOwnedOperation(block, terminator) };
+    }
+    let mut operands = vec![lower_bound(op), upper_bound(op), step(op)];
+    operands.extend(&new_inits);
+    let result_types: Vec<_> = new_inits.iter().map(|v| ir::value_type(*v)).collect();
+    let attributes = ir::attributes(op);
+    let attributes: Vec<(&str, mlir_sys::MlirAttribute)> =
+        attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let new_op = ir::create_op("scf.for", location, &operands, &result_types, &attributes, vec![region]);
+    rewriter.set_insertion_point_before(root);
+    let new_op = rewriter.insert(unsafe { Operation::from_raw(new_op) }).to_raw();
+
+    let new_block = body(new_op);
+    let new_args = ir::block_args(new_block);
+    let mut transfer = vec![new_args[0]];
+    let mut replacements = Vec::with_capacity(inits.len());
+    let mut kept = 0;
+    for i in 0..inits.len() {
+        if keep[i] {
+            transfer.push(new_args[1 + kept]);
+            replacements.push(ir::result(new_op, kept));
+            kept += 1;
+        } else {
+            transfer.push(inits[i]);
+            replacements.push(inits[i]);
+        }
+    }
+
+    let old_block = body(op);
+    if new_inits.is_empty() {
+        let Some(new_yield) = ir::terminator(new_block) else {
+            return false;
+        };
+        rewriter.inline_block_before(block_ref(old_block), op_ref(new_yield), &values(&transfer));
+        if let Some(old_yield) = op_ref(new_yield).previous_in_block() {
+            rewriter.erase_op(old_yield);
+        }
+    } else {
+        rewriter.merge_blocks(block_ref(old_block), block_ref(new_block), &values(&transfer));
+        let Some(merged) = ir::terminator(new_block) else {
+            return false;
+        };
+        let filtered: Vec<MlirValue> = ir::operands(merged)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep[*i])
+            .map(|(_, v)| v)
+            .collect();
+        insert_yield(rewriter, merged, &filtered);
+        rewriter.erase_op(op_ref(merged));
+    }
+    rewriter.replace_op_with_values(root, &values(&replacements));
+    true
+}
+
+/// The constant difference `u - l` of two bounds: both constants, or `u`
+/// an `arith.addi` of `l` and a constant.
+fn constant_difference(l: MlirValue, u: MlirValue) -> Option<i64> {
+    if let (Some((lv, w)), Some((uv, _))) = (ir::constant_int(l), ir::constant_int(u)) {
+        return Some(sext(i128::from(uv) - i128::from(lv), w) as i64);
+    }
+    let add = ir::defining_op(u).filter(|op| ir::is(*op, "arith.addi"))?;
+    let (a, b) = (ir::operand(add, 0), ir::operand(add, 1));
+    if ir::same_value(a, l) {
+        return ir::constant_int(b).map(|(v, _)| v);
+    }
+    if ir::same_value(b, l) {
+        return ir::constant_int(a).map(|(v, _)| v);
+    }
+    None
+}
+
+/// Removes loops that do not run, inlines loops that run once, and drops
+/// empty loops that run and only yield values from outside.
+fn simplify_trivial_loop(root: OperationRef, rewriter: &RewriterBase) -> bool {
+    let op = root.to_raw();
+    if !is_well_formed_for(op) {
+        return false;
+    }
+    let (lb, ub) = (lower_bound(op), upper_bound(op));
+    let inits = init_args(op);
+    if ir::same_value(lb, ub) {
+        rewriter.replace_op_with_values(root, &values(&inits));
+        return true;
+    }
+    let Some(diff) = constant_difference(lb, ub) else {
+        return false;
+    };
+    if diff <= 0 {
+        rewriter.replace_op_with_values(root, &values(&inits));
+        return true;
+    }
+    let Some((step_value, width)) = ir::constant_int(step(op)) else {
+        return false;
+    };
+    let step_value = sext(i128::from(step_value), width);
+    let block = body(op);
+    let Some(terminator) = ir::terminator(block) else {
+        return false;
+    };
+    if step_value >= i128::from(diff) {
+        let mut arguments = vec![lb];
+        arguments.extend(&inits);
+        rewriter.inline_block_before(block_ref(block), root, &values(&arguments));
+        let results = ir::operands(terminator);
+        rewriter.replace_op_with_values(root, &values(&results));
+        rewriter.erase_op(op_ref(terminator));
+        return true;
+    }
+    if ir::block_ops(block).len() != 1 {
+        return false;
+    }
+    let yielded = ir::operands(terminator);
+    if yielded.iter().any(|v| !ir::defined_outside(op, *v)) {
+        return false;
+    }
+    rewriter.replace_op_with_values(root, &values(&yielded));
+    true
+}
+
+static FOLD_ITER_ARGS: Pattern = Pattern {
+    benefit: 1,
+    rewrite: fold_iter_args,
+    generated: &["scf.for", "scf.yield"],
+};
+
+static SIMPLIFY_TRIVIAL_LOOPS: Pattern = Pattern {
+    benefit: 1,
+    rewrite: simplify_trivial_loop,
+    generated: &[],
+};
+
+/// The `scf.for` canonicalization patterns, in MLIR's order.
+pub const FOR_CANONICALIZATION: [(Root, &Pattern); 2] = [
+    (Root::Op("scf.for"), &FOLD_ITER_ARGS),
+    (Root::Op("scf.for"), &SIMPLIFY_TRIVIAL_LOOPS),
+];
