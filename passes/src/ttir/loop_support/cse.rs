@@ -141,59 +141,20 @@ fn regions_equivalent(
     true
 }
 
-/// The op whose region holds `value`.
-fn value_owner_parent(value: MlirValue) -> Option<MlirOperation> {
-    match ir::defining_op(value) {
-        Some(op) => ir::parent_op(op),
-        None => ir::block_parent_op(ir::value_block(value)),
-    }
-}
-
-/// CSE's notion of equal ops: equivalent with exactly equal operands, or,
-/// for ops with one single-block region each, equivalent with the regions'
-/// arguments and values corresponding.
+/// CSE's notion of equal ops (MLIR 22's `cse`): equivalent, with the
+/// results and region arguments met along the way corresponding to each
+/// other, so that equal regions compare equal however deeply they nest.
 fn cse_equal(lhs: MlirOperation, rhs: MlirOperation) -> bool {
     if lhs.ptr == rhs.ptr {
         return true;
     }
-    let (lr, rr) = (ir::region_count(lhs), ir::region_count(rhs));
-    if lr == 0 && rr == 0 {
-        return ops_equivalent(lhs, rhs, &mut |_, _| false, &mut |_, _| {});
-    }
-    if lr != 1 || rr != 1 {
-        return false;
-    }
-    let (lblocks, rblocks) = (
-        ir::blocks(ir::regions(lhs)[0]),
-        ir::blocks(ir::regions(rhs)[0]),
-    );
-    if lblocks.len() != 1 || rblocks.len() != 1 {
-        return false;
-    }
-    let (largs, rargs) = (ir::block_args(lblocks[0]), ir::block_args(rblocks[0]));
-    if largs.len() != rargs.len() {
-        return false;
-    }
-    let equivalent: RefCell<HashMap<Val, Val>> = RefCell::new(
-        largs
-            .into_iter()
-            .zip(rargs)
-            .map(|(a, b)| (Val(a), Val(b)))
-            .collect(),
-    );
+    let equivalent: RefCell<HashMap<Val, Val>> = RefCell::new(HashMap::new());
     ops_equivalent(
         lhs,
         rhs,
+        &mut |a, b| ir::same_value(a, b) || equivalent.borrow().get(&Val(a)) == Some(&Val(b)),
         &mut |a, b| {
-            ir::same_value(a, b) || equivalent.borrow().get(&Val(a)) == Some(&Val(b))
-        },
-        &mut |a, b| {
-            let parent_is = |v: MlirValue, op: MlirOperation| {
-                value_owner_parent(v).is_some_and(|p| p.ptr == op.ptr)
-            };
-            if parent_is(a, lhs) && parent_is(b, rhs) {
-                equivalent.borrow_mut().entry(Val(a)).or_insert(Val(b));
-            }
+            equivalent.borrow_mut().entry(Val(a)).or_insert(Val(b));
         },
     )
 }
@@ -492,4 +453,195 @@ pub fn eliminate_common_subexpressions(op: MlirOperation) -> bool {
         ir::erase(dead);
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::new_context;
+    use melior::ir::{
+        operation::{OperationLike, OperationPrintingFlags},
+        Module,
+    };
+
+    /// Prints `module` with locations, so location updates are compared too.
+    fn print(module: &Module) -> String {
+        module
+            .as_operation()
+            .to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(true, false))
+            .expect("module prints")
+    }
+
+    /// Runs this CSE and MLIR's `cse` pass on `source`; returns both prints.
+    fn both(source: &str) -> Option<(String, String)> {
+        let context = new_context(true);
+        let ours = Module::parse(&context, source)?;
+        let mut theirs = Module::parse(&context, source)?;
+        eliminate_common_subexpressions(ours.as_operation().to_raw());
+        let manager = crate::pipeline::parse("builtin.module(cse)")
+            .and_then(|p| p.build(&context))
+            .expect("cse pipeline builds");
+        manager.run(&mut theirs).expect("upstream cse runs");
+        assert!(ours.as_operation().verify(), "CSE output verifies");
+        Some((print(&ours), print(&theirs)))
+    }
+
+    const CASES: &str = r#"
+tt.func @pure_and_reads(%p: tensor<4x!tt.ptr<f32>>, %q: tensor<4x!tt.ptr<f32>>, %n: i32, %c: i1) -> tensor<4xf32> {
+  %a = arith.addi %n, %n : i32
+  %b = arith.addi %n, %n : i32
+  %x = tt.load %p : tensor<4x!tt.ptr<f32>>
+  %y = tt.load %p : tensor<4x!tt.ptr<f32>>
+  %s = arith.addf %x, %y : tensor<4xf32>
+  tt.store %q, %s : tensor<4x!tt.ptr<f32>>
+  %z = tt.load %p : tensor<4x!tt.ptr<f32>>
+  %w = tt.load %p {isVolatile = true} : tensor<4x!tt.ptr<f32>>
+  %v = tt.load %p {isVolatile = true} : tensor<4x!tt.ptr<f32>>
+  %dead = arith.muli %a, %b : i32
+  %r = scf.if %c -> tensor<4xf32> {
+    %inner = arith.addi %n, %n : i32
+    %t = tt.load %p : tensor<4x!tt.ptr<f32>>
+    scf.yield %t : tensor<4xf32>
+  } else {
+    scf.yield %z : tensor<4xf32>
+  }
+  %r2 = scf.if %c -> i32 {
+    %k = arith.addi %n, %a : i32
+    scf.yield %k : i32
+  } else {
+    scf.yield %b : i32
+  }
+  %r3 = scf.if %c -> i32 {
+    %k = arith.addi %n, %b : i32
+    scf.yield %k : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %m = arith.addi %r2, %r3 : i32
+  %red = "tt.reduce"(%s) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %rr: f32):
+    %sum = arith.addf %l, %rr : f32
+    tt.reduce.return %sum : f32
+  }) : (tensor<4xf32>) -> f32
+  %red2 = "tt.reduce"(%s) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %rr: f32):
+    %sum = arith.addf %l, %rr : f32
+    tt.reduce.return %sum : f32
+  }) : (tensor<4xf32>) -> f32
+  %f = arith.addf %red, %red2 : f32
+  tt.return %w : tensor<4xf32>
+}
+tt.func @branches(%n: i32, %c: i1) -> i32 {
+  %a = arith.addi %n, %n : i32
+  cf.cond_br %c, ^t, ^e
+^t:
+  %b = arith.addi %n, %n : i32
+  cf.br ^j(%b : i32)
+^e:
+  %d = arith.addi %n, %n : i32
+  %e = arith.muli %d, %a : i32
+  %e2 = arith.muli %d, %a : i32
+  cf.br ^j(%e2 : i32)
+^j(%x: i32):
+  %y = arith.muli %n, %n : i32
+  %u = arith.addi %n, %n : i32
+  tt.return %x : i32
+}
+tt.func @nested_regions(%n: i32, %c: i1) -> (i32, i32) {
+  %r2 = scf.if %c -> i32 {
+    %k = arith.addi %n, %n : i32
+    %j = scf.if %c -> i32 {
+      %z = arith.addi %k, %k : i32
+      scf.yield %z : i32
+    } else {
+      scf.yield %k : i32
+    }
+    scf.yield %j : i32
+  } else {
+    scf.yield %n : i32
+  }
+  %r3 = scf.if %c -> i32 {
+    %k = arith.addi %n, %n : i32
+    %j = scf.if %c -> i32 {
+      %z = arith.addi %k, %k : i32
+      scf.yield %z : i32
+    } else {
+      scf.yield %k : i32
+    }
+    scf.yield %j : i32
+  } else {
+    scf.yield %n : i32
+  }
+  tt.return %r2, %r3 : i32, i32
+}
+tt.func @read_across_pure_region(%p: tensor<4x!tt.ptr<f32>>, %n: i32, %c: i1) -> (tensor<4xf32>, tensor<4xf32>, i32) {
+  %x = tt.load %p : tensor<4x!tt.ptr<f32>>
+  %r = scf.if %c -> i32 {
+    %k = arith.addi %n, %n : i32
+    scf.yield %k : i32
+  } else {
+    scf.yield %n : i32
+  }
+  %y = tt.load %p : tensor<4x!tt.ptr<f32>>
+  tt.return %x, %y, %r : tensor<4xf32>, tensor<4xf32>, i32
+}
+tt.func @unknown_loc(%n: i32) -> (i32, i32) {
+  %a = arith.addi %n, %n : i32 loc(unknown)
+  %b = arith.addi %n, %n : i32 loc("here":1:2)
+  tt.return %a, %b : i32, i32
+}
+"#;
+
+    #[test]
+    fn matches_mlir_cse_on_handwritten_cases() {
+        let (ours, theirs) = both(CASES).expect("cases parse");
+        assert_eq!(ours, theirs);
+    }
+
+    /// The module sections of the corpus's pass logs (the IR before each
+    /// pass up to the LLVM lowering), when the corpus is there.
+    fn corpus_modules() -> Vec<(String, String)> {
+        let dir = match std::env::var_os("TT_CORPUS") {
+            Some(dir) => std::path::PathBuf::from(dir),
+            None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
+        };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for entry in entries.flatten() {
+            let Ok(log) = std::fs::read_to_string(entry.path().join("passes.log")) else {
+                continue;
+            };
+            for section in log.split("// -----// ").skip(1) {
+                let (header, body) = section.split_once('\n').unwrap_or((section, ""));
+                if header.contains("ConvertTritonGPUToLLVM") {
+                    break;
+                }
+                if header.contains("'builtin.module' operation") {
+                    out.push((format!("{}: {header}", entry.path().display()), body.to_owned()));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn matches_mlir_cse_on_the_corpus() {
+        let modules = corpus_modules();
+        let mut seen = std::collections::HashSet::new();
+        let mut compared = 0;
+        for (origin, source) in &modules {
+            if !seen.insert(source.clone()) {
+                continue;
+            }
+            let Some((ours, theirs)) = both(source) else {
+                continue;
+            };
+            assert!(ours == theirs, "CSE differs from MLIR's on {origin}");
+            compared += 1;
+        }
+        println!("{compared} distinct corpus modules compared");
+        assert!(modules.is_empty() || compared > 0);
+    }
 }
