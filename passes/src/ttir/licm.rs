@@ -123,7 +123,9 @@ fn i1_same_shape(ty: MlirType) -> MlirType {
             return i1;
         }
         let rank = mlir_sys::mlirShapedTypeGetRank(ty);
-        let shape: Vec<i64> = (0..rank).map(|d| mlir_sys::mlirShapedTypeGetDimSize(ty, d as isize)).collect();
+        let shape: Vec<i64> = (0..rank)
+            .map(|d| mlir_sys::mlirShapedTypeGetDimSize(ty, d as isize))
+            .collect();
         let encoding = mlir_sys::mlirRankedTensorTypeGetEncoding(ty);
         mlir_sys::mlirRankedTensorTypeGet(rank as isize, shape.as_ptr(), i1, encoding)
     }
@@ -150,12 +152,26 @@ fn guard_load(op: MlirOperation, lp: MlirOperation) {
     let mask_type = i1_same_shape(ir::value_type(ptr));
     let mut new_mask = condition;
     if unsafe { mlir_sys::mlirTypeIsARankedTensor(mask_type) } {
-        let splat = ir::create_op("tt.splat", location, &[condition], &[mask_type], &[], Vec::new());
+        let splat = ir::create_op(
+            "tt.splat",
+            location,
+            &[condition],
+            &[mask_type],
+            &[],
+            Vec::new(),
+        );
         ir::insert_before(lp, splat);
         new_mask = ir::result(splat, 0);
     }
     if let Some(current) = mask {
-        let and = ir::create_op("arith.andi", location, &[new_mask, current], &[mask_type], &[], Vec::new());
+        let and = ir::create_op(
+            "arith.andi",
+            location,
+            &[new_mask, current],
+            &[mask_type],
+            &[],
+            Vec::new(),
+        );
         ir::insert_before(lp, and);
         new_mask = ir::result(and, 0);
     }
@@ -184,7 +200,13 @@ fn load_operands(op: MlirOperation) -> (MlirValue, Option<MlirValue>, Option<Mli
                 .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(a, i))
                 .collect()
         })
-        .unwrap_or_else(|| vec![1, i32::from(operands.len() > 1), i32::from(operands.len() > 2)]);
+        .unwrap_or_else(|| {
+            vec![
+                1,
+                i32::from(operands.len() > 1),
+                i32::from(operands.len() > 2),
+            ]
+        });
     let has_mask = sizes.get(1).copied().unwrap_or(0) > 0;
     let has_other = sizes.get(2).copied().unwrap_or(0) > 0;
     let mask = has_mask.then(|| operands[1]);

@@ -41,13 +41,19 @@ fn run(module: OperationRef) -> PassResult {
     for lp in ir::collect_post(raw, &|op| ir::is(op, "scf.for")) {
         if !scf::is_well_formed_for(lp) {
             let at = unsafe { OperationRef::from_raw(lp) };
-            return Err(fail(at, "cannot merge the iter args of a malformed scf.for"));
+            return Err(fail(
+                at,
+                "cannot merge the iter args of a malformed scf.for",
+            ));
         }
         merge_equal_iter_args(lp);
     }
     eliminate_common_subexpressions(raw);
     if !apply_greedily(module, &scf::FOR_CANONICALIZATION, Greedy::default()) {
-        return Err(fail(module, "the scf.for canonicalization did not converge"));
+        return Err(fail(
+            module,
+            "the scf.for canonicalization did not converge",
+        ));
     }
     Ok(())
 }

@@ -14,9 +14,11 @@
 //! and the epilogue always exists. A loop (main or epilogue) left with one
 //! iteration is replaced by its body, one with none by its initial values.
 //!
+//! Unsigned loops (`scf.for unsigned`) read constant bounds zero-extended,
+//! and are left rolled when their bounds are 64 bits wide, as in MLIR 22.
 //! One difference from MLIR: a loop whose trip count is known although a
 //! bound is not a constant (the same value for both bounds) takes the
-//! dynamic path here, where MLIR's utility would abort.
+//! dynamic path here, where MLIR 22's utility aborts.
 
 use std::collections::HashMap;
 
@@ -59,18 +61,26 @@ fn run(module: OperationRef) -> PassResult {
         if !scf::is_well_formed_for(lp) {
             return Err(fail(at, "cannot unroll a malformed scf.for"));
         }
+        // The ops each copy adds: the body without its terminator.
         let mut body_ops = 0u128;
         ir::walk_pre(lp, &mut |_| body_ops += 1);
+        let body_ops = body_ops.saturating_sub(2);
         if u128::from(factor - 1) * body_ops > MAX_CLONED_OPS {
             return Err(fail(
                 at,
-                &format!("unroll factor {factor} would copy the loop body past {MAX_CLONED_OPS} ops"),
+                &format!(
+                    "unroll factor {factor} would copy the loop body past {MAX_CLONED_OPS} ops"
+                ),
             ));
         }
         ir::remove_attribute(lp, FACTOR_ATTR);
         if let Some(epilogue) = unroll_by_factor(lp, factor) {
             let ctx = ir::context(epilogue);
-            ir::set_attribute(epilogue, STAGES_ATTR, ir::integer_attr(ir::i32_type(ctx), 1));
+            ir::set_attribute(
+                epilogue,
+                STAGES_ATTR,
+                ir::integer_attr(ir::i32_type(ctx), 1),
+            );
         }
     }
     Ok(())
@@ -85,11 +95,34 @@ fn unroll_by_factor(op: MlirOperation, factor: u64) -> Option<MlirOperation> {
     }
     let location = ir::location(op);
     let (lb, ub, step) = (scf::lower_bound(op), scf::upper_bound(op), scf::step(op));
-    let constants = (ir::constant_int(lb), ir::constant_int(ub), ir::constant_int(step));
+    let constants = (
+        ir::constant_int(lb),
+        ir::constant_int(ub),
+        ir::constant_int(step),
+    );
     let static_count = scf::static_trip_count(op);
+    // Unsigned loops read their constant bounds zero-extended, which an
+    // i64 cannot hold for 64-bit bounds: MLIR gives up on those.
+    let unsigned = scf::is_unsigned(op);
+    let bound_width = ir::integer_width(ir::value_type(lb));
+    if unsigned && static_count.is_some() && bound_width.is_some_and(|w| w >= 64) {
+        return None;
+    }
+    let read = |(value, width): (i64, u32)| {
+        if unsigned && width < 64 {
+            value & ((1i64 << width) - 1)
+        } else {
+            value
+        }
+    };
+    let constants = (
+        constants.0.map(read),
+        constants.1.map(read),
+        constants.2.map(read),
+    );
 
     let (upper_unrolled, step_unrolled, with_epilogue) = match (static_count, constants) {
-        (Some(count), (Some((lb_c, _)), Some((ub_c, _)), Some((step_c, _)))) => {
+        (Some(count), (Some(lb_c), Some(ub_c), Some(step_c))) => {
             let width = ir::integer_width(ir::value_type(lb)).unwrap_or(64);
             // MLIR reads the count as an unsigned number of the bounds' width.
             let count = if width >= 64 {
@@ -188,7 +221,10 @@ fn append_copies(op: MlirOperation, factor: u64, step: MlirValue) {
             let clone = ir::clone_mapped(*source, &mut map);
             ir::insert_before(terminator, clone);
         }
-        last = yielded.iter().map(|v| ir::lookup_or_self(&map, *v)).collect();
+        last = yielded
+            .iter()
+            .map(|v| ir::lookup_or_self(&map, *v))
+            .collect();
     }
     unsafe {
         mlir_sys::mlirOperationSetOperands(terminator, last.len() as isize, last.as_ptr());

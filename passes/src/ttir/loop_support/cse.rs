@@ -59,10 +59,12 @@ pub fn ops_equivalent(
         return true;
     }
     if !same_attributes(lhs, rhs)
-        || !unsafe { mlir_sys::mlirIdentifierEqual(
-            mlir_sys::mlirOperationGetName(lhs),
-            mlir_sys::mlirOperationGetName(rhs),
-        ) }
+        || !unsafe {
+            mlir_sys::mlirIdentifierEqual(
+                mlir_sys::mlirOperationGetName(lhs),
+                mlir_sys::mlirOperationGetName(rhs),
+            )
+        }
         || ir::region_count(lhs) != ir::region_count(rhs)
         || ir::successor_count(lhs) != ir::successor_count(rhs)
         || ir::operand_count(lhs) != ir::operand_count(rhs)
@@ -243,7 +245,13 @@ impl Driver {
         self.simplify_dominated(known, &tree, 0, ssa);
     }
 
-    fn simplify_dominated(&mut self, known: &mut KnownOps, tree: &DominatorTree, node: usize, ssa: bool) {
+    fn simplify_dominated(
+        &mut self,
+        known: &mut KnownOps,
+        tree: &DominatorTree,
+        node: usize,
+        ssa: bool,
+    ) {
         known.push();
         self.simplify_block(known, tree.blocks[node], ssa);
         for child in tree.children[node].clone() {
@@ -309,7 +317,10 @@ impl Driver {
     }
 
     fn replace(&mut self, known: &KnownOps, op: MlirOperation, existing: MlirOperation, ssa: bool) {
-        let pairs: Vec<_> = ir::results(op).into_iter().zip(ir::results(existing)).collect();
+        let pairs: Vec<_> = ir::results(op)
+            .into_iter()
+            .zip(ir::results(existing))
+            .collect();
         if ssa {
             for (old, new) in pairs {
                 ir::replace_all_uses(old, new);
@@ -367,7 +378,9 @@ struct DominatorTree {
 impl DominatorTree {
     fn new(region_blocks: &[MlirBlock]) -> Self {
         let successors = |block: MlirBlock| -> Vec<MlirBlock> {
-            ir::terminator(block).map(ir::successors).unwrap_or_default()
+            ir::terminator(block)
+                .map(ir::successors)
+                .unwrap_or_default()
         };
         // Reverse post-order by an iterative depth-first search.
         let mut post: Vec<MlirBlock> = Vec::new();
@@ -389,7 +402,11 @@ impl DominatorTree {
         }
         post.reverse();
         let blocks = post;
-        let index: HashMap<Blk, usize> = blocks.iter().enumerate().map(|(i, b)| (Blk(*b), i)).collect();
+        let index: HashMap<Blk, usize> = blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (Blk(*b), i))
+            .collect();
         let mut preds: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
         for (i, block) in blocks.iter().enumerate() {
             for succ in successors(*block) {
@@ -619,7 +636,10 @@ tt.func @unknown_loc(%n: i32) -> (i32, i32) {
                     break;
                 }
                 if header.contains("'builtin.module' operation") {
-                    out.push((format!("{}: {header}", entry.path().display()), body.to_owned()));
+                    out.push((
+                        format!("{}: {header}", entry.path().display()),
+                        body.to_owned(),
+                    ));
                 }
             }
         }

@@ -61,7 +61,7 @@ pub fn declares_only_reads(op: MlirOperation) -> bool {
 mod tests {
     use super::*;
     use crate::context::new_context;
-    use melior::ir::{operation::OperationLike, Module};
+    use melior::ir::Module;
 
     const IR: &str = r#"
 tt.func @f(%p: tensor<4x!tt.ptr<f32>>, %n: i32) {

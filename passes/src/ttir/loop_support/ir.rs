@@ -233,9 +233,7 @@ pub fn is_block_argument(value: MlirValue) -> bool {
 
 /// The op that defines `value`, `None` for a block argument.
 pub fn defining_op(value: MlirValue) -> Option<MlirOperation> {
-    unsafe {
-        mlir_sys::mlirValueIsAOpResult(value).then(|| mlir_sys::mlirOpResultGetOwner(value))
-    }
+    unsafe { mlir_sys::mlirValueIsAOpResult(value).then(|| mlir_sys::mlirOpResultGetOwner(value)) }
 }
 
 pub fn result_number(value: MlirValue) -> usize {
@@ -446,8 +444,7 @@ pub fn same_attribute(a: MlirAttribute, b: MlirAttribute) -> bool {
 /// The integer an `IntegerAttr` holds, sign-extended (MLIR's `getInt`).
 pub fn integer_attr_value(attr: MlirAttribute) -> Option<i64> {
     unsafe {
-        mlir_sys::mlirAttributeIsAInteger(attr)
-            .then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr))
+        mlir_sys::mlirAttributeIsAInteger(attr).then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr))
     }
 }
 
@@ -488,7 +485,11 @@ pub fn create_op(
     unsafe {
         let ctx = mlir_sys::mlirLocationGetContext(location);
         let mut state = mlir_sys::mlirOperationStateGet(StringRef::new(name).to_raw(), location);
-        mlir_sys::mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+        mlir_sys::mlirOperationStateAddOperands(
+            &mut state,
+            operands.len() as isize,
+            operands.as_ptr(),
+        );
         mlir_sys::mlirOperationStateAddResults(
             &mut state,
             result_types.len() as isize,
@@ -499,7 +500,11 @@ pub fn create_op(
             .map(|(n, a)| mlir_sys::mlirNamedAttributeGet(identifier(ctx, n), *a))
             .collect();
         mlir_sys::mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
-        mlir_sys::mlirOperationStateAddOwnedRegions(&mut state, regions.len() as isize, regions.as_ptr());
+        mlir_sys::mlirOperationStateAddOwnedRegions(
+            &mut state,
+            regions.len() as isize,
+            regions.as_ptr(),
+        );
         mlir_sys::mlirOperationCreate(&mut state)
     }
 }
@@ -512,12 +517,18 @@ pub fn constant_int(value: MlirValue) -> Option<(i64, u32)> {
         return None;
     }
     let attr = attribute(op, "value")?;
-    let width = integer_width(value_type(value)).or_else(|| is_index(value_type(value)).then_some(64))?;
+    let width =
+        integer_width(value_type(value)).or_else(|| is_index(value_type(value)).then_some(64))?;
     integer_attr_value(attr).map(|v| (v, width))
 }
 
 /// Creates `arith.constant value : ty` before `before`.
-pub fn build_constant(before: MlirOperation, location: MlirLocation, ty: MlirType, value: i64) -> MlirValue {
+pub fn build_constant(
+    before: MlirOperation,
+    location: MlirLocation,
+    ty: MlirType,
+    value: i64,
+) -> MlirValue {
     let op = create_op(
         "arith.constant",
         location,
@@ -538,7 +549,14 @@ pub fn build_binary(
     lhs: MlirValue,
     rhs: MlirValue,
 ) -> MlirValue {
-    let op = create_op(name, location, &[lhs, rhs], &[value_type(lhs)], &[], Vec::new());
+    let op = create_op(
+        name,
+        location,
+        &[lhs, rhs],
+        &[value_type(lhs)],
+        &[],
+        Vec::new(),
+    );
     insert_before(before, op);
     result(op, 0)
 }

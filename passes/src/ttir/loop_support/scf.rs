@@ -112,7 +112,11 @@ fn offset_from_lower(lb: MlirValue, ub: MlirValue, signed: bool) -> Option<i128>
         return None;
     }
     let (c, width) = ir::constant_int(ir::operand(add, 1))?;
-    Some(if signed { i128::from(c) } else { zext(i128::from(c), width) })
+    Some(if signed {
+        i128::from(c)
+    } else {
+        zext(i128::from(c), width)
+    })
 }
 
 /// The printed form of an attribute.
@@ -129,13 +133,14 @@ pub fn attribute_text(attr: mlir_sys::MlirAttribute) -> String {
 }
 
 /// The number of iterations when it is known statically, as MLIR's
-/// `constantTripCount` computes it, truncated to the bounds' width (a count
-/// that does not fit reads as negative, as MLIR's `getSExtValue` would).
+/// `constantTripCount` computes it: a number of the bounds' width, returned
+/// sign-extended (callers that read it unsigned truncate it back).
 pub fn static_trip_count(op: MlirOperation) -> Option<i128> {
     let (lb, ub, step) = (lower_bound(op), upper_bound(op), step(op));
     let width = bound_width(lb);
     if width != bound_width(ub)
-        || ir::integer_width(ir::value_type(lb)).is_some() != ir::integer_width(ir::value_type(ub)).is_some()
+        || ir::integer_width(ir::value_type(lb)).is_some()
+            != ir::integer_width(ir::value_type(ub)).is_some()
     {
         return None;
     }
@@ -178,7 +183,10 @@ pub fn static_trip_count(op: MlirOperation) -> Option<i128> {
     if diff < 0 {
         return Some(0);
     }
+    // MLIR divides as signed numbers of the bounds' width, even for an
+    // unsigned loop whose difference has the sign bit set.
     let s = step_cst?;
+    let diff = sext(diff, width);
     let mut count = diff / s;
     if diff % s != 0 {
         count += 1;
@@ -193,7 +201,8 @@ pub fn promote_if_single_iteration(op: MlirOperation) -> bool {
     let Some(count) = static_trip_count(op) else {
         return false;
     };
-    if count > 1 {
+    // The count is compared as an unsigned number of the bounds' width.
+    if zext(count, bound_width(lower_bound(op))) > 1 {
         return false;
     }
     let inits = init_args(op);
@@ -302,12 +311,19 @@ fn fold_iter_args(root: OperationRef, rewriter: &RewriterBase) -> bool {
     }
 
     let location = ir::location(op);
-    let new_inits: Vec<MlirValue> = (0..inits.len()).filter(|i| keep[*i]).map(|i| inits[i]).collect();
+    let new_inits: Vec<MlirValue> = (0..inits.len())
+        .filter(|i| keep[*i])
+        .map(|i| inits[i])
+        .collect();
     let mut arg_types = vec![ir::value_type(induction_var(op))];
     arg_types.extend(new_inits.iter().map(|v| ir::value_type(*v)));
     let locations = vec![location; arg_types.len()];
     let block = unsafe {
-        mlir_sys::mlirBlockCreate(arg_types.len() as isize, arg_types.as_ptr(), locations.as_ptr())
+        mlir_sys::mlirBlockCreate(
+            arg_types.len() as isize,
+            arg_types.as_ptr(),
+            locations.as_ptr(),
+        )
     };
     let region = unsafe { mlir_sys::mlirRegionCreate() };
     unsafe { mlir_sys::mlirRegionAppendOwnedBlock(region, block) };
@@ -322,9 +338,18 @@ fn fold_iter_args(root: OperationRef, rewriter: &RewriterBase) -> bool {
     let attributes = ir::attributes(op);
     let attributes: Vec<(&str, mlir_sys::MlirAttribute)> =
         attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let new_op = ir::create_op("scf.for", location, &operands, &result_types, &attributes, vec![region]);
+    let new_op = ir::create_op(
+        "scf.for",
+        location,
+        &operands,
+        &result_types,
+        &attributes,
+        vec![region],
+    );
     rewriter.set_insertion_point_before(root);
-    let new_op = rewriter.insert(unsafe { Operation::from_raw(new_op) }).to_raw();
+    let new_op = rewriter
+        .insert(unsafe { Operation::from_raw(new_op) })
+        .to_raw();
 
     let new_block = body(new_op);
     let new_args = ir::block_args(new_block);
@@ -352,7 +377,11 @@ fn fold_iter_args(root: OperationRef, rewriter: &RewriterBase) -> bool {
             rewriter.erase_op(old_yield);
         }
     } else {
-        rewriter.merge_blocks(block_ref(old_block), block_ref(new_block), &values(&transfer));
+        rewriter.merge_blocks(
+            block_ref(old_block),
+            block_ref(new_block),
+            &values(&transfer),
+        );
         let Some(merged) = ir::terminator(new_block) else {
             return false;
         };
