@@ -165,3 +165,27 @@ tt.func @nested(%n: i32) -> (i32, i32) {
   }
   tt.return %r#0, %r#1 : i32, i32
 }
+
+// -----
+
+// The closing scf.for canonicalization also erases loops that do not run
+// and inlines loops that run once.
+// CHECK-LABEL: tt.func @trivial_loops
+// CHECK-SAME: (%[[X:[^:]*]]: i32)
+// CHECK-NOT: scf.for
+// CHECK: %[[ONCE:.*]] = arith.muli %[[X]], %[[X]] : i32
+// CHECK-NEXT: tt.return %[[X]], %[[ONCE]] : i32, i32
+tt.func @trivial_loops(%x: i32) -> (i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %never = scf.for %i = %c4 to %c0 step %c1 iter_args(%acc = %x) -> (i32) : i32 {
+    %m = arith.muli %acc, %x : i32
+    scf.yield %m : i32
+  }
+  %once = scf.for %i = %c0 to %c1 step %c4 iter_args(%acc = %x) -> (i32) : i32 {
+    %m = arith.muli %acc, %x : i32
+    scf.yield %m : i32
+  }
+  tt.return %never, %once : i32, i32
+}

@@ -72,10 +72,6 @@ pub fn lookup_or_self(map: &ValueMap, value: MlirValue) -> MlirValue {
     map.get(&Val(value)).map_or(value, |v| v.0)
 }
 
-pub fn is_null_op(op: MlirOperation) -> bool {
-    op.ptr.is_null()
-}
-
 pub fn is_null_block(block: MlirBlock) -> bool {
     block.ptr.is_null()
 }
@@ -315,11 +311,6 @@ pub fn is_ancestor(ancestor: MlirOperation, op: MlirOperation) -> bool {
         current = parent_op(c);
     }
     false
-}
-
-/// Whether `ancestor` contains `op` (and is not `op`).
-pub fn is_proper_ancestor(ancestor: MlirOperation, op: MlirOperation) -> bool {
-    parent_op(op).is_some_and(|p| is_ancestor(ancestor, p))
 }
 
 /// Whether `value` is defined outside of `op` (MLIR's default

@@ -480,3 +480,68 @@ pub const FOR_CANONICALIZATION: [(Root, &Pattern); 2] = [
     (Root::Op("scf.for"), &FOLD_ITER_ARGS),
     (Root::Op("scf.for"), &SIMPLIFY_TRIVIAL_LOOPS),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::new_context;
+    use melior::ir::Module;
+
+    /// The trip counts of the loops of `@f`, in order.
+    fn trip_counts(body: &str) -> Vec<Option<i128>> {
+        let context = new_context(false);
+        let source = format!("tt.func @f(%n: i32) {{\n{body}\n  tt.return\n}}");
+        let module = Module::parse(&context, &source).expect("test IR parses");
+        let mut counts = Vec::new();
+        ir::walk_pre(module.as_operation().to_raw(), &mut |op| {
+            if ir::is(op, "scf.for") {
+                counts.push(static_trip_count(op));
+            }
+        });
+        counts
+    }
+
+    #[test]
+    fn trip_counts_follow_mlir() {
+        let counts = trip_counts(
+            r#"
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %c10 = arith.constant 10 : i32
+  %m1 = arith.constant -1 : i32
+  %s8 = arith.constant 0 : i8
+  %e8 = arith.constant 200 : i8
+  %o8 = arith.constant 1 : i8
+  %up = arith.addi %n, %c10 overflow<nsw> : i32
+  %wrap = arith.addi %n, %c10 : i32
+  scf.for %i = %c0 to %c10 step %c3 : i32 {}
+  scf.for %i = %c10 to %c0 step %c1 : i32 {}
+  scf.for %i = %c0 to %c10 step %m1 : i32 {}
+  scf.for %i = %n to %n step %c1 : i32 {}
+  scf.for %i = %c0 to %n step %c1 : i32 {}
+  scf.for %i = %n to %up step %c3 : i32 {}
+  scf.for %i = %n to %wrap step %c3 : i32 {}
+  scf.for %i = %c0 to %c10 step %n : i32 {}
+  scf.for unsigned %i = %s8 to %e8 step %o8 : i8 {}
+  scf.for %i = %s8 to %e8 step %o8 : i8 {}
+"#,
+        );
+        assert_eq!(
+            counts,
+            vec![
+                Some(4),
+                Some(0),
+                Some(0),
+                Some(0),
+                None,
+                Some(4),
+                None,
+                None,
+                // 200 iterations, held in eight bits.
+                Some(-56),
+                Some(0),
+            ]
+        );
+    }
+}
