@@ -432,10 +432,24 @@ pub fn same_attribute(a: MlirAttribute, b: MlirAttribute) -> bool {
     unsafe { mlir_sys::mlirAttributeEqual(a, b) }
 }
 
-/// The integer an `IntegerAttr` holds, sign-extended (MLIR's `getInt`).
+/// The integer an `IntegerAttr` holds, sign-extended from its width (what
+/// MLIR's `getInt` returns; read without `getInt`'s assertion that the type
+/// is signless).
 pub fn integer_attr_value(attr: MlirAttribute) -> Option<i64> {
     unsafe {
-        mlir_sys::mlirAttributeIsAInteger(attr).then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr))
+        if !mlir_sys::mlirAttributeIsAInteger(attr) {
+            return None;
+        }
+        let ty = mlir_sys::mlirAttributeGetType(attr);
+        if !mlir_sys::mlirTypeIsAInteger(ty) || mlir_sys::mlirIntegerTypeIsSignless(ty) {
+            return Some(mlir_sys::mlirIntegerAttrGetValueInt(attr));
+        }
+        if mlir_sys::mlirIntegerTypeIsSigned(ty) {
+            return Some(mlir_sys::mlirIntegerAttrGetValueSInt(attr));
+        }
+        let width = mlir_sys::mlirIntegerTypeGetWidth(ty).clamp(1, 64);
+        let shift = 64 - width;
+        Some(((mlir_sys::mlirIntegerAttrGetValueUInt(attr) << shift) as i64) >> shift)
     }
 }
 
