@@ -246,7 +246,14 @@ fn add_ptr<'c, 'a>(outer: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>)
     }
     let location = fused(outer.context(), &[outer.location(), inner.location()]);
     // `arith.addi` without overflow flags: Triton asks for none.
-    let sum = create(rewriter, "arith.addi", location, &[first, second], &[first.r#type()], &[]);
+    let sum = create(
+        rewriter,
+        "arith.addi",
+        location,
+        &[first, second],
+        &[first.r#type()],
+        &[],
+    );
     let kept = ir::discardable_attributes(
         outer,
         &[
