@@ -57,9 +57,29 @@ pub fn splat_element(attr: Attribute) -> Option<Attribute> {
 /// element of an integer constant.
 pub fn splat_int(attr: Attribute) -> Option<i64> {
     let element = splat_element(attr)?;
+    int_value(element).map(|(signed, _)| signed)
+}
+
+/// The value of an integer attribute of a signless integer (at most 64
+/// bits) or index type, sign- and zero-extended; `None` for any other
+/// attribute (MLIR's accessors assert on the rest).
+pub fn int_value(attr: Attribute) -> Option<(i64, u64)> {
+    let raw = attr.to_raw();
     unsafe {
-        mlir_sys::mlirAttributeIsAInteger(element.to_raw())
-            .then(|| mlir_sys::mlirIntegerAttrGetValueInt(element.to_raw()))
+        if !mlir_sys::mlirAttributeIsAInteger(raw) {
+            return None;
+        }
+        let ty = mlir_sys::mlirAttributeGetType(raw);
+        let readable = mlir_sys::mlirTypeIsAIndex(ty)
+            || (mlir_sys::mlirTypeIsAInteger(ty)
+                && mlir_sys::mlirIntegerTypeIsSignless(ty)
+                && mlir_sys::mlirIntegerTypeGetWidth(ty) <= 64);
+        readable.then(|| {
+            (
+                mlir_sys::mlirIntegerAttrGetValueInt(raw),
+                mlir_sys::mlirIntegerAttrGetValueUInt(raw),
+            )
+        })
     }
 }
 

@@ -79,6 +79,22 @@ tt.func @store_masks(%p: tensor<8x!tt.ptr<f32>>, %v: tensor<8xf32>, %m: tensor<8
 
 // -----
 
+// Through a block pointer, the unmasked load keeps boundaryCheck and
+// padding; the unmasked store, built as Triton 3.6's builder builds it,
+// loses its boundaryCheck.
+// CHECK-LABEL: tt.func @block_pointer_masks
+// CHECK-NEXT: %[[L:.*]] = tt.load %arg0 {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
+// CHECK-NEXT: tt.store %arg0, %arg1 : !tt.ptr<tensor<16x16xf16>>
+// CHECK-NEXT: tt.return %[[L]]
+tt.func @block_pointer_masks(%p: !tt.ptr<tensor<16x16xf16>>, %v: tensor<16x16xf16>) -> tensor<16x16xf16> {
+  %true = arith.constant dense<true> : tensor<16x16xi1>
+  %a = tt.load %p, %true {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
+  tt.store %p, %v, %true {boundaryCheck = array<i32: 1>} : !tt.ptr<tensor<16x16xf16>>
+  tt.return %a : tensor<16x16xf16>
+}
+
+// -----
+
 // addptr by a zero offset (scalar or splat) is its pointer; other offsets
 // stay.
 // CHECK-LABEL: tt.func @addptr_zero

@@ -13,7 +13,7 @@
 use melior::ir::{
     attribute::{BoolAttribute, DenseI32ArrayAttribute, IntegerAttribute},
     operation::{OperationLike, OperationRef},
-    Attribute, AttributeLike, Location, Operation, Type, Value, ValueLike,
+    Attribute, Location, Operation, Type, Value, ValueLike,
 };
 use melior::RewriterBase;
 
@@ -71,11 +71,7 @@ fn splat_mask(mask: Value) -> Option<bool> {
         return None;
     }
     let element = ir::splat_element(attr)?;
-    let raw = element.to_raw();
-    unsafe {
-        mlir_sys::mlirAttributeIsAInteger(raw)
-            .then(|| mlir_sys::mlirIntegerAttrGetValueUInt(raw) == 1)
-    }
+    ir::int_value(element).map(|(_, unsigned)| unsigned == 1)
 }
 
 /// An `i32` integer attribute (the storage of Triton's enum attributes).
