@@ -1,16 +1,17 @@
 //! Small, safe queries and edits on IR that folders, patterns and passes
-//! share: the op that defines a value, constant values and their splat
-//! elements, operand lists of ops with `operandSegmentSizes`, and an op's
-//! traits and memory effects.
+//! share: the op that defines a value, operands by index and by segment,
+//! constant values and their splat elements, dense constants rebuilt with
+//! another type, and ops built by name.
 
 use melior::ir::{
     attribute::DenseI32ArrayAttribute,
-    operation::OperationBuilder,
-    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult},
-    r#type::RankedTensorType,
-    Attribute, AttributeLike, Identifier, Location, Type, TypeLike, Value, ValueLike,
+    operation::{
+        OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationRefMut,
+        OperationResult,
+    },
+    Attribute, AttributeLike, Identifier, Location, Operation, Type, TypeLike, Value, ValueLike,
 };
-use melior::RewriterBase;
+use melior::{RewriterBase, StringRef};
 
 /// The op whose result `value` is, or `None` for a block argument.
 pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
@@ -52,24 +53,33 @@ pub fn splat_element(attr: Attribute) -> Option<Attribute> {
     }
 }
 
-/// The splat value of a dense elements attribute that is a splat (scalar
-/// attributes do not count).
-pub fn dense_splat_value(attr: Attribute) -> Option<Attribute> {
-    let raw = attr.to_raw();
-    unsafe {
-        (mlir_sys::mlirAttributeIsADenseElements(raw)
-            && mlir_sys::mlirDenseElementsAttrIsSplat(raw))
-        .then(|| Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(raw)))
-    }
-}
-
 /// The value of an integer attribute (sign-extended), or of the splat
 /// element of an integer constant.
 pub fn splat_int(attr: Attribute) -> Option<i64> {
     let element = splat_element(attr)?;
+    int_value(element).map(|(signed, _)| signed)
+}
+
+/// The value of an integer attribute of a signless integer (at most 64
+/// bits) or index type, sign- and zero-extended; `None` for any other
+/// attribute (MLIR's accessors assert on the rest).
+pub fn int_value(attr: Attribute) -> Option<(i64, u64)> {
+    let raw = attr.to_raw();
     unsafe {
-        mlir_sys::mlirAttributeIsAInteger(element.to_raw())
-            .then(|| mlir_sys::mlirIntegerAttrGetValueInt(element.to_raw()))
+        if !mlir_sys::mlirAttributeIsAInteger(raw) {
+            return None;
+        }
+        let ty = mlir_sys::mlirAttributeGetType(raw);
+        let readable = mlir_sys::mlirTypeIsAIndex(ty)
+            || (mlir_sys::mlirTypeIsAInteger(ty)
+                && mlir_sys::mlirIntegerTypeIsSignless(ty)
+                && mlir_sys::mlirIntegerTypeGetWidth(ty) <= 64);
+        readable.then(|| {
+            (
+                mlir_sys::mlirIntegerAttrGetValueInt(raw),
+                mlir_sys::mlirIntegerAttrGetValueUInt(raw),
+            )
+        })
     }
 }
 
@@ -104,6 +114,204 @@ pub fn set_operands<'c, 'a>(op: OperationRef<'c, 'a>, operands: &[Value<'c, 'a>]
     op.set_operands(operands);
 }
 
+/// Operand `index` of `op`, or `None` past the end. (melior's own accessor
+/// prints the whole op into its out-of-range error.)
+pub fn operand<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
+    (index < op.operand_count()).then(|| unsafe {
+        Value::from_raw(mlir_sys::mlirOperationGetOperand(
+            op.to_raw(),
+            index as isize,
+        ))
+    })
+}
+
+/// Result `index` of `op`, or `None` past the end.
+pub fn result<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
+    (index < op.result_count()).then(|| unsafe {
+        Value::from_raw(mlir_sys::mlirOperationGetResult(
+            op.to_raw(),
+            index as isize,
+        ))
+    })
+}
+
+/// The operands in segment `segment` of an op with `operandSegmentSizes`,
+/// or `None` when the attribute is missing or does not add up to the
+/// operand count.
+pub fn segment<'c, 'a>(op: OperationRef<'c, 'a>, segment: usize) -> Option<Vec<Value<'c, 'a>>> {
+    let sizes = inherent_attribute(op, "operandSegmentSizes")?;
+    let sizes = DenseI32ArrayAttribute::try_from(sizes).ok()?;
+    let sizes: Vec<usize> = (0..sizes.len())
+        .map(|i| sizes.element(i).ok().and_then(|s| usize::try_from(s).ok()))
+        .collect::<Option<_>>()?;
+    if sizes.iter().sum::<usize>() != op.operand_count() || segment >= sizes.len() {
+        return None;
+    }
+    let start: usize = sizes[..segment].iter().sum();
+    (start..start + sizes[segment])
+        .map(|i| operand(op, i))
+        .collect()
+}
+
+/// The inherent attribute `name` of `op`, if set.
+pub fn inherent_attribute<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<Attribute<'c>> {
+    let name = StringRef::new(name);
+    unsafe {
+        Attribute::from_option_raw(mlir_sys::mlirOperationGetInherentAttributeByName(
+            op.to_raw(),
+            name.to_raw(),
+        ))
+    }
+}
+
+/// Whether the unit attribute `name` is set on `op`.
+pub fn has_unit_attribute(op: OperationRef, name: &str) -> bool {
+    inherent_attribute(op, name)
+        .is_some_and(|a| unsafe { mlir_sys::mlirAttributeIsAUnit(a.to_raw()) })
+}
+
+/// Creates a detached op named `name`, as a builder with only operands,
+/// result types and attributes would (inherent attributes go to the op's
+/// properties). `None` if MLIR refuses it.
+pub fn build_op<'c>(
+    name: &str,
+    location: Location<'c>,
+    operands: &[Value<'c, '_>],
+    results: &[Type<'c>],
+    attributes: &[(&str, Attribute<'c>)],
+) -> Option<Operation<'c>> {
+    let context = location.context();
+    let context = unsafe { context.to_ref() };
+    let attributes: Vec<(Identifier, Attribute)> = attributes
+        .iter()
+        .map(|(name, value)| (Identifier::new(context, name), *value))
+        .collect();
+    build(name, location, operands, results, &attributes)
+}
+
+fn build<'c>(
+    name: &str,
+    location: Location<'c>,
+    operands: &[Value<'c, '_>],
+    results: &[Type<'c>],
+    attributes: &[(Identifier<'c>, Attribute<'c>)],
+) -> Option<Operation<'c>> {
+    OperationBuilder::new(name, location)
+        .add_operands(operands)
+        .add_results(results)
+        .add_attributes(attributes)
+        .build()
+        .ok()
+}
+
+/// The location of an op that replaces the ops at `locations`, as MLIR's
+/// `FusedLoc::get` forms it: unknown locations dropped, nested fusions
+/// flattened, duplicates removed, a single survivor returned as is.
+pub fn fused_location<'c>(locations: &[Location<'c>]) -> Option<Location<'c>> {
+    let first = locations.first()?;
+    let raw: Vec<mlir_sys::MlirLocation> = locations.iter().map(|l| l.to_raw()).collect();
+    unsafe {
+        let context = mlir_sys::mlirLocationGetContext(first.to_raw());
+        Some(Location::from_raw(mlir_sys::mlirLocationFusedGet(
+            context,
+            raw.len() as isize,
+            raw.as_ptr(),
+            mlir_sys::MlirAttribute {
+                ptr: std::ptr::null(),
+            },
+        )))
+    }
+}
+
+/// `tensor<shape x element, encoding>`.
+pub fn tensor_type<'c>(
+    shape: &[i64],
+    element: Type<'c>,
+    encoding: Option<Attribute<'c>>,
+) -> Type<'c> {
+    let encoding = encoding.map_or(
+        mlir_sys::MlirAttribute {
+            ptr: std::ptr::null(),
+        },
+        |e| e.to_raw(),
+    );
+    unsafe {
+        Type::from_raw(mlir_sys::mlirRankedTensorTypeGet(
+            shape.len() as isize,
+            shape.as_ptr(),
+            element.to_raw(),
+            encoding,
+        ))
+    }
+}
+
+/// The shape and element type of `ty` when it is a ranked tensor with a
+/// static shape: the only types dense constants can take.
+fn static_tensor(ty: Type) -> Option<(Vec<i64>, Type)> {
+    let tensor = crate::types::Tensor::of(ty)?;
+    tensor
+        .shape
+        .iter()
+        .all(|&d| d >= 0)
+        .then_some((tensor.shape, tensor.element))
+}
+
+/// Whether `attr` is a dense elements attribute (`DenseElementsAttr`: int,
+/// float or string data; not resource or sparse elements).
+pub fn is_dense_elements(attr: Attribute) -> bool {
+    unsafe { mlir_sys::mlirAttributeIsADenseElements(attr.to_raw()) }
+}
+
+/// Whether `attr` is a dense elements attribute holding one repeated value
+/// (MLIR's `SplatElementsAttr`).
+pub fn is_splat_elements(attr: Attribute) -> bool {
+    is_dense_elements(attr) && unsafe { mlir_sys::mlirDenseElementsAttrIsSplat(attr.to_raw()) }
+}
+
+/// The splat constant of type `ty` (a static ranked tensor) whose elements
+/// are all `element`, an attribute typed with `ty`'s element type; `None`
+/// for any other pair.
+pub fn splat_attr<'c>(ty: Type<'c>, element: Attribute<'c>) -> Option<Attribute<'c>> {
+    let (_, element_type) = static_tensor(ty)?;
+    let raw = element.to_raw();
+    let scalar =
+        unsafe { mlir_sys::mlirAttributeIsAInteger(raw) || mlir_sys::mlirAttributeIsAFloat(raw) };
+    if !scalar || element.r#type() != element_type {
+        return None;
+    }
+    unsafe { Attribute::from_option_raw(mlir_sys::mlirDenseElementsAttrSplatGet(ty.to_raw(), raw)) }
+}
+
+/// The dense constant `attr` with the type `ty`: the same elements in the
+/// same row-major order. `None` unless both have the same element type and
+/// element count.
+pub fn reshape_attr<'c>(attr: Attribute<'c>, ty: Type<'c>) -> Option<Attribute<'c>> {
+    let (shape, element) = static_tensor(ty)?;
+    let (from_shape, from_element) = static_tensor(attr.r#type())?;
+    if !is_dense_elements(attr)
+        || element != from_element
+        || crate::types::num_elements(&shape) != crate::types::num_elements(&from_shape)
+    {
+        return None;
+    }
+    unsafe {
+        Attribute::from_option_raw(mlir_sys::mlirDenseElementsAttrReshapeGet(
+            attr.to_raw(),
+            ty.to_raw(),
+        ))
+    }
+}
+
+/// A splat dense constant `attr` with the type `ty`, which may have another
+/// shape (MLIR's `resizeSplat`). `None` unless `attr` is a splat and the
+/// element types agree.
+pub fn resize_splat_attr<'c>(attr: Attribute<'c>, ty: Type<'c>) -> Option<Attribute<'c>> {
+    if !is_splat_elements(attr) {
+        return None;
+    }
+    splat_attr(ty, splat_element(attr)?)
+}
+
 /// Every attribute of `op`: inherent ones (properties) and discardable
 /// ones, as the generic printer shows them.
 pub fn attributes<'c>(op: OperationRef<'c, '_>) -> Vec<(Identifier<'c>, Attribute<'c>)> {
@@ -136,12 +344,8 @@ pub fn create<'c, 'a>(
     results: &[Type<'c>],
     attributes: &[(Identifier<'c>, Attribute<'c>)],
 ) -> OperationRef<'c, 'a> {
-    let op = OperationBuilder::new(name, location)
-        .add_operands(operands)
-        .add_results(results)
-        .add_attributes(attributes)
-        .build()
-        .unwrap_or_else(|e| panic!("cannot build '{name}': {e}"));
+    let op = build(name, location, operands, results, attributes)
+        .unwrap_or_else(|| panic!("MLIR refused to build '{name}'"));
     let inserted = rewriter.insert(op);
     unsafe { OperationRef::from_raw(inserted.to_raw()) }
 }
@@ -166,31 +370,23 @@ pub fn create_like<'c, 'a>(
     )
 }
 
-/// Result `index` of `op` as a value.
-pub fn result<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Value<'c, 'a> {
-    op.result(index)
-        .unwrap_or_else(|_| panic!("op has no result {index}"))
-        .into()
+/// The only (or first) result of an op the caller just created or matched
+/// by name, whose result count its ODS definition fixes.
+pub fn first_result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
+    result(op, 0).unwrap_or_else(|| {
+        panic!(
+            "'{}' has no result",
+            op.name().as_string_ref().as_str().unwrap_or("?")
+        )
+    })
 }
 
-/// The ranked tensor type `shape x element` with `encoding`.
-pub fn tensor_type<'c>(
-    shape: &[i64],
-    element: Type<'c>,
-    encoding: Option<Attribute<'c>>,
-) -> Type<'c> {
-    let shape: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
-    RankedTensorType::new(&shape, element, encoding).into()
-}
-
-/// The splat dense elements attribute of shaped type `ty` holding `element`.
-pub fn splat_attribute<'c>(ty: Type<'c>, element: Attribute<'c>) -> Attribute<'c> {
-    unsafe {
-        Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(
-            ty.to_raw(),
-            element.to_raw(),
-        ))
-    }
+/// The splat value of a dense constant that is a splat (scalar attributes
+/// do not count).
+pub fn dense_splat_value(attr: Attribute) -> Option<Attribute> {
+    is_splat_elements(attr)
+        .then(|| splat_element(attr))
+        .flatten()
 }
 
 /// Whether `value` has exactly one use.

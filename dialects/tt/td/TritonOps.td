@@ -52,6 +52,8 @@ def TT_FpToFpOp : TT_Op<"fp_to_fp", [Elementwise, SameOperandsAndResultShape,
   let results = (outs TT_FloatLike:$result);
   let assemblyFormat =
     "$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 def TT_ClampFOp : TT_Op<"clampf", [Elementwise, SameOperandsAndResultType, Pure]> {
@@ -105,6 +107,8 @@ def TT_AdvanceOp : TT_Op<"advance", [Pure,
   let arguments = (ins TT_TensorPtr:$ptr, Variadic<I32>:$offsets);
   let results = (outs TT_TensorPtr:$result);
   let assemblyFormat = "$ptr `,` `[` $offsets `]` attr-dict `:` type($result)";
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 def TT_LoadOp : TT_Op<"load", [
@@ -202,6 +206,8 @@ def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType,
   let arguments = (ins TT_Type:$src);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
@@ -218,6 +224,8 @@ def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementTy
   let arguments = (ins TT_Tensor:$src, I32Attr:$axis);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
@@ -229,6 +237,8 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
     $src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)?
     attr-dict `:` type($src) `->` type($result)
   }];
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
@@ -237,6 +247,8 @@ def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 def TT_CatOp : TT_Op<"cat", [NoMemoryEffect, SameTypeOperands,
@@ -267,6 +279,8 @@ def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
   let arguments = (ins TT_Tensor:$src, DenseI32ArrayAttr:$order);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 //===----------------------------------------------------------------------===//
@@ -410,6 +424,8 @@ def TT_MakeRangeOp : TT_Op<"make_range", [Pure]> {
   let arguments = (ins I32Attr:$start, I32Attr:$end);
   let results = (outs TT_IntTensor:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 def TT_HistogramOp : TT_Op<"histogram", [Pure,

@@ -19,11 +19,11 @@ use melior::ir::{
     attribute::{FloatAttribute, IntegerAttribute},
     operation::{OperationLike, OperationRef},
     r#type::IntegerType,
-    AttributeLike, BlockLike, Identifier, Location, RegionLike, Type, TypeLike, Value, ValueLike,
+    AttributeLike, BlockLike, Identifier, RegionLike, Type, TypeLike, Value, ValueLike,
 };
 use melior::RewriterBase;
 
-use tt_dialect::ir::{self, create, defined_by, result};
+use tt_dialect::ir::{self, create, defined_by, first_result, operand};
 use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
 use tt_dialect::types::{Tensor, TensorView};
 
@@ -90,10 +90,6 @@ fn is_zero(value: Value) -> bool {
     FloatAttribute::try_from(element).is_ok_and(|f| f.value() == 0.0)
 }
 
-fn operand<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
-    op.operand(index).ok()
-}
-
 fn int_attr(op: OperationRef, name: &str) -> Option<i64> {
     IntegerAttribute::try_from(op.attribute(name).ok()?)
         .ok()
@@ -110,7 +106,7 @@ fn dot_add<'c, 'a>(add: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -
         (None, Some(dot)) => (dot, rhs),
         (None, None) => return false,
     };
-    if !ir::has_one_use(ir::result(dot, 0)) || !operand(dot, 2).is_some_and(is_zero) {
+    if !ir::has_one_use(first_result(dot)) || !operand(dot, 2).is_some_and(is_zero) {
         return false;
     }
     if ir::is_op(add, "arith.addf") && int_attr(dot, "maxNumImpreciseAcc").unwrap_or(0) != 0 {
@@ -124,7 +120,7 @@ fn dot_add<'c, 'a>(add: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -
     ir::set_operands(dot, &[a, b, addend]);
     rewriter.move_op_before(dot, add);
     rewriter.finalize_op_modification(dot);
-    rewriter.replace_op_with_values(add, &[result(dot, 0)]);
+    rewriter.replace_op_with_values(add, &[first_result(dot)]);
     true
 }
 
@@ -167,7 +163,7 @@ fn select_masked_load<'c, 'a>(
         &[if_true.r#type()],
         &attributes,
     );
-    rewriter.replace_op_with_values(select, &[result(new_load, 0)]);
+    rewriter.replace_op_with_values(select, &[first_result(new_load)]);
     true
 }
 
@@ -244,7 +240,9 @@ fn add_ptr<'c, 'a>(outer: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>)
     if !offsets_combinable(first, second) {
         return false;
     }
-    let location = fused(outer.context(), &[outer.location(), inner.location()]);
+    let Some(location) = ir::fused_location(&[outer.location(), inner.location()]) else {
+        return false;
+    };
     // `arith.addi` without overflow flags: Triton asks for none.
     let sum = create(
         rewriter,
@@ -267,28 +265,12 @@ fn add_ptr<'c, 'a>(outer: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>)
         rewriter,
         "tt.addptr",
         location,
-        &[ptr, result(sum, 0)],
+        &[ptr, first_result(sum)],
         &[inner_ptr.r#type()],
         &kept,
     );
-    rewriter.replace_op_with_values(outer, &[result(combined, 0)]);
+    rewriter.replace_op_with_values(outer, &[first_result(combined)]);
     true
-}
-
-/// The fusion of `locations`, as MLIR's declarative rewrites give the ops
-/// they create.
-fn fused<'c>(context: melior::ContextRef<'c>, locations: &[Location<'c>]) -> Location<'c> {
-    let raw: Vec<_> = locations.iter().map(|l| l.to_raw()).collect();
-    unsafe {
-        Location::from_raw(mlir_sys::mlirLocationFusedGet(
-            context.to_ref().to_raw(),
-            raw.len() as isize,
-            raw.as_ptr(),
-            mlir_sys::MlirAttribute {
-                ptr: std::ptr::null(),
-            },
-        ))
-    }
 }
 
 /// Whether the single block of `reduce`'s combiner is one float add of at
@@ -339,7 +321,7 @@ fn broadcast_mul_reduce<'c, 'a>(
         return false;
     }
     // Triton reads both bounds off the left broadcast's shape.
-    let Some(shape) = Tensor::of(ir::result(lhs_broadcast, 0).r#type()).map(|t| t.shape) else {
+    let Some(shape) = Tensor::of(first_result(lhs_broadcast).r#type()).map(|t| t.shape) else {
         return false;
     };
     if shape.len() != 3 || shape[2] < 16 || shape[0] < 16 {
@@ -377,7 +359,7 @@ fn broadcast_mul_reduce<'c, 'a>(
         rewriter,
         "tt.splat",
         location,
-        &[result(zero, 0)],
+        &[first_result(zero)],
         &[acc_type],
         &[],
     );
@@ -385,7 +367,7 @@ fn broadcast_mul_reduce<'c, 'a>(
         rewriter,
         "tt.dot",
         location,
-        &[x, y, result(acc, 0)],
+        &[x, y, first_result(acc)],
         &[acc_type],
         &[
             (Identifier::new(context, "inputPrecision"), precision),
@@ -395,7 +377,7 @@ fn broadcast_mul_reduce<'c, 'a>(
             ),
         ],
     );
-    rewriter.replace_op_with_values(reduce, &[result(dot, 0)]);
+    rewriter.replace_op_with_values(reduce, &[first_result(dot)]);
     true
 }
 
@@ -403,7 +385,7 @@ fn reshape_reduce<'c, 'a>(reshape: OperationRef<'c, 'a>, rewriter: &RewriterBase
     if reshape.has_attribute("allow_reorder") {
         return false;
     }
-    let value = result(reshape, 0);
+    let value = first_result(reshape);
     if Tensor::of(value.r#type()).is_none_or(|t| t.rank() != 1) {
         return false;
     }
@@ -432,11 +414,11 @@ fn rank_reduced_descriptor_load<'c, 'a>(
     let Some(load) = operand(reshape, 0).and_then(|v| defined_by(v, "tt.descriptor_load")) else {
         return false;
     };
-    let loaded = result(load, 0);
+    let loaded = first_result(load);
     if !ir::has_one_use(loaded) {
         return false;
     }
-    let reshaped = result(reshape, 0);
+    let reshaped = first_result(reshape);
     let (Some(from), Some(to)) = (Tensor::of(loaded.r#type()), Tensor::of(reshaped.r#type()))
     else {
         return false;

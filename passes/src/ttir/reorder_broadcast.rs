@@ -18,7 +18,7 @@ use melior::ir::{
 use melior::RewriterBase;
 
 use tt_dialect::canonicalize::patterns::patterns as canonicalization_patterns;
-use tt_dialect::ir::{self, create, create_like, defined_by, result, Trait};
+use tt_dialect::ir::{self, create, create_like, defined_by, first_result, Trait};
 use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
 use tt_dialect::types::TensorView;
 
@@ -95,17 +95,33 @@ fn constant<'c: 'a, 'a>(
     value: melior::ir::Attribute<'c>,
 ) -> Value<'c, 'a> {
     let context = unsafe { op.context().to_ref() };
-    result(
-        create(
-            rewriter,
-            "arith.constant",
-            op.location(),
-            &[],
-            &[ty],
-            &[(Identifier::new(context, "value"), value)],
-        ),
-        0,
-    )
+    first_result(create(
+        rewriter,
+        "arith.constant",
+        op.location(),
+        &[],
+        &[ty],
+        &[(Identifier::new(context, "value"), value)],
+    ))
+}
+
+/// Applies the one-operand op `name` (a splat or broadcast at `op`'s
+/// location) to each result of `inner`, giving result `i` type `types[i]`.
+fn wrap_results<'c, 'a>(
+    rewriter: &RewriterBase<'c, 'a>,
+    op: OperationRef<'c, '_>,
+    inner: OperationRef<'c, 'a>,
+    name: &str,
+    types: &[Type<'c>],
+) -> Vec<Value<'c, 'a>> {
+    types
+        .iter()
+        .enumerate()
+        .map(|(i, ty)| {
+            let value = ir::result(inner, i).expect("created with one result per type");
+            first_result(create(rewriter, name, op.location(), &[value], &[*ty], &[]))
+        })
+        .collect()
 }
 
 fn splat_after_elementwise<'c, 'a>(
@@ -131,23 +147,7 @@ fn splat_after_elementwise<'c, 'a>(
         .filter_map(|t| TensorView::of(*t).map(|v| v.element))
         .collect();
     let scalar_op = create_like(rewriter, op, &scalars, &scalar_types);
-    let splats: Vec<Value> = tensor_types
-        .iter()
-        .enumerate()
-        .map(|(i, ty)| {
-            result(
-                create(
-                    rewriter,
-                    "tt.splat",
-                    op.location(),
-                    &[result(scalar_op, i)],
-                    &[*ty],
-                    &[],
-                ),
-                0,
-            )
-        })
-        .collect();
+    let splats = wrap_results(rewriter, op, scalar_op, "tt.splat", &tensor_types);
     rewriter.replace_op_with_values(op, &splats);
     true
 }
@@ -186,29 +186,33 @@ fn broadcast_after_elementwise<'c, 'a>(
     let narrow = |ty: Type<'c>| {
         TensorView::of(ty).map(|t| ir::tensor_type(source.shape, t.element, source.encoding))
     };
-    let mut operands = Vec::new();
+    // Plan every operand before creating anything, so that a refusal leaves
+    // the IR untouched.
+    enum Narrowed<'c, 'a> {
+        Source(Value<'c, 'a>),
+        Splat(Value<'c, 'a>, Type<'c>),
+        Constant(Type<'c>, melior::ir::Attribute<'c>),
+    }
+    let mut plan = Vec::new();
     for operand in op.operands() {
         if let Some(broadcast) = defined_by(operand, "tt.broadcast") {
-            let Ok(src) = broadcast.operand(0) else {
+            let Some(src) = ir::operand(broadcast, 0) else {
                 return false;
             };
-            operands.push(src);
+            plan.push(Narrowed::Source(src));
             continue;
         }
         let Some(ty) = narrow(operand.r#type()) else {
             return false;
         };
-        let narrowed = match splat_like(operand) {
-            Some(Splat::Of(scalar)) => result(
-                create(rewriter, "tt.splat", op.location(), &[scalar], &[ty], &[]),
-                0,
-            ),
-            Some(Splat::Constant(element)) => {
-                constant(rewriter, op, ty, ir::splat_attribute(ty, element))
-            }
+        plan.push(match splat_like(operand) {
+            Some(Splat::Of(scalar)) => Narrowed::Splat(scalar, ty),
+            Some(Splat::Constant(element)) => match ir::splat_attr(ty, element) {
+                Some(attr) => Narrowed::Constant(ty, attr),
+                None => return false,
+            },
             None => return false,
-        };
-        operands.push(narrowed);
+        });
     }
     let wide_types: Vec<Type> = op.results().map(|r| r.r#type()).collect();
     let Some(narrow_types) = wide_types
@@ -218,24 +222,23 @@ fn broadcast_after_elementwise<'c, 'a>(
     else {
         return false;
     };
-    let narrow_op = create_like(rewriter, op, &operands, &narrow_types);
-    let broadcasts: Vec<Value> = wide_types
-        .iter()
-        .enumerate()
-        .map(|(i, ty)| {
-            result(
-                create(
-                    rewriter,
-                    "tt.broadcast",
-                    op.location(),
-                    &[result(narrow_op, i)],
-                    &[*ty],
-                    &[],
-                ),
-                0,
-            )
+    let operands: Vec<Value> = plan
+        .into_iter()
+        .map(|narrowed| match narrowed {
+            Narrowed::Source(src) => src,
+            Narrowed::Splat(scalar, ty) => first_result(create(
+                rewriter,
+                "tt.splat",
+                op.location(),
+                &[scalar],
+                &[ty],
+                &[],
+            )),
+            Narrowed::Constant(ty, attr) => constant(rewriter, op, ty, attr),
         })
         .collect();
+    let narrow_op = create_like(rewriter, op, &operands, &narrow_types);
+    let broadcasts = wrap_results(rewriter, op, narrow_op, "tt.broadcast", &wide_types);
     rewriter.replace_op_with_values(op, &broadcasts);
     true
 }
