@@ -8,3 +8,5 @@ pub mod loop_aware_cse;
 pub mod loop_support;
 pub mod loop_unroll;
 pub mod reorder_broadcast;
+pub mod pointer_ir;
+pub mod rewrite_tensor_pointer;
