@@ -9,4 +9,5 @@ pub mod loop_support;
 pub mod loop_unroll;
 pub mod reorder_broadcast;
 pub mod pointer_ir;
+pub mod rewrite_tensor_descriptor_to_pointer;
 pub mod rewrite_tensor_pointer;

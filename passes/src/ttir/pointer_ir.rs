@@ -677,3 +677,28 @@ impl<'c, 'a> PtrMath<'c, 'a> {
         mask
     }
 }
+
+/// Emits `message` as an error at `location`, without the `'op' op`
+/// prefix (as `Operation::emitError` does), and returns the failure.
+pub fn emit_error(location: Location, message: &str) -> crate::rust_pass::Failure {
+    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    unsafe { sys::mlirEmitError(location.to_raw(), text.as_ptr()) };
+    crate::rust_pass::Failure
+}
+
+/// The name of `op`, e.g. `tt.load`.
+pub fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
+}
+
+/// Calls `f` on every block of every region of `op` (not nested deeper).
+pub fn for_each_block<'c, 'a>(op: OperationRef<'c, 'a>, mut f: impl FnMut(BlockRef<'c, 'a>)) {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let b = unsafe { BlockRef::from_raw(b.to_raw()) };
+            f(b);
+            block = b.next_in_region();
+        }
+    }
+}
