@@ -4,18 +4,17 @@
 //!
 //! [`Builder`] creates ops at an insertion point with one location, with the
 //! operands, result types and attributes that Triton's own C++ builders give
-//! them (so `--mlir-print-op-generic` output matches too). [`PtrMath`] is
+//! them (so the ops carry the same inherent attributes, printed or not). [`PtrMath`] is
 //! the arithmetic both passes share: the per-dimension index ranges, the
 //! tensor of pointers `base + sum(range_d * stride_d)` and the bounds mask
 //! `0 <= range_d < shape_d`. The free functions are the raw edits melior
-//! does not wrap: value users, replacing uses, moving ops between blocks,
+//! does not wrap: use checks, replacing uses, moving ops between blocks,
 //! erasing ops and block arguments.
 
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, IntegerAttribute},
     block::BlockLike,
     operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRef},
-    r#type::IntegerType,
     Attribute, AttributeLike, BlockRef, Identifier, Location, RegionLike, RegionRef, Type,
     TypeLike, Value, ValueLike,
 };
@@ -372,11 +371,6 @@ pub fn pointee_tensor(ptr: Type) -> Type {
     tensor_type(&t.shape, pointee)
 }
 
-/// The `i64` type of `ty`'s context.
-pub fn i64_type(ty: Type) -> Type {
-    IntegerType::new(unsafe { ty.context().to_ref() }, 64).into()
-}
-
 /// A type's context, as the raw handle.
 pub fn context_of(ty: Type) -> sys::MlirContext {
     unsafe { sys::mlirTypeGetContext(ty.to_raw()) }
@@ -468,21 +462,6 @@ pub fn i32_array_attribute(op: OperationRef, name: &str) -> Vec<i32> {
 }
 
 // ---- users, uses and erasure ----------------------------------------------
-
-/// The ops using `value`, with the operand number of each use, in use-list
-/// order.
-pub fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> {
-    let mut found = Vec::new();
-    unsafe {
-        let mut operand = sys::mlirValueGetFirstUse(value.to_raw());
-        while !sys::mlirOpOperandIsNull(operand) {
-            let owner = OperationRef::from_raw(sys::mlirOpOperandGetOwner(operand));
-            found.push((owner, sys::mlirOpOperandGetOperandNumber(operand) as usize));
-            operand = sys::mlirOpOperandGetNextUse(operand);
-        }
-    }
-    found
-}
 
 /// Whether `value` has any use.
 pub fn has_uses(value: Value) -> bool {

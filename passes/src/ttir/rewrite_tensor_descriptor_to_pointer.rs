@@ -22,9 +22,14 @@
 //!   A function's argument attributes stay on the first value of each
 //!   expanded argument.
 //!
-//! Input the conversion would reject is reported before anything changes:
-//! descriptor reductions Triton cannot express as atomics (with Triton's
-//! two messages), and descriptors reaching ops that no pattern rewrites.
+//! A descriptor made by an op the conversion leaves alone (one outside
+//! `arith`, `scf` and `tt`, such as `ub.poison`) reaches the rewritten ops
+//! through a `builtin.unrealized_conversion_cast`, which Triton leaves in
+//! the output too. Input the conversion would reject is reported before
+//! anything changes, at the first offending op as the conversion driver
+//! does: descriptor reductions Triton cannot express as atomics (with
+//! Triton's two messages), and descriptors reaching ops that no pattern
+//! rewrites.
 
 use std::collections::HashMap;
 
@@ -231,19 +236,34 @@ fn check_op(op: OperationRef) -> PassResult {
                 return Err(not_legalized(op));
             }
         }
-        "tt.descriptor_load" | "tt.descriptor_gather" => {
-            let result = pir::first_result(op).r#type();
-            if pir::signless(result) != result {
+        "tt.descriptor_gather" | "tt.descriptor_scatter" => {
+            let block = if name == "tt.descriptor_gather" {
+                pir::first_result(op).r#type()
+            } else {
+                op.operand(3).map_err(|_| not_legalized(op))?.r#type()
+            };
+            let rows = op.operand(1).map_err(|_| not_legalized(op))?.r#type();
+            let rank = |ty| types::Tensor::of(ty).map(|t| t.rank());
+            if (rank(block), rank(rows)) != (Some(2), Some(1)) {
                 return Err(pir::emit_error(
                     op.location(),
-                    &format!(
-                        "'{name}' op loads {result}; the pointer lowering loads signless \
-                         integers and cannot produce it"
-                    ),
+                    &format!("'{name}' op needs a 2-D block and 1-D row offsets"),
                 ));
             }
         }
         _ => {}
+    }
+    if matches!(name, "tt.descriptor_load" | "tt.descriptor_gather") {
+        let result = pir::first_result(op).r#type();
+        if pir::signless(result) != result {
+            return Err(pir::emit_error(
+                op.location(),
+                &format!(
+                    "'{name}' op loads {result}; the pointer lowering loads signless integers \
+                     and cannot produce it"
+                ),
+            ));
+        }
     }
     Ok(())
 }
@@ -487,7 +507,7 @@ impl<'c: 'a, 'a> Lowering<'c, 'a> {
         b: &Builder<'c, 'a>,
         math: &PtrMath<'c, 'a>,
         offsets: &[Value<'c, 'a>],
-    ) -> (Value<'c, 'a>, Value<'c, 'a>) {
+    ) -> (Value<'c, 'a>, Option<Value<'c, 'a>>) {
         let ranges: Vec<_> = (0..offsets.len())
             .map(|d| math.offset_range(b, offsets[d], d))
             .collect();
@@ -495,9 +515,7 @@ impl<'c: 'a, 'a> Lowering<'c, 'a> {
         let ranges: Vec<_> = (0..offsets.len())
             .map(|d| math.offset_range(b, offsets[d], d))
             .collect();
-        let mask = math
-            .mask(b, 0..offsets.len(), |d| ranges[d])
-            .expect("a descriptor has at least one dimension");
+        let mask = math.mask(b, 0..offsets.len(), |d| ranges[d]);
         (pointers, mask)
     }
 
@@ -538,7 +556,7 @@ impl<'c: 'a, 'a> Lowering<'c, 'a> {
         let (cache, evict) = Self::default_cache(&b);
         let load = b.load(
             pointers,
-            Some(mask),
+            mask,
             Some(other),
             cache,
             evict,
@@ -558,7 +576,7 @@ impl<'c: 'a, 'a> Lowering<'c, 'a> {
         let offsets = self.to_i64(&b, &operands[2..]);
         let (pointers, mask) = self.pointers_and_mask(&b, &math, &offsets);
         let (cache, evict) = Self::default_cache(&b);
-        let store = b.store(pointers, operands[1], Some(mask), cache, evict);
+        let store = b.store(pointers, operands[1], mask, cache, evict);
         pir::copy_attributes(op, store, &["operandSegmentSizes"]);
         self.replaced.push(op);
         Ok(())
@@ -588,15 +606,13 @@ impl<'c: 'a, 'a> Lowering<'c, 'a> {
         let y = math.offset_range(&b, y, 1);
         let ranges = [x, y];
         let pointers = math.pointers(&b, |d| ranges[d]);
-        let mask = math
-            .mask(&b, 0..2, |d| ranges[d])
-            .expect("gathers have two dimensions");
+        let mask = math.mask(&b, 0..2, |d| ranges[d]);
         let (cache, evict) = Self::default_cache(&b);
         let new = if is_gather {
             let other = self.other(&b, pir::signless(desc.element), &block.shape, padding)?;
             let load = b.load(
                 pointers,
-                Some(mask),
+                mask,
                 Some(other),
                 cache,
                 evict,
@@ -605,7 +621,7 @@ impl<'c: 'a, 'a> Lowering<'c, 'a> {
             pir::replace_all_uses(pir::first_result(op), pir::first_result(load));
             load
         } else {
-            b.store(pointers, operands[3], Some(mask), cache, evict)
+            b.store(pointers, operands[3], mask, cache, evict)
         };
         pir::copy_attributes(op, new, &["operandSegmentSizes"]);
         self.replaced.push(op);
@@ -624,7 +640,7 @@ impl<'c: 'a, 'a> Lowering<'c, 'a> {
         let result = pir::signless(pir::tensor_type(&block.shape, block.element));
         b.create(
             "tt.atomic_rmw",
-            &[pointers, operands[1], mask],
+            &[&[pointers, operands[1]][..], mask.as_slice()].concat(),
             &[result],
             &[
                 ("atomic_rmw_op", b.i32_attr(rmw)),
@@ -803,13 +819,7 @@ impl<'c: 'a, 'a> Lowering<'c, 'a> {
             self.stale_arguments.push((entry, stale));
         }
 
-        let context = pir::context_of(
-            inputs
-                .first()
-                .or(outputs.first())
-                .copied()
-                .unwrap_or_else(|| unsafe { Type::from_raw(function_type) }),
-        );
+        let context = unsafe { sys::mlirOperationGetContext(op.to_raw()) };
         let new_type = unsafe {
             Type::from_raw(sys::mlirFunctionTypeGet(
                 context,
