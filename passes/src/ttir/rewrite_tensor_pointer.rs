@@ -18,6 +18,9 @@
 //!
 //! The walk, the order in which ops are created, their locations and their
 //! attributes follow Triton's pass, so the output is the one Triton prints.
+//! That includes a load with a `padding` but no `boundaryCheck`: it gets an
+//! `other` without a mask, which fails the `tt.load` verifier after the
+//! pass, in Triton as here.
 //! Where Triton would assert, crash or silently mix two block pointers, the
 //! pass stops with a located error instead, before changing anything where
 //! it can tell in advance: block pointers as function arguments or results,
