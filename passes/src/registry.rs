@@ -156,6 +156,8 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttir::loop_aware_cse::PASS),
     rust(&crate::ttir::loop_unroll::PASS),
     rust(&crate::ttir::reorder_broadcast::PASS),
+    rust(&crate::ttir::rewrite_tensor_descriptor_to_pointer::PASS),
+    rust(&crate::ttir::rewrite_tensor_pointer::PASS),
 ];
 
 /// The registered pass called `name`, or an error naming the closest one.

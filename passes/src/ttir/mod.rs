@@ -7,4 +7,7 @@ pub mod licm;
 pub mod loop_aware_cse;
 pub mod loop_support;
 pub mod loop_unroll;
+pub mod pointer_ir;
 pub mod reorder_broadcast;
+pub mod rewrite_tensor_descriptor_to_pointer;
+pub mod rewrite_tensor_pointer;
