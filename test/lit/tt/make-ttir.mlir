@@ -17,10 +17,14 @@
 // CHECK: %[[LOAD:.*]] = tt.load %{{.*}} : tensor<16x!tt.ptr<f32>>
 // CHECK: tt.dot %{{.*}}, %{{.*}}, %arg2 :
 // CHECK-NOT: arith.addf %arg2
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-// CHECK: arith.addi
-// CHECK-NEXT: arith.addi
-// CHECK: scf.yield
+// The unrolled body computes the second induction value as MLIR's unroller
+// does, unfolded (nothing canonicalizes after the unroll).
+// CHECK: %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %[[TWO]] iter_args(%[[T:.*]] = %[[PID]])
+// CHECK-NEXT: %[[T1:.*]] = arith.addi %[[T]], %[[IV]] : i32
+// CHECK: %[[IV2:.*]] = arith.addi %[[IV]], %{{.*}} : i32
+// CHECK-NEXT: %[[T2:.*]] = arith.addi %[[T1]], %[[IV2]] : i32
+// CHECK-NEXT: scf.yield %[[T2]] : i32
 // CHECK-NOT: tt.loop_unroll_factor
 module {
   tt.func private @offset(%pid: i32) -> i32 {

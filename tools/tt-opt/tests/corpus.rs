@@ -271,18 +271,32 @@ fn check_compares_nested_functions_and_detects_changed_text() {
     ));
 }
 
-/// The passes of the `make_ttir` stage that the golden check runs.
-const MAKE_TTIR_PASSES: &[&str] = &[
-    "inline",
-    "triton-rewrite-tensor-pointer",
-    "triton-rewrite-tensor-descriptor-to-pointer",
-    "canonicalize",
-    "triton-combine",
-    "triton-reorder-broadcast",
-    "cse",
-    "symbol-dce",
-    "triton-loop-unroll",
+/// The passes that the golden check runs: those of the `make_ttir` stage
+/// on that stage's steps, and the TTIR-level passes that later stages reuse
+/// (`triton-licm`, `triton-loop-aware-cse`, `cse`) wherever Triton ran them.
+const GOLDEN_PASSES: &[(&str, Stages)] = &[
+    ("inline", Stages::MakeTtir),
+    ("triton-rewrite-tensor-pointer", Stages::MakeTtir),
+    (
+        "triton-rewrite-tensor-descriptor-to-pointer",
+        Stages::MakeTtir,
+    ),
+    ("canonicalize", Stages::MakeTtir),
+    ("triton-combine", Stages::MakeTtir),
+    ("triton-reorder-broadcast", Stages::MakeTtir),
+    ("cse", Stages::All),
+    ("symbol-dce", Stages::MakeTtir),
+    ("triton-loop-unroll", Stages::MakeTtir),
+    ("triton-licm", Stages::All),
+    ("triton-loop-aware-cse", Stages::All),
 ];
+
+/// Where a golden pass is checked.
+#[derive(Clone, Copy, PartialEq)]
+enum Stages {
+    MakeTtir,
+    All,
+}
 
 /// Runs `tt-opt <flags>` on `input` and `tt-opt` on `expected`, and compares
 /// the normalized prints.
@@ -321,7 +335,7 @@ fn golden(
 }
 
 #[test]
-fn make_ttir_passes_match_triton() {
+fn ttir_passes_match_triton() {
     let Some(dir) = corpus::corpus_dir_or_skip() else {
         return;
     };
@@ -330,11 +344,13 @@ fn make_ttir_passes_match_triton() {
         .iter()
         .enumerate()
         .filter(|(i, s)| {
-            corpus::stage_of(&steps, *i) == "make_ttir"
-                && MAKE_TTIR_PASSES.contains(&s.pass.as_str())
+            GOLDEN_PASSES.iter().any(|&(pass, stages)| {
+                pass == s.pass
+                    && (stages == Stages::All || corpus::stage_of(&steps, *i) == "make_ttir")
+            })
         })
         .collect();
-    let scratch = scratch_dir("golden-ttir");
+    let scratch = scratch_dir("golden-passes");
     let results = parallel_map(&checked, |i, (_, step)| {
         let flag = format!("--{}", step.pass);
         golden(
@@ -351,8 +367,8 @@ fn make_ttir_passes_match_triton() {
         row.0 += 1;
         row.1 += usize::from(result.is_ok());
     }
-    println!("\n{:<46} {:>6} {:>6}", "make_ttir pass", "runs", "match");
-    for pass in MAKE_TTIR_PASSES {
+    println!("\n{:<46} {:>6} {:>6}", "pass", "runs", "match");
+    for (pass, _) in GOLDEN_PASSES {
         let (n, ok) = table.get(pass).copied().unwrap_or_default();
         println!("{pass:<46} {n:>6} {ok:>6}");
     }
@@ -368,10 +384,13 @@ fn make_ttir_passes_match_triton() {
     for f in failures.iter().take(SHOWN_FAILURES) {
         println!("{f}\n");
     }
-    assert!(!checked.is_empty(), "the corpus has no make_ttir steps");
+    assert!(
+        !checked.is_empty(),
+        "the corpus has no steps for these passes"
+    );
     assert!(
         failures.is_empty(),
-        "{} of {} make_ttir steps differ from Triton",
+        "{} of {} steps differ from Triton",
         failures.len(),
         checked.len()
     );
