@@ -63,6 +63,16 @@ fn run(module: OperationRef) -> PassResult {
     lowering.finish()
 }
 
+/// See [`Lowering::access`].
+struct Access<'c, 'a> {
+    operands: Vec<Value<'c, 'a>>,
+    block: types::Tensor<'c>,
+    b: Builder<'c, 'a>,
+    math: PtrMath<'c, 'a>,
+    padding: Value<'c, 'a>,
+    offsets: Vec<Value<'c, 'a>>,
+}
+
 /// The block type of a descriptor type, or `None` for other types.
 fn desc_block(ty: Type) -> Option<types::Tensor> {
     types::Tensor::of(types::tensor_desc_block(ty)?)
@@ -545,12 +555,39 @@ impl<'c: 'a, 'a> Lowering<'c, 'a> {
         (b.i32_attr(1), b.i32_attr(1))
     }
 
-    fn load(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
+    /// What the rewrites of a descriptor load, store and reduction share:
+    /// the operands, the descriptor's block, a builder before `op`, the
+    /// pointer arithmetic and padding flag, and the block offsets (the
+    /// operands from `first_offset` on) as i64.
+    fn access(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        first_offset: usize,
+    ) -> Result<Access<'c, 'a>, Failure> {
         let operands = pir::operands(op);
         let block = desc_block(operands[0].r#type()).ok_or_else(|| not_legalized(op))?;
         let b = Builder::before(op);
         let (math, padding) = self.math(op, operands[0], block.shape.clone())?;
-        let offsets = self.to_i64(&b, &operands[1..]);
+        let offsets = self.to_i64(&b, &operands[first_offset..]);
+        Ok(Access {
+            operands,
+            block,
+            b,
+            math,
+            padding,
+            offsets,
+        })
+    }
+
+    fn load(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
+        let Access {
+            block,
+            b,
+            math,
+            padding,
+            offsets,
+            ..
+        } = self.access(op, 1)?;
         let other = self.other(&b, pir::signless(block.element), &block.shape, padding)?;
         let (pointers, mask) = self.pointers_and_mask(&b, &math, &offsets);
         let (cache, evict) = Self::default_cache(&b);
@@ -569,11 +606,13 @@ impl<'c: 'a, 'a> Lowering<'c, 'a> {
     }
 
     fn store(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        let operands = pir::operands(op);
-        let block = desc_block(operands[0].r#type()).ok_or_else(|| not_legalized(op))?;
-        let b = Builder::before(op);
-        let (math, _) = self.math(op, operands[0], block.shape.clone())?;
-        let offsets = self.to_i64(&b, &operands[2..]);
+        let Access {
+            operands,
+            b,
+            math,
+            offsets,
+            ..
+        } = self.access(op, 2)?;
         let (pointers, mask) = self.pointers_and_mask(&b, &math, &offsets);
         let (cache, evict) = Self::default_cache(&b);
         let store = b.store(pointers, operands[1], mask, cache, evict);
@@ -629,11 +668,14 @@ impl<'c: 'a, 'a> Lowering<'c, 'a> {
     }
 
     fn reduce(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        let operands = pir::operands(op);
-        let block = desc_block(operands[0].r#type()).ok_or_else(|| not_legalized(op))?;
-        let b = Builder::before(op);
-        let (math, _) = self.math(op, operands[0], block.shape.clone())?;
-        let offsets = self.to_i64(&b, &operands[2..]);
+        let Access {
+            operands,
+            block,
+            b,
+            math,
+            offsets,
+            ..
+        } = self.access(op, 2)?;
         let kind = pir::int_attribute(op, "kind").unwrap_or(0);
         let rmw = rmw_kind(kind, block.element).ok_or_else(|| not_legalized(op))?;
         let (pointers, mask) = self.pointers_and_mask(&b, &math, &offsets);

@@ -608,23 +608,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 pir::take_body(to, from);
             }
         }
-        let new_results = pir::results(new);
-        let mut next = 0;
-        for (old, origin) in pir::results(op).into_iter().zip(&origins) {
-            match origin {
-                None => {
-                    pir::replace_all_uses(old, new_results[next]);
-                    next += 1;
-                }
-                Some(origin) => {
-                    let offsets = &new_results[next..next + origin.rank()];
-                    self.ptrs.insert(key(old), origin.at(offsets));
-                    next += origin.rank();
-                }
-            }
-        }
-        self.carried.insert(new.to_raw().ptr as usize, origins);
-        self.replaced.push(op);
+        self.map_results(op, new, origins);
         Ok(Some(new))
     }
 
@@ -687,6 +671,21 @@ impl<'c, 'a> Lowering<'c, 'a> {
         }
         pir::move_ops(old_body, body);
 
+        self.map_results(op, new, origins);
+        Ok(new)
+    }
+
+    /// `scf.yield` yields each block pointer's offsets.
+    /// Maps the results of `op` (an `scf.if` or `scf.for` being replaced by
+    /// `new`) to `new`'s: a plain result to the next one, a block pointer
+    /// (`Some` origin) to its rank's worth of offsets; records the carried
+    /// pointers for the yields inside and `op` for erasure.
+    fn map_results(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        new: OperationRef<'c, 'a>,
+        origins: Vec<Option<BlockPtr<'c, 'a>>>,
+    ) {
         let new_results = pir::results(new);
         let mut next = 0;
         for (old, origin) in pir::results(op).into_iter().zip(&origins) {
@@ -695,19 +694,17 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     pir::replace_all_uses(old, new_results[next]);
                     next += 1;
                 }
-                Some(info) => {
-                    let offsets = &new_results[next..next + info.rank()];
-                    self.ptrs.insert(key(old), info.at(offsets));
-                    next += info.rank();
+                Some(origin) => {
+                    let offsets = &new_results[next..next + origin.rank()];
+                    self.ptrs.insert(key(old), origin.at(offsets));
+                    next += origin.rank();
                 }
             }
         }
         self.carried.insert(new.to_raw().ptr as usize, origins);
         self.replaced.push(op);
-        Ok(new)
     }
 
-    /// `scf.yield` yields each block pointer's offsets.
     fn rewrite_yield(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
         let parent = op.parent_operation().map(|p| p.to_raw().ptr as usize);
         let expected = parent.and_then(|p| self.carried.get(&p)).cloned();
