@@ -401,12 +401,7 @@ fn make_ttir_stage_gives_the_ttir_files() {
     let Some(dir) = corpus::corpus_dir_or_skip() else {
         return;
     };
-    let mut kernels: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus folder")
-        .map(|e| e.expect("corpus entry").path())
-        .filter(|p| p.join("passes.log").is_file())
-        .collect();
-    kernels.sort();
+    let kernels = corpus::kernel_dirs(&dir);
     let scratch = scratch_dir("golden-make-ttir");
     let results = parallel_map(&kernels, |_, kernel| {
         let name = kernel.file_name().unwrap().to_string_lossy().into_owned();

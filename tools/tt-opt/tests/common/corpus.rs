@@ -49,15 +49,23 @@ pub struct Text {
 /// ones are not corpus texts.
 const LAST_SECTION: &str = "IR Dump Before ConvertTritonGPUToLLVM";
 
-/// All texts of all kernels, kernels in name order.
-pub fn all_texts(corpus: &Path) -> Vec<Text> {
+/// The kernel folders (those with a passes.log), in name order.
+pub fn kernel_dirs(corpus: &Path) -> Vec<PathBuf> {
     let mut kernels: Vec<PathBuf> = std::fs::read_dir(corpus)
         .expect("corpus folder is readable")
         .map(|e| e.expect("corpus entry").path())
         .filter(|p| p.join("passes.log").is_file())
         .collect();
     kernels.sort();
-    kernels.iter().flat_map(|k| kernel_texts(k)).collect()
+    kernels
+}
+
+/// All texts of all kernels, kernels in name order.
+pub fn all_texts(corpus: &Path) -> Vec<Text> {
+    kernel_dirs(corpus)
+        .iter()
+        .flat_map(|k| kernel_texts(k))
+        .collect()
 }
 
 fn kernel_texts(dir: &Path) -> Vec<Text> {
@@ -132,14 +140,8 @@ pub fn stage_of(steps: &[Step], index: usize) -> &'static str {
 /// sections (a pass that runs inside another, such as the inliner's
 /// canonicalizer on each function) are part of the enclosing step.
 pub fn module_steps(corpus: &Path) -> Vec<Step> {
-    let mut kernels: Vec<PathBuf> = std::fs::read_dir(corpus)
-        .expect("corpus folder is readable")
-        .map(|e| e.expect("corpus entry").path())
-        .filter(|p| p.join("passes.log").is_file())
-        .collect();
-    kernels.sort();
     let mut steps = Vec::new();
-    for dir in kernels {
+    for dir in kernel_dirs(corpus) {
         let kernel = dir.file_name().unwrap().to_string_lossy().into_owned();
         let log = std::fs::read_to_string(dir.join("passes.log")).expect("passes.log is UTF-8");
         let modules: Vec<Section> = passes_log_sections(&log)
