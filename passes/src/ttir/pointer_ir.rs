@@ -21,6 +21,8 @@ use melior::ir::{
 use mlir_sys as sys;
 use tt_dialect::types::{self, Tensor};
 
+pub use tt_dialect::ir::{first_result, set_operands};
+
 /// A value's identity, usable as a map key.
 pub fn key(value: Value) -> usize {
     value.to_raw().ptr as usize
@@ -336,11 +338,6 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 }
 
-/// The first result of `op`.
-pub fn first_result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
-    op.result(0).expect("the op has a result").into()
-}
-
 /// The results of `op`.
 pub fn results<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
     op.results().map(Into::into).collect()
@@ -353,14 +350,7 @@ pub fn operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
 
 /// `tensor<shape x element>` without encoding.
 pub fn tensor_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
-    unsafe {
-        Type::from_raw(sys::mlirRankedTensorTypeGet(
-            shape.len() as isize,
-            shape.as_ptr(),
-            element.to_raw(),
-            sys::mlirAttributeGetNull(),
-        ))
-    }
+    tt_dialect::ir::tensor_type(shape, element, None)
 }
 
 /// The tensor a tensor of pointers points to: `tensor<S x !tt.ptr<T>>`
@@ -524,11 +514,6 @@ pub fn block_arguments<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
 /// Moves the blocks of `from` into the empty region `to`.
 pub fn take_body(to: RegionRef, from: RegionRef) {
     unsafe { sys::mlirRegionTakeBody(to.to_raw(), from.to_raw()) }
-}
-
-/// Replaces the operands of `op`.
-pub fn set_operands<'c, 'a>(op: OperationRef<'c, 'a>, values: &[Value<'c, 'a>]) {
-    tt_dialect::ir::set_operands(op, values);
 }
 
 /// Copies every attribute of `from` (inherent and discardable) onto `to`,
