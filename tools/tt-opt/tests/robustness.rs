@@ -5,7 +5,9 @@
 //! `passes.log` sections: token deletions, swaps and duplications, truncated
 //! lines and files, wrong types and shapes, swapped layouts, nonsense
 //! attributes, random bytes and invalid UTF-8. Each mutant runs through
-//! tt-opt with a 20 s timeout, and must end with exit code 0, or with exit
+//! tt-opt with a 20 s timeout (mutants of TTIR also through `--make-ttir`,
+//! so that the passes meet every input that still verifies), and must end
+//! with exit code 0, or with exit
 //! code 1 and at least one `FILE:LINE:COL: error:` diagnostic on stderr:
 //! a timeout (hang), a signal, a panic (101) or an abort (134) fails the
 //! test. Offending mutants are kept under the target dir.
@@ -288,6 +290,8 @@ struct Mutant {
     kind: Kind,
     origin: String,
     bytes: Vec<u8>,
+    /// The pass flags it runs with.
+    flags: &'static [&'static str],
 }
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -341,10 +345,13 @@ fn mutants_are_rejected_cleanly() {
         let kind = *rng.pick(&KINDS);
         let source = *rng.pick(&sources);
         if let Some(bytes) = mutate(kind, &source.source, &mut rng) {
+            // TTIR: the frontend's output and the .ttir files.
+            let ttir = source.origin.ends_with(".ttir") || source.origin.contains("Before Inliner");
             mutants.push(Mutant {
                 kind,
                 origin: format!("{}/{}", source.kernel, source.origin),
                 bytes,
+                flags: if ttir { &["--make-ttir"] } else { &[] },
             });
         }
     }
@@ -353,7 +360,7 @@ fn mutants_are_rejected_cleanly() {
     let results = parallel_map(&mutants, |i, m| {
         let path = scratch.join(format!("mutant{i}.mlir"));
         std::fs::write(&path, &m.bytes).expect("write mutant");
-        let out = run_tt_opt(&[], &path, TIMEOUT);
+        let out = run_tt_opt(m.flags, &path, TIMEOUT);
         std::fs::remove_file(&path).ok();
         (verdict(&out), out.stderr)
     });
@@ -412,9 +419,10 @@ fn mutants_are_rejected_cleanly() {
             shown += 1;
             let tail: Vec<&str> = stderr.lines().take(12).collect();
             println!(
-                "\nFAIL {why}: {:?} mutant of {}\n  kept at {}\n  stderr:\n    {}",
+                "\nFAIL {why}: {:?} mutant of {} (flags {:?})\n  kept at {}\n  stderr:\n    {}",
                 m.kind,
                 m.origin,
+                m.flags,
                 kept.display(),
                 tail.join("\n    ")
             );
