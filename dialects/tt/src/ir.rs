@@ -94,19 +94,6 @@ pub fn constant_int(value: Value) -> Option<i64> {
     splat_int(constant_of(value)?)
 }
 
-/// Replaces the operands of `op`, an op with `operandSegmentSizes`, by the
-/// concatenation of `groups`, one group per operand segment. Callers inside
-/// a pattern wrap this in the rewriter's in-place modification.
-pub fn set_segmented_operands<'c, 'a>(op: OperationRef<'c, 'a>, groups: &[&[Value<'c, 'a>]]) {
-    let operands: Vec<Value> = groups.iter().flat_map(|g| g.iter().copied()).collect();
-    let sizes: Vec<i32> = groups.iter().map(|g| g.len() as i32).collect();
-    let context = op.context();
-    let sizes = DenseI32ArrayAttribute::new(unsafe { context.to_ref() }, &sizes);
-    set_operands(op, &operands);
-    let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
-    op.set_inherent_attribute("operandSegmentSizes", sizes.into());
-}
-
 /// Replaces the operands of `op`. Callers inside a pattern wrap this in the
 /// rewriter's in-place modification.
 pub fn set_operands<'c, 'a>(op: OperationRef<'c, 'a>, operands: &[Value<'c, 'a>]) {
@@ -444,11 +431,6 @@ pub fn is_memory_effect_free(op: OperationRef) -> bool {
 /// Whether `op` may be executed speculatively (hoisted out of a condition).
 pub fn is_speculatable(op: OperationRef) -> bool {
     unsafe { crate::ffi::ttOpIsSpeculatable(op.to_raw()) }
-}
-
-/// Whether `op` is pure: free of memory effects and speculatable.
-pub fn is_pure(op: OperationRef) -> bool {
-    is_memory_effect_free(op) && is_speculatable(op)
 }
 
 /// Whether erasing `op` would change nothing (no uses, no effects).
