@@ -2,9 +2,11 @@
 //!
 //! Ops, types and encodings are declared in ODS (`td/`) and registered by a
 //! C++ shim (`cpp/`); the rules of the encodings, memory descriptors and ops
-//! are Rust ([`layout`], [`verify`]). `build.rs` also links the same shim as
+//! are Rust ([`layout`], [`verify`]), and so are their folders and
+//! canonicalization patterns ([`canonicalize`]). `build.rs` also links the same shim as
 //! a dialect plugin for Debian's `mlir-opt`.
 
+pub mod canonicalize;
 pub mod ffi;
 pub mod layout;
 pub mod verify;
@@ -31,6 +33,10 @@ pub fn register(registry: &DialectRegistry) {
         tt_dialect::verify::set_extension(tt_dialect::verify::Extension {
             verify_op: verify::verify_op,
             verify_layouts: verify::verify_layouts,
+        });
+        tt_dialect::canonicalize::set_extension(tt_dialect::canonicalize::Extension {
+            folder: canonicalize::folder,
+            patterns: canonicalize::patterns,
         });
         unsafe { ffi::ttgShimSetEncodingVerifyCallback(verify::verify_encoding_callback) };
     });

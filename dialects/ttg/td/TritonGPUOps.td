@@ -125,6 +125,8 @@ class TTG_MemDescViewOp<string mnemonic> : TTG_Op<mnemonic, [Pure]> {
 def TTG_MemDescTransOp : TTG_MemDescViewOp<"memdesc_trans"> {
   let summary = "a transposed view of a shared buffer";
   let arguments = (ins TTG_MemDesc:$src, DenseI32ArrayAttr:$order);
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 def TTG_MemDescReshapeOp : TTG_MemDescViewOp<"memdesc_reshape"> {

@@ -272,8 +272,9 @@ fn check_compares_nested_functions_and_detects_changed_text() {
 }
 
 /// The passes that the golden check runs: those of the `make_ttir` stage
-/// on that stage's steps, and the TTIR-level passes that later stages reuse
-/// (`triton-licm`, `triton-loop-aware-cse`, `cse`) wherever Triton ran them.
+/// on that stage's steps, and the passes that later stages reuse
+/// (`canonicalize` with the ttg patterns, `triton-licm`,
+/// `triton-loop-aware-cse`, `cse`) wherever Triton ran them.
 const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("inline", Stages::MakeTtir),
     ("triton-rewrite-tensor-pointer", Stages::MakeTtir),
@@ -281,7 +282,7 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
         "triton-rewrite-tensor-descriptor-to-pointer",
         Stages::MakeTtir,
     ),
-    ("canonicalize", Stages::MakeTtir),
+    ("canonicalize", Stages::All),
     ("triton-combine", Stages::MakeTtir),
     ("triton-reorder-broadcast", Stages::MakeTtir),
     ("cse", Stages::All),

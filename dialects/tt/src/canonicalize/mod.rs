@@ -15,7 +15,7 @@ pub mod fold;
 pub mod patterns;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Once;
+use std::sync::{Once, OnceLock};
 
 use melior::ir::{
     operation::{OperationLike, OperationRef},
@@ -26,7 +26,8 @@ use mlir_sys::{
     MlirAttribute, MlirContext, MlirOperation, MlirRewritePatternSet, MlirStringRef, MlirValue,
 };
 
-use crate::{ffi, rewrite};
+use crate::ffi;
+use crate::rewrite::{self, Pattern};
 
 /// What a folder produced.
 pub enum Fold<'c, 'a> {
@@ -57,6 +58,27 @@ impl<'c, 'a> FoldInput<'c, 'a> {
 /// A folder: looks at the op and says what it folds to.
 pub type Folder = for<'c, 'a> fn(&FoldInput<'c, 'a>) -> Fold<'c, 'a>;
 
+/// The folders and patterns of a dialect layered on `tt` (the ttg crate),
+/// consulted for the ops `tt` has none for.
+#[derive(Clone, Copy)]
+pub struct Extension {
+    /// The folder of the op named by the argument.
+    pub folder: fn(&str) -> Option<Folder>,
+    /// The patterns that the op named by the argument contributes to
+    /// canonicalization, each with the op it is rooted at (not always the
+    /// contributing op: `ttg.convert_layout` contributes patterns on the
+    /// ops that consume a conversion).
+    pub patterns: fn(&str) -> &'static [(&'static str, Pattern)],
+}
+
+static EXTENSION: OnceLock<Extension> = OnceLock::new();
+
+/// Registers the folders and patterns of a dialect layered on `tt`. Only the
+/// first call takes effect.
+pub fn set_extension(extension: Extension) {
+    let _ = EXTENSION.set(extension);
+}
+
 /// Installs the fold and pattern callbacks into the shim. Idempotent.
 pub fn install() {
     static ONCE: Once = Once::new();
@@ -76,7 +98,10 @@ unsafe extern "C" fn fold_callback(
     catch_unwind(AssertUnwindSafe(|| {
         let op = unsafe { OperationRef::from_raw(raw) };
         let ident = op.name();
-        let Some(folder) = fold::folder(ident.as_string_ref().as_str().unwrap_or("")) else {
+        let name = ident.as_string_ref().as_str().unwrap_or("");
+        let folder =
+            fold::folder(name).or_else(|| EXTENSION.get().and_then(|ext| (ext.folder)(name)));
+        let Some(folder) = folder else {
             return ffi::FOLD_NONE;
         };
         let constants = if operands.is_null() || operand_count <= 0 {
@@ -106,8 +131,15 @@ unsafe extern "C" fn patterns_callback(
 ) {
     let _ = catch_unwind(AssertUnwindSafe(|| {
         let name = unsafe { StringRef::from_raw(op_name) };
-        for pattern in patterns::patterns(name.as_str().unwrap_or("")) {
+        let name = name.as_str().unwrap_or("");
+        for pattern in patterns::patterns(name) {
             unsafe { rewrite::add_pattern(set, context, op_name, pattern) };
+        }
+        if let Some(ext) = EXTENSION.get() {
+            for (root, pattern) in (ext.patterns)(name) {
+                let root = StringRef::new(root);
+                unsafe { rewrite::add_pattern(set, context, root.to_raw(), pattern) };
+            }
         }
     }));
 }

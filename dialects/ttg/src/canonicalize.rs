@@ -1,0 +1,290 @@
+//! The folders and canonicalization patterns of the `ttg` ops, installed
+//! into `tt`'s canonicalization callbacks (see
+//! `tt_dialect::canonicalize`), so that MLIR's canonicalizer applies them.
+//!
+//! `ttg.convert_layout` contributes, as in Triton, patterns rooted at the
+//! conversion itself and at the ops that consume one:
+//!
+//! * `convert_layout` to its own type is its source; of a `local_load`, a
+//!   `convert_layout`, a `splat`, a `make_range`, a splat constant or a
+//!   `histogram`, it becomes that op producing the converted type directly
+//!   (except a conversion from an MMA layout to a dot operand, which
+//!   Triton keeps for fused attention);
+//! * `histogram`, `gather` (without an efficient layout), `local_alloc` and
+//!   `local_store` read through a conversion of their source;
+//! * a `trans` with the identity order becomes a conversion to its type.
+//!
+//! Not yet here: the rewrites that need layout queries (cheap reshapes and
+//! concatenations, structurally trivial conversions below `reshape`,
+//! `trans` and `split`); they arrive with the linear-layout library.
+//!
+//! `ttg.memdesc_trans` folds like `tt.trans`: the identity order is its
+//! source, and a transpose of a transpose becomes one with the composed
+//! order.
+
+use melior::ir::{
+    attribute::DenseI32ArrayAttribute,
+    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
+    Identifier, Type, Value, ValueLike,
+};
+use melior::RewriterBase;
+use tt_dialect::canonicalize::{Fold, FoldInput, Folder};
+use tt_dialect::ir::{self, create, defined_by, defining_op, first_result, is_op, operand};
+use tt_dialect::rewrite::Pattern;
+
+use crate::layout::Layout;
+
+/// The folder of the op named `name`, if it has one.
+pub fn folder(name: &str) -> Option<Folder> {
+    Some(match name {
+        "ttg.memdesc_trans" => memdesc_trans,
+        _ => return None,
+    })
+}
+
+const fn pattern(rewrite: tt_dialect::rewrite::Rewrite) -> Pattern {
+    Pattern {
+        benefit: 1,
+        rewrite,
+        generated: &[],
+    }
+}
+
+/// The patterns `ttg.convert_layout` contributes, with their roots.
+static CONVERT_LAYOUT_PATTERNS: [(&str, Pattern); 6] = [
+    ("ttg.convert_layout", pattern(convert_from_producer)),
+    ("tt.trans", pattern(identity_trans)),
+    ("tt.gather", pattern(gather_source)),
+    ("tt.histogram", pattern(histogram_source)),
+    ("ttg.local_alloc", pattern(local_alloc_source)),
+    ("ttg.local_store", pattern(local_store_source)),
+];
+
+/// The patterns the op named `name` contributes, with their roots.
+pub fn patterns(name: &str) -> &'static [(&'static str, Pattern)] {
+    match name {
+        "ttg.convert_layout" => &CONVERT_LAYOUT_PATTERNS,
+        _ => &[],
+    }
+}
+
+fn order(op: OperationRef) -> Option<Vec<i32>> {
+    let attr = DenseI32ArrayAttribute::try_from(ir::inherent_attribute(op, "order")?).ok()?;
+    (0..attr.len()).map(|i| attr.element(i).ok()).collect()
+}
+
+fn is_identity(order: &[i32]) -> bool {
+    order.iter().enumerate().all(|(i, &d)| d == i as i32)
+}
+
+fn memdesc_trans<'c, 'a>(input: &FoldInput<'c, 'a>) -> Fold<'c, 'a> {
+    let op = input.op;
+    let (Some(src), Some(outer)) = (operand(op, 0), order(op)) else {
+        return Fold::None;
+    };
+    if is_identity(&outer) {
+        return Fold::Value(src);
+    }
+    let Some(inner_op) = defined_by(src, "ttg.memdesc_trans") else {
+        return Fold::None;
+    };
+    let (Some(inner_src), Some(inner)) = (operand(inner_op, 0), order(inner_op)) else {
+        return Fold::None;
+    };
+    let Some(composed) = outer
+        .iter()
+        .map(|&d| usize::try_from(d).ok().and_then(|d| inner.get(d).copied()))
+        .collect::<Option<Vec<i32>>>()
+    else {
+        return Fold::None;
+    };
+    let context = op.context();
+    let composed = DenseI32ArrayAttribute::new(unsafe { context.to_ref() }, &composed);
+    let mut op_mut = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+    op_mut.set_inherent_attribute("order", composed.into());
+    ir::set_operands(op, &[inner_src]);
+    match ir::result(op, 0) {
+        Some(result) => Fold::Value(result),
+        None => Fold::None,
+    }
+}
+
+/// Replaces `op` by a new op `name` with `operands` and `op`'s result type,
+/// created at `at` (the op it replaces, or the producer it stands in for).
+fn replace_with<'c, 'a>(
+    rewriter: &RewriterBase<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    at: OperationRef<'c, 'a>,
+    name: &str,
+    operands: &[Value<'c, 'a>],
+    attributes: &[(Identifier<'c>, melior::ir::Attribute<'c>)],
+) -> bool {
+    let Some(result) = ir::result(op, 0) else {
+        return false;
+    };
+    rewriter.set_insertion_point_before(at);
+    let new = create(
+        rewriter,
+        name,
+        op.location(),
+        operands,
+        &[result.r#type()],
+        attributes,
+    );
+    rewriter.replace_op_with_values(op, &[first_result(new)]);
+    true
+}
+
+fn encoding(ty: Type) -> Option<Layout> {
+    tt_dialect::types::TensorView::of(ty)?
+        .encoding
+        .and_then(Layout::read)
+}
+
+fn convert_from_producer<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    rewriter: &RewriterBase<'c, 'a>,
+) -> bool {
+    let (Some(src), Some(result)) = (operand(op, 0), ir::result(op, 0)) else {
+        return false;
+    };
+    if src.r#type() == result.r#type() {
+        rewriter.replace_op_with_values(op, &[src]);
+        return true;
+    }
+    // Triton keeps MMA -> dot-operand conversions (fused attention).
+    if matches!(encoding(result.r#type()), Some(Layout::DotOperand { .. }))
+        && matches!(encoding(src.r#type()), Some(Layout::NvidiaMma { .. }))
+    {
+        return false;
+    }
+    let Some(producer) = defining_op(src) else {
+        return false;
+    };
+    let context = unsafe { op.context().to_ref() };
+    let named = |name: &str| Identifier::new(context, name);
+    if is_op(producer, "ttg.local_load") {
+        // At the load, since ops with memory effects may sit between it and
+        // the conversion.
+        let operands: Vec<Value> = producer.operands().collect();
+        return replace_with(rewriter, op, producer, "ttg.local_load", &operands, &[]);
+    }
+    if is_op(producer, "ttg.convert_layout") {
+        let Some(inner) = operand(producer, 0) else {
+            return false;
+        };
+        return replace_with(rewriter, op, op, "ttg.convert_layout", &[inner], &[]);
+    }
+    if is_op(producer, "tt.splat") {
+        let Some(scalar) = operand(producer, 0) else {
+            return false;
+        };
+        return replace_with(rewriter, op, op, "tt.splat", &[scalar], &[]);
+    }
+    if is_op(producer, "tt.make_range") {
+        let (Some(start), Some(end)) = (
+            ir::inherent_attribute(producer, "start"),
+            ir::inherent_attribute(producer, "end"),
+        ) else {
+            return false;
+        };
+        let attributes = [(named("start"), start), (named("end"), end)];
+        return replace_with(rewriter, op, op, "tt.make_range", &[], &attributes);
+    }
+    if is_op(producer, "tt.histogram") {
+        let operands: Vec<Value> = producer.operands().collect();
+        return replace_with(rewriter, op, op, "tt.histogram", &operands, &[]);
+    }
+    if let Some(constant) = ir::constant_of(src) {
+        let Some(value) = ir::resize_splat_attr(constant, result.r#type()) else {
+            return false;
+        };
+        return replace_with(
+            rewriter,
+            op,
+            op,
+            "arith.constant",
+            &[],
+            &[(named("value"), value)],
+        );
+    }
+    false
+}
+
+/// The source of the conversion that defines operand `index` of `op`.
+fn converted_operand<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
+    operand(defined_by(operand(op, index)?, "ttg.convert_layout")?, 0)
+}
+
+/// Replaces operand `index` of `op` in place.
+fn set_operand<'c, 'a>(
+    rewriter: &RewriterBase<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    index: usize,
+    value: Value<'c, 'a>,
+) -> bool {
+    let mut operands: Vec<Value> = op.operands().collect();
+    if index >= operands.len() {
+        return false;
+    }
+    operands[index] = value;
+    rewriter.start_op_modification(op);
+    ir::set_operands(op, &operands);
+    rewriter.finalize_op_modification(op);
+    true
+}
+
+fn identity_trans<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    let (Some(src), Some(order)) = (operand(op, 0), order(op)) else {
+        return false;
+    };
+    is_identity(&order) && replace_with(rewriter, op, op, "ttg.convert_layout", &[src], &[])
+}
+
+fn gather_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    if ir::has_unit_attribute(op, "efficient_layout") {
+        return false;
+    }
+    converted_operand(op, 0).is_some_and(|src| set_operand(rewriter, op, 0, src))
+}
+
+fn histogram_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    let Some(src) = converted_operand(op, 0) else {
+        return false;
+    };
+    let mut operands = vec![src];
+    if let Some(mask) = operand(op, 1) {
+        // The mask follows the source into its layout.
+        let Some(src_view) = tt_dialect::types::TensorView::of(src.r#type()) else {
+            return false;
+        };
+        let Some(mask_view) = tt_dialect::types::TensorView::of(mask.r#type()) else {
+            return false;
+        };
+        let mask_type = ir::tensor_type(src_view.shape, mask_view.element, src_view.encoding);
+        rewriter.set_insertion_point_before(op);
+        let converted = create(
+            rewriter,
+            "ttg.convert_layout",
+            op.location(),
+            &[mask],
+            &[mask_type],
+            &[],
+        );
+        operands.push(first_result(converted));
+    }
+    rewriter.start_op_modification(op);
+    ir::set_operands(op, &operands);
+    rewriter.finalize_op_modification(op);
+    true
+}
+
+/// As Triton rebuilds it: the new allocation keeps no attributes.
+fn local_alloc_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    converted_operand(op, 0)
+        .is_some_and(|src| replace_with(rewriter, op, op, "ttg.local_alloc", &[src], &[]))
+}
+
+fn local_store_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    converted_operand(op, 0).is_some_and(|src| set_operand(rewriter, op, 0, src))
+}

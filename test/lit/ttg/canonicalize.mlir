@@ -1,0 +1,64 @@
+// ttg's canonicalization through a plain --canonicalize: a conversion folds
+// into the op that produces its source (local_load, convert_layout, splat,
+// make_range, a splat constant) or disappears when it changes nothing; the
+// ops that read a converted source (local_alloc, local_store, histogram)
+// read the source itself; memdesc_trans folds like tt.trans.
+// RUN: tt-opt %s --split-input-file --canonicalize | FileCheck %s
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @producers
+  tt.func @producers(%x: i32, %m: !ttg.memdesc<128xf32, #shared, #smem, mutable>, %t: tensor<128xf32, #blocked>) -> (tensor<128xi32, #blocked1>, tensor<128xi32, #blocked1>, tensor<128xf32, #blocked1>, tensor<128xf32, #blocked1>, tensor<128xf32, #blocked1>, tensor<128xf32, #blocked>) {
+    // CHECK-DAG: %[[CST:.*]] = arith.constant dense<2.000000e+00> : tensor<128xf32, #blocked1>
+    // CHECK-DAG: %[[SPLAT:.*]] = tt.splat %arg0 : i32 -> tensor<128xi32, #blocked1>
+    // CHECK-DAG: %[[RANGE:.*]] = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked1>
+    // CHECK-DAG: %[[LOAD:.*]] = ttg.local_load %arg1 : !ttg.memdesc<128xf32, #shared, #smem, mutable> -> tensor<128xf32, #blocked1>
+    // CHECK-DAG: %[[CVT:.*]] = ttg.convert_layout %arg2 : tensor<128xf32, #blocked> -> tensor<128xf32, #blocked1>
+    // CHECK: tt.return %[[SPLAT]], %[[RANGE]], %[[LOAD]], %[[CVT]], %[[CST]], %arg2
+    %s = tt.splat %x : i32 -> tensor<128xi32, #blocked>
+    %cs = ttg.convert_layout %s : tensor<128xi32, #blocked> -> tensor<128xi32, #blocked1>
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %cr = ttg.convert_layout %r : tensor<128xi32, #blocked> -> tensor<128xi32, #blocked1>
+    %l = ttg.local_load %m : !ttg.memdesc<128xf32, #shared, #smem, mutable> -> tensor<128xf32, #blocked>
+    %cl = ttg.convert_layout %l : tensor<128xf32, #blocked> -> tensor<128xf32, #blocked1>
+    %c1 = ttg.convert_layout %t : tensor<128xf32, #blocked> -> tensor<128xf32, #blocked1>
+    %c2 = ttg.convert_layout %c1 : tensor<128xf32, #blocked1> -> tensor<128xf32, #blocked>
+    %c3 = ttg.convert_layout %c2 : tensor<128xf32, #blocked> -> tensor<128xf32, #blocked1>
+    %k = arith.constant dense<2.000000e+00> : tensor<128xf32, #blocked>
+    %ck = ttg.convert_layout %k : tensor<128xf32, #blocked> -> tensor<128xf32, #blocked1>
+    %same = ttg.convert_layout %t : tensor<128xf32, #blocked> -> tensor<128xf32, #blocked>
+    tt.return %cs, %cr, %cl, %c3, %ck, %same : tensor<128xi32, #blocked1>, tensor<128xi32, #blocked1>, tensor<128xf32, #blocked1>, tensor<128xf32, #blocked1>, tensor<128xf32, #blocked1>, tensor<128xf32, #blocked>
+  }
+
+  // CHECK-LABEL: tt.func @consumers
+  // CHECK-NOT: ttg.convert_layout
+  // CHECK: ttg.local_alloc %arg0 : (tensor<128xf32, #blocked>) -> !ttg.memdesc<128xf32, #shared, #smem>
+  // CHECK: ttg.local_store %arg0, %arg1 : tensor<128xf32, #blocked> -> !ttg.memdesc<128xf32, #shared, #smem, mutable>
+  tt.func @consumers(%t: tensor<128xf32, #blocked>, %m: !ttg.memdesc<128xf32, #shared, #smem, mutable>) -> !ttg.memdesc<128xf32, #shared, #smem> {
+    %c = ttg.convert_layout %t : tensor<128xf32, #blocked> -> tensor<128xf32, #blocked1>
+    %a = ttg.local_alloc %c : (tensor<128xf32, #blocked1>) -> !ttg.memdesc<128xf32, #shared, #smem>
+    ttg.local_store %c, %m : tensor<128xf32, #blocked1> -> !ttg.memdesc<128xf32, #shared, #smem, mutable>
+    tt.return %a : !ttg.memdesc<128xf32, #shared, #smem>
+  }
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // A transpose of a transpose is one transpose (here: the identity, so the
+  // source itself).
+  // CHECK-LABEL: tt.func @memdesc_trans
+  // CHECK-NOT: ttg.memdesc_trans
+  // CHECK: tt.return %arg0
+  tt.func @memdesc_trans(%m: !ttg.memdesc<16x32xf16, #shared, #smem>) -> !ttg.memdesc<16x32xf16, #shared, #smem> {
+    %t = ttg.memdesc_trans %m {order = array<i32: 1, 0>} : !ttg.memdesc<16x32xf16, #shared, #smem> -> !ttg.memdesc<32x16xf16, #shared1, #smem>
+    %u = ttg.memdesc_trans %t {order = array<i32: 1, 0>} : !ttg.memdesc<32x16xf16, #shared1, #smem> -> !ttg.memdesc<16x32xf16, #shared, #smem>
+    tt.return %u : !ttg.memdesc<16x32xf16, #shared, #smem>
+  }
+}
