@@ -7,6 +7,8 @@
 
 pub mod ffi;
 pub mod layout;
+pub mod linear_layout;
+pub mod to_linear;
 pub mod verify;
 
 use std::sync::Once;
