@@ -886,6 +886,12 @@ impl LinearLayout {
         result
     }
 
+    /// Per output dimension, the elements one thread holds along it
+    /// (broadcast registers counted, as Triton's `getElemsPerThread`).
+    pub fn elems_per_thread_per_dim(&self) -> Vec<u32> {
+        self.bases_per_dim("register", false)
+    }
+
     /// Elements each thread holds (the register dimension's size).
     pub fn total_elems_per_thread(&self) -> i32 {
         self.in_dim_size("register")

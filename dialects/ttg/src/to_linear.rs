@@ -235,6 +235,13 @@ fn check_rank(layout: &Layout, shape: &[i64]) -> Result<(), String> {
     }
 }
 
+/// Whether two distributed encodings place every element of a tensor of
+/// `shape` in the same register, lane, warp and block (Triton compares
+/// layouts this way, so a blocked and a linear encoding can be equal).
+pub fn equivalent(a: &Layout, b: &Layout, shape: &[i64]) -> Result<bool, String> {
+    Ok(to_linear_layout(a, shape)? == to_linear_layout(b, shape)?)
+}
+
 /// The linear layout of a distributed encoding for a tensor of `shape`.
 pub fn to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String> {
     check_shape(shape)?;
@@ -879,6 +886,41 @@ mod tests {
                 &[&[16, 0], &[32, 0], &[0, 0]],
             ),
             (
+                dot(mma(2, &[2, 4, 2], &[1, 16, 8]), 0, 8),
+                &[16, 128, 128],
+                &[
+                    &[0, 0, 1],
+                    &[0, 0, 2],
+                    &[0, 0, 4],
+                    &[0, 8, 0],
+                    &[0, 0, 32],
+                    &[0, 0, 64],
+                    &[0, 64, 0],
+                    &[2, 0, 0],
+                    &[4, 0, 0],
+                    &[8, 0, 0],
+                ],
+                &[&[0, 0, 8], &[0, 0, 16], &[0, 1, 0], &[0, 2, 0], &[0, 4, 0]],
+                &[&[0, 0, 0], &[0, 16, 0], &[0, 32, 0], &[1, 0, 0]],
+            ),
+            (
+                dot(mma(2, &[2, 4, 2], &[1, 16, 8]), 1, 8),
+                &[8, 128, 64],
+                &[
+                    &[0, 1, 0],
+                    &[0, 2, 0],
+                    &[0, 4, 0],
+                    &[0, 32, 0],
+                    &[0, 64, 0],
+                    &[0, 0, 16],
+                    &[0, 0, 32],
+                    &[2, 0, 0],
+                    &[4, 0, 0],
+                ],
+                &[&[0, 8, 0], &[0, 16, 0], &[0, 0, 1], &[0, 0, 2], &[0, 0, 4]],
+                &[&[0, 0, 8], &[0, 0, 0], &[0, 0, 0], &[1, 0, 0]],
+            ),
+            (
                 slice(dot(mma(2, &[1, 1], &[16, 8]), 0, 8), 1),
                 &[16],
                 &[&[8]],
@@ -953,6 +995,34 @@ mod tests {
             &[&[0], &[8]],
         );
         assert_eq!(ll.bases(BLOCK), &[vec![0], vec![64]]);
+    }
+
+    #[test]
+    fn equivalence_across_kinds() {
+        let b = blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
+        let ll = to_linear_layout(&b, &[32, 16]).unwrap();
+        let conv = |v: &[Vec<i32>]| -> Vec<Vec<i64>> {
+            v.iter()
+                .map(|x| x.iter().map(|&y| y as i64).collect())
+                .collect()
+        };
+        let linear = Layout::Linear {
+            register: conv(ll.bases(REGISTER)),
+            lane: conv(ll.bases(LANE)),
+            warp: conv(ll.bases(WARP)),
+            block: vec![],
+        };
+        assert!(equivalent(&b, &linear, &[32, 16]).unwrap());
+        let other = blocked(&[4, 1], &[4, 8], &[1, 4], &[0, 1]);
+        assert!(!equivalent(&b, &other, &[32, 16]).unwrap());
+        // Only the register repeats differ between shapes.
+        assert_eq!(ll.elems_per_thread_per_dim(), vec![1, 4]);
+        assert_eq!(
+            to_linear_layout(&b, &[64, 16])
+                .unwrap()
+                .elems_per_thread_per_dim(),
+            vec![2, 4]
+        );
     }
 
     #[test]
