@@ -1,7 +1,8 @@
 //! Distributed `ttg` encodings as linear layouts for a given tensor shape,
 //! following Triton 3.6's `LinearLayoutConversions.cpp`: blocked, slice,
-//! nvidia_mma v2 and v3, dot_op operands of an nvidia_mma parent, and
-//! linear. The result maps `register`, `lane`, `warp`, `block` to `dim0`,
+//! nvidia_mma v2 and v3, dot_op operands of a blocked (FMA) or nvidia_mma
+//! parent, and linear. Dot operands over several CTAs and shared encodings
+//! are rejected with an error. The result maps `register`, `lane`, `warp`, `block` to `dim0`,
 //! `dim1`, ... with output sizes equal to the shape: tensors larger than the
 //! layout's tile repeat it along extra register bits, smaller ones wrap
 //! (the bases that would leave the tensor become zero, broadcasting).
@@ -335,6 +336,28 @@ pub fn to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, 
             parent,
         } => {
             check_rank(layout, shape)?;
+            if let Some(Layout::Blocked {
+                size_per_thread,
+                threads_per_warp,
+                warps_per_cta,
+                order,
+                cga,
+            }) = parent.as_deref()
+            {
+                if !cga.is_empty() {
+                    return Err("dot operands over several CTAs are not supported yet".into());
+                }
+                // FMA operands: each thread holds the whole K extent; lanes
+                // and warps broadcast along K.
+                let rank = shape.len();
+                let k_dim = if *op_idx == 0 { rank - 1 } else { rank - 2 };
+                let mut thread_size = size_per_thread.clone();
+                thread_size[k_dim] = shape[k_dim] as u32;
+                let cta = identity_standard_nd(REGISTER, &thread_size, order)
+                    * broadcasted_nd(LANE, threads_per_warp, order, k_dim)
+                    * broadcasted_nd(WARP, warps_per_cta, order, k_dim);
+                return combine_cta_cga_with_shape(cta, cga, shape);
+            }
             let Some(Layout::NvidiaMma {
                 version_major,
                 warps_per_cta,
@@ -343,7 +366,8 @@ pub fn to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, 
             }) = parent.as_deref()
             else {
                 return Err(
-                    "only dot operands of an nvidia_mma parent have a linear layout here".into(),
+                    "only dot operands of a blocked or nvidia_mma parent have a linear layout here"
+                        .into(),
                 );
             };
             if !cga.is_empty() {
@@ -1022,6 +1046,31 @@ mod tests {
                 .unwrap()
                 .elems_per_thread_per_dim(),
             vec![2, 4]
+        );
+    }
+
+    #[test]
+    fn dot_operands_of_blocked() {
+        let parent = blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
+        let a = dot(parent.clone(), 0, 0);
+        let ll = to_linear_layout(&a, &[32, 16]).unwrap();
+        expect(
+            &ll,
+            &[&[0, 1], &[0, 2], &[0, 4], &[0, 8]],
+            &[&[0, 0], &[0, 0], &[1, 0], &[2, 0], &[4, 0]],
+            &[&[8, 0], &[16, 0]],
+        );
+        let b = dot(parent, 1, 0);
+        let ll = to_linear_layout(&b, &[8, 16]).unwrap();
+        expect(
+            &ll,
+            &[&[0, 1], &[0, 2], &[1, 0], &[2, 0], &[4, 0]],
+            &[&[0, 4], &[0, 8], &[0, 0], &[0, 0], &[0, 0]],
+            &[&[0, 0], &[0, 0]],
+        );
+        assert_eq!(
+            ll.free_variable_masks()[1..3],
+            [("lane".to_string(), 0b11100), ("warp".to_string(), 0b11)]
         );
     }
 
