@@ -9,6 +9,8 @@
 pub mod canonicalize;
 pub mod ffi;
 pub mod layout;
+pub mod linear_layout;
+pub mod to_linear;
 pub mod verify;
 
 use std::sync::Once;

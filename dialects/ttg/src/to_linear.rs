@@ -1,0 +1,1092 @@
+//! Distributed `ttg` encodings as linear layouts for a given tensor shape,
+//! following Triton 3.6's `LinearLayoutConversions.cpp`: blocked, slice,
+//! nvidia_mma v2 and v3, dot_op operands of a blocked (FMA) or nvidia_mma
+//! parent, and linear. Dot operands over several CTAs and shared encodings
+//! are rejected with an error. The result maps `register`, `lane`, `warp`, `block` to `dim0`,
+//! `dim1`, ... with output sizes equal to the shape: tensors larger than the
+//! layout's tile repeat it along extra register bits, smaller ones wrap
+//! (the bases that would leave the tensor become zero, broadcasting).
+
+use std::collections::HashMap;
+
+use crate::layout::Layout;
+use crate::linear_layout::LinearLayout;
+
+pub const REGISTER: &str = "register";
+pub const LANE: &str = "lane";
+pub const WARP: &str = "warp";
+pub const BLOCK: &str = "block";
+
+/// `dim0`, `dim1`, ... `dim{rank-1}`.
+pub fn standard_out_dim_names(rank: usize) -> Vec<String> {
+    (0..rank).map(|i| format!("dim{i}")).collect()
+}
+
+fn names(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// The product of 1-D identities of `in_dim` over the dimensions in
+/// `order` (fastest first), sized by `shape`; the outputs come out in
+/// `order`'s order.
+pub fn identity_standard_nd(in_dim: &str, shape: &[u32], order: &[u32]) -> LinearLayout {
+    let dims = standard_out_dim_names(shape.len());
+    order.iter().fold(LinearLayout::empty(), |acc, &d| {
+        acc * LinearLayout::identity_1d(shape[d as usize] as i32, in_dim, &dims[d as usize])
+    })
+}
+
+/// Like [`identity_standard_nd`], but dimension `broadcast` gets zero bases
+/// (every index along it holds the same data).
+fn broadcasted_nd(in_dim: &str, shape: &[u32], order: &[u32], broadcast: usize) -> LinearLayout {
+    let dims = standard_out_dim_names(shape.len());
+    order.iter().fold(LinearLayout::empty(), |acc, &d| {
+        let d = d as usize;
+        let size = shape[d] as i32;
+        acc * if d == broadcast {
+            LinearLayout::zeros_1d(size, in_dim, &dims[d])
+        } else {
+            LinearLayout::identity_1d(size, in_dim, &dims[d])
+        }
+    })
+}
+
+/// Makes every output at most `shape[out]` without changing the input
+/// sizes: along each too-large output, the largest basis values are dropped
+/// first (whatever input they belong to) until the output fits. Dropped
+/// values become 0 (broadcast); with `broadcast_registers` false, dropped
+/// register bases are removed instead (Triton's
+/// `ensureLayoutNotLargerThan`).
+pub fn ensure_layout_not_larger_than(
+    layout: &LinearLayout,
+    shape: &HashMap<String, i32>,
+    broadcast_registers: bool,
+) -> LinearLayout {
+    let mut ins: Vec<(String, Vec<Vec<i32>>)> = layout.ins().to_vec();
+    let mut removed_regs: Vec<usize> = Vec::new();
+    let mut outs = layout.outs().to_vec();
+    for (k, (out, size)) in outs.iter_mut().enumerate() {
+        let desired = shape[out.as_str()];
+        if *size <= desired {
+            continue;
+        }
+        let mut actual = *size;
+        // (value, input, basis) of every non-zero entry, largest first.
+        let mut entries: Vec<(i32, usize, usize)> = Vec::new();
+        for (i, (_, bases)) in ins.iter().enumerate() {
+            for (b, basis) in bases.iter().enumerate() {
+                if basis[k] != 0 {
+                    entries.push((basis[k], i, b));
+                }
+            }
+        }
+        entries.sort_by_key(|e| std::cmp::Reverse(e.0));
+        for (_, i, b) in entries {
+            if actual <= desired {
+                break;
+            }
+            if !broadcast_registers && ins[i].0 == REGISTER {
+                removed_regs.push(b);
+            } else {
+                ins[i].1[b][k] = 0;
+            }
+            actual >>= 1;
+        }
+        *size = desired;
+    }
+    if !broadcast_registers {
+        for (name, bases) in ins.iter_mut() {
+            if name == REGISTER {
+                let mut b = 0;
+                bases.retain(|_| {
+                    b += 1;
+                    !removed_regs.contains(&(b - 1))
+                });
+            }
+        }
+    }
+    LinearLayout::new(ins, outs).expect("shrunk layout")
+}
+
+/// Makes every output at least `shape[out]` by repeating along the first
+/// input dimension (registers), in output order.
+pub fn ensure_layout_not_smaller_than(
+    layout: &LinearLayout,
+    shape: &HashMap<String, i32>,
+) -> LinearLayout {
+    let Some(first) = layout.in_dim_names().first().map(|s| s.to_string()) else {
+        return layout.clone();
+    };
+    let mut result = layout.clone();
+    for (out, size) in layout.outs() {
+        let desired = shape[out];
+        if desired > *size {
+            result *= LinearLayout::identity_1d(desired / size, &first, out);
+        }
+    }
+    result
+}
+
+/// Combines a CTA layout (register, lane, warp) with the CGA layout
+/// (`block` bases) and fits the result to `shape`, outputs in standard
+/// order.
+pub fn combine_cta_cga_with_shape(
+    cta: LinearLayout,
+    cga: &[Vec<i64>],
+    shape: &[i64],
+) -> Result<LinearLayout, String> {
+    let rank = shape.len();
+    if cta.num_out_dims() != rank {
+        return Err(format!(
+            "the layout has rank {}, the tensor {rank}",
+            cta.num_out_dims()
+        ));
+    }
+    let dims = standard_out_dim_names(rank);
+    let labeled: HashMap<String, i32> = dims
+        .iter()
+        .cloned()
+        .zip(shape.iter().map(|&s| s as i32))
+        .collect();
+    let block_bases = cga
+        .iter()
+        .map(|b| {
+            if b.len() != rank {
+                return Err(format!("CGA basis {b:?} does not have {rank} entries"));
+            }
+            Ok(b.iter().map(|&x| x as i32).collect())
+        })
+        .collect::<Result<Vec<Vec<i32>>, String>>()?;
+    let cga_layout = LinearLayout::from_bases(vec![(BLOCK.into(), block_bases)], &names(&dims))?;
+    let cga_layout = ensure_layout_not_larger_than(&cga_layout, &labeled, true)
+        .transpose_outs(&cta.out_dim_names())?;
+    let cta_shape: HashMap<String, i32> = cta
+        .out_dim_names()
+        .iter()
+        .map(|d| {
+            (
+                d.to_string(),
+                (labeled[*d] / cga_layout.out_dim_size(d)).max(1),
+            )
+        })
+        .collect();
+    let cta = ensure_layout_not_smaller_than(&cta, &cta_shape);
+    let cta = ensure_layout_not_larger_than(&cta, &cta_shape, true);
+    cta.try_mul(&cga_layout)?.transpose_outs(&names(&dims))
+}
+
+/// Rows-major order of a batch of matrices (`[rank-1, ..., 0]`), with the
+/// two fastest swapped for column-major (Triton's `getMatrixOrder`).
+pub fn matrix_order(rank: usize, row_major: bool) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..rank as u32).rev().collect();
+    if !row_major && rank >= 2 {
+        order.swap(0, 1);
+    }
+    order
+}
+
+/// The register/lane tile of an nvidia mma result or operand
+/// (Triton's `nvidiaMmaTile`): along the inner dim `k_width` registers and 4
+/// lanes, along the outer dim 8 lanes, then register repeats along outer and
+/// inner.
+fn nvidia_mma_tile(
+    tile: &[u32],
+    k_width: u32,
+    order: &[u32],
+    rep_order: &[u32],
+) -> Result<LinearLayout, String> {
+    let rank = rep_order.len();
+    let dims = standard_out_dim_names(rank);
+    let (inner, outer) = (order[0] as usize, order[1] as usize);
+    let (m, n) = (tile[outer] as i32, tile[inner] as i32);
+    let kw = k_width as i32;
+    if m % 8 != 0 || kw == 0 || n % (kw * 4) != 0 || !(k_width.is_power_of_two()) {
+        return Err(format!(
+            "unsupported mma tile {tile:?} with kWidth {k_width}"
+        ));
+    }
+    Ok(identity_standard_nd(REGISTER, &vec![1; rank], rep_order)
+        * LinearLayout::identity_1d(kw, REGISTER, &dims[inner])
+        * LinearLayout::identity_1d(4, LANE, &dims[inner])
+        * LinearLayout::identity_1d(8, LANE, &dims[outer])
+        * LinearLayout::identity_1d(m / 8, REGISTER, &dims[outer])
+        * LinearLayout::identity_1d(n / (kw * 4), REGISTER, &dims[inner]))
+}
+
+fn check_shape(shape: &[i64]) -> Result<(), String> {
+    match shape
+        .iter()
+        .find(|&&s| s <= 0 || s & (s - 1) != 0 || s > 1 << 30)
+    {
+        Some(s) => Err(format!(
+            "every tensor dimension must be a power of two, got {s}"
+        )),
+        None => Ok(()),
+    }
+}
+
+fn check_rank(layout: &Layout, shape: &[i64]) -> Result<(), String> {
+    match layout.rank() {
+        Some(r) if r == shape.len() => Ok(()),
+        Some(r) => Err(format!(
+            "a rank-{r} layout cannot describe a rank-{} tensor",
+            shape.len()
+        )),
+        None => Err("the layout's rank is unknown".into()),
+    }
+}
+
+/// Whether two distributed encodings place every element of a tensor of
+/// `shape` in the same register, lane, warp and block (Triton compares
+/// layouts this way, so a blocked and a linear encoding can be equal).
+pub fn equivalent(a: &Layout, b: &Layout, shape: &[i64]) -> Result<bool, String> {
+    Ok(to_linear_layout(a, shape)? == to_linear_layout(b, shape)?)
+}
+
+/// The linear layout of a distributed encoding for a tensor of `shape`.
+pub fn to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String> {
+    check_shape(shape)?;
+    layout.check()?;
+    match layout {
+        Layout::Blocked {
+            size_per_thread,
+            threads_per_warp,
+            warps_per_cta,
+            order,
+            cga,
+        } => {
+            check_rank(layout, shape)?;
+            let cta = identity_standard_nd(REGISTER, size_per_thread, order)
+                * identity_standard_nd(LANE, threads_per_warp, order)
+                * identity_standard_nd(WARP, warps_per_cta, order);
+            combine_cta_cga_with_shape(cta, cga, shape)
+        }
+        Layout::Slice { dim, parent } => {
+            let parent = parent.as_deref().ok_or("a slice needs a parent")?;
+            let dim = *dim as usize;
+            if dim > shape.len() {
+                return Err(format!("slice dim {dim} is out of range"));
+            }
+            let mut parent_shape = shape.to_vec();
+            parent_shape.insert(dim, 1);
+            let parent_ll = to_linear_layout(parent, &parent_shape)?;
+            // Drop output `dim` (all its values are 0: its size is 1).
+            let dims = standard_out_dim_names(shape.len());
+            let ins = parent_ll
+                .ins()
+                .iter()
+                .map(|(name, bases)| {
+                    let bases = bases
+                        .iter()
+                        .map(|b| {
+                            let mut b = b.clone();
+                            b.remove(dim);
+                            b
+                        })
+                        .filter(|b: &Vec<i32>| name != REGISTER || b.iter().any(|&x| x != 0))
+                        .collect();
+                    (name.clone(), bases)
+                })
+                .collect();
+            let outs = dims
+                .iter()
+                .cloned()
+                .zip(shape.iter().map(|&s| s as i32))
+                .collect();
+            LinearLayout::new(ins, outs)
+        }
+        Layout::NvidiaMma {
+            version_major,
+            warps_per_cta,
+            instr_shape,
+            cga,
+            ..
+        } => {
+            check_rank(layout, shape)?;
+            let rank = shape.len();
+            if rank < 2 {
+                return Err("an mma layout needs rank 2 or more".into());
+            }
+            let hopper = match version_major {
+                2 => false,
+                3 => true,
+                v => return Err(format!("nvidia_mma version {v} has no linear layout here")),
+            };
+            let tile: Vec<u32> = if hopper {
+                let mut t = vec![1; rank];
+                t[rank - 2] = instr_shape[0];
+                t[rank - 1] = instr_shape[1];
+                t
+            } else if instr_shape.len() == rank {
+                instr_shape.clone()
+            } else {
+                let mut t = vec![1; rank];
+                t[rank - 2..].copy_from_slice(&instr_shape[instr_shape.len() - 2..]);
+                t
+            };
+            let order = matrix_order(rank, true);
+            let cta = nvidia_mma_tile(&tile, 2, &order, &order)?;
+            let warps = identity_standard_nd(WARP, warps_per_cta, &matrix_order(rank, !hopper))
+                .transpose_outs(&cta.out_dim_names())?;
+            combine_cta_cga_with_shape(cta * warps, cga, shape)
+        }
+        Layout::DotOperand {
+            op_idx,
+            k_width,
+            parent,
+        } => {
+            check_rank(layout, shape)?;
+            if let Some(Layout::Blocked {
+                size_per_thread,
+                threads_per_warp,
+                warps_per_cta,
+                order,
+                cga,
+            }) = parent.as_deref()
+            {
+                if !cga.is_empty() {
+                    return Err("dot operands over several CTAs are not supported yet".into());
+                }
+                // FMA operands: each thread holds the whole K extent; lanes
+                // and warps broadcast along K.
+                let rank = shape.len();
+                let k_dim = if *op_idx == 0 { rank - 1 } else { rank - 2 };
+                let mut thread_size = size_per_thread.clone();
+                thread_size[k_dim] = shape[k_dim] as u32;
+                let cta = identity_standard_nd(REGISTER, &thread_size, order)
+                    * broadcasted_nd(LANE, threads_per_warp, order, k_dim)
+                    * broadcasted_nd(WARP, warps_per_cta, order, k_dim);
+                return combine_cta_cga_with_shape(cta, cga, shape);
+            }
+            let Some(Layout::NvidiaMma {
+                version_major,
+                warps_per_cta,
+                cga,
+                ..
+            }) = parent.as_deref()
+            else {
+                return Err(
+                    "only dot operands of a blocked or nvidia_mma parent have a linear layout here"
+                        .into(),
+                );
+            };
+            if !cga.is_empty() {
+                return Err("dot operands over several CTAs are not supported yet".into());
+            }
+            let rank = shape.len();
+            let is_a = *op_idx == 0;
+            let hopper = *version_major == 3;
+            if !is_a && hopper {
+                return Err("a Hopper mma takes operand B from shared memory".into());
+            }
+            let mut tile = vec![1u32; rank];
+            if is_a {
+                tile[rank - 2] = 16;
+                tile[rank - 1] = k_width * 8;
+            } else {
+                tile[rank - 2] = k_width * 8;
+                tile[rank - 1] = 8;
+            }
+            // kContig: the K dimension is the fastest one for both operands.
+            let order = matrix_order(rank, is_a);
+            let cta = nvidia_mma_tile(&tile, *k_width, &order, &order)?;
+            let k_dim = if is_a { rank - 1 } else { rank - 2 };
+            let warps = broadcasted_nd(WARP, warps_per_cta, &matrix_order(rank, !hopper), k_dim)
+                .transpose_outs(&cta.out_dim_names())?;
+            combine_cta_cga_with_shape(cta * warps, cga, shape)
+        }
+        Layout::Linear {
+            register,
+            lane,
+            warp,
+            block,
+        } => {
+            check_rank(layout, shape)?;
+            let dims = standard_out_dim_names(shape.len());
+            let conv = |b: &Vec<Vec<i64>>| -> Vec<Vec<i32>> {
+                b.iter()
+                    .map(|v| v.iter().map(|&x| x as i32).collect())
+                    .collect()
+            };
+            let ll = LinearLayout::from_bases(
+                vec![
+                    (REGISTER.into(), conv(register)),
+                    (LANE.into(), conv(lane)),
+                    (WARP.into(), conv(warp)),
+                    (BLOCK.into(), conv(block)),
+                ],
+                &names(&dims),
+            )?;
+            let rep_order = ll.default_order(REGISTER);
+            let permuted: Vec<&str> = rep_order
+                .iter()
+                .map(|&d| dims[d as usize].as_str())
+                .collect();
+            let labeled: HashMap<String, i32> = dims
+                .iter()
+                .cloned()
+                .zip(shape.iter().map(|&s| s as i32))
+                .collect();
+            let ll = ll.transpose_outs(&permuted)?;
+            let ll = ensure_layout_not_smaller_than(&ll, &labeled);
+            let ll = ensure_layout_not_larger_than(&ll, &labeled, false);
+            ll.transpose_outs(&names(&dims))
+        }
+        _ => Err("only distributed encodings have a register linear layout".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linear_layout::tests::Rng;
+
+    fn blocked(spt: &[u32], tpw: &[u32], wpc: &[u32], order: &[u32]) -> Layout {
+        Layout::Blocked {
+            size_per_thread: spt.to_vec(),
+            threads_per_warp: tpw.to_vec(),
+            warps_per_cta: wpc.to_vec(),
+            order: order.to_vec(),
+            cga: vec![],
+        }
+    }
+
+    fn mma(major: u32, warps: &[u32], instr: &[u32]) -> Layout {
+        Layout::NvidiaMma {
+            version_major: major,
+            version_minor: 0,
+            warps_per_cta: warps.to_vec(),
+            instr_shape: instr.to_vec(),
+            cga: vec![],
+        }
+    }
+
+    fn v(b: &[&[i32]]) -> Vec<Vec<i32>> {
+        b.iter().map(|x| x.to_vec()).collect()
+    }
+
+    fn expect(ll: &LinearLayout, reg: &[&[i32]], lane: &[&[i32]], warp: &[&[i32]]) {
+        assert_eq!(ll.bases(REGISTER), v(reg).as_slice(), "registers of\n{ll}");
+        assert_eq!(ll.bases(LANE), v(lane).as_slice(), "lanes of\n{ll}");
+        assert_eq!(ll.bases(WARP), v(warp).as_slice(), "warps of\n{ll}");
+        assert_eq!(ll.in_dim_names(), vec![REGISTER, LANE, WARP, BLOCK]);
+    }
+
+    #[test]
+    fn blocked_1d_repeats_and_wraps() {
+        let b = blocked(&[4], &[32], &[4], &[0]);
+        let ll = to_linear_layout(&b, &[1024]).unwrap();
+        expect(
+            &ll,
+            &[&[1], &[2], &[512]],
+            &[&[4], &[8], &[16], &[32], &[64]],
+            &[&[128], &[256]],
+        );
+        assert_eq!(ll.outs(), &[("dim0".to_string(), 1024)]);
+        assert_eq!(ll.total_elems_per_thread(), 8);
+        assert_eq!(ll.num_consecutive_in_out(), 4);
+        // Smaller than the 512-element tile: warps, then top lanes, broadcast.
+        let small = to_linear_layout(&b, &[64]).unwrap();
+        expect(
+            &small,
+            &[&[1], &[2]],
+            &[&[4], &[8], &[16], &[32], &[0]],
+            &[&[0], &[0]],
+        );
+        assert_eq!(
+            small.free_variable_masks(),
+            vec![
+                ("register".to_string(), 0),
+                ("lane".to_string(), 0b10000),
+                ("warp".to_string(), 0b11),
+                ("block".to_string(), 0)
+            ]
+        );
+    }
+
+    #[test]
+    fn blocked_2d() {
+        let b = blocked(&[1, 8], &[4, 8], &[4, 1], &[1, 0]);
+        let ll = to_linear_layout(&b, &[32, 64]).unwrap();
+        expect(
+            &ll,
+            &[&[0, 1], &[0, 2], &[0, 4], &[16, 0]],
+            &[&[0, 8], &[0, 16], &[0, 32], &[1, 0], &[2, 0]],
+            &[&[4, 0], &[8, 0]],
+        );
+        assert_eq!(ll.contig_per_thread(), vec![1, 8]);
+        assert_eq!(ll.default_order(REGISTER), vec![1, 0]);
+        assert_eq!(ll.bases_per_dim(LANE, true), vec![4, 8]);
+    }
+
+    #[test]
+    fn blocked_with_cga() {
+        let b = Layout::Blocked {
+            size_per_thread: vec![1],
+            threads_per_warp: vec![32],
+            warps_per_cta: vec![1],
+            order: vec![0],
+            cga: vec![vec![1]],
+        };
+        let ll = to_linear_layout(&b, &[128]).unwrap();
+        assert_eq!(ll.bases(BLOCK), &[vec![64]]);
+        assert_eq!(ll.bases(REGISTER), &[vec![32]]);
+        // Each CTA takes half the tensor, even when one warp would cover it.
+        let ll = to_linear_layout(&b, &[16]).unwrap();
+        assert_eq!(ll.bases(BLOCK), &[vec![8]]);
+        assert_eq!(ll.bases(LANE)[3..], [vec![0], vec![0]]);
+        // A tensor smaller than the CGA: both blocks hold the same data.
+        let ll = to_linear_layout(&b, &[1]).unwrap();
+        assert_eq!(ll.bases(BLOCK), &[vec![0]]);
+    }
+
+    /// Direct formula: the element a blocked layout gives (register, lane,
+    /// warp), with registers split into the sizePerThread part and the
+    /// repetitions, each in `order`.
+    fn blocked_formula(
+        spt: &[u32],
+        tpw: &[u32],
+        wpc: &[u32],
+        order: &[u32],
+        shape: &[i64],
+        (mut r, mut l, mut w): (i64, i64, i64),
+    ) -> Vec<i32> {
+        let rank = shape.len();
+        let mut coord = vec![0i64; rank];
+        let tile: Vec<i64> = (0..rank)
+            .map(|d| (spt[d] * tpw[d] * wpc[d]) as i64)
+            .collect();
+        let mut within = vec![0i64; rank];
+        for &d in order {
+            let d = d as usize;
+            within[d] = r % spt[d] as i64;
+            r /= spt[d] as i64;
+        }
+        for &d in order {
+            let d = d as usize;
+            let reps = (shape[d] / tile[d]).max(1);
+            let rep = r % reps;
+            r /= reps;
+            let lane = l % tpw[d] as i64;
+            l /= tpw[d] as i64;
+            let warp = w % wpc[d] as i64;
+            w /= wpc[d] as i64;
+            coord[d] = (within[d] + spt[d] as i64 * (lane + tpw[d] as i64 * warp) + tile[d] * rep)
+                % shape[d];
+        }
+        coord.into_iter().map(|c| c as i32).collect()
+    }
+
+    #[test]
+    fn property_blocked_matches_formula() {
+        let mut rng = Rng::new(11);
+        for _ in 0..300 {
+            let rank = 1 + rng.below(3) as usize;
+            let mut pick =
+                |max: u64| -> Vec<u32> { (0..rank).map(|_| 1 << rng.below(max)).collect() };
+            let spt = pick(3);
+            // 32 lanes and 1..8 warps spread over the dims.
+            let spread = |total_log: u64, rng: &mut Rng| -> Vec<u32> {
+                let mut v = vec![1u32; rank];
+                for _ in 0..total_log {
+                    v[rng.below(rank as u64) as usize] *= 2;
+                }
+                v
+            };
+            let tpw = spread(5, &mut rng);
+            let warps_log = rng.below(4);
+            let wpc = spread(warps_log, &mut rng);
+            let mut order: Vec<u32> = (0..rank as u32).collect();
+            for i in (1..rank).rev() {
+                order.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            let shape: Vec<i64> = (0..rank).map(|_| 1 << rng.below(7)).collect();
+            let layout = blocked(&spt, &tpw, &wpc, &order);
+            let ll = to_linear_layout(&layout, &shape).unwrap();
+            let regs = ll.in_dim_size(REGISTER) as i64;
+            let expect_regs: i64 = (0..rank)
+                .map(|d| {
+                    let tile = (spt[d] * tpw[d] * wpc[d]) as i64;
+                    spt[d] as i64 * (shape[d] / tile).max(1)
+                })
+                .product();
+            assert_eq!(regs, expect_regs, "{layout:?} {shape:?}\n{ll}");
+            assert_eq!(ll.in_dim_size(LANE), 32);
+            assert_eq!(ll.in_dim_size(WARP), 1 << warps_log);
+            for (k, (_, size)) in ll.outs().iter().enumerate() {
+                assert_eq!(*size as i64, shape[k]);
+            }
+            assert!(ll.is_surjective());
+            for _ in 0..40 {
+                let r = rng.below(regs as u64) as i64;
+                let l = rng.below(32) as i64;
+                let w = rng.below(1 << warps_log) as i64;
+                let got = ll.apply_index(&[r as i32, l as i32, w as i32, 0]);
+                let want = blocked_formula(&spt, &tpw, &wpc, &order, &shape, (r, l, w));
+                assert_eq!(got, want, "{layout:?} {shape:?} r{r} l{l} w{w}\n{ll}");
+            }
+            // A linear encoding carrying these bases converts to the same
+            // layout.
+            let conv = |b: &[Vec<i32>]| -> Vec<Vec<i64>> {
+                b.iter()
+                    .map(|v| v.iter().map(|&x| x as i64).collect())
+                    .collect()
+            };
+            let linear = Layout::Linear {
+                register: conv(ll.bases(REGISTER)),
+                lane: conv(ll.bases(LANE)),
+                warp: conv(ll.bases(WARP)),
+                block: conv(ll.bases(BLOCK)),
+            };
+            assert_eq!(to_linear_layout(&linear, &shape).unwrap(), ll);
+
+            // Slices agree with the parent with the dimension removed.
+            if rank >= 2 {
+                let dim = rng.below(rank as u64) as usize;
+                let slice = Layout::Slice {
+                    dim: dim as u32,
+                    parent: Some(Box::new(layout.clone())),
+                };
+                let mut sliced_shape = shape.clone();
+                sliced_shape.remove(dim);
+                let sl = to_linear_layout(&slice, &sliced_shape).unwrap();
+                let mut parent_shape = sliced_shape.clone();
+                parent_shape.insert(dim, 1);
+                let pl = to_linear_layout(&layout, &parent_shape).unwrap();
+                assert_eq!(sl.bases(LANE).len(), pl.bases(LANE).len());
+                let kept: Vec<&Vec<i32>> = pl
+                    .bases(REGISTER)
+                    .iter()
+                    .filter(|b| b.iter().any(|&x| x != 0))
+                    .collect();
+                assert_eq!(sl.bases(REGISTER).len(), kept.len());
+                for (s, p) in sl.bases(REGISTER).iter().zip(kept) {
+                    let mut p = p.clone();
+                    p.remove(dim);
+                    assert_eq!(s, &p);
+                }
+                for (s, p) in sl.bases(WARP).iter().zip(pl.bases(WARP)) {
+                    let mut p = p.clone();
+                    p.remove(dim);
+                    assert_eq!(s, &p);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn slice_of_blocked_by_hand() {
+        let parent = blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
+        let s = Layout::Slice {
+            dim: 0,
+            parent: Some(Box::new(parent.clone())),
+        };
+        let ll = to_linear_layout(&s, &[32]).unwrap();
+        expect(
+            &ll,
+            &[&[1], &[2], &[16]],
+            &[&[4], &[8], &[0], &[0], &[0]],
+            &[&[0], &[0]],
+        );
+        let s1 = Layout::Slice {
+            dim: 1,
+            parent: Some(Box::new(parent)),
+        };
+        let ll = to_linear_layout(&s1, &[64]).unwrap();
+        expect(
+            &ll,
+            &[&[32]],
+            &[&[0], &[0], &[1], &[2], &[4]],
+            &[&[8], &[16]],
+        );
+    }
+
+    #[test]
+    fn mma_v2() {
+        let ll = to_linear_layout(&mma(2, &[1, 1], &[16, 8]), &[16, 16]).unwrap();
+        expect(
+            &ll,
+            &[&[0, 1], &[8, 0], &[0, 8]],
+            &[&[0, 2], &[0, 4], &[1, 0], &[2, 0], &[4, 0]],
+            &[],
+        );
+        // Warps row-major (dim1 first) for Ampere.
+        let ll = to_linear_layout(&mma(2, &[2, 2], &[16, 8]), &[32, 16]).unwrap();
+        expect(
+            &ll,
+            &[&[0, 1], &[8, 0]],
+            &[&[0, 2], &[0, 4], &[1, 0], &[2, 0], &[4, 0]],
+            &[&[0, 8], &[16, 0]],
+        );
+        // Larger tensors repeat along registers, dim1 first.
+        let ll = to_linear_layout(&mma(2, &[1, 1], &[16, 8]), &[32, 16]).unwrap();
+        assert_eq!(
+            ll.bases(REGISTER),
+            v(&[&[0, 1], &[8, 0], &[0, 8], &[16, 0]]).as_slice()
+        );
+        assert_eq!(ll.contig_per_thread(), vec![1, 2]);
+    }
+
+    #[test]
+    fn mma_v3() {
+        let ll = to_linear_layout(&mma(3, &[4, 1], &[16, 16, 8]), &[64, 16]).unwrap();
+        expect(
+            &ll,
+            &[&[0, 1], &[8, 0], &[0, 8]],
+            &[&[0, 2], &[0, 4], &[1, 0], &[2, 0], &[4, 0]],
+            &[&[16, 0], &[32, 0]],
+        );
+        let ll = to_linear_layout(&mma(3, &[4, 2], &[16, 64, 16]), &[128, 128]).unwrap();
+        assert_eq!(ll.in_dim_size(REGISTER), 64);
+        assert_eq!(
+            ll.bases(WARP),
+            v(&[&[16, 0], &[32, 0], &[0, 64]]).as_slice()
+        );
+        assert!(ll.is_invertible());
+    }
+
+    #[test]
+    fn dot_operands_of_mma_v2() {
+        let parent = Some(Box::new(mma(2, &[2, 2], &[16, 8])));
+        let a = Layout::DotOperand {
+            op_idx: 0,
+            k_width: 2,
+            parent: parent.clone(),
+        };
+        let ll = to_linear_layout(&a, &[32, 16]).unwrap();
+        // kWidth along K, then row+8, then K+8; warps broadcast along K.
+        expect(
+            &ll,
+            &[&[0, 1], &[8, 0], &[0, 8]],
+            &[&[0, 2], &[0, 4], &[1, 0], &[2, 0], &[4, 0]],
+            &[&[0, 0], &[16, 0]],
+        );
+        let b = Layout::DotOperand {
+            op_idx: 1,
+            k_width: 2,
+            parent,
+        };
+        let ll = to_linear_layout(&b, &[16, 16]).unwrap();
+        expect(
+            &ll,
+            &[&[1, 0], &[8, 0]],
+            &[&[2, 0], &[4, 0], &[0, 1], &[0, 2], &[0, 4]],
+            &[&[0, 8], &[0, 0]],
+        );
+        let a4 = Layout::DotOperand {
+            op_idx: 0,
+            k_width: 4,
+            parent: Some(Box::new(mma(2, &[1, 1], &[16, 8]))),
+        };
+        let ll = to_linear_layout(&a4, &[16, 32]).unwrap();
+        assert_eq!(ll.contig_per_thread(), vec![1, 4]);
+        assert_eq!(ll.num_consecutive_in_out(), 1);
+        // Hopper operand A in registers, and B is rejected.
+        let h = Layout::DotOperand {
+            op_idx: 0,
+            k_width: 2,
+            parent: Some(Box::new(mma(3, &[4, 1], &[16, 64, 16]))),
+        };
+        let ll = to_linear_layout(&h, &[64, 16]).unwrap();
+        assert_eq!(ll.bases(WARP), v(&[&[16, 0], &[32, 0]]).as_slice());
+    }
+
+    fn dot(parent: Layout, op_idx: u32, k_width: u32) -> Layout {
+        Layout::DotOperand {
+            op_idx,
+            k_width,
+            parent: Some(Box::new(parent)),
+        }
+    }
+
+    fn slice(parent: Layout, dim: u32) -> Layout {
+        Layout::Slice {
+            dim,
+            parent: Some(Box::new(parent)),
+        }
+    }
+
+    /// Cases whose expected bases come from Triton's own conversion tests
+    /// (`unittest/Dialect/TritonGPU/LinearLayoutConversionsTest.cpp`).
+    #[test]
+    fn matches_triton_expectations() {
+        type Case<'a> = (
+            Layout,
+            &'a [i64],
+            &'a [&'a [i32]],
+            &'a [&'a [i32]],
+            &'a [&'a [i32]],
+        );
+        let v2_41 = mma(2, &[4, 1], &[16, 8]);
+        let v2_22 = mma(2, &[2, 2], &[16, 8]);
+        let v3_44 = mma(3, &[4, 4], &[16, 16, 8]);
+        let cases: Vec<Case> = vec![
+            (
+                v3_44.clone(),
+                &[32, 32],
+                &[&[0, 1], &[8, 0], &[0, 8]],
+                &[&[0, 2], &[0, 4], &[1, 0], &[2, 0], &[4, 0]],
+                &[&[16, 0], &[0, 0], &[0, 16], &[0, 0]],
+            ),
+            (
+                v3_44,
+                &[128, 16],
+                &[&[0, 1], &[8, 0], &[0, 8], &[64, 0]],
+                &[&[0, 2], &[0, 4], &[1, 0], &[2, 0], &[4, 0]],
+                &[&[16, 0], &[32, 0], &[0, 0], &[0, 0]],
+            ),
+            (
+                dot(mma(2, &[1, 1], &[16, 8]), 0, 8),
+                &[16, 64],
+                &[&[0, 1], &[0, 2], &[0, 4], &[8, 0], &[0, 32]],
+                &[&[0, 8], &[0, 16], &[1, 0], &[2, 0], &[4, 0]],
+                &[],
+            ),
+            (
+                dot(mma(2, &[1, 1], &[16, 8]), 1, 8),
+                &[64, 8],
+                &[&[1, 0], &[2, 0], &[4, 0], &[32, 0]],
+                &[&[8, 0], &[16, 0], &[0, 1], &[0, 2], &[0, 4]],
+                &[],
+            ),
+            (
+                dot(v2_41.clone(), 0, 8),
+                &[128, 128],
+                &[
+                    &[0, 1],
+                    &[0, 2],
+                    &[0, 4],
+                    &[8, 0],
+                    &[0, 32],
+                    &[0, 64],
+                    &[64, 0],
+                ],
+                &[&[0, 8], &[0, 16], &[1, 0], &[2, 0], &[4, 0]],
+                &[&[16, 0], &[32, 0]],
+            ),
+            (
+                dot(v2_41, 1, 8),
+                &[128, 64],
+                &[
+                    &[1, 0],
+                    &[2, 0],
+                    &[4, 0],
+                    &[32, 0],
+                    &[64, 0],
+                    &[0, 8],
+                    &[0, 16],
+                    &[0, 32],
+                ],
+                &[&[8, 0], &[16, 0], &[0, 1], &[0, 2], &[0, 4]],
+                &[&[0, 0], &[0, 0]],
+            ),
+            (
+                dot(v2_22.clone(), 0, 8),
+                &[64, 128],
+                &[
+                    &[0, 1],
+                    &[0, 2],
+                    &[0, 4],
+                    &[8, 0],
+                    &[0, 32],
+                    &[0, 64],
+                    &[32, 0],
+                ],
+                &[&[0, 8], &[0, 16], &[1, 0], &[2, 0], &[4, 0]],
+                &[&[0, 0], &[16, 0]],
+            ),
+            (
+                dot(v2_22.clone(), 1, 8),
+                &[128, 32],
+                &[&[1, 0], &[2, 0], &[4, 0], &[32, 0], &[64, 0], &[0, 16]],
+                &[&[8, 0], &[16, 0], &[0, 1], &[0, 2], &[0, 4]],
+                &[&[0, 8], &[0, 0]],
+            ),
+            (
+                dot(mma(3, &[4, 2], &[16, 16, 8]), 0, 4),
+                &[128, 64],
+                &[&[0, 1], &[0, 2], &[8, 0], &[0, 16], &[0, 32], &[64, 0]],
+                &[&[0, 4], &[0, 8], &[1, 0], &[2, 0], &[4, 0]],
+                &[&[16, 0], &[32, 0], &[0, 0]],
+            ),
+            (
+                dot(mma(2, &[2, 4, 2], &[1, 16, 8]), 0, 8),
+                &[16, 128, 128],
+                &[
+                    &[0, 0, 1],
+                    &[0, 0, 2],
+                    &[0, 0, 4],
+                    &[0, 8, 0],
+                    &[0, 0, 32],
+                    &[0, 0, 64],
+                    &[0, 64, 0],
+                    &[2, 0, 0],
+                    &[4, 0, 0],
+                    &[8, 0, 0],
+                ],
+                &[&[0, 0, 8], &[0, 0, 16], &[0, 1, 0], &[0, 2, 0], &[0, 4, 0]],
+                &[&[0, 0, 0], &[0, 16, 0], &[0, 32, 0], &[1, 0, 0]],
+            ),
+            (
+                dot(mma(2, &[2, 4, 2], &[1, 16, 8]), 1, 8),
+                &[8, 128, 64],
+                &[
+                    &[0, 1, 0],
+                    &[0, 2, 0],
+                    &[0, 4, 0],
+                    &[0, 32, 0],
+                    &[0, 64, 0],
+                    &[0, 0, 16],
+                    &[0, 0, 32],
+                    &[2, 0, 0],
+                    &[4, 0, 0],
+                ],
+                &[&[0, 8, 0], &[0, 16, 0], &[0, 0, 1], &[0, 0, 2], &[0, 0, 4]],
+                &[&[0, 0, 8], &[0, 0, 0], &[0, 0, 0], &[1, 0, 0]],
+            ),
+            (
+                slice(dot(mma(2, &[1, 1], &[16, 8]), 0, 8), 1),
+                &[16],
+                &[&[8]],
+                &[&[0], &[0], &[1], &[2], &[4]],
+                &[],
+            ),
+            (
+                slice(dot(mma(3, &[4, 1], &[16, 16, 8]), 0, 2), 0),
+                &[16],
+                &[&[1], &[8]],
+                &[&[2], &[4], &[0], &[0], &[0]],
+                &[&[0], &[0]],
+            ),
+            (
+                slice(v2_22.clone(), 0),
+                &[128],
+                &[&[1], &[16], &[32], &[64]],
+                &[&[2], &[4], &[0], &[0], &[0]],
+                &[&[8], &[0]],
+            ),
+            (
+                slice(v2_22.clone(), 1),
+                &[8],
+                &[],
+                &[&[0], &[0], &[1], &[2], &[4]],
+                &[&[0], &[0]],
+            ),
+            (
+                slice(v2_22, 1),
+                &[128],
+                &[&[8], &[32], &[64]],
+                &[&[0], &[0], &[1], &[2], &[4]],
+                &[&[0], &[16]],
+            ),
+            (
+                slice(blocked(&[1, 4], &[8, 4], &[2, 2], &[0, 1]), 0),
+                &[1],
+                &[],
+                &[&[0], &[0], &[0], &[0], &[0]],
+                &[&[0], &[0]],
+            ),
+        ];
+        for (layout, shape, reg, lane, warp) in cases {
+            let ll = to_linear_layout(&layout, shape).unwrap();
+            expect(&ll, reg, lane, warp);
+            assert_eq!(
+                ll.outs().iter().map(|(_, s)| *s as i64).collect::<Vec<_>>(),
+                shape.to_vec()
+            );
+        }
+        // A 2x2 CGA (CTA order [1, 0]) under a slice.
+        let parent = Layout::Blocked {
+            size_per_thread: vec![2, 4],
+            threads_per_warp: vec![4, 2],
+            warps_per_cta: vec![2, 2],
+            order: vec![1, 0],
+            cga: vec![vec![0, 1], vec![1, 0]],
+        };
+        let ll = to_linear_layout(&slice(parent.clone(), 0), &[128]).unwrap();
+        expect(
+            &ll,
+            &[&[1], &[2], &[16], &[32]],
+            &[&[4], &[0], &[0]],
+            &[&[8], &[0]],
+        );
+        assert_eq!(ll.bases(BLOCK), &[vec![64], vec![0]]);
+        let ll = to_linear_layout(&slice(parent, 1), &[128]).unwrap();
+        expect(
+            &ll,
+            &[&[1], &[16], &[32]],
+            &[&[0], &[2], &[4]],
+            &[&[0], &[8]],
+        );
+        assert_eq!(ll.bases(BLOCK), &[vec![0], vec![64]]);
+    }
+
+    #[test]
+    fn equivalence_across_kinds() {
+        let b = blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
+        let ll = to_linear_layout(&b, &[32, 16]).unwrap();
+        let conv = |v: &[Vec<i32>]| -> Vec<Vec<i64>> {
+            v.iter()
+                .map(|x| x.iter().map(|&y| y as i64).collect())
+                .collect()
+        };
+        let linear = Layout::Linear {
+            register: conv(ll.bases(REGISTER)),
+            lane: conv(ll.bases(LANE)),
+            warp: conv(ll.bases(WARP)),
+            block: vec![],
+        };
+        assert!(equivalent(&b, &linear, &[32, 16]).unwrap());
+        let other = blocked(&[4, 1], &[4, 8], &[1, 4], &[0, 1]);
+        assert!(!equivalent(&b, &other, &[32, 16]).unwrap());
+        // Only the register repeats differ between shapes.
+        assert_eq!(ll.elems_per_thread_per_dim(), vec![1, 4]);
+        assert_eq!(
+            to_linear_layout(&b, &[64, 16])
+                .unwrap()
+                .elems_per_thread_per_dim(),
+            vec![2, 4]
+        );
+    }
+
+    #[test]
+    fn dot_operands_of_blocked() {
+        let parent = blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
+        let a = dot(parent.clone(), 0, 0);
+        let ll = to_linear_layout(&a, &[32, 16]).unwrap();
+        expect(
+            &ll,
+            &[&[0, 1], &[0, 2], &[0, 4], &[0, 8]],
+            &[&[0, 0], &[0, 0], &[1, 0], &[2, 0], &[4, 0]],
+            &[&[8, 0], &[16, 0]],
+        );
+        let b = dot(parent, 1, 0);
+        let ll = to_linear_layout(&b, &[8, 16]).unwrap();
+        expect(
+            &ll,
+            &[&[0, 1], &[0, 2], &[1, 0], &[2, 0], &[4, 0]],
+            &[&[0, 4], &[0, 8], &[0, 0], &[0, 0], &[0, 0]],
+            &[&[0, 0], &[0, 0]],
+        );
+        assert_eq!(
+            ll.free_variable_masks()[1..3],
+            [("lane".to_string(), 0b11100), ("warp".to_string(), 0b11)]
+        );
+    }
+
+    #[test]
+    fn errors() {
+        let b = blocked(&[1], &[32], &[4], &[0]);
+        assert!(to_linear_layout(&b, &[100]).is_err());
+        assert!(to_linear_layout(&b, &[16, 16]).is_err());
+        let shared = Layout::SwizzledShared {
+            vec: 1,
+            per_phase: 1,
+            max_phase: 1,
+            order: vec![0],
+            cga: vec![],
+        };
+        assert!(to_linear_layout(&shared, &[16]).is_err());
+        assert!(to_linear_layout(&mma(1, &[1, 1], &[]), &[16, 16]).is_err());
+    }
+}
