@@ -1035,3 +1035,113 @@ impl Solver {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::new_context;
+    use melior::ir::{operation::OperationLike, Module};
+
+    /// Analyzes `body` (the inside of a `tt.func @f`) and returns the
+    /// facts of every op result, in order.
+    fn facts(args: &str, body: &str) -> Vec<String> {
+        let context = new_context(false);
+        let text = format!("tt.func @f({args}) {{\n{body}\n  tt.return\n}}");
+        let module = Module::parse(&context, &text).expect("parses");
+        let map = AxisInfoMap::analyze(module.as_operation().into());
+        let mut out = Vec::new();
+        module
+            .as_operation()
+            .walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+                for i in 0..op.result_count() {
+                    let value = result(op, i).unwrap();
+                    out.push(map.get(value).map(|i| i.to_string()).unwrap_or_default());
+                }
+                melior::ir::operation::WalkResult::Advance
+            });
+        out
+    }
+
+    #[test]
+    fn helpers_follow_triton() {
+        assert_eq!(gcd(0, 12), 12);
+        assert_eq!(gcd(12, 0), 12);
+        assert_eq!(gcd(12, 18), 6);
+        assert_eq!(pow2_divisor(0), MAX_DIVISOR);
+        assert_eq!(pow2_divisor(48), 16);
+        assert_eq!(multiply_divisor(16, MAX_DIVISOR), MAX_DIVISOR);
+        let a = AxisInfo::new(vec![4], vec![16], vec![1], Some(3));
+        let b = AxisInfo::new(vec![2], vec![8], vec![1], Some(3));
+        // Contiguities differ, so they bound the divisibility.
+        assert_eq!(
+            AxisInfo::join(&a, &b),
+            AxisInfo::new(vec![2], vec![2], vec![1], Some(3))
+        );
+        assert_eq!(AxisInfo::join(&AxisInfo::default(), &b), b);
+    }
+
+    #[test]
+    fn range_offsets_and_pointers() {
+        let f = facts(
+            "%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}",
+            "  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %s = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %a = tt.addptr %s, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %c = arith.constant dense<32> : tensor<64xi32>
+  %q = arith.remsi %r, %c : tensor<64xi32>
+  %d = arith.divsi %r, %c : tensor<64xi32>",
+        );
+        assert_eq!(
+            f,
+            [
+                "contiguity = [64], divisibility = [1073741824], constancy = [1], constant_value = <none>",
+                "contiguity = [1], divisibility = [16], constancy = [64], constant_value = <none>",
+                "contiguity = [64], divisibility = [16], constancy = [1], constant_value = <none>",
+                "contiguity = [1], divisibility = [32], constancy = [64], constant_value = 32",
+                "contiguity = [32], divisibility = [32], constancy = [1], constant_value = <none>",
+                "contiguity = [1], divisibility = [1], constancy = [32], constant_value = <none>",
+            ]
+        );
+    }
+
+    #[test]
+    fn queries_for_coalesce() {
+        let context = new_context(false);
+        let text = "tt.func @f(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m: tensor<128xi1>) {
+  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %s = tt.splat %p : !tt.ptr<f16> -> tensor<128x!tt.ptr<f16>>
+  %a = tt.addptr %s, %r : tensor<128x!tt.ptr<f16>>, tensor<128xi32>
+  %x = tt.load %a, %m : tensor<128x!tt.ptr<f16>>
+  tt.return
+}";
+        let module = Module::parse(&context, text).expect("parses");
+        let op: OperationRef = module.as_operation().into();
+        let map = AxisInfoMap::analyze(op);
+        let load = crate::rust_pass::collect_ops(op, "tt.load")[0];
+        let ptr = operand(load, 0).unwrap();
+        let mask = operand(load, 1).unwrap();
+        // 16 bytes of f16: 8 elements aligned, 128 contiguous.
+        assert_eq!(map.ptr_alignment(ptr, 0), 8);
+        assert_eq!(map.ptr_contiguity(ptr, 0, 4), 4);
+        assert_eq!(map.contiguity(ptr, 0), 128);
+        assert_eq!(map.mask_alignment(mask, 0), 1);
+    }
+
+    #[test]
+    fn loops_join_their_carried_values() {
+        let f = facts(
+            "%n: i32",
+            "  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  %r = scf.for %i = %c0 to %n step %c4 iter_args(%x = %c0) -> (i32) : i32 {
+    %y = arith.addi %x, %i : i32
+    scf.yield %y : i32
+  }",
+        );
+        assert_eq!(
+            f[2],
+            "contiguity = [1], divisibility = [4], constancy = [1], constant_value = <none>"
+        );
+        assert_eq!(f[3], f[2]);
+    }
+}
