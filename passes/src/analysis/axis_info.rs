@@ -468,6 +468,7 @@ fn binary(kind: Binary, lhs: &AxisInfo, rhs: &AxisInfo, shape: Option<&[i64]>) -
 }
 
 /// `arith.cmpi` on tensors (scalars stay pessimistic, as in Triton).
+#[allow(clippy::needless_range_loop)]
 fn compare(predicate: i64, lhs: &AxisInfo, rhs: &AxisInfo, shape: &[i64]) -> AxisInfo {
     // eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge
     let gt = matches!(predicate, 4 | 8);
@@ -887,6 +888,7 @@ impl Solver {
         }
     }
 
+    #[allow(clippy::needless_range_loop)]
     /// The transfer function of `op`, or `None` where Triton has none.
     fn transfer(&mut self, op: OperationRef, name: &str) -> Option<AxisInfo> {
         let result_ty = result(op, 0)?.r#type();
@@ -1048,7 +1050,7 @@ mod tests {
         let context = new_context(false);
         let text = format!("tt.func @f({args}) {{\n{body}\n  tt.return\n}}");
         let module = Module::parse(&context, &text).expect("parses");
-        let map = AxisInfoMap::analyze(module.as_operation().into());
+        let map = AxisInfoMap::analyze(module.as_operation());
         let mut out = Vec::new();
         module
             .as_operation()
@@ -1115,7 +1117,7 @@ mod tests {
   tt.return
 }";
         let module = Module::parse(&context, text).expect("parses");
-        let op: OperationRef = module.as_operation().into();
+        let op: OperationRef = module.as_operation();
         let map = AxisInfoMap::analyze(op);
         let load = crate::rust_pass::collect_ops(op, "tt.load")[0];
         let ptr = operand(load, 0).unwrap();
