@@ -1,5 +1,6 @@
 //! Pass infrastructure for the Triton middle end.
 //!
+//! * [`analysis`] holds analyses that passes query (AxisInfo).
 //! * [`context`] builds the MLIR context: the one place where dialects are
 //!   registered.
 //! * [`registry`] is the static table of named passes that `tt-opt` exposes
@@ -13,6 +14,7 @@
 //! * [`ttir`] holds the passes of Triton's `make_ttir` stage.
 //! * [`stages`] names Triton's stages as pipelines (`make-ttir`).
 
+pub mod analysis;
 pub mod context;
 pub mod options;
 pub mod pipeline;

@@ -151,6 +151,7 @@ pub static PASSES: &[PassInfo] = &[
     upstream("sccp", "Sparse Conditional Constant Propagation", None, &[]),
     upstream("strip-debuginfo", "Strip debug info from all operations", None, &[]),
     upstream("symbol-dce", "Eliminate dead symbols", None, &[]),
+    rust(&crate::analysis::test_alignment::PASS),
     rust(&crate::ttir::combine::PASS),
     rust(&crate::ttir::licm::PASS),
     rust(&crate::ttir::loop_aware_cse::PASS),

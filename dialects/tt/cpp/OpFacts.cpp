@@ -92,3 +92,7 @@ MlirRewritePattern ttAnyOpRewritePatternCreate(
   return wrap(static_cast<RewritePattern *>(
       new AnyOpPattern(benefit, unwrap(context), callbacks, userData)));
 }
+
+void ttEmitRemark(MlirLocation location, const char *message) {
+  mlir::emitRemark(unwrap(location)) << message;
+}

@@ -95,6 +95,11 @@ MLIR_CAPI_EXPORTED MlirRewritePattern ttAnyOpRewritePatternCreate(
     unsigned benefit, MlirContext context,
     MlirRewritePatternCallbacks callbacks, void *userData);
 
+/* Emits a remark at `location` through the diagnostics engine (the C API
+ * only has mlirEmitError). */
+MLIR_CAPI_EXPORTED void ttEmitRemark(MlirLocation location,
+                                     const char *message);
+
 /* !tt.ptr<pointee, addressSpace> */
 MLIR_CAPI_EXPORTED MlirType ttPointerTypeGet(MlirType pointee, int addressSpace);
 MLIR_CAPI_EXPORTED bool ttTypeIsAPointer(MlirType type);
