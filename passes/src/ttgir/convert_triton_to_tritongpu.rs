@@ -71,9 +71,11 @@ impl Options {
         let enable_source_remat = match options.get("enable-source-remat") {
             None | Some("false") | Some("0") => false,
             Some("true") | Some("1") => true,
-            Some(other) => return Err(format!(
+            Some(other) => {
+                return Err(format!(
                 "invalid value '{other}' for option 'enable-source-remat': expected true or false"
-            )),
+            ))
+            }
         };
         Ok(Self {
             target: options.get("target").map(str::to_owned),
