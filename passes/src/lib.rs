@@ -12,6 +12,7 @@
 //! * [`suggest`] finds "did you mean" candidates for misspelled names.
 //! * [`rust_pass`] turns a Rust function into an MLIR pass.
 //! * [`ttir`] holds the passes of Triton's `make_ttir` stage.
+//! * [`ttgir`] holds the passes of Triton's `make_ttgir` stage.
 //! * [`stages`] names Triton's stages as pipelines (`make-ttir`).
 
 pub mod analysis;
@@ -22,4 +23,5 @@ pub mod registry;
 pub mod rust_pass;
 pub mod stages;
 pub mod suggest;
+pub mod ttgir;
 pub mod ttir;

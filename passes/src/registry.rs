@@ -126,6 +126,19 @@ pub static PASSES: &[PassInfo] = &[
     upstream("convert-scf-to-cf", "Convert SCF dialect to ControlFlow dialect, replacing structured control flow with a CFG", None, &[
         opt("allow-pattern-rollback", "Experimental performance flag to disallow pattern rollback"),
     ]),
+    PassInfo {
+        name: "convert-triton-to-tritongpu",
+        summary: "Convert Triton to TritonGPU: default blocked layouts for every tensor, module attributes",
+        anchor: MODULE,
+        options: &[
+            opt("enable-source-remat", "Allow source materializations (accepted; never needed)"),
+            opt("num-ctas", "Number of CTAs in a cluster (default 1)"),
+            opt("num-warps", "Number of warps per CTA (default 4)"),
+            opt("target", "The GPU, as cuda:<capability> (required)"),
+            opt("threads-per-warp", "Number of threads per warp (default 32)"),
+        ],
+        kind: PassKind::Rust(crate::ttgir::convert_triton_to_tritongpu::factory),
+    },
     upstream("cse", "Eliminate common sub-expressions", None, &[]),
     PassInfo {
         name: "inline",

@@ -438,3 +438,65 @@ fn make_ttir_stage_gives_the_ttir_files() {
         kernels.len()
     );
 }
+
+/// `ttg.num-warps` of a kernel's `.ttgir` module line.
+fn ttgir_num_warps(kernel_dir: &std::path::Path) -> u32 {
+    let name = kernel_dir
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let ttgir =
+        std::fs::read_to_string(kernel_dir.join(format!("{name}.ttgir"))).expect("kernel .ttgir");
+    let rest = &ttgir[ttgir
+        .find("\"ttg.num-warps\" = ")
+        .expect("ttg.num-warps in .ttgir")
+        + 18..];
+    rest[..rest.find(' ').unwrap()]
+        .parse()
+        .expect("num-warps is a number")
+}
+
+#[test]
+fn convert_triton_to_tritongpu_matches_triton() {
+    let Some(dir) = corpus::corpus_dir_or_skip() else {
+        return;
+    };
+    let steps = corpus::module_steps(&dir);
+    let checked: Vec<&corpus::Step> = steps
+        .iter()
+        .filter(|s| s.pass == "convert-triton-to-tritongpu")
+        .collect();
+    let scratch = scratch_dir("golden-convert-triton-to-tritongpu");
+    let results = parallel_map(&checked, |_, step| {
+        let warps = ttgir_num_warps(&dir.join(&step.kernel));
+        let flag = format!("--convert-triton-to-tritongpu=target=cuda:90 num-warps={warps}");
+        golden(&scratch, &step.kernel, &[&flag], &step.before, &step.after)
+    });
+    for (step, result) in checked.iter().zip(&results) {
+        println!(
+            "{:<16} {}",
+            step.kernel,
+            if result.is_ok() { "match" } else { "DIFFERS" }
+        );
+    }
+    let failures: Vec<String> = checked
+        .iter()
+        .zip(&results)
+        .filter_map(|(s, r)| {
+            r.as_ref()
+                .err()
+                .map(|e| format!("FAIL {} passes.log:{}\n{e}", s.kernel, s.line))
+        })
+        .collect();
+    for f in failures.iter().take(SHOWN_FAILURES) {
+        println!("{f}\n");
+    }
+    assert_eq!(checked.len(), 11, "expected a conversion step per kernel");
+    assert!(
+        failures.is_empty(),
+        "{} of {} kernels differ from Triton",
+        failures.len(),
+        checked.len()
+    );
+}
