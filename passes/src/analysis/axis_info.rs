@@ -131,11 +131,17 @@ impl AxisInfo {
         if rhs.rank() == 0 {
             return lhs.clone();
         }
-        let rank = lhs.rank();
         let constant = match (lhs.constant, rhs.constant) {
             (Some(a), Some(b)) if a == b => Some(a),
             _ => None,
         };
+        Self::meet(lhs, rhs, constant)
+    }
+
+    /// Per dimension, the gcds of contiguity and of constancy and the
+    /// divisibility of [`divisibility_from_contiguity`], with `constant`.
+    fn meet(lhs: &AxisInfo, rhs: &AxisInfo, constant: Option<i64>) -> AxisInfo {
+        let rank = lhs.rank();
         AxisInfo::new(
             (0..rank)
                 .map(|d| gcd(lhs.contiguity(d), rhs.contiguity(d)))
@@ -551,18 +557,7 @@ fn max_min(is_max: bool, lhs: &AxisInfo, rhs: &AxisInfo) -> AxisInfo {
         let c = if is_max { a.max(b) } else { a.min(b) };
         return AxisInfo::new(vec![1; rank], vec![1; rank], vec![1; rank], Some(c));
     }
-    AxisInfo::new(
-        (0..rank)
-            .map(|d| gcd(lhs.contiguity(d), rhs.contiguity(d)))
-            .collect(),
-        (0..rank)
-            .map(|d| divisibility_from_contiguity(lhs, rhs, d))
-            .collect(),
-        (0..rank)
-            .map(|d| gcd(lhs.constancy(d), rhs.constancy(d)))
-            .collect(),
-        None,
-    )
+    AxisInfo::meet(lhs, rhs, None)
 }
 
 /// The value of an integer scalar or integer splat constant, zero-extended
