@@ -169,6 +169,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttir::licm::PASS),
     rust(&crate::ttir::loop_aware_cse::PASS),
     rust(&crate::ttir::loop_unroll::PASS),
+    rust(&crate::ttgir::plan_cta::PASS),
     rust(&crate::ttir::reorder_broadcast::PASS),
     rust(&crate::ttir::rewrite_tensor_descriptor_to_pointer::PASS),
     rust(&crate::ttir::rewrite_tensor_pointer::PASS),

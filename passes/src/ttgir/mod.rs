@@ -3,3 +3,4 @@
 
 pub mod convert_triton_to_tritongpu;
 pub mod f32_dot_tc;
+pub mod plan_cta;

@@ -291,6 +291,7 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("triton-licm", Stages::All),
     ("triton-loop-aware-cse", Stages::All),
     ("tritongpu-F32DotTC", Stages::All),
+    ("triton-nvidia-gpu-plan-cta", Stages::All),
 ];
 
 /// Where a golden pass is checked.
