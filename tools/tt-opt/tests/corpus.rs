@@ -292,6 +292,7 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("triton-loop-aware-cse", Stages::All),
     ("tritongpu-F32DotTC", Stages::All),
     ("triton-nvidia-gpu-plan-cta", Stages::All),
+    ("tritongpu-combine-tensor-select-and-if", Stages::All),
 ];
 
 /// Where a golden pass is checked.
