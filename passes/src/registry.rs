@@ -169,9 +169,18 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttir::licm::PASS),
     rust(&crate::ttir::loop_aware_cse::PASS),
     rust(&crate::ttir::loop_unroll::PASS),
+    rust(&crate::ttgir::plan_cta::PASS),
     rust(&crate::ttir::reorder_broadcast::PASS),
     rust(&crate::ttir::rewrite_tensor_descriptor_to_pointer::PASS),
     rust(&crate::ttir::rewrite_tensor_pointer::PASS),
+    PassInfo {
+        name: "tritongpu-F32DotTC",
+        summary: "Decompose fp32 dots with bf16x3/bf16x6 (and, with emu-tf32, tf32x3) input precision",
+        anchor: MODULE,
+        options: &[opt("emu-tf32", "Decompose tf32x3 dots too (default false; Triton sets it for cc >= 80)")],
+        kind: PassKind::Rust(crate::ttgir::f32_dot_tc::factory),
+    },
+    rust(&crate::ttgir::combine_tensor_select_and_if::PASS),
 ];
 
 /// The registered pass called `name`, or an error naming the closest one.

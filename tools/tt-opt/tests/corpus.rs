@@ -290,6 +290,9 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("triton-loop-unroll", Stages::MakeTtir),
     ("triton-licm", Stages::All),
     ("triton-loop-aware-cse", Stages::All),
+    ("tritongpu-F32DotTC", Stages::All),
+    ("triton-nvidia-gpu-plan-cta", Stages::All),
+    ("tritongpu-combine-tensor-select-and-if", Stages::All),
 ];
 
 /// Where a golden pass is checked.
