@@ -2,3 +2,4 @@
 //! its flag.
 
 pub mod convert_triton_to_tritongpu;
+pub mod remove_layout_conversions;
