@@ -147,7 +147,8 @@ impl Cx {
         if let Some(a) = self.attrs.get(&text) {
             return Some(*a);
         }
-        let a = unsafe { mlir_sys::mlirAttributeParseGet(self.ctx, StringRef::new(&text).to_raw()) };
+        let a =
+            unsafe { mlir_sys::mlirAttributeParseGet(self.ctx, StringRef::new(&text).to_raw()) };
         if a.ptr.is_null() {
             return None;
         }
@@ -156,7 +157,10 @@ impl Cx {
     }
 
     fn slice(&mut self, dim: i64, parent: MlirAttribute) -> Option<MlirAttribute> {
-        self.parse(format!("#ttg.slice<{{dim = {dim}, parent = {}}}>", text(parent)))
+        self.parse(format!(
+            "#ttg.slice<{{dim = {dim}, parent = {}}}>",
+            text(parent)
+        ))
     }
 
     /// `(dim, parent)` of a slice encoding.
@@ -169,12 +173,17 @@ impl Cx {
     }
 
     fn original_type(&self, v: MlirValue) -> MlirType {
-        self.original.get(&Val(v)).copied().unwrap_or_else(|| ir::value_type(v))
+        self.original
+            .get(&Val(v))
+            .copied()
+            .unwrap_or_else(|| ir::value_type(v))
     }
 
     fn set_encoding(&mut self, v: MlirValue, enc: MlirAttribute) {
         let ty = ir::value_type(v);
-        let Some(new) = with_encoding(ty, enc) else { return };
+        let Some(new) = with_encoding(ty, enc) else {
+            return;
+        };
         if !ir::same_type(ty, new) {
             self.original.entry(Val(v)).or_insert(ty);
             unsafe { mlir_sys::mlirValueSetType(v, new) };
@@ -222,15 +231,24 @@ fn layout_of(enc: MlirAttribute) -> Option<ttg_dialect::layout::Layout> {
 }
 
 fn is_blocked(enc: MlirAttribute) -> bool {
-    matches!(layout_of(enc), Some(ttg_dialect::layout::Layout::Blocked { .. }))
+    matches!(
+        layout_of(enc),
+        Some(ttg_dialect::layout::Layout::Blocked { .. })
+    )
 }
 
 fn is_mma(enc: MlirAttribute) -> bool {
-    matches!(layout_of(enc), Some(ttg_dialect::layout::Layout::NvidiaMma { .. }))
+    matches!(
+        layout_of(enc),
+        Some(ttg_dialect::layout::Layout::NvidiaMma { .. })
+    )
 }
 
 fn is_dot_operand(enc: MlirAttribute) -> bool {
-    matches!(layout_of(enc), Some(ttg_dialect::layout::Layout::DotOperand { .. }))
+    matches!(
+        layout_of(enc),
+        Some(ttg_dialect::layout::Layout::DotOperand { .. })
+    )
 }
 
 /// Ops with Triton's `SameOperandsAndResultEncoding` or
@@ -256,7 +274,10 @@ fn same_encoding(op: MlirOperation) -> bool {
 }
 
 fn elementwise(op: MlirOperation) -> bool {
-    tt_dialect::ir::has_trait(unsafe { OperationRef::from_raw(op) }, tt_dialect::ir::Trait::Elementwise)
+    tt_dialect::ir::has_trait(
+        unsafe { OperationRef::from_raw(op) },
+        tt_dialect::ir::Trait::Elementwise,
+    )
 }
 
 /// `inferDstEncoding`.
@@ -315,7 +336,8 @@ fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
 
 fn unit_attr(op: MlirOperation, name: &str) -> bool {
     ir::attribute(op, name).is_some_and(|a| {
-        !unsafe { mlir_sys::mlirAttributeIsABool(a) } || unsafe { mlir_sys::mlirBoolAttrGetValue(a) }
+        !unsafe { mlir_sys::mlirAttributeIsABool(a) }
+            || unsafe { mlir_sys::mlirBoolAttrGetValue(a) }
     })
 }
 
@@ -337,7 +359,11 @@ fn expensive_load_store(cx: &Cx, op: MlirOperation) -> bool {
 fn is_anchor(cx: &Cx, op: MlirOperation) -> bool {
     match ir::name(op).as_str() {
         "tt.load" | "tt.store" => expensive_load_store(cx, op),
-        "tt.dot" | "tt.dot_scaled" | "ttng.warp_group_dot" | "tt.atomic_rmw" | "tt.atomic_cas"
+        "tt.dot"
+        | "tt.dot_scaled"
+        | "ttng.warp_group_dot"
+        | "tt.atomic_rmw"
+        | "tt.atomic_cas"
         | "ttng.tmem_load" => true,
         "tt.gather" => unit_attr(op, "efficient_layout"),
         "tt.reshape" => unit_attr(op, "allow_reorder"),
@@ -484,7 +510,12 @@ impl Propagation {
         }
     }
 
-    fn propagate_to_users(&mut self, cx: &mut Cx, v: MlirValue, info: &[MlirAttribute]) -> Vec<MlirValue> {
+    fn propagate_to_users(
+        &mut self,
+        cx: &mut Cx,
+        v: MlirValue,
+        info: &[MlirAttribute],
+    ) -> Vec<MlirValue> {
         let mut changed = Vec::new();
         for (user, index) in ir::uses(v) {
             let name = ir::name(user);
@@ -507,7 +538,9 @@ impl Propagation {
                     continue;
                 }
                 "scf.yield" => {
-                    let Some(parent) = ir::parent_op(user) else { continue };
+                    let Some(parent) = ir::parent_op(user) else {
+                        continue;
+                    };
                     let pname = ir::name(parent);
                     let mut vals = Vec::new();
                     if matches!(pname.as_str(), "scf.for" | "scf.if" | "scf.while") {
@@ -527,7 +560,9 @@ impl Propagation {
                     continue;
                 }
                 "scf.condition" => {
-                    let Some(w) = ir::parent_op(user) else { continue };
+                    let Some(w) = ir::parent_op(user) else {
+                        continue;
+                    };
                     if index == 0 {
                         continue;
                     }
@@ -613,7 +648,9 @@ impl Propagation {
         if tensor_encoding(ty).map(key) == Some(key(enc)) {
             return rewritten;
         }
-        let Some(new_ty) = with_encoding(ty, enc) else { return rewritten };
+        let Some(new_ty) = with_encoding(ty, enc) else {
+            return rewritten;
+        };
         let loc = match ir::defining_op(v) {
             Some(d) => ir::location(d),
             None => ir::location(ir::block_parent_op(ir::value_block(v)).expect("parent")),
@@ -663,7 +700,9 @@ impl Propagation {
                             if self.picked(o).is_none() {
                                 continue;
                             }
-                            let Some(enc) = tensor_encoding(cx.original_type(o)) else { continue };
+                            let Some(enc) = tensor_encoding(cx.original_type(o)) else {
+                                continue;
+                            };
                             let n = self.value_as(cx, o, enc);
                             ir::set_operand(op, i, n);
                         }
@@ -682,10 +721,14 @@ impl Propagation {
             let o = ir::operand(op, i);
             let ty = match pname.as_str() {
                 "scf.for" | "scf.if" => ir::value_type(ir::result(parent, i)),
-                "scf.while" => ir::value_type(ir::block_args(ir::blocks(ir::regions(parent)[0])[0])[i]),
+                "scf.while" => {
+                    ir::value_type(ir::block_args(ir::blocks(ir::regions(parent)[0])[0])[i])
+                }
                 _ => cx.original_type(o),
             };
-            let Some(enc) = tensor_encoding(ty) else { continue };
+            let Some(enc) = tensor_encoding(ty) else {
+                continue;
+            };
             let n = self.value_as(cx, o, enc);
             ir::set_operand(op, i, n);
         }
@@ -694,7 +737,9 @@ impl Propagation {
     fn rewrite_condition(&mut self, cx: &mut Cx, op: MlirOperation) {
         let w = ir::parent_op(op).expect("condition parent");
         for i in 1..ir::operand_count(op) {
-            let Some(enc) = tensor_encoding(ir::value_type(ir::result(w, i - 1))) else { continue };
+            let Some(enc) = tensor_encoding(ir::value_type(ir::result(w, i - 1))) else {
+                continue;
+            };
             let n = self.value_as(cx, ir::operand(op, i), enc);
             ir::set_operand(op, i, n);
         }
@@ -756,7 +801,9 @@ impl Propagation {
             }
             _ => {}
         }
-        let encoding = self.picked(ir::result(op, 0)).ok_or("rewrite without a layout")?;
+        let encoding = self
+            .picked(ir::result(op, 0))
+            .ok_or("rewrite without a layout")?;
         if name == "ttg.convert_layout" {
             let src = ir::operand(op, 0);
             let src_enc = self
@@ -920,7 +967,10 @@ impl Remat {
             if !slice.update(current, enc) {
                 return false;
             }
-            if let Some(existing) = self.get(current, enc).filter(|r| properly_dominates(*r, user)) {
+            if let Some(existing) = self
+                .get(current, enc)
+                .filter(|r| properly_dominates(*r, user))
+            {
                 if !slice.update(existing, enc) {
                     return false;
                 }
@@ -961,7 +1011,9 @@ impl Remat {
                     return false;
                 }
                 for i in 0..ir::operand_count(def) {
-                    let Some(src) = infer_src(cx, def, enc) else { return false };
+                    let Some(src) = infer_src(cx, def, enc) else {
+                        return false;
+                    };
                     enqueue(&mut queue, (def, i), src);
                 }
                 continue;
@@ -1006,7 +1058,10 @@ impl Remat {
             return Ok(());
         }
         let src = ir::operand(cvt, 0);
-        if let Some(new) = self.get(src, target).filter(|n| properly_dominates(*n, cvt)) {
+        if let Some(new) = self
+            .get(src, target)
+            .filter(|n| properly_dominates(*n, cvt))
+        {
             ir::replace_all_uses(ir::result(cvt, 0), new);
             self.delete(cvt);
             return Ok(());
@@ -1053,7 +1108,12 @@ impl Remat {
         slice.values.retain(|v| !existing.contains(v));
         // Program order is a topological order of straight-line code.
         let position = program_positions(cvt);
-        ops.sort_by_key(|o| position.get(&(o.ptr as usize)).copied().unwrap_or(usize::MAX));
+        ops.sort_by_key(|o| {
+            position
+                .get(&(o.ptr as usize))
+                .copied()
+                .unwrap_or(usize::MAX)
+        });
         for op in ops {
             if ir::is(op, "arith.constant") {
                 let r = ir::result(op, 0);
@@ -1070,7 +1130,9 @@ impl Remat {
             let clone = ir::clone_mapped(op, &mut mapping);
             ir::insert_before(op, clone);
             for (old, new) in ir::results(op).into_iter().zip(ir::results(clone)) {
-                let Some(&enc) = slice.layout.get(&Val(old)) else { continue };
+                let Some(&enc) = slice.layout.get(&Val(old)) else {
+                    continue;
+                };
                 if let Some(ty) = with_encoding(ir::value_type(old), enc) {
                     unsafe { mlir_sys::mlirValueSetType(new, ty) };
                 }
@@ -1078,7 +1140,10 @@ impl Remat {
             }
         }
         let src = ir::operand(cvt, 0);
-        let new = mapping.get(&Val(src)).ok_or("slice root not rematerialized")?.0;
+        let new = mapping
+            .get(&Val(src))
+            .ok_or("slice root not rematerialized")?
+            .0;
         ir::replace_all_uses(ir::result(cvt, 0), new);
         self.delete(cvt);
         Ok(())
@@ -1092,11 +1157,16 @@ impl Remat {
         }
         let is_ext = |op: MlirOperation| -> bool {
             match ir::name(op).as_str() {
-                "arith.extsi" | "arith.extui" | "arith.extf" | "tt.broadcast" | "tt.expand_dims" => true,
+                "arith.extsi" | "arith.extui" | "arith.extf" | "tt.broadcast"
+                | "tt.expand_dims" => true,
                 "tt.fp_to_fp" => {
                     let w = |t: MlirType| {
-                        tt_dialect::types::TensorView::of(unsafe { Type::from_raw(t) })
-                            .and_then(|v| ir::integer_width(v.element.to_raw()).or_else(|| float_width(v.element.to_raw())))
+                        tt_dialect::types::TensorView::of(unsafe { Type::from_raw(t) }).and_then(
+                            |v| {
+                                ir::integer_width(v.element.to_raw())
+                                    .or_else(|| float_width(v.element.to_raw()))
+                            },
+                        )
                     };
                     w(ir::value_type(ir::operand(op, 0))) < w(ir::value_type(ir::result(op, 0)))
                 }
@@ -1111,11 +1181,15 @@ impl Remat {
         let size = slice.values.len();
         for i in 0..size {
             let v = slice.values[i];
-            let Some(op) = ir::defining_op(v.0) else { continue };
+            let Some(op) = ir::defining_op(v.0) else {
+                continue;
+            };
             if !is_ext(op) {
                 continue;
             }
-            let Some(src) = infer_src(cx, op, slice.layout[&v]) else { return Ok(()) };
+            let Some(src) = infer_src(cx, op, slice.layout[&v]) else {
+                return Ok(());
+            };
             let mut temp = Slice::default();
             if self.rematerializable_slice(cx, (op, 0), src, &mut temp, &|_| false) {
                 for t in &temp.values {
@@ -1133,7 +1207,9 @@ impl Remat {
         }
         let Some(ext) = ext else { return Ok(()) };
         let dst = slice.layout[&Val(ir::result(ext, 0))];
-        let Some(src_enc) = infer_src(cx, ext, dst) else { return Ok(()) };
+        let Some(src_enc) = infer_src(cx, ext, dst) else {
+            return Ok(());
+        };
         let input = ir::operand(ext, 0);
         let in_ty = with_encoding(ir::value_type(input), src_enc).ok_or("ext operand")?;
         let new_cvt = create_convert(ir::location(cvt), input, in_ty);
@@ -1151,7 +1227,8 @@ impl Remat {
 }
 
 fn float_width(ty: MlirType) -> Option<u32> {
-    unsafe { mlir_sys::mlirTypeIsAFloat(ty) }.then(|| unsafe { mlir_sys::mlirFloatTypeGetWidth(ty) })
+    unsafe { mlir_sys::mlirTypeIsAFloat(ty) }
+        .then(|| unsafe { mlir_sys::mlirFloatTypeGetWidth(ty) })
 }
 
 fn unsupported(op: MlirOperation) -> String {

@@ -567,7 +567,10 @@ fn remove_layout_conversions_matches_triton_on_listed_steps() {
         let listed = REMOVE_LAYOUT_MATCHING.contains(&(step.kernel.as_str(), step.line));
         match (result, listed) {
             (Ok(()), _) => {}
-            (Err(e), true) => failures.push(format!("FAIL {} passes.log:{}\n{e}", step.kernel, step.line)),
+            (Err(e), true) => failures.push(format!(
+                "FAIL {} passes.log:{}\n{e}",
+                step.kernel, step.line
+            )),
             (Err(e), false) => println!(
                 "known gap: {} passes.log:{}: {}",
                 step.kernel,
@@ -577,15 +580,24 @@ fn remove_layout_conversions_matches_triton_on_listed_steps() {
         }
     }
     let matched = results.iter().filter(|r| r.is_ok()).count();
-    println!("tritongpu-remove-layout-conversions: {matched} of {} steps match", checked.len());
+    println!(
+        "tritongpu-remove-layout-conversions: {matched} of {} steps match",
+        checked.len()
+    );
     for f in failures.iter().take(SHOWN_FAILURES) {
         println!("{f}\n");
     }
     for (kernel, line) in REMOVE_LAYOUT_MATCHING {
         assert!(
-            checked.iter().any(|s| s.kernel == *kernel && s.line == *line),
+            checked
+                .iter()
+                .any(|s| s.kernel == *kernel && s.line == *line),
             "listed step {kernel} passes.log:{line} is not in the corpus"
         );
     }
-    assert!(failures.is_empty(), "{} listed steps differ from Triton", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} listed steps differ from Triton",
+        failures.len()
+    );
 }
