@@ -181,6 +181,7 @@ pub static PASSES: &[PassInfo] = &[
         kind: PassKind::Rust(crate::ttgir::f32_dot_tc::factory),
     },
     rust(&crate::ttgir::combine_tensor_select_and_if::PASS),
+    rust(&crate::ttgir::remove_layout_conversions::PASS),
 ];
 
 /// The registered pass called `name`, or an error naming the closest one.

@@ -5,3 +5,4 @@ pub mod combine_tensor_select_and_if;
 pub mod convert_triton_to_tritongpu;
 pub mod f32_dot_tc;
 pub mod plan_cta;
+pub mod remove_layout_conversions;

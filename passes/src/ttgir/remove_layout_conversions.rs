@@ -1,0 +1,1256 @@
+//! `tritongpu-remove-layout-conversions`: Triton 3.6's
+//! `RemoveLayoutConversions.cpp`, per `tt.func`, in its phase order:
+//!
+//! 1. **Forward propagation** (`LayoutPropagation`): anchors are the
+//!    function's tensor arguments and the results of expensive loads and
+//!    stores (block pointers, or at least as many elements as threads),
+//!    dots, atomics, `tmem_load`, gathers with `efficient_layout` and
+//!    reshapes with `allow_reorder`. Each anchor's layout flows to its
+//!    users through elementwise / same-encoding ops, `tt.reduce`,
+//!    `tt.expand_dims`, converts (whose *source* layout is proposed) and
+//!    `scf.for`/`scf.if`/`scf.while`/`scf.yield`/`scf.condition`;
+//!    conflicts keep a blocked layout on loads/stores/atomics and an MMA
+//!    layout elsewhere, else the first candidate. The rewrite walks the
+//!    regions breadth-first and changes each value's type in place (the
+//!    printed result is the same as Triton's clone-and-erase: a clone sits
+//!    where its original was), inserting a `ttg.convert_layout` right
+//!    after a definition whenever a use wants another layout; constants,
+//!    splats, make_ranges, local loads... keep their layout and get a
+//!    convert after them.
+//! 2. The convert canonicalizations (`ConvertLayoutOp`'s patterns, through
+//!    the greedy driver, which also folds and drops dead ops).
+//! 3. **Backward rematerialization** (`LayoutRematerialization`): each
+//!    convert (not to a dot operand) is replaced by an existing
+//!    rematerialization that dominates it, or its backward slice
+//!    (`getConvertBackwardSlice`: stops at ops that fold into a convert,
+//!    walks through register-only converts, fails on conflicting layouts,
+//!    `scf.for` results, concatenations and non-inferable ops) is cloned
+//!    in the target layout when every op of it can be rematerialized (no
+//!    expensive load/store, atomic, dot, gather with efficient layout,
+//!    `scf.while`). Then the canonicalizations again.
+//! 4. **Hoisting above extensions and broadcasts**
+//!    (`hoistConvertOnTopOfExtOrBroadcast`): a convert whose slice
+//!    reaches a single ext/broadcast/expand_dims/widening fp_to_fp that
+//!    cannot itself be rematerialized is moved above it.
+//! 5. The final canonicalizations.
+//!
+//! Not yet done, and failing with a located diagnostic rather than
+//! guessing: rematerializing or hoisting a slice that crosses `scf.for`
+//! iter-args or `scf.if` results (Triton rebuilds the loop/if with extra
+//! results); layout inference through `join`, `split`, `trans`, `reshape`,
+//! `gather` and `fp4_to_fp` is treated as unknown (propagation stops
+//! there, slices through them fail), so kernels using those may differ.
+//! Also missing: `hoistConvertIntoConditionals`, `hoistConvertDotOperand`
+//! (dot path), and the `scf.for`/`scf.if` canonicalizations and dead
+//! iter-arg elimination of the final cleanup (only the convert patterns
+//! run). "Register-only" converts are those whose source and target
+//! linear layouts agree on lanes, warps and blocks.
+
+use std::collections::{HashMap, HashSet};
+
+use melior::ir::{operation::OperationRef, Attribute, AttributeLike, Type, TypeLike};
+use melior::StringRef;
+use mlir_sys::{MlirAttribute, MlirContext, MlirOperation, MlirType, MlirValue};
+use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
+
+use crate::rust_pass::{fail, PassResult, RustPass};
+use crate::ttir::loop_support::ir::{self, Val};
+
+/// The pass.
+pub static PASS: RustPass = RustPass {
+    name: "TritonGPURemoveLayoutConversions",
+    argument: "tritongpu-remove-layout-conversions",
+    description: "remove superfluous layout conversions",
+    anchor: "builtin.module",
+    run,
+};
+
+fn run(module: OperationRef) -> PassResult {
+    let m = module.to_raw();
+    let funcs = ir::collect_post(m, &|op| ir::is(op, "tt.func"));
+    let mut cx = Cx::new(m);
+    for &f in &funcs {
+        let mut lp = Propagation::default();
+        lp.init_anchors(&mut cx, f);
+        lp.propagate(&mut cx);
+        lp.resolve_conflicts(&cx);
+        if let Err(e) = lp.rewrite(&mut cx, f) {
+            return Err(fail(module, &e));
+        }
+    }
+    cleanup_converts(module);
+    for &f in &funcs {
+        let mut rm = Remat::default();
+        for cvt in converts(f) {
+            rm.backward(&mut cx, cvt).map_err(|e| fail(module, &e))?;
+            rm.keep_for_reuse(cvt);
+        }
+        rm.cleanup();
+    }
+    cleanup_converts(module);
+    for &f in &funcs {
+        let mut rm = Remat::default();
+        for cvt in converts(f) {
+            rm.hoist_ext(&mut cx, cvt).map_err(|e| fail(module, &e))?;
+            rm.keep_for_reuse(cvt);
+        }
+        rm.cleanup();
+    }
+    cleanup_converts(module);
+    Ok(())
+}
+
+fn converts(f: MlirOperation) -> Vec<MlirOperation> {
+    ir::collect_post(f, &|op| ir::is(op, "ttg.convert_layout"))
+}
+
+/// Runs `ConvertLayoutOp`'s canonicalization patterns greedily.
+fn cleanup_converts(module: OperationRef) {
+    let patterns: Vec<(Root, &'static Pattern)> =
+        ttg_dialect::canonicalize::patterns("ttg.convert_layout")
+            .iter()
+            .map(|(root, p)| (Root::Op(root), p))
+            .collect();
+    apply_greedily(module, &patterns, Greedy::default());
+}
+
+// ---------------------------------------------------------------------------
+// Encodings and op properties.
+
+type Enc = usize;
+
+/// Shared context: parsed attributes, module numbers, original types.
+struct Cx {
+    ctx: MlirContext,
+    attrs: HashMap<String, MlirAttribute>,
+    num_threads: i64,
+    /// The type each value had before phase 1 changed it in place.
+    original: HashMap<Val, MlirType>,
+}
+
+impl Cx {
+    fn new(module: MlirOperation) -> Self {
+        let int = |name: &str, default: i64| {
+            ir::attribute(module, name)
+                .and_then(ir::integer_attr_value)
+                .unwrap_or(default)
+        };
+        Self {
+            ctx: ir::context(module),
+            attrs: HashMap::new(),
+            num_threads: int("ttg.num-warps", 4) * int("ttg.threads-per-warp", 32),
+            original: HashMap::new(),
+        }
+    }
+
+    fn parse(&mut self, text: String) -> Option<MlirAttribute> {
+        if let Some(a) = self.attrs.get(&text) {
+            return Some(*a);
+        }
+        let a =
+            unsafe { mlir_sys::mlirAttributeParseGet(self.ctx, StringRef::new(&text).to_raw()) };
+        if a.ptr.is_null() {
+            return None;
+        }
+        self.attrs.insert(text, a);
+        Some(a)
+    }
+
+    fn slice(&mut self, dim: i64, parent: MlirAttribute) -> Option<MlirAttribute> {
+        self.parse(format!(
+            "#ttg.slice<{{dim = {dim}, parent = {}}}>",
+            text(parent)
+        ))
+    }
+
+    /// `(dim, parent)` of a slice encoding.
+    fn slice_parts(&mut self, enc: MlirAttribute) -> Option<(i64, MlirAttribute)> {
+        let t = text(enc);
+        let rest = t.strip_prefix("#ttg.slice<{dim = ")?;
+        let (dim, rest) = rest.split_once(", parent = ")?;
+        let parent = rest.strip_suffix("}>")?;
+        Some((dim.parse().ok()?, self.parse(parent.to_string())?))
+    }
+
+    fn original_type(&self, v: MlirValue) -> MlirType {
+        self.original
+            .get(&Val(v))
+            .copied()
+            .unwrap_or_else(|| ir::value_type(v))
+    }
+
+    fn set_encoding(&mut self, v: MlirValue, enc: MlirAttribute) {
+        let ty = ir::value_type(v);
+        let Some(new) = with_encoding(ty, enc) else {
+            return;
+        };
+        if !ir::same_type(ty, new) {
+            self.original.entry(Val(v)).or_insert(ty);
+            unsafe { mlir_sys::mlirValueSetType(v, new) };
+        }
+    }
+}
+
+fn text(a: MlirAttribute) -> String {
+    unsafe { Attribute::from_raw(a) }.to_string()
+}
+
+fn key(a: MlirAttribute) -> Enc {
+    a.ptr as usize
+}
+
+fn tensor_encoding(ty: MlirType) -> Option<MlirAttribute> {
+    tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ty) })?
+        .encoding
+        .map(|e| e.to_raw())
+}
+
+fn is_tensor(v: MlirValue) -> bool {
+    tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ir::value_type(v)) }).is_some()
+}
+
+fn with_encoding(ty: MlirType, enc: MlirAttribute) -> Option<MlirType> {
+    let view = tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ty) })?;
+    Some(unsafe {
+        mlir_sys::mlirRankedTensorTypeGet(
+            view.shape.len() as isize,
+            view.shape.as_ptr(),
+            view.element.to_raw(),
+            enc,
+        )
+    })
+}
+
+fn num_elements(ty: MlirType) -> Option<i64> {
+    let view = tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ty) })?;
+    Some(view.shape.iter().product())
+}
+
+fn layout_of(enc: MlirAttribute) -> Option<ttg_dialect::layout::Layout> {
+    ttg_dialect::layout::Layout::read(unsafe { Attribute::from_raw(enc) })
+}
+
+fn is_blocked(enc: MlirAttribute) -> bool {
+    matches!(
+        layout_of(enc),
+        Some(ttg_dialect::layout::Layout::Blocked { .. })
+    )
+}
+
+fn is_mma(enc: MlirAttribute) -> bool {
+    matches!(
+        layout_of(enc),
+        Some(ttg_dialect::layout::Layout::NvidiaMma { .. })
+    )
+}
+
+fn is_dot_operand(enc: MlirAttribute) -> bool {
+    matches!(
+        layout_of(enc),
+        Some(ttg_dialect::layout::Layout::DotOperand { .. })
+    )
+}
+
+/// Ops with Triton's `SameOperandsAndResultEncoding` or
+/// `SameLoadStoreOperandsAndResultEncoding` trait.
+fn same_encoding(op: MlirOperation) -> bool {
+    matches!(
+        ir::name(op).as_str(),
+        "tt.load"
+            | "tt.atomic_rmw"
+            | "tt.atomic_cas"
+            | "tt.splat"
+            | "tt.broadcast"
+            | "tt.int_to_ptr"
+            | "tt.ptr_to_int"
+            | "tt.bitcast"
+            | "tt.fp_to_fp"
+            | "tt.addptr"
+            | "tt.scan"
+            | "tt.map_elementwise"
+            | "tt.extern_elementwise"
+            | "tt.elementwise_inline_asm"
+    )
+}
+
+fn elementwise(op: MlirOperation) -> bool {
+    tt_dialect::ir::has_trait(
+        unsafe { OperationRef::from_raw(op) },
+        tt_dialect::ir::Trait::Elementwise,
+    )
+}
+
+/// `inferDstEncoding`.
+fn infer_dst(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirAttribute> {
+    let name = ir::name(op);
+    if name == "tt.scan" && !is_blocked(enc) {
+        return None;
+    }
+    if same_encoding(op)
+        || elementwise(op)
+        || matches!(
+            name.as_str(),
+            "scf.while" | "scf.for" | "scf.yield" | "scf.condition" | "ttng.warp_group_dot_wait"
+        )
+    {
+        return Some(enc);
+    }
+    match name.as_str() {
+        "tt.reduce" => cx.slice(int_attr(op, "axis")?, enc),
+        "tt.expand_dims" => {
+            let (dim, parent) = cx.slice_parts(enc)?;
+            (dim == int_attr(op, "axis")?).then_some(parent)
+        }
+        _ => None,
+    }
+}
+
+/// `inferSrcEncoding`.
+fn infer_src(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirAttribute> {
+    let name = ir::name(op);
+    if name == "tt.scan" && !is_blocked(enc) {
+        return None;
+    }
+    if same_encoding(op)
+        || elementwise(op)
+        || matches!(
+            name.as_str(),
+            "scf.while" | "scf.yield" | "scf.condition" | "ttng.warp_group_dot_wait"
+        )
+    {
+        return Some(enc);
+    }
+    match name.as_str() {
+        "tt.reduce" => {
+            let (dim, parent) = cx.slice_parts(enc)?;
+            (dim == int_attr(op, "axis")?).then_some(parent)
+        }
+        "tt.expand_dims" => cx.slice(int_attr(op, "axis")?, enc),
+        _ => None,
+    }
+}
+
+fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
+    ir::attribute(op, name).and_then(ir::integer_attr_value)
+}
+
+fn unit_attr(op: MlirOperation, name: &str) -> bool {
+    ir::attribute(op, name).is_some_and(|a| {
+        !unsafe { mlir_sys::mlirAttributeIsABool(a) }
+            || unsafe { mlir_sys::mlirBoolAttrGetValue(a) }
+    })
+}
+
+/// `isExpensiveLoadOrStore`.
+fn expensive_load_store(cx: &Cx, op: MlirOperation) -> bool {
+    let ptr = ir::value_type(ir::operand(op, 0));
+    if tt_dialect::types::pointer_parts(unsafe { Type::from_raw(ptr) })
+        .is_some_and(|(pointee, _)| tt_dialect::types::TensorView::of(pointee).is_some())
+    {
+        return true;
+    }
+    match num_elements(ptr) {
+        None | Some(1) => false,
+        Some(n) => n >= cx.num_threads,
+    }
+}
+
+/// `isLayoutAnchor`.
+fn is_anchor(cx: &Cx, op: MlirOperation) -> bool {
+    match ir::name(op).as_str() {
+        "tt.load" | "tt.store" => expensive_load_store(cx, op),
+        "tt.dot"
+        | "tt.dot_scaled"
+        | "ttng.warp_group_dot"
+        | "tt.atomic_rmw"
+        | "tt.atomic_cas"
+        | "ttng.tmem_load" => true,
+        "tt.gather" => unit_attr(op, "efficient_layout"),
+        "tt.reshape" => unit_attr(op, "allow_reorder"),
+        _ => false,
+    }
+}
+
+/// `canFoldIntoConversion` (reshape and cat excluded: see the summary).
+fn can_fold_into_conversion(op: MlirOperation, target: MlirAttribute) -> bool {
+    match ir::name(op).as_str() {
+        "ttg.convert_layout" => {
+            if is_mma(target) {
+                let src = tensor_encoding(ir::value_type(ir::operand(op, 0)));
+                return src.map(key) == Some(key(target));
+            }
+            true
+        }
+        "arith.constant" | "tt.make_range" | "tt.splat" | "tt.histogram" | "ttg.local_alloc"
+        | "ttg.local_load" | "ttg.local_store" => true,
+        _ => false,
+    }
+}
+
+/// A convert that only moves data between registers of one thread: source
+/// and target agree on lanes, warps and blocks.
+fn is_free_convert(op: MlirOperation) -> bool {
+    if !ir::is(op, "ttg.convert_layout") {
+        return false;
+    }
+    let src_ty = ir::value_type(ir::operand(op, 0));
+    let dst_ty = ir::value_type(ir::result(op, 0));
+    let view = tt_dialect::types::TensorView::of(unsafe { Type::from_raw(src_ty) });
+    let (Some(view), Some(s), Some(d)) = (
+        view,
+        tensor_encoding(src_ty).and_then(layout_of),
+        tensor_encoding(dst_ty).and_then(layout_of),
+    ) else {
+        return false;
+    };
+    let shape = view.shape.to_vec();
+    let (Ok(s), Ok(d)) = (
+        ttg_dialect::to_linear::to_linear_layout(&s, &shape),
+        ttg_dialect::to_linear::to_linear_layout(&d, &shape),
+    ) else {
+        return false;
+    };
+    ["lane", "warp", "block"]
+        .iter()
+        .all(|dim| s.bases(dim) == d.bases(dim))
+}
+
+fn create_convert(loc: mlir_sys::MlirLocation, v: MlirValue, ty: MlirType) -> MlirOperation {
+    ir::create_op("ttg.convert_layout", loc, &[v], &[ty], &[], Vec::new())
+}
+
+/// Inserts the detached `op` right after the definition of `v` (at the
+/// start of its block for a block argument).
+fn insert_after_value(v: MlirValue, op: MlirOperation) {
+    match ir::defining_op(v) {
+        Some(def) => ir::insert_after(def, op),
+        None => unsafe { mlir_sys::mlirBlockInsertOwnedOperation(ir::value_block(v), 0, op) },
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Phase 1: forward propagation.
+
+#[derive(Default)]
+struct Propagation {
+    /// Value to candidate encodings, in insertion order (`MapVector`).
+    order: Vec<Val>,
+    layouts: HashMap<Val, Vec<MlirAttribute>>,
+    /// Values replaced by a convert (ops that fold into a conversion).
+    mapping: HashMap<Val, MlirValue>,
+}
+
+impl Propagation {
+    fn entry(&mut self, v: MlirValue) -> &mut Vec<MlirAttribute> {
+        if !self.layouts.contains_key(&Val(v)) {
+            self.order.push(Val(v));
+        }
+        self.layouts.entry(Val(v)).or_default()
+    }
+
+    fn picked(&self, v: MlirValue) -> Option<MlirAttribute> {
+        self.layouts.get(&Val(v)).and_then(|e| e.first().copied())
+    }
+
+    fn init_anchors(&mut self, cx: &mut Cx, f: MlirOperation) {
+        let add = |s: &mut Self, v: MlirValue| {
+            if let Some(enc) = tensor_encoding(ir::value_type(v)) {
+                let e = s.entry(v);
+                if !e.iter().any(|x| key(*x) == key(enc)) {
+                    e.push(enc);
+                }
+            }
+        };
+        if let Some(body) = ir::regions(f).first() {
+            if let Some(&entry) = ir::blocks(*body).first() {
+                for a in ir::block_args(entry) {
+                    add(self, a);
+                }
+            }
+        }
+        for op in ir::collect_post(f, &|_| true) {
+            if is_anchor(cx, op) {
+                for r in ir::results(op) {
+                    add(self, r);
+                }
+            }
+        }
+    }
+
+    fn set_encoding(
+        &mut self,
+        cx: &mut Cx,
+        values: &[MlirValue],
+        info: &[MlirAttribute],
+        changed: &mut Vec<MlirValue>,
+        op: MlirOperation,
+    ) {
+        for &v in values {
+            if !is_tensor(v) {
+                continue;
+            }
+            let mut has_changed = false;
+            for &enc in info {
+                let dst = if ir::is(op, "ttg.convert_layout") {
+                    Some(enc)
+                } else {
+                    infer_dst(cx, op, enc)
+                };
+                if let Some(dst) = dst {
+                    let e = self.entry(v);
+                    if !e.iter().any(|x| key(*x) == key(dst)) {
+                        e.push(dst);
+                        has_changed = true;
+                    }
+                }
+            }
+            if has_changed {
+                changed.push(v);
+            }
+        }
+    }
+
+    fn propagate_to_users(
+        &mut self,
+        cx: &mut Cx,
+        v: MlirValue,
+        info: &[MlirAttribute],
+    ) -> Vec<MlirValue> {
+        let mut changed = Vec::new();
+        for (user, index) in ir::uses(v) {
+            let name = ir::name(user);
+            match name.as_str() {
+                "scf.for" => {
+                    // Operands: lb, ub, step, inits.
+                    if index >= 3 {
+                        let i = index - 3;
+                        let body = ir::blocks(ir::regions(user)[0])[0];
+                        let arg = ir::block_args(body)[i + 1];
+                        let res = ir::result(user, i);
+                        self.set_encoding(cx, &[arg, res], info, &mut changed, user);
+                    }
+                    continue;
+                }
+                "scf.while" => {
+                    let before = ir::blocks(ir::regions(user)[0])[0];
+                    let arg = ir::block_args(before)[index];
+                    self.set_encoding(cx, &[arg], info, &mut changed, user);
+                    continue;
+                }
+                "scf.yield" => {
+                    let Some(parent) = ir::parent_op(user) else {
+                        continue;
+                    };
+                    let pname = ir::name(parent);
+                    let mut vals = Vec::new();
+                    if matches!(pname.as_str(), "scf.for" | "scf.if" | "scf.while") {
+                        vals.push(ir::result(parent, index));
+                    }
+                    if pname == "scf.for" {
+                        let body = ir::blocks(ir::regions(parent)[0])[0];
+                        vals.push(ir::block_args(body)[index + 1]);
+                    }
+                    if pname == "scf.while" {
+                        let before = ir::blocks(ir::regions(parent)[0])[0];
+                        vals.push(ir::block_args(before)[index]);
+                    }
+                    if matches!(pname.as_str(), "scf.for" | "scf.if" | "scf.while") {
+                        self.set_encoding(cx, &vals, info, &mut changed, user);
+                    }
+                    continue;
+                }
+                "scf.condition" => {
+                    let Some(w) = ir::parent_op(user) else {
+                        continue;
+                    };
+                    if index == 0 {
+                        continue;
+                    }
+                    let i = index - 1;
+                    let after = ir::blocks(ir::regions(w)[1])[0];
+                    let vals = [ir::block_args(after)[i], ir::result(w, i)];
+                    self.set_encoding(cx, &vals, info, &mut changed, user);
+                    continue;
+                }
+                "ttng.warp_group_dot_wait" => {
+                    let r = ir::result(user, index);
+                    self.set_encoding(cx, &[r], info, &mut changed, user);
+                    continue;
+                }
+                _ => {}
+            }
+            if same_encoding(user)
+                || elementwise(user)
+                || matches!(
+                    name.as_str(),
+                    "tt.reduce"
+                        | "tt.expand_dims"
+                        | "tt.reshape"
+                        | "tt.trans"
+                        | "tt.join"
+                        | "tt.split"
+                        | "ttg.convert_layout"
+                )
+            {
+                let rs = ir::results(user);
+                self.set_encoding(cx, &rs, info, &mut changed, user);
+            }
+        }
+        changed
+    }
+
+    fn propagate(&mut self, cx: &mut Cx) {
+        let mut queue: Vec<MlirValue> = self.order.iter().map(|v| v.0).collect();
+        while let Some(v) = queue.pop() {
+            let info = self.layouts.get(&Val(v)).cloned().unwrap_or_default();
+            let changed = self.propagate_to_users(cx, v, &info);
+            queue.extend(changed);
+        }
+    }
+
+    fn resolve_conflicts(&mut self, _cx: &Cx) {
+        for v in &self.order {
+            let encs = self.layouts.get_mut(v).expect("ordered value");
+            if encs.len() <= 1 {
+                continue;
+            }
+            let def = ir::defining_op(v.0);
+            let load_store = def.is_some_and(|op| {
+                matches!(
+                    ir::name(op).as_str(),
+                    "tt.load" | "tt.store" | "tt.atomic_rmw" | "tt.atomic_cas"
+                )
+            });
+            let mut pick = encs[0];
+            for &e in encs.iter() {
+                if (load_store && is_blocked(e)) || (!load_store && is_mma(e)) {
+                    pick = e;
+                    break;
+                }
+            }
+            *encs = vec![pick];
+        }
+    }
+
+    /// `getValueAs`: `v` (as rewritten) in `enc`, converting after its
+    /// definition when needed.
+    fn value_as(&mut self, cx: &Cx, v: MlirValue, enc: MlirAttribute) -> MlirValue {
+        if !is_tensor(v) {
+            return v;
+        }
+        let original = cx.original_type(v);
+        let rewritten = match self.picked(v) {
+            None => v,
+            Some(p) if Some(key(p)) == tensor_encoding(original).map(key) => v,
+            Some(_) => self.mapping.get(&Val(v)).copied().unwrap_or(v),
+        };
+        let ty = ir::value_type(rewritten);
+        if tensor_encoding(ty).map(key) == Some(key(enc)) {
+            return rewritten;
+        }
+        let Some(new_ty) = with_encoding(ty, enc) else {
+            return rewritten;
+        };
+        let loc = match ir::defining_op(v) {
+            Some(d) => ir::location(d),
+            None => ir::location(ir::block_parent_op(ir::value_block(v)).expect("parent")),
+        };
+        let cvt = create_convert(loc, rewritten, new_ty);
+        insert_after_value(rewritten, cvt);
+        ir::result(cvt, 0)
+    }
+
+    fn rewrite(&mut self, cx: &mut Cx, f: MlirOperation) -> Result<(), String> {
+        let mut queue: std::collections::VecDeque<mlir_sys::MlirRegion> =
+            ir::regions(f).into_iter().collect();
+        while let Some(region) = queue.pop_front() {
+            for block in ir::blocks(region) {
+                for op in ir::block_ops(block) {
+                    let mut need = false;
+                    for r in ir::results(op) {
+                        let Some(p) = self.picked(r) else { continue };
+                        if tensor_encoding(ir::value_type(r)).map(key) != Some(key(p)) {
+                            need = true;
+                        }
+                    }
+                    let name = ir::name(op);
+                    if need {
+                        self.rewrite_op(cx, op)?;
+                        queue.extend(ir::regions(op));
+                    } else if name == "scf.yield" {
+                        self.rewrite_yield(cx, op);
+                    } else if name == "scf.condition" {
+                        self.rewrite_condition(cx, op);
+                    } else if name == "tt.reduce" && !is_tensor(ir::result(op, 0)) {
+                        let src = ir::operands(op).into_iter().find_map(|o| self.picked(o));
+                        if let Some(src) = src {
+                            for i in 0..ir::operand_count(op) {
+                                let n = self.value_as(cx, ir::operand(op, i), src);
+                                ir::set_operand(op, i, n);
+                            }
+                        }
+                    } else if name == "tt.assert" {
+                        if let Some(src) = self.picked(ir::operand(op, 0)) {
+                            let n = self.value_as(cx, ir::operand(op, 0), src);
+                            ir::set_operand(op, 0, n);
+                        }
+                    } else {
+                        for i in 0..ir::operand_count(op) {
+                            let o = ir::operand(op, i);
+                            if self.picked(o).is_none() {
+                                continue;
+                            }
+                            let Some(enc) = tensor_encoding(cx.original_type(o)) else {
+                                continue;
+                            };
+                            let n = self.value_as(cx, o, enc);
+                            ir::set_operand(op, i, n);
+                        }
+                        queue.extend(ir::regions(op));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn rewrite_yield(&mut self, cx: &mut Cx, op: MlirOperation) {
+        let parent = ir::parent_op(op).expect("yield parent");
+        let pname = ir::name(parent);
+        for i in 0..ir::operand_count(op) {
+            let o = ir::operand(op, i);
+            let ty = match pname.as_str() {
+                "scf.for" | "scf.if" => ir::value_type(ir::result(parent, i)),
+                "scf.while" => {
+                    ir::value_type(ir::block_args(ir::blocks(ir::regions(parent)[0])[0])[i])
+                }
+                _ => cx.original_type(o),
+            };
+            let Some(enc) = tensor_encoding(ty) else {
+                continue;
+            };
+            let n = self.value_as(cx, o, enc);
+            ir::set_operand(op, i, n);
+        }
+    }
+
+    fn rewrite_condition(&mut self, cx: &mut Cx, op: MlirOperation) {
+        let w = ir::parent_op(op).expect("condition parent");
+        for i in 1..ir::operand_count(op) {
+            let Some(enc) = tensor_encoding(ir::value_type(ir::result(w, i - 1))) else {
+                continue;
+            };
+            let n = self.value_as(cx, ir::operand(op, i), enc);
+            ir::set_operand(op, i, n);
+        }
+    }
+
+    fn rewrite_op(&mut self, cx: &mut Cx, op: MlirOperation) -> Result<(), String> {
+        let name = ir::name(op);
+        match name.as_str() {
+            "scf.for" => {
+                let body = ir::blocks(ir::regions(op)[0])[0];
+                for i in 0..ir::result_count(op) {
+                    let res = ir::result(op, i);
+                    if let Some(enc) = self.picked(res) {
+                        let n = self.value_as(cx, ir::operand(op, i + 3), enc);
+                        ir::set_operand(op, i + 3, n);
+                    }
+                }
+                for i in 0..ir::result_count(op) {
+                    for v in [ir::result(op, i), ir::block_args(body)[i + 1]] {
+                        if let Some(enc) = self.picked(v) {
+                            cx.set_encoding(v, enc);
+                        }
+                    }
+                }
+                return Ok(());
+            }
+            "scf.while" => {
+                let before = ir::blocks(ir::regions(op)[0])[0];
+                let after = ir::blocks(ir::regions(op)[1])[0];
+                for i in 0..ir::operand_count(op) {
+                    let arg = ir::block_args(before)[i];
+                    if let Some(enc) = self.picked(arg) {
+                        let n = self.value_as(cx, ir::operand(op, i), enc);
+                        ir::set_operand(op, i, n);
+                    }
+                }
+                for i in 0..ir::operand_count(op) {
+                    let arg = ir::block_args(before)[i];
+                    let enc = tensor_encoding(ir::value_type(ir::operand(op, i)));
+                    if let (Some(enc), true) = (enc, is_tensor(arg)) {
+                        cx.set_encoding(arg, enc);
+                    }
+                }
+                for i in 0..ir::result_count(op) {
+                    if let Some(enc) = self.picked(ir::result(op, i)) {
+                        cx.set_encoding(ir::result(op, i), enc);
+                        cx.set_encoding(ir::block_args(after)[i], enc);
+                    }
+                }
+                return Ok(());
+            }
+            "scf.if" => {
+                for r in ir::results(op) {
+                    if let Some(enc) = self.picked(r) {
+                        cx.set_encoding(r, enc);
+                    }
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        let encoding = self
+            .picked(ir::result(op, 0))
+            .ok_or("rewrite without a layout")?;
+        if name == "ttg.convert_layout" {
+            let src = ir::operand(op, 0);
+            let src_enc = self
+                .picked(src)
+                .or_else(|| tensor_encoding(cx.original_type(src)))
+                .ok_or("convert of a non-tensor")?;
+            let n = self.value_as(cx, src, src_enc);
+            ir::set_operand(op, 0, n);
+            cx.set_encoding(ir::result(op, 0), encoding);
+            return Ok(());
+        }
+        if can_fold_into_conversion(op, encoding) {
+            let r = ir::result(op, 0);
+            let ty = with_encoding(ir::value_type(r), encoding).ok_or("non-tensor result")?;
+            let cvt = create_convert(ir::location(op), r, ty);
+            ir::insert_after(op, cvt);
+            self.mapping.insert(Val(r), ir::result(cvt, 0));
+            return Ok(());
+        }
+        let supported = same_encoding(op)
+            || elementwise(op)
+            || matches!(
+                name.as_str(),
+                "tt.reduce" | "tt.expand_dims" | "ttng.warp_group_dot_wait"
+            );
+        if !supported {
+            return Err(format!(
+                "tritongpu-remove-layout-conversions: rewriting '{name}' into a propagated layout is not supported yet"
+            ));
+        }
+        if ir::operand_count(op) > 0 {
+            let src = infer_src(cx, op, encoding).ok_or("cannot infer the operand layout")?;
+            for i in 0..ir::operand_count(op) {
+                let n = self.value_as(cx, ir::operand(op, i), src);
+                ir::set_operand(op, i, n);
+            }
+        }
+        for r in ir::results(op) {
+            cx.set_encoding(r, encoding);
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Phases 3 and 4: backward rematerialization and hoisting.
+
+#[derive(Default)]
+struct Remat {
+    remat: HashMap<(Val, Enc), MlirValue>,
+    to_delete: Vec<MlirOperation>,
+    deleted: HashSet<usize>,
+}
+
+/// A slice: values in discovery order with their target layouts.
+#[derive(Default, Clone)]
+struct Slice {
+    values: Vec<Val>,
+    layout: HashMap<Val, MlirAttribute>,
+}
+
+impl Slice {
+    fn insert(&mut self, v: MlirValue) {
+        if !self.values.contains(&Val(v)) {
+            self.values.push(Val(v));
+        }
+    }
+    fn update(&mut self, v: MlirValue, enc: MlirAttribute) -> bool {
+        self.insert(v);
+        match self.layout.get(&Val(v)) {
+            Some(e) if key(*e) != key(enc) => false,
+            _ => {
+                self.layout.insert(Val(v), enc);
+                true
+            }
+        }
+    }
+}
+
+/// Whether `v` properly dominates `op` (structured control flow).
+fn properly_dominates(v: MlirValue, op: MlirOperation) -> bool {
+    let block = ir::value_block(v);
+    let mut anc = Some(op);
+    while let Some(a) = anc {
+        if ir::op_block(a).ptr == block.ptr {
+            break;
+        }
+        anc = ir::parent_op(a);
+    }
+    let Some(a) = anc else { return false };
+    match ir::defining_op(v) {
+        None => true,
+        Some(def) => def.ptr != a.ptr && unsafe { mlir_sys::mlirOperationIsBeforeInBlock(def, a) },
+    }
+}
+
+fn can_be_remat(cx: &Cx, op: MlirOperation) -> bool {
+    match ir::name(op).as_str() {
+        "tt.load" | "tt.store" => !expensive_load_store(cx, op),
+        "tt.atomic_rmw" | "tt.atomic_cas" | "tt.dot" => false,
+        "tt.gather" => !unit_attr(op, "efficient_layout"),
+        "scf.while" | "scf.condition" => false,
+        _ => true,
+    }
+}
+
+impl Remat {
+    fn add(&mut self, old: MlirValue, enc: MlirAttribute, new: MlirValue) {
+        self.remat.insert((Val(old), key(enc)), new);
+    }
+
+    fn get(&self, v: MlirValue, enc: MlirAttribute) -> Option<MlirValue> {
+        self.remat.get(&(Val(v), key(enc))).copied()
+    }
+
+    fn delete(&mut self, op: MlirOperation) {
+        if self.deleted.insert(op.ptr as usize) {
+            self.to_delete.push(op);
+        }
+    }
+
+    fn keep_for_reuse(&mut self, cvt: MlirOperation) {
+        if !self.deleted.contains(&(cvt.ptr as usize)) {
+            let dst = tensor_encoding(ir::value_type(ir::result(cvt, 0))).expect("tensor");
+            self.add(ir::operand(cvt, 0), dst, ir::result(cvt, 0));
+        }
+    }
+
+    fn cleanup(&mut self) {
+        for op in self.to_delete.drain(..).rev() {
+            ir::erase(op);
+        }
+        self.deleted.clear();
+    }
+
+    /// `getConvertBackwardSlice`, rooted at operand `index` of `user`.
+    fn backward_slice(
+        &self,
+        cx: &mut Cx,
+        root: (MlirOperation, usize),
+        root_enc: MlirAttribute,
+        slice: &mut Slice,
+        stop: &dyn Fn(MlirOperation) -> bool,
+    ) -> bool {
+        let mut seen: HashSet<(usize, usize, Enc)> = HashSet::new();
+        let mut queue: Vec<((MlirOperation, usize), MlirAttribute)> = Vec::new();
+        let mut enqueue = |q: &mut Vec<_>, operand: (MlirOperation, usize), enc: MlirAttribute| {
+            if seen.insert((operand.0.ptr as usize, operand.1, key(enc))) {
+                q.push((operand, enc));
+            }
+        };
+        enqueue(&mut queue, root, root_enc);
+        while let Some(((user, index), enc)) = queue.pop() {
+            let mut current = ir::operand(user, index);
+            if !is_tensor(current) {
+                continue;
+            }
+            if ir::defining_op(current).is_some_and(|d| ir::is(d, "scf.for")) {
+                return false;
+            }
+            if !slice.update(current, enc) {
+                return false;
+            }
+            if let Some(existing) = self
+                .get(current, enc)
+                .filter(|r| properly_dominates(*r, user))
+            {
+                if !slice.update(existing, enc) {
+                    return false;
+                }
+                current = existing;
+            }
+            if let Some(def) = ir::defining_op(current) {
+                if ir::is(def, "scf.if") {
+                    if stop(def) {
+                        continue;
+                    }
+                    let i = ir::result_number(current);
+                    for region in ir::regions(def) {
+                        let block = ir::blocks(region)[0];
+                        let y = ir::terminator(block).expect("yield");
+                        enqueue(&mut queue, (y, i), enc);
+                    }
+                    continue;
+                }
+                for r in ir::results(def) {
+                    if r.ptr == current.ptr || !is_tensor(r) {
+                        continue;
+                    }
+                    if !slice.update(r, enc) {
+                        return false;
+                    }
+                }
+                if is_free_convert(def) {
+                    enqueue(&mut queue, (def, 0), enc);
+                    continue;
+                }
+                if can_fold_into_conversion(def, enc) {
+                    continue;
+                }
+                if stop(def) {
+                    continue;
+                }
+                if ir::is(def, "tt.cat") || ir::is(def, "tt.gather") {
+                    return false;
+                }
+                for i in 0..ir::operand_count(def) {
+                    let Some(src) = infer_src(cx, def, enc) else {
+                        return false;
+                    };
+                    enqueue(&mut queue, (def, i), src);
+                }
+                continue;
+            }
+            let owner = ir::block_parent_op(ir::value_block(current));
+            if let Some(f) = owner.filter(|o| ir::is(*o, "scf.for")) {
+                let n = ir::arg_number(current);
+                if n == 0 {
+                    return false;
+                }
+                let body = ir::value_block(current);
+                let y = ir::terminator(body).expect("yield");
+                enqueue(&mut queue, (f, n - 1 + 3), enc);
+                enqueue(&mut queue, (y, n - 1), enc);
+                continue;
+            }
+            return false;
+        }
+        true
+    }
+
+    fn rematerializable_slice(
+        &self,
+        cx: &mut Cx,
+        root: (MlirOperation, usize),
+        enc: MlirAttribute,
+        slice: &mut Slice,
+        stop: &dyn Fn(MlirOperation) -> bool,
+    ) -> bool {
+        if !self.backward_slice(cx, root, enc, slice, stop) || slice.values.is_empty() {
+            return false;
+        }
+        slice
+            .values
+            .iter()
+            .all(|v| ir::defining_op(v.0).is_none_or(|op| can_be_remat(cx, op)))
+    }
+
+    fn backward(&mut self, cx: &mut Cx, cvt: MlirOperation) -> Result<(), String> {
+        let target = tensor_encoding(ir::value_type(ir::result(cvt, 0))).ok_or("convert result")?;
+        if is_dot_operand(target) {
+            return Ok(());
+        }
+        let src = ir::operand(cvt, 0);
+        if let Some(new) = self
+            .get(src, target)
+            .filter(|n| properly_dominates(*n, cvt))
+        {
+            ir::replace_all_uses(ir::result(cvt, 0), new);
+            self.delete(cvt);
+            return Ok(());
+        }
+        let mut slice = Slice::default();
+        if !self.rematerializable_slice(cx, (cvt, 0), target, &mut slice, &|_| false) {
+            return Ok(());
+        }
+        self.rewrite_slice(cx, slice, cvt, ir::ValueMap::new())
+    }
+
+    /// `rewriteSlice` for slices of straight-line code.
+    fn rewrite_slice(
+        &mut self,
+        _cx: &mut Cx,
+        mut slice: Slice,
+        cvt: MlirOperation,
+        mut mapping: ir::ValueMap,
+    ) -> Result<(), String> {
+        let mut ops: Vec<MlirOperation> = Vec::new();
+        let mut existing = HashSet::new();
+        for v in slice.values.clone() {
+            let enc = slice.layout[&v];
+            if let Some(r) = self.get(v.0, enc) {
+                mapping.insert(v, Val(r));
+                existing.insert(v);
+                continue;
+            }
+            match ir::defining_op(v.0) {
+                Some(def) if ir::is(def, "scf.if") || ir::is(def, "scf.for") => {
+                    return Err(unsupported(def));
+                }
+                Some(def) => {
+                    if !ops.iter().any(|o| o.ptr == def.ptr) {
+                        ops.push(def);
+                    }
+                }
+                None => {
+                    let owner = ir::block_parent_op(ir::value_block(v.0)).expect("owner");
+                    return Err(unsupported(owner));
+                }
+            }
+        }
+        slice.values.retain(|v| !existing.contains(v));
+        // Program order is a topological order of straight-line code.
+        let position = program_positions(cvt);
+        ops.sort_by_key(|o| {
+            position
+                .get(&(o.ptr as usize))
+                .copied()
+                .unwrap_or(usize::MAX)
+        });
+        for op in ops {
+            if ir::is(op, "arith.constant") {
+                let r = ir::result(op, 0);
+                let enc = slice.layout[&Val(r)];
+                let clone = unsafe { mlir_sys::mlirOperationClone(op) };
+                ir::insert_before(op, clone);
+                let ty = with_encoding(ir::value_type(r), enc).ok_or("constant type")?;
+                let c = create_convert(ir::location(op), ir::result(clone, 0), ty);
+                ir::insert_before(op, c);
+                mapping.insert(Val(r), Val(ir::result(c, 0)));
+                self.add(r, enc, ir::result(c, 0));
+                continue;
+            }
+            let clone = ir::clone_mapped(op, &mut mapping);
+            ir::insert_before(op, clone);
+            for (old, new) in ir::results(op).into_iter().zip(ir::results(clone)) {
+                let Some(&enc) = slice.layout.get(&Val(old)) else {
+                    continue;
+                };
+                if let Some(ty) = with_encoding(ir::value_type(old), enc) {
+                    unsafe { mlir_sys::mlirValueSetType(new, ty) };
+                }
+                self.add(old, enc, new);
+            }
+        }
+        let src = ir::operand(cvt, 0);
+        let new = mapping
+            .get(&Val(src))
+            .ok_or("slice root not rematerialized")?
+            .0;
+        ir::replace_all_uses(ir::result(cvt, 0), new);
+        self.delete(cvt);
+        Ok(())
+    }
+
+    /// `hoistConvertOnTopOfExtOrBroadcast`.
+    fn hoist_ext(&mut self, cx: &mut Cx, cvt: MlirOperation) -> Result<(), String> {
+        let target = tensor_encoding(ir::value_type(ir::result(cvt, 0))).ok_or("convert result")?;
+        if is_dot_operand(target) {
+            return Ok(());
+        }
+        let is_ext = |op: MlirOperation| -> bool {
+            match ir::name(op).as_str() {
+                "arith.extsi" | "arith.extui" | "arith.extf" | "tt.broadcast"
+                | "tt.expand_dims" => true,
+                "tt.fp_to_fp" => {
+                    let w = |t: MlirType| {
+                        tt_dialect::types::TensorView::of(unsafe { Type::from_raw(t) }).and_then(
+                            |v| {
+                                ir::integer_width(v.element.to_raw())
+                                    .or_else(|| float_width(v.element.to_raw()))
+                            },
+                        )
+                    };
+                    w(ir::value_type(ir::operand(op, 0))) < w(ir::value_type(ir::result(op, 0)))
+                }
+                _ => false,
+            }
+        };
+        let mut slice = Slice::default();
+        if !self.rematerializable_slice(cx, (cvt, 0), target, &mut slice, &is_ext) {
+            return Ok(());
+        }
+        let mut ext: Option<MlirOperation> = None;
+        let size = slice.values.len();
+        for i in 0..size {
+            let v = slice.values[i];
+            let Some(op) = ir::defining_op(v.0) else {
+                continue;
+            };
+            if !is_ext(op) {
+                continue;
+            }
+            let Some(src) = infer_src(cx, op, slice.layout[&v]) else {
+                return Ok(());
+            };
+            let mut temp = Slice::default();
+            if self.rematerializable_slice(cx, (op, 0), src, &mut temp, &|_| false) {
+                for t in &temp.values {
+                    slice.insert(t.0);
+                }
+                for (k, e) in temp.layout {
+                    slice.layout.entry(k).or_insert(e);
+                }
+                continue;
+            }
+            if ext.is_some() {
+                return Ok(());
+            }
+            ext = Some(op);
+        }
+        let Some(ext) = ext else { return Ok(()) };
+        let dst = slice.layout[&Val(ir::result(ext, 0))];
+        let Some(src_enc) = infer_src(cx, ext, dst) else {
+            return Ok(());
+        };
+        let input = ir::operand(ext, 0);
+        let in_ty = with_encoding(ir::value_type(input), src_enc).ok_or("ext operand")?;
+        let new_cvt = create_convert(ir::location(cvt), input, in_ty);
+        ir::insert_before(ext, new_cvt);
+        let clone = unsafe { mlir_sys::mlirOperationClone(ext) };
+        ir::insert_before(ext, clone);
+        ir::set_operand(clone, 0, ir::result(new_cvt, 0));
+        let out_ty = with_encoding(ir::value_type(ir::result(ext, 0)), dst).ok_or("ext result")?;
+        unsafe { mlir_sys::mlirValueSetType(ir::result(clone, 0), out_ty) };
+        let mut mapping = ir::ValueMap::new();
+        mapping.insert(Val(ir::result(ext, 0)), Val(ir::result(clone, 0)));
+        slice.values.retain(|v| v.0.ptr != ir::result(ext, 0).ptr);
+        self.rewrite_slice(cx, slice, cvt, mapping)
+    }
+}
+
+fn float_width(ty: MlirType) -> Option<u32> {
+    unsafe { mlir_sys::mlirTypeIsAFloat(ty) }
+        .then(|| unsafe { mlir_sys::mlirFloatTypeGetWidth(ty) })
+}
+
+fn unsupported(op: MlirOperation) -> String {
+    format!(
+        "tritongpu-remove-layout-conversions: rematerializing a slice through '{}' results or arguments is not supported yet",
+        ir::name(op)
+    )
+}
+
+/// Pre-order positions of every op in the function containing `op`.
+fn program_positions(op: MlirOperation) -> HashMap<usize, usize> {
+    let mut f = op;
+    while let Some(p) = ir::parent_op(f) {
+        if ir::is(f, "tt.func") {
+            break;
+        }
+        f = p;
+    }
+    let mut out = HashMap::new();
+    ir::walk_pre(f, &mut |o| {
+        let n = out.len();
+        out.insert(o.ptr as usize, n);
+    });
+    out
+}

@@ -1,0 +1,99 @@
+// RUN: tt-opt %s --tritongpu-remove-layout-conversions | FileCheck %s
+// Forward propagation from loads/stores and function arguments, backward
+// rematerialization of straight-line slices (make_range, splat, addptr),
+// reductions on each axis, a convert hoisted above a broadcast, and
+// scf.for / scf.if carrying tensors through layout changes.
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b3 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @chain_to_store(%p: !tt.ptr<f32>, %n: i32) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %s = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %a = tt.addptr %s, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %c = ttg.convert_layout %a : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %l = tt.load %c : tensor<1024x!tt.ptr<f32>, #blocked1>
+    %lc = ttg.convert_layout %l : tensor<1024xf32, #blocked1> -> tensor<1024xf32, #blocked>
+    %e = math.exp %lc : tensor<1024xf32, #blocked>
+    %a2 = ttg.convert_layout %a : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %e2 = ttg.convert_layout %e : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked1>
+    tt.store %a2, %e2 : tensor<1024x!tt.ptr<f32>, #blocked1>
+    tt.return
+  }
+  tt.func @reduce_axes(%p: tensor<32x128x!tt.ptr<f32>, #b3>, %q: tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b3}>>, %q0: tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #b3}>>) {
+    %l = tt.load %p : tensor<32x128x!tt.ptr<f32>, #b3>
+    %c = ttg.convert_layout %l : tensor<32x128xf32, #b3> -> tensor<32x128xf32, #b2>
+    %r1 = "tt.reduce"(%c) <{axis = 1 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %m = arith.maxnumf %x, %y : f32
+      tt.reduce.return %m : f32
+    }) : (tensor<32x128xf32, #b2>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #b2}>>
+    %r1c = ttg.convert_layout %r1 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #b2}>> -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #b3}>>
+    tt.store %q, %r1c : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b3}>>
+    %r0 = "tt.reduce"(%c) <{axis = 0 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %m = arith.addf %x, %y : f32
+      tt.reduce.return %m : f32
+    }) : (tensor<32x128xf32, #b2>) -> tensor<128xf32, #ttg.slice<{dim = 0, parent = #b2}>>
+    %r0c = ttg.convert_layout %r0 : tensor<128xf32, #ttg.slice<{dim = 0, parent = #b2}>> -> tensor<128xf32, #ttg.slice<{dim = 0, parent = #b3}>>
+    tt.store %q0, %r0c : tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #b3}>>
+    tt.return
+  }
+  tt.func @broadcast_hoist(%p: tensor<32x128x!tt.ptr<f32>, #b3>, %v: tensor<32x1xf32, #b2>) {
+    %b = tt.broadcast %v : tensor<32x1xf32, #b2> -> tensor<32x128xf32, #b2>
+    %c = ttg.convert_layout %b : tensor<32x128xf32, #b2> -> tensor<32x128xf32, #b3>
+    tt.store %p, %c : tensor<32x128x!tt.ptr<f32>, #b3>
+    tt.return
+  }
+  tt.func @for_carried(%p: tensor<1024x!tt.ptr<f32>, #blocked1>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %l = tt.load %p : tensor<1024x!tt.ptr<f32>, #blocked1>
+    %z = ttg.convert_layout %l : tensor<1024xf32, #blocked1> -> tensor<1024xf32, #blocked>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<1024xf32, #blocked>) {
+      %e = math.exp %acc : tensor<1024xf32, #blocked>
+      scf.yield %e : tensor<1024xf32, #blocked>
+    }
+    %rc = ttg.convert_layout %r : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked1>
+    tt.store %p, %rc : tensor<1024x!tt.ptr<f32>, #blocked1>
+    tt.return
+  }
+  tt.func @if_carried(%p: tensor<1024x!tt.ptr<f32>, #blocked1>, %cond: i1) {
+    %l = tt.load %p : tensor<1024x!tt.ptr<f32>, #blocked1>
+    %z = ttg.convert_layout %l : tensor<1024xf32, #blocked1> -> tensor<1024xf32, #blocked>
+    %r = scf.if %cond -> (tensor<1024xf32, #blocked>) {
+      %e = math.exp %z : tensor<1024xf32, #blocked>
+      scf.yield %e : tensor<1024xf32, #blocked>
+    } else {
+      scf.yield %z : tensor<1024xf32, #blocked>
+    }
+    %rc = ttg.convert_layout %r : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked1>
+    tt.store %p, %rc : tensor<1024x!tt.ptr<f32>, #blocked1>
+    tt.return
+  }
+}
+
+// CHECK-LABEL: tt.func @chain_to_store
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.make_range {{.*}} #blocked>
+// CHECK: tt.load {{.*}} #blocked>
+// CHECK: math.exp {{.*}} #blocked>
+// CHECK: tt.store {{.*}} #blocked>
+// CHECK-LABEL: tt.func @reduce_axes
+// CHECK-NOT: ttg.convert_layout
+// CHECK: (tensor<32x128xf32, #blocked1>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked1}>>
+// CHECK: (tensor<32x128xf32, #blocked1>) -> tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked1}>>
+// CHECK-LABEL: tt.func @broadcast_hoist
+// CHECK: ttg.convert_layout %{{.*}} : tensor<32x1xf32, #blocked2> -> tensor<32x1xf32, #blocked1>
+// CHECK-NEXT: tt.broadcast %{{.*}} : tensor<32x1xf32, #blocked1> -> tensor<32x128xf32, #blocked1>
+// CHECK-NEXT: tt.store
+// CHECK-LABEL: tt.func @for_carried
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.for {{.*}} -> (tensor<1024xf32, #blocked>)
+// CHECK: math.exp {{.*}} : tensor<1024xf32, #blocked>
+// CHECK-LABEL: tt.func @if_carried
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.if {{.*}} -> (tensor<1024xf32, #blocked>)
+// CHECK: tt.store {{.*}} #blocked>
