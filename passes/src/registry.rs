@@ -172,6 +172,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttir::reorder_broadcast::PASS),
     rust(&crate::ttir::rewrite_tensor_descriptor_to_pointer::PASS),
     rust(&crate::ttir::rewrite_tensor_pointer::PASS),
+    rust(&crate::ttgir::coalesce::PASS),
 ];
 
 /// The registered pass called `name`, or an error naming the closest one.

@@ -290,6 +290,7 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("triton-loop-unroll", Stages::MakeTtir),
     ("triton-licm", Stages::All),
     ("triton-loop-aware-cse", Stages::All),
+    ("tritongpu-coalesce", Stages::All),
 ];
 
 /// Where a golden pass is checked.
