@@ -36,7 +36,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use melior::ir::{attribute::AttributeLike, operation::OperationRef, r#type::TypeLike, Type, Value};
+use melior::ir::{
+    attribute::AttributeLike, operation::OperationRef, r#type::TypeLike, Type, Value,
+};
 use melior::StringRef;
 use mlir_sys::{MlirAttribute, MlirContext, MlirOperation, MlirType, MlirValue};
 use tt_dialect::types::{bit_width, pointer_parts, TensorView};
@@ -217,9 +219,7 @@ fn lookup_num_warps(op: MlirOperation) -> Result<u32, Failure> {
 fn region_index(parent: MlirOperation, op: MlirOperation) -> Option<usize> {
     let block = ir::op_block(op);
     let region = ir::block_parent_region(block);
-    ir::regions(parent)
-        .iter()
-        .position(|r| r.ptr == region.ptr)
+    ir::regions(parent).iter().position(|r| r.ptr == region.ptr)
 }
 
 fn dense_i32s(attr: MlirAttribute) -> Vec<i32> {
@@ -486,7 +486,14 @@ fn rewrite(op: MlirOperation, encoding: MlirAttribute) {
     let named: Vec<(&str, MlirAttribute)> =
         attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
     let name = ir::name(op);
-    let new_op = ir::create_op(&name, ir::location(op), &operands, &new_types, &named, Vec::new());
+    let new_op = ir::create_op(
+        &name,
+        ir::location(op),
+        &operands,
+        &new_types,
+        &named,
+        Vec::new(),
+    );
     ir::insert_before(op, new_op);
     for (index, (&old, &new_ty)) in old_results.iter().zip(&new_types).enumerate() {
         let mut new = ir::result(new_op, index);
