@@ -180,6 +180,7 @@ pub static PASSES: &[PassInfo] = &[
         options: &[opt("emu-tf32", "Decompose tf32x3 dots too (default false; Triton sets it for cc >= 80)")],
         kind: PassKind::Rust(crate::ttgir::f32_dot_tc::factory),
     },
+    rust(&crate::ttgir::coalesce::PASS),
     rust(&crate::ttgir::combine_tensor_select_and_if::PASS),
     rust(&crate::ttgir::remove_layout_conversions::PASS),
 ];

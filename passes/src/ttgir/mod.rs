@@ -1,6 +1,7 @@
 //! The passes of Triton's `make_ttgir` stage, one file per pass, named after
 //! its flag.
 
+pub mod coalesce;
 pub mod combine_tensor_select_and_if;
 pub mod convert_triton_to_tritongpu;
 pub mod f32_dot_tc;

@@ -293,6 +293,7 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("tritongpu-F32DotTC", Stages::All),
     ("triton-nvidia-gpu-plan-cta", Stages::All),
     ("tritongpu-combine-tensor-select-and-if", Stages::All),
+    ("tritongpu-coalesce", Stages::All),
 ];
 
 /// Where a golden pass is checked.
