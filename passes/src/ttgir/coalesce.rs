@@ -251,10 +251,11 @@ fn contiguity(axis: &AxisInfoMap, ptr: MlirValue, rank: usize) -> Vec<i64> {
 /// Triton's `getOrderFromContiguity`: dims by decreasing contiguity (a
 /// stable sort).
 ///
-/// Ties keep the dims in increasing order. Upstream's source reverses the
-/// dims before sorting (ties: last dim first), but Triton 3.6's own dump of
-/// `matmul` (the B load, whose pointer has contiguity [1, 1]) shows order
-/// [0, 1]; the corpus is the reference here.
+/// Ties keep the dims in increasing order. The newer upstream source
+/// reverses the dims before sorting (ties: last dim first), but Triton
+/// 3.6.0 itself, run on a 64x128 load of unknown contiguity ([1, 1]), gives
+/// order [0, 1], as its `matmul` dump does for the B load (the lit case
+/// `tie` in test/lit/ttg/coalesce.mlir).
 fn order_from_contiguity(contiguity: &[i64]) -> Vec<u32> {
     let mut order: Vec<u32> = (0..contiguity.len() as u32).collect();
     order.sort_by(|&x, &y| contiguity[y as usize].cmp(&contiguity[x as usize]));

@@ -259,3 +259,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Equal contiguity in both dimensions ([1, 1]): Triton 3.6.0's own coalesce
+// (run on this module through its Python bindings) orders the dims [0, 1].
+// CHECK: #[[TIE:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+// CHECK-LABEL: tt.func public @tie
+// CHECK: tt.load %{{.*}} : tensor<64x128x!tt.ptr<f16>, #[[TIE]]>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @tie(%p: tensor<64x128x!tt.ptr<f16>, #blocked>, %q: tensor<64x128x!tt.ptr<f16>, #blocked>) {
+    %v = tt.load %p : tensor<64x128x!tt.ptr<f16>, #blocked>
+    tt.store %q, %v : tensor<64x128x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
