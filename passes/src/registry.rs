@@ -183,6 +183,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttgir::coalesce::PASS),
     rust(&crate::ttgir::combine_tensor_select_and_if::PASS),
     rust(&crate::ttgir::remove_layout_conversions::PASS),
+    rust(&crate::ttgir::reorder_instructions::PASS),
 ];
 
 /// The registered pass called `name`, or an error naming the closest one.

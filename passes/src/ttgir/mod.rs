@@ -7,3 +7,4 @@ pub mod convert_triton_to_tritongpu;
 pub mod f32_dot_tc;
 pub mod plan_cta;
 pub mod remove_layout_conversions;
+pub mod reorder_instructions;
