@@ -606,3 +606,116 @@ fn remove_layout_conversions_matches_triton_on_listed_steps() {
         failures.len()
     );
 }
+
+/// The `make_ttgir` passes whose work belongs to the dot path or to other
+/// hardware (`passes/src/ttgir/dot_path.rs`). None transforms yet: where
+/// Triton changed the IR, ours must stop with a located "does not support"
+/// error; where Triton left it alone, ours must too.
+const DOT_PATH_PASSES: &[&str] = &[
+    "tritongpu-accelerate-matmul",
+    "tritongpu-optimize-dot-operands",
+    "triton-nvidia-optimize-descriptor-encoding",
+    "tritongpu-fuse-nested-loops",
+    "nvgpu-warp-specialization",
+    "tritongpu-prefetch",
+    "tritongpu-coalesce-async-copy",
+    "triton-nvidia-optimize-tmem-layouts",
+    "triton-nvidia-tma-lowering",
+    "triton-nvidia-interleave-tmem",
+    "triton-nvidia-gpu-fence-insertion",
+    "triton-nvidia-mma-lowering",
+];
+
+#[test]
+fn dot_path_passes_refuse_what_they_cannot_do_and_keep_the_rest() {
+    let Some(dir) = corpus::corpus_dir_or_skip() else {
+        return;
+    };
+    let steps = corpus::module_steps(&dir);
+    let checked: Vec<&corpus::Step> = steps
+        .iter()
+        .filter(|s| DOT_PATH_PASSES.contains(&s.pass.as_str()))
+        .collect();
+    let scratch = scratch_dir("golden-dot-path");
+    // Ok(true): unchanged and matching; Ok(false): refused as it must be.
+    let results = parallel_map(&checked, |i, step| -> Result<bool, String> {
+        let flag = format!("--{}", step.pass);
+        let input = scratch.join(format!("step{i}.in.mlir"));
+        let expected = scratch.join(format!("step{i}.expected.mlir"));
+        std::fs::write(&input, &step.before).expect("write input");
+        std::fs::write(&expected, &step.after).expect("write expectation");
+        let before = run_tt_opt(&[], &input, TIMEOUT);
+        let after = run_tt_opt(&[], &expected, TIMEOUT);
+        if !before.success() || !after.success() {
+            return Err("tt-opt cannot print Triton's IR".into());
+        }
+        let changed = normalize(&before.stdout) != normalize(&after.stdout);
+        if !changed {
+            return golden(
+                &scratch,
+                &format!("step{i}"),
+                &[&flag],
+                &step.before,
+                &step.after,
+            )
+            .map(|()| true);
+        }
+        let ours = run_tt_opt(&[&flag], &input, TIMEOUT);
+        let wanted = format!("'{}' does not support", step.pass);
+        // `file:line:col: error: ...`, at the op's own location.
+        let located = ours.stderr.lines().any(|l| {
+            l.split_once(": error: ").is_some_and(|(at, message)| {
+                message.contains(&wanted)
+                    && at.rsplitn(3, ':').take(2).all(|n| n.parse::<u32>().is_ok())
+            })
+        });
+        if ours.status.and_then(|s| s.code()) == Some(1) && located {
+            Ok(false)
+        } else {
+            Err(format!(
+                "Triton changed the IR but tt-opt {flag} did not refuse it (status {:?}):\n{}",
+                ours.status,
+                ours.stderr.lines().take(4).collect::<Vec<_>>().join("\n")
+            ))
+        }
+    });
+    let mut table: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+    for (step, result) in checked.iter().zip(&results) {
+        let row = table.entry(&step.pass).or_default();
+        row.0 += 1;
+        match result {
+            Ok(true) => row.1 += 1,
+            Ok(false) => row.2 += 1,
+            Err(_) => {}
+        }
+    }
+    println!(
+        "\n{:<46} {:>6} {:>10} {:>8}",
+        "pass", "steps", "unchanged", "refused"
+    );
+    for pass in DOT_PATH_PASSES {
+        let (n, same, refused) = table.get(pass).copied().unwrap_or_default();
+        println!("{pass:<46} {n:>6} {same:>10} {refused:>8}");
+    }
+    let failures: Vec<String> = checked
+        .iter()
+        .zip(&results)
+        .filter_map(|(s, r)| {
+            r.as_ref()
+                .err()
+                .map(|e| format!("FAIL {} passes.log:{} {}\n{e}", s.kernel, s.line, s.pass))
+        })
+        .collect();
+    for f in failures.iter().take(SHOWN_FAILURES) {
+        println!("{f}\n");
+    }
+    for pass in DOT_PATH_PASSES {
+        assert!(table.contains_key(pass), "the corpus never runs {pass}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} steps fail",
+        failures.len(),
+        checked.len()
+    );
+}

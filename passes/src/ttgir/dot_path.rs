@@ -1,0 +1,579 @@
+//! The `make_ttgir` passes whose work belongs to the dot path (MMA
+//! selection, dot-operand shared memory, the prefetcher, warp
+//! specialization, TMA, fences) or to other hardware (tensor memory,
+//! Blackwell MMA). None of their transformations is implemented yet. Each
+//! pass here is a *gate*: it looks for the input on which Triton 3.6's pass
+//! would change the IR and, on the first such op, stops with a located
+//! error `'<flag>' does not support <what> yet`. On any other module it
+//! leaves the IR exactly as it is, which is what Triton's pass does there.
+//!
+//! The triggers are read from Triton's sources and err on the side of
+//! refusing: a trigger may fire on input that Triton would in the end leave
+//! alone (the pass then refuses input it could have passed through), never
+//! the other way round.
+//!
+//! | flag | Triton changes the IR when the module has |
+//! |---|---|
+//! | `tritongpu-accelerate-matmul` | a `tt.dot`/`tt.dot_scaled` with a blocked result (BlockedToMMA, the scaled-dot decompositions), or an MMA `tt.dot` with fp8 operands below MMAv3 (mixed-mode decomposition) |
+//! | `tritongpu-optimize-dot-operands` | a `ttg.convert_layout` to a `#ttg.dot_op` layout fed by an elementwise op (HoistLayoutConversion, only with `hoist-layout-conversion`), by `tt.trans` or `tt.reshape` (trans/reshape fusion); a `ttg.local_alloc` of a `tt.trans`, `tt.reshape` or `ttg.convert_layout` result (FuseTransMMAV3Plus, ReshapeMemDesc, ...); a `ttng.warp_group_dot` whose A operand is a `ttg.local_alloc` of a tensor that is not blocked (MMAV3UseRegOperand) |
+//! | `triton-nvidia-optimize-descriptor-encoding` | any `!tt.tensordesc` value (its shared encoding is chosen) |
+//! | `tritongpu-fuse-nested-loops` | an `scf.for` marked `tt.flatten` |
+//! | `nvgpu-warp-specialization` | an `scf.for` marked `tt.warp_specialize` |
+//! | `tritongpu-prefetch` | an `scf.for` whose only dot in its body is a `tt.dot` with an MMAv2 result whose A and B come (through single-operand ops) from `ttg.local_load`s of loop-carried memory descriptors |
+//! | `tritongpu-coalesce-async-copy` | a `ttg.async_copy_global_to_local` into `#ttg.swizzled_shared` whose blocked source holds more contiguous elements per thread than one copy can (ClipAsyncCopySizePerThread), or a copy of fewer elements than threads with elements of 32 bits or more (CoalesceCheapAsyncCopyGlobalToLocal) |
+//! | `triton-nvidia-optimize-tmem-layouts` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
+//! | `triton-nvidia-tma-lowering` | tensor-descriptor ops (`tt.descriptor_*`, `tt.make_tensor_descriptor`) |
+//! | `triton-nvidia-interleave-tmem` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
+//! | `triton-nvidia-gpu-fence-insertion` | with `compute-capability` >= 90: a `ttng.warp_group_dot` reading shared memory (a `ttng.fence_async_shared` may be needed before it); below 90 Triton returns at once |
+//! | `triton-nvidia-mma-lowering` | Blackwell MMA ops (`ttng.tc_gen5_*`; none on sm_90) |
+//!
+//! Known difference: `tritongpu-prefetch` first canonicalizes
+//! `ttg.convert_layout` ops greedily; that clean-up is not run here (it
+//! finds nothing on IR that `canonicalize` has already seen, as in
+//! `make_ttgir`). `tritongpu-optimize-dot-operands` ends with a nested
+//! `canonicalize` run; on IR its patterns leave alone that run is the
+//! pipeline's next `canonicalize`, which `make_ttgir` runs anyway.
+
+use melior::ir::{
+    block::BlockLike,
+    operation::{OperationLike, OperationRef},
+    Attribute, RegionLike, Type, Value, ValueLike,
+};
+use mlir_sys::MlirValue;
+use ttg_dialect::layout::{Layout, MemDesc};
+
+use tt_dialect::ir::{self, has_trait, Trait};
+use tt_dialect::types::{self, Tensor};
+
+use crate::options::PassOptions;
+use crate::rust_pass::{fail, PassResult, RustPass};
+
+/// What a trigger found: the op and the words after "does not support".
+type Found<'c, 'a> = Option<(OperationRef<'c, 'a>, String)>;
+
+/// The name of `op`, e.g. `tt.dot`.
+fn name(op: OperationRef) -> String {
+    op.name()
+        .as_string_ref()
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The first op under `module` (pre-order) for which `test` says what is
+/// unsupported.
+fn first<'c, 'a>(
+    module: OperationRef<'c, 'a>,
+    test: impl Fn(OperationRef<'c, 'a>) -> Option<String>,
+) -> Found<'c, 'a> {
+    let mut found = None;
+    module.walk(melior::ir::operation::WalkOrder::PreOrder, |nested| {
+        // The walk hands out references scoped to the callback; the op
+        // itself lives as long as `module`.
+        let op = unsafe { OperationRef::from_raw(nested.to_raw()) };
+        match test(op) {
+            Some(what) => {
+                found = Some((op, what));
+                melior::ir::operation::WalkResult::Interrupt
+            }
+            None => melior::ir::operation::WalkResult::Advance,
+        }
+    });
+    found
+}
+
+/// Stops with `'<flag>' does not support <what> yet` at what `found` names.
+fn refuse(flag: &str, found: Found) -> PassResult {
+    match found {
+        None => Ok(()),
+        Some((op, what)) => Err(fail(op, &format!("'{flag}' does not support {what} yet"))),
+    }
+}
+
+fn encoding(value: Value) -> Option<Layout> {
+    Tensor::of(value.r#type())
+        .and_then(|t| t.encoding)
+        .and_then(Layout::read)
+        .or_else(|| MemDesc::of(value.r#type()).and_then(|m| Layout::read(m.encoding)))
+}
+
+fn is_blocked(layout: &Option<Layout>) -> bool {
+    matches!(layout, Some(Layout::Blocked { .. }))
+}
+
+fn mma_version(layout: &Option<Layout>) -> Option<i64> {
+    match layout {
+        Some(Layout::NvidiaMma { version_major, .. }) => Some(i64::from(*version_major)),
+        _ => None,
+    }
+}
+
+fn defining_name(value: Value) -> Option<String> {
+    ir::defining_op(value).map(name)
+}
+
+fn is_fp8(ty: Type) -> bool {
+    let element = types::element_type(ty);
+    element.to_string().starts_with("f8")
+}
+
+fn attr_is_true(op: OperationRef, attr: &str) -> bool {
+    match op.attribute(attr) {
+        Err(_) => false,
+        Ok(value) => value.to_string() != "false",
+    }
+}
+
+fn module_int(module: OperationRef, attr: &str, default: i64) -> i64 {
+    module
+        .attribute(attr)
+        .ok()
+        .and_then(|a: Attribute| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map_or(default, |i| i.value())
+}
+
+// ---------------------------------------------------------------- triggers
+
+fn accelerate_matmul(module: OperationRef) -> PassResult {
+    refuse(
+        "tritongpu-accelerate-matmul",
+        first(module, |op| {
+            let n = name(op);
+            if n != "tt.dot" && n != "tt.dot_scaled" {
+                return None;
+            }
+            let result = encoding(ir::first_result(op));
+            if is_blocked(&result) {
+                return Some(format!("{n} with a blocked result"));
+            }
+            let fp8 = ir::operand(op, 0).is_some_and(|a| is_fp8(a.r#type()));
+            if n == "tt.dot" && fp8 && mma_version(&result).is_some_and(|v| v < 3) {
+                return Some("tt.dot of fp8 operands below MMAv3".into());
+            }
+            None
+        }),
+    )
+}
+
+fn optimize_dot_operands_with(module: OperationRef, hoist: bool) -> PassResult {
+    refuse(
+        "tritongpu-optimize-dot-operands",
+        first(module, |op| {
+            let n = name(op);
+            if n == "ttg.convert_layout" {
+                if !matches!(
+                    encoding(ir::first_result(op)),
+                    Some(Layout::DotOperand { .. })
+                ) {
+                    return None;
+                }
+                let def = ir::defining_op(ir::operand(op, 0)?)?;
+                let source = name(def);
+                if source == "tt.trans" || source == "tt.reshape" {
+                    return Some(format!(
+                        "ttg.convert_layout to a dot operand layout of a '{source}' result"
+                    ));
+                }
+                if hoist && has_trait(def, Trait::Elementwise) {
+                    return Some(format!(
+                        "ttg.convert_layout to a dot operand layout of an elementwise '{source}'"
+                    ));
+                }
+                return None;
+            }
+            if n == "ttg.local_alloc" {
+                let source = defining_name(ir::operand(op, 0)?)?;
+                if matches!(
+                    source.as_str(),
+                    "tt.trans" | "tt.reshape" | "ttg.convert_layout"
+                ) {
+                    return Some(format!("ttg.local_alloc of a '{source}' result"));
+                }
+                return None;
+            }
+            if n == "ttng.warp_group_dot" {
+                let a = ir::operand(op, 0)?;
+                let alloc = ir::defined_by(a, "ttg.local_alloc")?;
+                let source = ir::operand(alloc, 0)?;
+                if !is_blocked(&encoding(source)) {
+                    return Some(
+                        "ttng.warp_group_dot whose A operand is stored from a non-blocked layout"
+                            .into(),
+                    );
+                }
+            }
+            None
+        }),
+    )
+}
+
+fn optimize_dot_operands(module: OperationRef) -> PassResult {
+    optimize_dot_operands_with(module, true)
+}
+
+fn optimize_dot_operands_no_hoist(module: OperationRef) -> PassResult {
+    optimize_dot_operands_with(module, false)
+}
+
+fn is_tensordesc(value: Value) -> bool {
+    types::tensor_desc_block(value.r#type()).is_some()
+}
+
+fn optimize_descriptor_encoding(module: OperationRef) -> PassResult {
+    refuse(
+        "triton-nvidia-optimize-descriptor-encoding",
+        first(module, |op| {
+            let values = (0..op.operand_count())
+                .filter_map(|i| op.operand(i).ok())
+                .chain((0..op.result_count()).filter_map(|i| op.result(i).ok().map(Value::from)));
+            let mut any = values.into_iter().any(is_tensordesc);
+            for region in op.regions() {
+                if let Some(block) = region.first_block() {
+                    any |= (0..block.argument_count())
+                        .filter_map(|i| block.argument(i).ok())
+                        .any(|arg| is_tensordesc(arg.into()));
+                }
+            }
+            any.then(|| format!("tensor descriptors ('{}')", name(op)))
+        }),
+    )
+}
+
+fn fuse_nested_loops(module: OperationRef) -> PassResult {
+    refuse(
+        "tritongpu-fuse-nested-loops",
+        first(module, |op| {
+            (ir::is_op(op, "scf.for") && op.attribute("tt.flatten").is_ok())
+                .then(|| "loop nests marked 'tt.flatten'".into())
+        }),
+    )
+}
+
+fn warp_specialization(module: OperationRef) -> PassResult {
+    refuse(
+        "nvgpu-warp-specialization",
+        first(module, |op| {
+            (ir::is_op(op, "scf.for") && attr_is_true(op, "tt.warp_specialize"))
+                .then(|| "loops marked 'tt.warp_specialize'".into())
+        }),
+    )
+}
+
+/// The block that owns `value` when it is a block argument.
+fn argument_owner(value: Value) -> Option<mlir_sys::MlirBlock> {
+    let raw: MlirValue = value.to_raw();
+    unsafe {
+        mlir_sys::mlirValueIsABlockArgument(raw).then(|| mlir_sys::mlirBlockArgumentGetOwner(raw))
+    }
+}
+
+/// Whether `operand` of a dot in `body` comes from a `ttg.local_load` of a
+/// descriptor carried by the loop (Triton's `getPrefetchSrc` followed by
+/// "only prefetch loop arg"; single-operand ops in between).
+fn prefetchable(operand: Value, body: mlir_sys::MlirBlock) -> bool {
+    let mut value = operand;
+    for _ in 0..64 {
+        let Some(def) = ir::defining_op(value) else {
+            return false;
+        };
+        if ir::is_op(def, "ttg.local_load") {
+            return ir::operand(def, 0)
+                .and_then(argument_owner)
+                .is_some_and(|owner| owner.ptr == body.ptr);
+        }
+        if def.operand_count() != 1 {
+            return false;
+        }
+        value = def.operand(0).unwrap();
+    }
+    false
+}
+
+fn prefetch(module: OperationRef) -> PassResult {
+    refuse(
+        "tritongpu-prefetch",
+        first(module, |op| {
+            if !ir::is_op(op, "scf.for") {
+                return None;
+            }
+            let body = op.region(0).ok()?.first_block()?;
+            let mut dots = Vec::new();
+            let mut next = body.first_operation();
+            while let Some(inner) = next {
+                if ir::is_op(inner, "tt.dot") {
+                    dots.push(unsafe { OperationRef::from_raw(inner.to_raw()) });
+                }
+                next = inner.next_in_block();
+            }
+            let [dot] = dots.as_slice() else {
+                return None;
+            };
+            if mma_version(&encoding(ir::first_result(*dot))) != Some(2) {
+                return None;
+            }
+            let body = body.to_raw();
+            let (a, b) = (ir::operand(*dot, 0)?, ir::operand(*dot, 1)?);
+            (prefetchable(a, body) && prefetchable(b, body))
+                .then(|| "loops whose MMAv2 dot reads loop-carried shared memory".into())
+        }),
+    )
+}
+
+fn coalesce_async_copy(module: OperationRef) -> PassResult {
+    let threads =
+        module_int(module, "ttg.threads-per-warp", 32) * module_int(module, "ttg.num-warps", 4);
+    refuse(
+        "tritongpu-coalesce-async-copy",
+        first(module, |op| {
+            if !ir::is_op(op, "ttg.async_copy_global_to_local") {
+                return None;
+            }
+            let src = Tensor::of(ir::operand(op, 0)?.r#type())?;
+            let dst = MemDesc::of(ir::first_result(op).r#type())?;
+            let bits = types::bit_width(dst.element).unwrap_or(0);
+            if src.num_elements() < threads && bits >= 32 {
+                return Some("small async copies of 32-bit elements".into());
+            }
+            let Some(Layout::Blocked {
+                size_per_thread,
+                order,
+                ..
+            }) = src.encoding.and_then(Layout::read)
+            else {
+                return None;
+            };
+            let Some(Layout::SwizzledShared {
+                vec,
+                order: shared_order,
+                ..
+            }) = Layout::read(dst.encoding)
+            else {
+                return None;
+            };
+            let fastest = *order.first()? as usize;
+            let contig = i64::from(*size_per_thread.get(fastest)?);
+            let clipped =
+                contig > i64::from(vec) || (contig > 1 && shared_order.first() != order.first());
+            clipped.then(|| {
+                "async copies with more contiguous elements per thread than one copy".into()
+            })
+        }),
+    )
+}
+
+fn has_op_with_prefix(module: OperationRef, flag: &str, prefix: &str, what: &str) -> PassResult {
+    refuse(
+        flag,
+        first(module, |op| {
+            name(op).starts_with(prefix).then(|| what.to_owned())
+        }),
+    )
+}
+
+fn optimize_tmem_layouts(module: OperationRef) -> PassResult {
+    has_op_with_prefix(
+        module,
+        "triton-nvidia-optimize-tmem-layouts",
+        "ttng.tmem_",
+        "tensor memory",
+    )
+}
+
+fn interleave_tmem(module: OperationRef) -> PassResult {
+    has_op_with_prefix(
+        module,
+        "triton-nvidia-interleave-tmem",
+        "ttng.tmem_",
+        "tensor memory",
+    )
+}
+
+fn mma_lowering(module: OperationRef) -> PassResult {
+    has_op_with_prefix(
+        module,
+        "triton-nvidia-mma-lowering",
+        "ttng.tc_gen5_",
+        "Blackwell MMA ops",
+    )
+}
+
+fn tma_lowering(module: OperationRef) -> PassResult {
+    refuse(
+        "triton-nvidia-tma-lowering",
+        first(module, |op| {
+            let n = name(op);
+            (n.starts_with("tt.descriptor_") || n == "tt.make_tensor_descriptor")
+                .then(|| format!("'{n}'"))
+        }),
+    )
+}
+
+fn fence_insertion(module: OperationRef) -> PassResult {
+    refuse(
+        "triton-nvidia-gpu-fence-insertion",
+        first(module, |op| {
+            if !ir::is_op(op, "ttng.warp_group_dot") {
+                return None;
+            }
+            let shared = (0..2)
+                .filter_map(|i| ir::operand(op, i))
+                .any(|v| MemDesc::of(v.r#type()).is_some());
+            shared.then(|| "ttng.warp_group_dot reading shared memory".into())
+        }),
+    )
+}
+
+/// Below compute capability 90 Triton's fence insertion returns at once.
+fn no_op(_: OperationRef) -> PassResult {
+    Ok(())
+}
+
+// ------------------------------------------------------------------ passes
+
+const fn gate(
+    name: &'static str,
+    argument: &'static str,
+    description: &'static str,
+    run: for<'c, 'a> fn(OperationRef<'c, 'a>) -> PassResult,
+) -> RustPass {
+    RustPass {
+        name,
+        argument,
+        description,
+        anchor: "builtin.module",
+        run,
+    }
+}
+
+pub static ACCELERATE_MATMUL: RustPass = gate(
+    "TritonGPUAccelerateMatmul",
+    "tritongpu-accelerate-matmul",
+    "Choose MMA layouts for dots (not yet: refuses blocked dots, otherwise a no-op)",
+    accelerate_matmul,
+);
+pub static OPTIMIZE_DOT_OPERANDS: RustPass = gate(
+    "TritonGPUOptimizeDotOperands",
+    "tritongpu-optimize-dot-operands",
+    "Fuse transposes and converts into dot operands (not yet: refuses such input, otherwise a no-op)",
+    optimize_dot_operands,
+);
+static OPTIMIZE_DOT_OPERANDS_NO_HOIST: RustPass = gate(
+    "TritonGPUOptimizeDotOperands",
+    "tritongpu-optimize-dot-operands",
+    "Fuse transposes and converts into dot operands (not yet: refuses such input, otherwise a no-op)",
+    optimize_dot_operands_no_hoist,
+);
+pub static OPTIMIZE_DESCRIPTOR_ENCODING: RustPass = gate(
+    "TritonNvidiaGPUOptimizeDescriptorEncodingPass",
+    "triton-nvidia-optimize-descriptor-encoding",
+    "Choose shared encodings for tensor descriptors (not yet: refuses descriptors, otherwise a no-op)",
+    optimize_descriptor_encoding,
+);
+pub static FUSE_NESTED_LOOPS: RustPass = gate(
+    "TritonGPUFuseNestedLoops",
+    "tritongpu-fuse-nested-loops",
+    "Flatten loop nests marked tt.flatten (not yet: refuses them, otherwise a no-op)",
+    fuse_nested_loops,
+);
+pub static WARP_SPECIALIZATION: RustPass = gate(
+    "NVGPUWarpSpecialization",
+    "nvgpu-warp-specialization",
+    "Hopper warp specialization of loops marked tt.warp_specialize (not yet: refuses them, otherwise a no-op)",
+    warp_specialization,
+);
+pub static PREFETCH: RustPass = gate(
+    "TritonGPUPrefetch",
+    "tritongpu-prefetch",
+    "Prefetch MMAv2 dot operands from shared memory (not yet: refuses such loops, otherwise a no-op)",
+    prefetch,
+);
+pub static COALESCE_ASYNC_COPY: RustPass = gate(
+    "TritonGPUCoalesceAsyncCopy",
+    "tritongpu-coalesce-async-copy",
+    "Clip async-copy layouts to the shared vector (not yet: refuses copies it would change, otherwise a no-op)",
+    coalesce_async_copy,
+);
+pub static OPTIMIZE_TMEM_LAYOUTS: RustPass = gate(
+    "TritonNvidiaGPUOptimizeTMemLayoutsPass",
+    "triton-nvidia-optimize-tmem-layouts",
+    "Tensor-memory layouts (Blackwell; a no-op on sm_90, refuses tensor-memory ops)",
+    optimize_tmem_layouts,
+);
+pub static TMA_LOWERING: RustPass = gate(
+    "TritonNvidiaGPUTMALoweringPass",
+    "triton-nvidia-tma-lowering",
+    "Lower tensor-descriptor ops to TMA (not yet: refuses them, otherwise a no-op)",
+    tma_lowering,
+);
+pub static INTERLEAVE_TMEM: RustPass = gate(
+    "TritonNvidiaGPUInterleaveTMemPass",
+    "triton-nvidia-interleave-tmem",
+    "Interleave tensor-memory loads (Blackwell; a no-op on sm_90, refuses tensor-memory ops)",
+    interleave_tmem,
+);
+pub static FENCE_INSERTION: RustPass = gate(
+    "TritonGPUFenceInsertion",
+    "triton-nvidia-gpu-fence-insertion",
+    "Insert async-proxy fences before wgmma (not yet: refuses wgmma on shared memory, otherwise a no-op)",
+    fence_insertion,
+);
+static FENCE_INSERTION_BEFORE_90: RustPass = gate(
+    "TritonGPUFenceInsertion",
+    "triton-nvidia-gpu-fence-insertion",
+    "Insert async-proxy fences before wgmma (nothing to do below compute capability 90)",
+    no_op,
+);
+pub static MMA_LOWERING: RustPass = gate(
+    "TritonNvidiaGPUMMALoweringPass",
+    "triton-nvidia-mma-lowering",
+    "Late lowering of Blackwell MMA ops (a no-op on sm_90, refuses tc_gen5 ops)",
+    mma_lowering,
+);
+
+// ----------------------------------------------------------------- options
+
+fn bool_option(options: &PassOptions, key: &str, default: bool) -> Result<bool, String> {
+    match options.get(key) {
+        None => Ok(default),
+        Some("true") | Some("1") => Ok(true),
+        Some("false") | Some("0") => Ok(false),
+        Some(other) => Err(format!(
+            "invalid value '{other}' for option '{key}': expected true or false"
+        )),
+    }
+}
+
+fn int_option(options: &PassOptions, key: &str, default: i64) -> Result<i64, String> {
+    match options.get(key) {
+        None => Ok(default),
+        Some(text) => text
+            .parse()
+            .map_err(|_| format!("invalid value '{text}' for option '{key}': expected an integer")),
+    }
+}
+
+/// `tritongpu-optimize-dot-operands{hoist-layout-conversion=true}`.
+pub fn optimize_dot_operands_factory(options: &PassOptions) -> Result<melior::pass::Pass, String> {
+    Ok(if bool_option(options, "hoist-layout-conversion", true)? {
+        OPTIMIZE_DOT_OPERANDS.build()
+    } else {
+        OPTIMIZE_DOT_OPERANDS_NO_HOIST.build()
+    })
+}
+
+/// `nvgpu-warp-specialization{num-stages=0 dump-intermediate-steps=false}`:
+/// the options are checked; neither changes which loops are refused.
+pub fn warp_specialization_factory(options: &PassOptions) -> Result<melior::pass::Pass, String> {
+    int_option(options, "num-stages", 0)?;
+    bool_option(options, "dump-intermediate-steps", false)?;
+    Ok(WARP_SPECIALIZATION.build())
+}
+
+/// `triton-nvidia-gpu-fence-insertion{compute-capability=90}`.
+pub fn fence_insertion_factory(options: &PassOptions) -> Result<melior::pass::Pass, String> {
+    Ok(if int_option(options, "compute-capability", 90)? >= 90 {
+        FENCE_INSERTION.build()
+    } else {
+        FENCE_INSERTION_BEFORE_90.build()
+    })
+}
