@@ -216,6 +216,13 @@ pub static PASSES: &[PassInfo] = &[
         kind: PassKind::Rust(crate::ttgir::f32_dot_tc::factory),
     },
     rust(&crate::ttgir::dot_path::ACCELERATE_MATMUL),
+    PassInfo {
+        name: "tritongpu-assign-latencies",
+        summary: "Assign latencies to the loads of pipelined loops (loops without dots)",
+        anchor: MODULE,
+        options: &[opt("num-stages", "The number of pipeline stages when a loop has no tt.num_stages (default 3)")],
+        kind: PassKind::Rust(crate::ttgir::assign_latencies::factory),
+    },
     rust(&crate::ttgir::coalesce::PASS),
     rust(&crate::ttgir::dot_path::COALESCE_ASYNC_COPY),
     rust(&crate::ttgir::combine_tensor_select_and_if::PASS),
@@ -230,6 +237,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttgir::dot_path::PREFETCH),
     rust(&crate::ttgir::remove_layout_conversions::PASS),
     rust(&crate::ttgir::reorder_instructions::PASS),
+    rust(&crate::ttgir::schedule_loops::PASS),
 ];
 
 /// The registered pass called `name`, or an error naming the closest one.

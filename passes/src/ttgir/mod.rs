@@ -1,11 +1,14 @@
 //! The passes of Triton's `make_ttgir` stage, one file per pass, named after
 //! its flag.
 
+pub mod assign_latencies;
 pub mod coalesce;
 pub mod combine_tensor_select_and_if;
 pub mod convert_triton_to_tritongpu;
 pub mod dot_path;
 pub mod f32_dot_tc;
+pub mod pipelining;
 pub mod plan_cta;
 pub mod remove_layout_conversions;
 pub mod reorder_instructions;
+pub mod schedule_loops;

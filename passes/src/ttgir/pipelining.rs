@@ -1,0 +1,115 @@
+//! Helpers shared by the software-pipelining passes
+//! (`tritongpu-assign-latencies`, `tritongpu-schedule-loops`): the loop
+//! preconditions of Triton's `PipeliningUtility`, nested operands, and the
+//! attribute names the passes communicate through.
+
+use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
+
+use crate::ttir::loop_support::ir;
+
+/// A loop's own stage count (overrides the pass option).
+pub const NUM_STAGES: &str = "tt.num_stages";
+/// The latency `assign-latencies` gives an op.
+pub const LATENCY: &str = "tt.latency";
+/// An op's stage in the coarse schedule.
+pub const STAGE: &str = "loop.stage";
+/// An op's cluster in the coarse schedule.
+pub const CLUSTER: &str = "loop.cluster";
+/// The loop's highest stage, written by `schedule-loops`.
+pub const SCHEDULED_MAX_STAGE: &str = "tt.scheduled_max_stage";
+
+/// The ops that Triton's `DotOpInterface` covers (sm_90 and Blackwell).
+const DOT_LIKE: &[&str] = &[
+    "tt.dot",
+    "tt.dot_scaled",
+    "ttng.warp_group_dot",
+    "ttng.tc_gen5_mma",
+    "ttng.tc_gen5_mma_scaled",
+];
+
+/// Whether `op` is dot-like (`DotOpInterface`).
+pub fn is_dot_like(op: MlirOperation) -> bool {
+    DOT_LIKE.iter().any(|name| ir::is(op, name))
+}
+
+/// The single block of an `scf.for`'s body.
+pub fn body(for_op: MlirOperation) -> MlirBlock {
+    ir::blocks(ir::regions(for_op)[0])[0]
+}
+
+/// The body's ops without the terminator, in order.
+pub fn body_ops(for_op: MlirOperation) -> Vec<MlirOperation> {
+    ir::block_ops(body(for_op))
+        .into_iter()
+        .filter(|&op| !ir::is_terminator(op))
+        .collect()
+}
+
+/// Whether `op` is a Blackwell MMAv5 op (`MMAv5OpInterface`).
+pub fn is_mmav5(op: MlirOperation) -> bool {
+    ir::is(op, "ttng.tc_gen5_mma") || ir::is(op, "ttng.tc_gen5_mma_scaled")
+}
+
+/// The body's `scf.yield`.
+pub fn terminator(for_op: MlirOperation) -> MlirOperation {
+    ir::terminator(body(for_op)).expect("scf.for has a terminator")
+}
+
+/// Triton's `loopHasDistGreaterThanOne`: some yielded value is not defined
+/// by an op (a block argument yielded as is).
+pub fn loop_has_dist_greater_than_one(for_op: MlirOperation) -> bool {
+    ir::operands(terminator(for_op))
+        .into_iter()
+        .any(|v| ir::defining_op(v).is_none())
+}
+
+/// Triton's `isOuterLoop`: the body holds an `scf.for` or `scf.while`.
+pub fn is_outer_loop(for_op: MlirOperation) -> bool {
+    ir::block_ops(body(for_op))
+        .into_iter()
+        .any(|op| ir::is(op, "scf.for") || ir::is(op, "scf.while"))
+}
+
+/// Every `scf.for` in `root`, post-order (MLIR's walk order).
+pub fn for_loops(root: MlirOperation) -> Vec<MlirOperation> {
+    ir::collect_post(root, &|op| ir::is(op, "scf.for"))
+}
+
+/// Triton's `getNestedOperands`: the operands of `op` and of the ops nested
+/// in it that are defined above `op`, in walk order.
+pub fn nested_operands(op: MlirOperation) -> Vec<MlirValue> {
+    let mut values = Vec::new();
+    ir::walk_pre(op, &mut |nested| {
+        for v in ir::operands(nested) {
+            let defined_above = ir::block_parent_op(ir::value_block(v))
+                .is_some_and(|parent| parent.ptr != op.ptr && ir::is_ancestor(parent, op));
+            if defined_above {
+                values.push(v);
+            }
+        }
+    });
+    values
+}
+
+/// The ancestor of `op` (or `op`) whose block is `block`.
+pub fn ancestor_in_block(block: MlirBlock, op: MlirOperation) -> Option<MlirOperation> {
+    let mut current = Some(op);
+    while let Some(c) = current {
+        if ir::op_block(c).ptr == block.ptr {
+            return Some(c);
+        }
+        current = ir::parent_op(c);
+    }
+    None
+}
+
+/// The integer value of `op`'s attribute `name`.
+pub fn int_attribute(op: MlirOperation, name: &str) -> Option<i64> {
+    ir::attribute(op, name).and_then(ir::integer_attr_value)
+}
+
+/// Sets `op`'s attribute `name` to an `i32` integer.
+pub fn set_i32(op: MlirOperation, name: &str, value: i64) {
+    let ty = ir::i32_type(ir::context(op));
+    ir::set_attribute(op, name, ir::integer_attr(ty, value));
+}
