@@ -44,7 +44,16 @@ pub struct RustPass {
 impl RustPass {
     /// The MLIR pass.
     pub fn build(&'static self) -> Pass {
-        let run = self.run;
+        self.build_with(self.run)
+    }
+
+    /// The MLIR pass with these names and id, running `run` instead of
+    /// [`RustPass::run`]: for a pass with options, `run` captures them (and
+    /// `RustPass::run` is the pass with its default options).
+    pub fn build_with<F>(&'static self, run: F) -> Pass
+    where
+        F: for<'c, 'a> Fn(OperationRef<'c, 'a>) -> PassResult + Clone + 'static,
+    {
         create_external(
             move |op: OperationRef, pass: ExternalPass| {
                 let outcome = catch_unwind(AssertUnwindSafe(|| run(op)));

@@ -22,24 +22,20 @@
 use std::collections::{HashMap, HashSet};
 
 use melior::{
-    ir::{operation::OperationRef, r#type::TypeId, Type, Value, ValueLike},
-    pass::{create_external, ExternalPass, Pass},
+    ir::{operation::OperationRef, Type, Value, ValueLike},
+    pass::Pass,
 };
 use mlir_sys::MlirOperation;
 use ttg_dialect::layout::Layout;
 
 use crate::analysis::axis_info::AxisInfoMap;
 use crate::options::PassOptions;
-use crate::rust_pass::{fail, Failure, PassResult};
+use crate::rust_pass::{fail, Failure, PassResult, RustPass};
 use crate::ttgir::pipelining::{self as pl, LATENCY, NUM_STAGES};
 use crate::ttir::loop_support::ir::{self, Op};
 
 /// The pass's flag.
 pub const ARGUMENT: &str = "tritongpu-assign-latencies";
-
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
 
 /// Parses `num-stages` (default 3).
 pub fn parse_num_stages(options: &PassOptions) -> Result<i64, String> {
@@ -51,35 +47,19 @@ pub fn parse_num_stages(options: &PassOptions) -> Result<i64, String> {
     }
 }
 
+/// The pass; its `run` uses the default options.
+pub static PASS: RustPass = RustPass {
+    name: "TritonGPUAssignLatencies",
+    argument: ARGUMENT,
+    description: "Assign latencies to the loads of pipelined loops (loops without dots)",
+    anchor: "builtin.module",
+    run: |op| run(op.to_raw(), 3),
+};
+
 /// Builds the pass from its options.
 pub fn factory(options: &PassOptions) -> Result<Pass, String> {
     let num_stages = parse_num_stages(options)?;
-    Ok(create_external(
-        move |op: OperationRef, pass: ExternalPass| {
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                run(op.to_raw(), num_stages)
-            }));
-            let failed = match outcome {
-                Ok(result) => result.is_err(),
-                Err(_) => {
-                    tt_dialect::verify::emit_op_error(
-                        op,
-                        &format!("internal error: pass '{ARGUMENT}' panicked"),
-                    );
-                    true
-                }
-            };
-            if failed {
-                pass.signal_failure();
-            }
-        },
-        TypeId::create(&PASS_ID),
-        "TritonGPUAssignLatencies",
-        ARGUMENT,
-        "Assign latencies to the loads of pipelined loops (loops without dots)",
-        "builtin.module",
-        &[],
-    ))
+    Ok(PASS.build_with(move |op| run(op.to_raw(), num_stages)))
 }
 
 fn error(op: MlirOperation, message: &str) -> Failure {

@@ -19,17 +19,17 @@
 //! order of MLIR's conversion driver.
 
 use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use melior::{
     ir::{attribute::AttributeLike, r#type::TypeLike},
-    ir::{operation::OperationRef, r#type::TypeId, Attribute, Type},
-    pass::{create_external, ExternalPass, Pass},
+    ir::{operation::OperationRef, Attribute, Type},
+    pass::Pass,
     StringRef,
 };
 use mlir_sys::{MlirAttribute, MlirContext, MlirOperation, MlirType, MlirValue};
 
 use crate::options::PassOptions;
+use crate::rust_pass::{fail, RustPass};
 use crate::stages::Target;
 use crate::ttir::loop_support::ir::{self, Val};
 
@@ -87,43 +87,23 @@ impl Options {
     }
 }
 
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
+/// The pass; its `run` uses the default options (and so reports the
+/// missing `target`).
+pub static PASS: RustPass = RustPass {
+    name: "ConvertTritonToTritonGPU",
+    argument: ARGUMENT,
+    description: "Convert Triton to TritonGPU: default blocked layouts for every tensor",
+    anchor: "builtin.module",
+    run: |op| {
+        let options = Options::parse(&PassOptions::default()).map_err(|m| fail(op, &m))?;
+        run(op, &options).map_err(|m| fail(op, &m))
+    },
+};
 
 /// Builds the pass from its options (the registry's factory).
 pub fn factory(options: &PassOptions) -> Result<Pass, String> {
     let options = Options::parse(options)?;
-    Ok(create_external(
-        move |op: OperationRef, pass: ExternalPass| {
-            let outcome = catch_unwind(AssertUnwindSafe(|| run(op, &options)));
-            let failed = match outcome {
-                Ok(result) => match result {
-                    Ok(()) => false,
-                    Err(message) => {
-                        tt_dialect::verify::emit_op_error(op, &message);
-                        true
-                    }
-                },
-                Err(_) => {
-                    tt_dialect::verify::emit_op_error(
-                        op,
-                        &format!("internal error: pass '{ARGUMENT}' panicked"),
-                    );
-                    true
-                }
-            };
-            if failed {
-                pass.signal_failure();
-            }
-        },
-        TypeId::create(&PASS_ID),
-        "ConvertTritonToTritonGPU",
-        ARGUMENT,
-        "Convert Triton to TritonGPU: default blocked layouts for every tensor",
-        "builtin.module",
-        &[],
-    ))
+    Ok(PASS.build_with(move |op| run(op, &options).map_err(|m| fail(op, &m))))
 }
 
 /// Runs the conversion on `module`; an error is reported at the module.

@@ -16,16 +16,14 @@
 //! first operand's location, the zero accumulators their template's, the asm
 //! and the final add the dot's.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use melior::{
     ir::{
         attribute::{BoolAttribute, FloatAttribute, IntegerAttribute, StringAttribute},
         operation::{OperationLike, OperationRef},
-        r#type::{IntegerType, TypeId},
+        r#type::IntegerType,
         Identifier, Location, Type, TypeLike, Value, ValueLike,
     },
-    pass::{create_external, ExternalPass, Pass},
+    pass::Pass,
     RewriterBase,
 };
 
@@ -34,13 +32,10 @@ use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
 use tt_dialect::types::Tensor;
 
 use crate::options::PassOptions;
+use crate::rust_pass::{fail, PassResult, RustPass};
 
 /// The pass's flag.
 pub const ARGUMENT: &str = "tritongpu-F32DotTC";
-
-#[repr(align(8))]
-struct PassId;
-static PASS_ID: PassId = PassId;
 
 /// `tt.dot`'s `inputPrecision` values (an i32 enum).
 const TF32: i64 = 0;
@@ -74,40 +69,27 @@ pub fn parse_emu_tf32(options: &PassOptions) -> Result<bool, String> {
     }
 }
 
+/// The pass; its `run` uses the default options.
+pub static PASS: RustPass = RustPass {
+    name: "TritonGPUF32DotTC",
+    argument: ARGUMENT,
+    description: "Decompose fp32 dots with bf16x3/bf16x6 (and, with emu-tf32, tf32x3) precision",
+    anchor: "builtin.module",
+    run: |op| converged(op, run(op, false)),
+};
+
 /// Builds the pass from its options.
 pub fn factory(options: &PassOptions) -> Result<Pass, String> {
     let emu_tf32 = parse_emu_tf32(options)?;
-    Ok(create_external(
-        move |op: OperationRef, pass: ExternalPass| {
-            let failed = match catch_unwind(AssertUnwindSafe(|| run(op, emu_tf32))) {
-                Ok(converged) => {
-                    if !converged {
-                        tt_dialect::verify::emit_op_error(
-                            op,
-                            "pattern application did not converge",
-                        );
-                    }
-                    !converged
-                }
-                Err(_) => {
-                    tt_dialect::verify::emit_op_error(
-                        op,
-                        &format!("internal error: pass '{ARGUMENT}' panicked"),
-                    );
-                    true
-                }
-            };
-            if failed {
-                pass.signal_failure();
-            }
-        },
-        TypeId::create(&PASS_ID),
-        "TritonGPUF32DotTC",
-        ARGUMENT,
-        "Decompose fp32 dots with bf16x3/bf16x6 (and, with emu-tf32, tf32x3) precision",
-        "builtin.module",
-        &[],
-    ))
+    Ok(PASS.build_with(move |op| converged(op, run(op, emu_tf32))))
+}
+
+fn converged(op: OperationRef, converged: bool) -> PassResult {
+    if converged {
+        Ok(())
+    } else {
+        Err(fail(op, "pattern application did not converge"))
+    }
 }
 
 /// Applies the decompositions to `module`; `false` if the driver did not
