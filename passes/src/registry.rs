@@ -235,6 +235,7 @@ pub static PASSES: &[PassInfo] = &[
         kind: PassKind::Rust(crate::ttgir::dot_path::optimize_dot_operands_factory),
     },
     rust(&crate::ttgir::dot_path::PREFETCH),
+    rust(&crate::ttgir::reduce_data_duplication::PASS),
     rust(&crate::ttgir::remove_layout_conversions::PASS),
     rust(&crate::ttgir::reorder_instructions::PASS),
     rust(&crate::ttgir::schedule_loops::PASS),

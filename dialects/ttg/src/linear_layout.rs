@@ -775,6 +775,64 @@ impl LinearLayout {
             .all(|(_, b)| b.iter().all(|v| v.iter().all(|&x| x == 0)))
     }
 
+    /// Whether this layout acts as the identity on the dimensions `names`
+    /// and keeps them apart from the others (Triton's `isTrivialOver`):
+    /// each name is an input or an output, input `d`'s `i`-th basis is
+    /// `1 << i` along output `d` and zero along the other outputs in
+    /// `names`, the remaining inputs are zero on the outputs in `names`,
+    /// and the inputs in `names` are zero on the remaining outputs.
+    pub fn is_trivial_over(&self, names: &[&str]) -> bool {
+        if names
+            .iter()
+            .any(|d| !self.has_in_dim(d) && !self.has_out_dim(d))
+        {
+            return false;
+        }
+        let name_outs: Vec<usize> = (0..self.outs.len())
+            .filter(|&k| names.contains(&self.outs[k].0.as_str()))
+            .collect();
+        for (name, bases) in &self.ins {
+            let inside = names.contains(&name.as_str());
+            let own = self.out_dim_index(name).filter(|_| inside);
+            if inside && own.is_none() && !bases.is_empty() {
+                return false;
+            }
+            for (i, b) in bases.iter().enumerate() {
+                for (k, &x) in b.iter().enumerate() {
+                    let out_inside = name_outs.contains(&k);
+                    let expected = match (inside, out_inside) {
+                        (true, true) if Some(k) == own => 1 << i,
+                        _ => 0,
+                    };
+                    // Outside-to-outside entries are free.
+                    if (inside || out_inside) && x != expected {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// The layout without the dimensions `names` (as inputs and outputs),
+    /// if it is trivial over them (Triton's `quotient`).
+    pub fn quotient(&self, names: &[&str]) -> Option<Self> {
+        if !self.is_trivial_over(names) {
+            return None;
+        }
+        let ins: Vec<&str> = self
+            .in_dim_names()
+            .into_iter()
+            .filter(|n| !names.contains(n))
+            .collect();
+        let outs: Vec<&str> = self
+            .out_dim_names()
+            .into_iter()
+            .filter(|n| !names.contains(n))
+            .collect();
+        Some(self.sublayout(&ins, &outs))
+    }
+
     /// Equality of bases and output names, whatever the output sizes.
     pub fn equal_ignoring_out_dim_sizes(&self, other: &Self) -> bool {
         self.ins == other.ins
@@ -1475,6 +1533,72 @@ pub(crate) mod tests {
                     .unwrap(),
                 p
             );
+        }
+    }
+
+    #[test]
+    fn quotient_drops_trivial_dimensions() {
+        // register <-> lane swap inside, warp identity and apart.
+        let comp = ll(
+            &[
+                ("register", &[&[0, 1, 0], &[2, 0, 0]]),
+                ("lane", &[&[1, 0, 0]]),
+                ("warp", &[&[0, 0, 1], &[0, 0, 2]]),
+            ],
+            &["register", "lane", "warp"],
+        );
+        assert!(comp.is_trivial_over(&["warp"]));
+        let q = comp.quotient(&["warp"]).unwrap();
+        assert_eq!(q.in_dim_names(), vec!["register", "lane"]);
+        assert_eq!(q.out_dim_names(), vec!["register", "lane"]);
+        assert_eq!(
+            q.bases("register"),
+            comp.sublayout(&["register"], &["register", "lane"])
+                .bases("register")
+        );
+        // The lane moves into a register: not trivial over lane.
+        assert!(!q.is_trivial_over(&["lane"]));
+        assert!(q.quotient(&["lane"]).is_none());
+        // Unknown names are not trivial.
+        assert!(!comp.is_trivial_over(&["block"]));
+        // A register basis reaching the warp output breaks warp triviality.
+        let mixed = ll(
+            &[("register", &[&[1, 1]]), ("warp", &[&[0, 1]])],
+            &["register", "warp"],
+        );
+        assert!(!mixed.is_trivial_over(&["warp"]));
+        // A warp basis that is not the identity breaks it too.
+        let swapped = ll(
+            &[("register", &[&[1, 0]]), ("warp", &[&[0, 2], &[0, 1]])],
+            &["register", "warp"],
+        );
+        assert!(!swapped.is_trivial_over(&["warp"]));
+        // Quotienting everything of the identity leaves an empty layout.
+        let id = ll(
+            &[("register", &[&[1, 0]]), ("warp", &[&[0, 1]])],
+            &["register", "warp"],
+        );
+        let q = id
+            .quotient(&["warp"])
+            .unwrap()
+            .quotient(&["register"])
+            .unwrap();
+        assert!(q.out_dim_names().is_empty() && q.in_dim_names().is_empty());
+    }
+
+    #[test]
+    fn property_quotient_of_identity_products() {
+        let mut rng = Rng::new(41);
+        for _ in 0..200 {
+            let a = rng.below(4) as i32;
+            let b = rng.below(4) as i32;
+            let inner = LinearLayout::identity_1d(1 << a, "register", "register");
+            let outer = LinearLayout::identity_1d(1 << b, "warp", "warp");
+            let prod = &inner * &outer;
+            let q = prod.quotient(&["warp"]).unwrap();
+            assert_eq!(q, inner);
+            let q = prod.quotient(&["register"]).unwrap();
+            assert_eq!(q, outer);
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod dot_path;
 pub mod f32_dot_tc;
 pub mod pipelining;
 pub mod plan_cta;
+pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
 pub mod reorder_instructions;
 pub mod schedule_loops;

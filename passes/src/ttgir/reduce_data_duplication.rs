@@ -1,0 +1,398 @@
+//! `tritongpu-reduce-data-duplication`: Triton 3.6's
+//! `TritonGPUReduceDataDuplication`. Every `ttg.convert_layout` from a
+//! distributed tensor to a `#ttg.dot_op` layout that needs shared memory
+//! (`cvtNeedsSharedMemory`: the minimal conversion, the quotient of
+//! `dst⁻¹ ∘ src` by the trivial block, warp, lane and register dimensions,
+//! neither only reorders registers nor is a warp shuffle with fewer than two
+//! mixed register/lane transpositions) becomes a `ttg.local_alloc` of the
+//! source into a `#ttg.swizzled_shared` buffer (order `getOrderForMemory`
+//! of the source, vec/perPhase/maxPhase from the dot operand's parent: the
+//! Ampere/Hopper formula for `nvidia_mma` v2 and v3, `1/1/1` for other
+//! parents) and a `ttg.local_load` back into the dot-operand layout.
+//!
+//! Not supported yet, each stopping with a located error on exactly that
+//! conversion: sources spread over more than one CTA (the shared encoding
+//! would carry a CGA layout), `nvidia_mma` parents of other versions,
+//! non-integer/float elements, layouts without a linear layout here, and
+//! tensors of more than 48 KiB. Triton skips conversions whose
+//! `potentilaSharedMemoryUsage` exceeds 96 KiB; that function's definition
+//! was not available to this port, so only tensors small enough for any
+//! such estimate to stay under the cut-off are rewritten.
+
+use melior::ir::{operation::OperationRef, r#type::TypeLike, Type};
+use mlir_sys::{MlirOperation, MlirType};
+use tt_dialect::types::TensorView;
+use ttg_dialect::layout::Layout;
+use ttg_dialect::linear_layout::LinearLayout;
+use ttg_dialect::to_linear::to_linear_layout;
+
+use crate::rust_pass::{fail, Failure, PassResult, RustPass};
+use crate::ttir::loop_support::ir;
+
+/// The pass.
+pub static PASS: RustPass = RustPass {
+    name: "TritonGPUReduceDataDuplication",
+    argument: "tritongpu-reduce-data-duplication",
+    description: "Reduce data duplication in register by decomposing convert[distributed -> dotOperand] into convert[distributed -> shared -> dotOperand]",
+    anchor: "builtin.module",
+    run,
+};
+
+const FLAG: &str = "tritongpu-reduce-data-duplication";
+
+/// Tensors up to this many bytes are rewritten; larger ones stop the pass.
+const SUPPORTED_BYTES: i64 = 48 * 1024;
+
+fn run(module: OperationRef) -> PassResult {
+    let m = module.to_raw();
+    for cvt in ir::collect_post(m, &|op| ir::is(op, "ttg.convert_layout")) {
+        rewrite(cvt)?;
+    }
+    Ok(())
+}
+
+fn unsupported(op: MlirOperation, what: &str) -> Failure {
+    fail(
+        unsafe { OperationRef::from_raw(op) },
+        &format!("'{FLAG}' does not support {what} yet"),
+    )
+}
+
+struct Tensor {
+    shape: Vec<i64>,
+    element: MlirType,
+    layout: Option<Layout>,
+}
+
+fn tensor(ty: MlirType) -> Option<Tensor> {
+    let view = TensorView::of(unsafe { Type::from_raw(ty) })?;
+    Some(Tensor {
+        shape: view.shape.to_vec(),
+        element: view.element.to_raw(),
+        layout: view.encoding.and_then(|e| Layout::read(e)),
+    })
+}
+
+fn rewrite(cvt: MlirOperation) -> PassResult {
+    let src_value = ir::operand(cvt, 0);
+    let (Some(src), Some(dst)) = (
+        tensor(ir::value_type(src_value)),
+        tensor(ir::value_type(ir::result(cvt, 0))),
+    ) else {
+        return Ok(());
+    };
+    let (Some(src_layout), Some(dst_layout)) = (&src.layout, &dst.layout) else {
+        return Ok(());
+    };
+    if matches!(
+        src_layout,
+        Layout::SwizzledShared { .. }
+            | Layout::NvmmaShared { .. }
+            | Layout::SharedLinear { .. }
+            | Layout::PaddedShared { .. }
+    ) {
+        return Ok(());
+    }
+    let Layout::DotOperand {
+        op_idx,
+        k_width,
+        parent,
+    } = dst_layout
+    else {
+        return Ok(());
+    };
+    let src_ll = to_linear_layout(src_layout, &src.shape)
+        .map_err(|e| unsupported(cvt, &format!("this source layout ({e})")))?;
+    let dst_ll = to_linear_layout(dst_layout, &dst.shape)
+        .map_err(|e| unsupported(cvt, &format!("this dot-operand layout ({e})")))?;
+    let needs = cvt_needs_shared_memory(&src_ll, &dst_ll)
+        .map_err(|e| unsupported(cvt, &format!("this conversion ({e})")))?;
+    if !needs {
+        return Ok(());
+    }
+    let bits = element_bits(src.element)
+        .ok_or_else(|| unsupported(cvt, "conversions of non-integer, non-float elements"))?;
+    let numel: i64 = dst.shape.iter().product();
+    if numel * i64::from(bits.max(8)) / 8 > SUPPORTED_BYTES {
+        return Err(unsupported(
+            cvt,
+            "conversions of tensors over 48 KiB (Triton's 96 KiB shared-memory estimate)",
+        ));
+    }
+    if src_layout.ctas().unwrap_or(1) > 1 {
+        return Err(unsupported(
+            cvt,
+            "conversions of tensors spread over several CTAs",
+        ));
+    }
+    let order = order_for_memory(&src_ll);
+    let (vec, per_phase, max_phase) = match parent.as_deref() {
+        Some(Layout::NvidiaMma { version_major, .. }) => {
+            if !matches!(version_major, 2 | 3) {
+                return Err(unsupported(
+                    cvt,
+                    &format!("dot operands of nvidia_mma version {version_major}"),
+                ));
+            }
+            mma_swizzle(*op_idx, *k_width, &src.shape, &order, bits)
+        }
+        Some(_) => (1, 1, 1),
+        None => return Err(unsupported(cvt, "dot operands without a parent")),
+    };
+    let order_text: Vec<String> = order.iter().map(u32::to_string).collect();
+    let shape_text: String = dst.shape.iter().map(|d| format!("{d}x")).collect();
+    let element = unsafe { Type::from_raw(dst.element) };
+    let text = format!(
+        "!ttg.memdesc<{shape_text}{element}, #ttg.swizzled_shared<{{vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase}, order = [{}]}}>, #ttg.shared_memory>",
+        order_text.join(", ")
+    );
+    let ctx = ir::context(cvt);
+    let memdesc =
+        unsafe { mlir_sys::mlirTypeParseGet(ctx, melior::StringRef::new(&text).to_raw()) };
+    if memdesc.ptr.is_null() {
+        return Err(unsupported(cvt, &format!("the shared type {text}")));
+    }
+    let loc = ir::location(cvt);
+    let alloc = ir::create_op(
+        "ttg.local_alloc",
+        loc,
+        &[src_value],
+        &[memdesc],
+        &[],
+        Vec::new(),
+    );
+    ir::insert_before(cvt, alloc);
+    let dst_ty = ir::value_type(ir::result(cvt, 0));
+    let load = ir::create_op(
+        "ttg.local_load",
+        loc,
+        &[ir::result(alloc, 0)],
+        &[dst_ty],
+        &[],
+        Vec::new(),
+    );
+    ir::insert_before(cvt, load);
+    ir::replace_all_uses(ir::result(cvt, 0), ir::result(load, 0));
+    ir::erase(cvt);
+    Ok(())
+}
+
+/// `getIntOrFloatBitWidth` of an element type.
+fn element_bits(ty: MlirType) -> Option<u32> {
+    if let Some(w) = ir::integer_width(ty) {
+        return Some(w);
+    }
+    unsafe { mlir_sys::mlirTypeIsAFloat(ty).then(|| mlir_sys::mlirFloatTypeGetWidth(ty) as u32) }
+}
+
+/// `SwizzledSharedEncodingAttr::get` for an Ampere or Hopper dot operand
+/// (one CTA): `(vec, perPhase, maxPhase)`.
+fn mma_swizzle(
+    op_idx: u32,
+    k_width: u32,
+    shape: &[i64],
+    order: &[u32],
+    bits: u32,
+) -> (u32, u32, u32) {
+    let k = shape[order[0] as usize];
+    let bits = i64::from(bits);
+    let per_phase = (1024 / (bits * k)).max(1);
+    let mut mma_stride: i64 = 8;
+    let mut vec = 4 * i64::from(k_width);
+    let rank = order.len();
+    let k_dim = if op_idx == 0 { rank - 1 } else { rank - 2 };
+    if order[0] as usize != k_dim {
+        std::mem::swap(&mut vec, &mut mma_stride);
+    }
+    let max_phase = mma_stride.min(1024 / (vec * bits)).max(1);
+    let max_phase = (max_phase / per_phase).max(1);
+    (vec as u32, per_phase as u32, max_phase as u32)
+}
+
+/// `getOrderForMemory` of a distributed layout given as a linear layout.
+fn order_for_memory(ll: &LinearLayout) -> Vec<u32> {
+    let order = ll.default_order("register");
+    let thread_order = ll.order_per_dim("lane", &order);
+    if order == thread_order {
+        return order;
+    }
+    let contig = ll.elems_per_thread_per_dim();
+    if contig[thread_order[0] as usize] == 1 {
+        return thread_order;
+    }
+    order
+}
+
+const REGISTER: &str = "register";
+const LANE: &str = "lane";
+
+/// `minimalCvtLayout`: `dst⁻¹ ∘ src` with the common trailing input
+/// dimensions quotiented out, slowest first, while that is possible.
+fn minimal_cvt_layout(src: &LinearLayout, dst: &LinearLayout) -> Result<LinearLayout, String> {
+    let s = src.in_dim_names();
+    let d = dst.in_dim_names();
+    let mut dims = Vec::new();
+    for i in 0..s.len().min(d.len()) {
+        let a = s[s.len() - i - 1];
+        if a != d[d.len() - i - 1] {
+            break;
+        }
+        dims.push(a.to_owned());
+    }
+    let mut comp = dst.invert_and_compose(src)?;
+    for dim in &dims {
+        match comp.quotient(&[dim.as_str()]) {
+            Some(q) => comp = q,
+            None => break,
+        }
+    }
+    Ok(comp)
+}
+
+/// `cvtNeedsSharedMemory`.
+fn cvt_needs_shared_memory(src: &LinearLayout, dst: &LinearLayout) -> Result<bool, String> {
+    let comp = minimal_cvt_layout(src, dst)?;
+    let outs = comp.out_dim_names();
+    if outs.is_empty() || outs == [REGISTER] {
+        return Ok(false);
+    }
+    if outs == [REGISTER, LANE] {
+        return Ok(mixed_transpositions(src, dst)? >= 2);
+    }
+    Ok(true)
+}
+
+/// The number of mixed register/lane transpositions that
+/// `getWarpLayoutConvertDecomposition` factors out of a warp-local
+/// conversion (the selectors it also computes do not change the count).
+fn mixed_transpositions(src: &LinearLayout, dst: &LinearLayout) -> Result<usize, String> {
+    let src = src.remove_zero_bases_along(REGISTER);
+    let dst = dst.remove_zero_bases_along(REGISTER);
+    let n_reg = src
+        .in_dim_size_log2(REGISTER)
+        .max(dst.in_dim_size_log2(REGISTER)) as usize;
+    let n_lane = src.in_dim_size_log2(LANE).max(dst.in_dim_size_log2(LANE)) as usize;
+    let outs = src.out_dim_names();
+    let pad = |ll: &LinearLayout| -> Result<LinearLayout, String> {
+        let sub = ll.sublayout(&[REGISTER, LANE], &outs);
+        let mut ins = Vec::new();
+        for (dim, n) in [(REGISTER, n_reg), (LANE, n_lane)] {
+            let mut bases: Vec<Vec<i32>> = sub.bases(dim).to_vec();
+            bases.resize(n, vec![0; outs.len()]);
+            ins.push((dim.to_owned(), bases));
+        }
+        LinearLayout::new(ins, sub.outs().to_vec())
+    };
+    let s = pad(&src)?;
+    let t = pad(&dst)?;
+    let comp = s.invert_and_compose(&t)?;
+    let mut p: Vec<Vec<Vec<i32>>> = vec![comp.bases(REGISTER).to_vec(), comp.bases(LANE).to_vec()];
+    let s_flat = s.flatten_outs()?;
+    let t_flat = t.flatten_outs()?;
+    let mut src_free = Vec::new();
+    let mut dst_free = Vec::new();
+    for (k, dim) in [REGISTER, LANE].into_iter().enumerate() {
+        for (i, (sb, tb)) in s_flat.bases(dim).iter().zip(t_flat.bases(dim)).enumerate() {
+            let (sv, tv) = (sb[0], tb[0]);
+            if sv == 0 && tv == 0 {
+                p[k][i][k] = 1 << i;
+            } else if sv == 0 {
+                src_free.push((k, i));
+            } else if tv == 0 {
+                dst_free.push((k, i));
+            }
+        }
+    }
+    for (&(sk, si), &(dk, di)) in src_free.iter().zip(&dst_free) {
+        p[sk][si][dk] = 1 << di;
+    }
+    let sizes = [n_reg, n_lane];
+    let flat = |k: usize, i: usize| if k == 0 { i } else { n_reg + i };
+    let mut visited = vec![false; n_reg + n_lane];
+    let mut count = 0;
+    for k in 0..2 {
+        for i in 0..sizes[k] {
+            if visited[flat(k, i)] {
+                continue;
+            }
+            let (mut ck, mut ci) = (k, i);
+            loop {
+                visited[flat(ck, ci)] = true;
+                let mut next = None;
+                for (nk, &v) in p[ck][ci].iter().enumerate() {
+                    if v != 0 {
+                        next = Some((nk, v.ilog2() as usize));
+                    }
+                }
+                let (nk, ni) = next.ok_or("a conversion that is not a permutation")?;
+                if ck == 1 && nk == 0 {
+                    count += 1;
+                }
+                (ck, ci) = (nk, ni);
+                if flat(ck, ci) == flat(k, i) {
+                    break;
+                }
+                if visited[flat(ck, ci)] {
+                    return Err("a conversion that is not a permutation".into());
+                }
+            }
+        }
+    }
+    Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blocked(spt: &[u32], tpw: &[u32], wpc: &[u32], order: &[u32]) -> Layout {
+        Layout::Blocked {
+            size_per_thread: spt.to_vec(),
+            threads_per_warp: tpw.to_vec(),
+            warps_per_cta: wpc.to_vec(),
+            order: order.to_vec(),
+            cga: Vec::new(),
+        }
+    }
+
+    fn ll(l: &Layout, shape: &[i64]) -> LinearLayout {
+        to_linear_layout(l, shape).unwrap()
+    }
+
+    #[test]
+    fn same_layout_needs_nothing() {
+        let b = blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]);
+        let l = ll(&b, &[64, 64]);
+        assert!(!cvt_needs_shared_memory(&l, &l).unwrap());
+    }
+
+    #[test]
+    fn warps_moving_need_shared_memory() {
+        let a = ll(&blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]), &[64, 64]);
+        let b = ll(&blocked(&[1, 4], &[4, 8], &[1, 4], &[1, 0]), &[64, 64]);
+        assert!(cvt_needs_shared_memory(&a, &b).unwrap());
+    }
+
+    #[test]
+    fn a_lane_register_swap_is_a_shuffle() {
+        // [1,2] x [32,1] vs [2,1] x [1,32] along a 2x32 tensor... one warp.
+        let a = ll(&blocked(&[1, 2], &[32, 1], &[1, 1], &[1, 0]), &[32, 2]);
+        let b = ll(&blocked(&[2, 1], &[16, 2], &[1, 1], &[1, 0]), &[32, 2]);
+        let comp = minimal_cvt_layout(&a, &b).unwrap();
+        assert_eq!(comp.out_dim_names(), vec!["register", "lane"]);
+        assert_eq!(mixed_transpositions(&a, &b).unwrap(), 1);
+        assert!(!cvt_needs_shared_memory(&a, &b).unwrap());
+    }
+
+    #[test]
+    fn swizzle_formulas() {
+        // f16 A operand of mma v2, 128x64, order [1, 0], kWidth 2.
+        assert_eq!(mma_swizzle(0, 2, &[128, 64], &[1, 0], 16), (8, 1, 8));
+        // B operand with k fastest in memory order [1, 0]: vec/stride swap.
+        assert_eq!(mma_swizzle(1, 2, &[64, 128], &[1, 0], 16), (8, 1, 8));
+        // Small K packs rows: f16, K = 16.
+        assert_eq!(mma_swizzle(0, 2, &[16, 16], &[1, 0], 16), (8, 4, 2));
+        // fp32 with kWidth 1.
+        assert_eq!(mma_swizzle(0, 1, &[64, 32], &[1, 0], 32), (4, 1, 8));
+    }
+}
