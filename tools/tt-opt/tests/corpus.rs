@@ -294,6 +294,7 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("triton-nvidia-gpu-plan-cta", Stages::All),
     ("tritongpu-combine-tensor-select-and-if", Stages::All),
     ("tritongpu-coalesce", Stages::All),
+    ("tritongpu-optimize-thread-locality", Stages::All),
     ("tritongpu-reorder-instructions", Stages::All),
 ];
 
