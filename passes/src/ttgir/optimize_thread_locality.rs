@@ -1,6 +1,6 @@
 //! `tritongpu-optimize-thread-locality`: Triton 3.6's pass that keeps
-//! reductions inside a thread where it can. It has three parts; one is
-//! implemented, two are gates.
+//! reductions inside a thread where it can. It has three parts; two are
+//! implemented, one is a gate.
 //!
 //! - **Reshape layouts** (implemented): through MLIR's greedy driver (which
 //!   also folds and drops dead ops, as Triton's does), a `tt.reshape` with
@@ -12,10 +12,19 @@
 //!   (`isExpensiveView`: the free-variable masks or the elements per thread
 //!   differ). The reshape is then marked `efficient_layout`, and a
 //!   `ttg.convert_layout` back to the old type feeds its previous users.
-//! - **Gather layouts** (gate): Triton gives each `tt.gather` without
-//!   `efficient_layout` a warp-local layout. That rewrite is not
-//!   implemented, so such a gather stops the pass with a located
-//!   `'tritongpu-optimize-thread-locality' does not support ... yet` error.
+//! - **Gather layouts** (implemented, same driver): a `tt.gather` of rank > 1
+//!   without `efficient_layout` gets 3.6's warp-local blocked layout. The
+//!   gather axis is fastest, with up to a warp of lanes along it; the other
+//!   lanes go to the other dimensions in thread order, warps in warp order,
+//!   and the remainder goes back to the gather axis. `sizePerThread` along
+//!   the axis comes from the source's extent only, and wide indices are not
+//!   truncated (both changed after 3.6). Source and indices convert to the
+//!   new layout, the gather is marked `efficient_layout`, and its result
+//!   converts back. Triton reads the thread and warp orders from the linear
+//!   form of the source layout, but its own tests expect the blocked `order`
+//!   where a dimension's lanes only broadcast. Where those two readings give
+//!   different layouts, the pass refuses the gather with a located error
+//!   instead of guessing. It also refuses where Triton's asserts would fail.
 //! - **Loop-carried reductions** (gate): Triton rewrites a `tt.reduce` whose
 //!   single combiner is `addf`/`mulf`/`maximumf`/`maxnumf`/`minimumf`/
 //!   `minnumf`. The reduce must be on the innermost axis of a blocked tensor
@@ -29,15 +38,15 @@
 //!   that wrote this), so it may refuse input Triton would in the end leave
 //!   alone, never the other way round.
 //!
-//! The reshape part is gated too where its inputs leave what this file
-//! models: a non-blocked reshape result, `ttg.num-ctas` other than 1, or a
-//! reshape inside a warp-specialize partition.
+//! The layout parts are also gated where their inputs leave what this file
+//! models: a non-blocked reshape result, `ttg.num-ctas` other than 1, or an
+//! op inside a warp-specialize partition.
 
-use melior::ir::operation::OperationRef;
 use melior::ir::operation::OperationLike;
-use melior::ir::{Attribute, AttributeLike, Type, TypeLike, Value};
+use melior::ir::operation::OperationRef;
+use melior::ir::{Attribute, AttributeLike, Type, TypeLike, Value, ValueLike};
 use melior::RewriterBase;
-use mlir_sys::{MlirAttribute, MlirOperation, MlirType};
+use mlir_sys::{MlirAttribute, MlirOperation, MlirType, MlirValue};
 use ttg_dialect::layout::Layout;
 
 use crate::rust_pass::{fail, PassResult, RustPass};
@@ -62,6 +71,12 @@ static RESHAPE: Pattern = Pattern {
     generated: &["ttg.convert_layout"],
 };
 
+static GATHER: Pattern = Pattern {
+    benefit: 1,
+    rewrite: optimize_gather,
+    generated: &["ttg.convert_layout"],
+};
+
 fn refuse(op: MlirOperation, what: &str) -> crate::rust_pass::Failure {
     fail(
         unsafe { OperationRef::from_raw(op) },
@@ -72,12 +87,12 @@ fn refuse(op: MlirOperation, what: &str) -> crate::rust_pass::Failure {
 fn run(module: OperationRef) -> PassResult {
     let raw = module.to_raw();
     // Gates of the greedy layout patterns, checked before anything changes.
-    if let Some(gather) = ir::collect_post(raw, &|op| {
+    for gather in ir::collect_post(raw, &|op| {
         ir::is(op, "tt.gather") && ir::attribute(op, "efficient_layout").is_none()
-    })
-    .first()
-    {
-        return Err(refuse(*gather, "choosing a warp-local tt.gather layout"));
+    }) {
+        if let Err(what) = gather_layout(gather) {
+            return Err(refuse(gather, &what));
+        }
     }
     for reshape in ir::collect_post(raw, &|op| ir::is(op, "tt.reshape")) {
         if reduction_axis(reshape).is_none() {
@@ -87,16 +102,29 @@ fn run(module: OperationRef) -> PassResult {
             continue;
         };
         if !matches!(tensor.layout, Some(Layout::Blocked { .. })) {
-            return Err(refuse(reshape, "a reordering tt.reshape with a non-blocked result"));
+            return Err(refuse(
+                reshape,
+                "a reordering tt.reshape with a non-blocked result",
+            ));
         }
         if module_int(reshape, "ttg.num-ctas", 1) != 1 {
-            return Err(refuse(reshape, "a reordering tt.reshape with ttg.num-ctas other than 1"));
+            return Err(refuse(
+                reshape,
+                "a reordering tt.reshape with ttg.num-ctas other than 1",
+            ));
         }
         if lookup_num_warps(reshape).is_none() {
-            return Err(refuse(reshape, "a reordering tt.reshape without a known warp count"));
+            return Err(refuse(
+                reshape,
+                "a reordering tt.reshape without a known warp count",
+            ));
         }
     }
-    if !apply_greedily(module, &[(Root::Op("tt.reshape"), &RESHAPE)], Greedy::default()) {
+    let patterns = [
+        (Root::Op("tt.reshape"), &RESHAPE),
+        (Root::Op("tt.gather"), &GATHER),
+    ];
+    if !apply_greedily(module, &patterns, Greedy::default()) {
         // Triton signals failure without a message.
         return Err(fail(module, "pattern application did not converge"));
     }
@@ -104,7 +132,10 @@ fn run(module: OperationRef) -> PassResult {
         .into_iter()
         .find(|&r| is_loop_carried_candidate(r))
     {
-        return Err(refuse(reduce, "keeping a loop-carried tt.reduce thread-local"));
+        return Err(refuse(
+            reduce,
+            "keeping a loop-carried tt.reduce thread-local",
+        ));
     }
     Ok(())
 }
@@ -229,7 +260,11 @@ fn optimize_reshape<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
     if threads_per_warp.get(axis) == Some(&1) && warps_per_cta.get(axis) == Some(&1) {
         return false;
     }
-    let mut new_order: Vec<u32> = order.iter().copied().filter(|&d| d as usize != axis).collect();
+    let mut new_order: Vec<u32> = order
+        .iter()
+        .copied()
+        .filter(|&d| d as usize != axis)
+        .collect();
     new_order.push(axis as u32);
     let Some(num_warps) = lookup_num_warps(reshape) else {
         return false;
@@ -240,7 +275,10 @@ fn optimize_reshape<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
     let Some(encoding) = parse_attribute(reshape, &blocked.text()) else {
         return false;
     };
-    if tensor.encoding.is_some_and(|e| ir::same_attribute(e, encoding)) {
+    if tensor
+        .encoding
+        .is_some_and(|e| ir::same_attribute(e, encoding))
+    {
         return false;
     }
     let new_type = tt_dialect::ir::tensor_type(
@@ -260,11 +298,9 @@ fn optimize_reshape<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
     }
     rewriter.start_op_modification(op);
     unsafe { mlir_sys::mlirValueSetType(result, new_type) };
-    ir::set_attribute(
-        reshape,
-        "efficient_layout",
-        unsafe { mlir_sys::mlirUnitAttrGet(ir::context(reshape)) },
-    );
+    ir::set_attribute(reshape, "efficient_layout", unsafe {
+        mlir_sys::mlirUnitAttrGet(ir::context(reshape))
+    });
     rewriter.finalize_op_modification(op);
     rewriter.set_insertion_point_after(op);
     let result_value = unsafe { Value::from_raw(result) };
@@ -366,4 +402,201 @@ fn is_loop_carried_candidate(reduce: MlirOperation) -> bool {
         return false;
     }
     ir::defining_op(ir::operand(for_op, init_index)).is_some_and(|d| ir::is(d, "arith.constant"))
+}
+
+/// The warp-local layout `setOptimizedGatherLayout` gives a gather, as the
+/// text of a blocked encoding (`None` for a rank-1 gather, which Triton
+/// leaves alone). `Err` names input this file does not model.
+fn gather_layout(gather: MlirOperation) -> Result<Option<String>, String> {
+    let unsupported = |what: &str| Err(format!("a tt.gather {what}"));
+    let (Some(src), Some(_)) = (
+        tensor_of(ir::value_type(ir::operand(gather, 0))),
+        tensor_of(ir::value_type(ir::operand(gather, 1))),
+    ) else {
+        return unsupported("on unranked tensors");
+    };
+    let rank = src.shape.len();
+    if rank == 1 {
+        return Ok(None);
+    }
+    let Some(axis) = ir::attribute(gather, "axis")
+        .and_then(ir::integer_attr_value)
+        .and_then(|a| usize::try_from(a).ok())
+        .filter(|&a| a < rank)
+    else {
+        return unsupported("without a valid axis");
+    };
+    if module_int(gather, "ttg.num-ctas", 1) != 1 {
+        return unsupported("with ttg.num-ctas other than 1");
+    }
+    let Some(num_warps) = lookup_num_warps(gather) else {
+        return unsupported("without a known warp count (or in a warp-specialize partition)");
+    };
+    let Some(ll) = linear(&src) else {
+        return unsupported("whose source layout has no linear form");
+    };
+    let lanes = module_int(gather, "ttg.threads-per-warp", 32);
+    let register_order = ll.default_order("register");
+    let thread_order = ll.order_per_dim("lane", &register_order);
+    let warp_order = ll.order_per_dim("warp", &register_order);
+    let from_linear = warp_local_layout(
+        &src.shape,
+        axis,
+        lanes,
+        i64::from(num_warps),
+        &thread_order,
+        &warp_order,
+    );
+    // Triton reads the thread and warp orders from the layout's linear
+    // form; its own tests expect the blocked `order` where the two differ
+    // (a dimension whose lanes or warps only broadcast). Where that choice
+    // changes the result, refuse rather than guess.
+    if let Some(Layout::Blocked { order, .. }) = &src.layout {
+        let from_order =
+            warp_local_layout(&src.shape, axis, lanes, i64::from(num_warps), order, order);
+        if from_order != from_linear {
+            return unsupported(
+                "whose thread or warp order differs between its blocked and linear forms",
+            );
+        }
+    }
+    match from_linear {
+        Some(text) => Ok(Some(text)),
+        // Triton asserts here.
+        None => unsupported("whose shape does not fill a warp-local layout"),
+    }
+}
+
+/// `setOptimizedGatherLayout`'s arithmetic: the blocked encoding's text,
+/// or `None` where Triton's asserts would fail.
+fn warp_local_layout(
+    shape: &[i64],
+    axis: usize,
+    lanes: i64,
+    num_warps: i64,
+    thread_order: &[u32],
+    warp_order: &[u32],
+) -> Option<String> {
+    let rank = shape.len();
+    let dim = |d: usize| shape[d];
+
+    let mut threads_per_warp = vec![0i64; rank];
+    let mut warps_per_cta = vec![0i64; rank];
+    let mut order = vec![axis as u32];
+    threads_per_warp[axis] = dim(axis).min(lanes);
+    let mut threads_to_alloc = lanes / threads_per_warp[axis].max(1);
+    for &d in thread_order {
+        let d = d as usize;
+        if d == axis {
+            continue;
+        }
+        order.push(d as u32);
+        let next = dim(d).min(threads_to_alloc);
+        threads_per_warp[d] = next;
+        threads_to_alloc /= next.max(1);
+    }
+    warps_per_cta[axis] = 1;
+    let mut warps_to_alloc = num_warps;
+    for &d in warp_order {
+        let d = d as usize;
+        if d == axis {
+            continue;
+        }
+        let can_fit = dim(d) / threads_per_warp[d].max(1);
+        let next = can_fit.min(warps_to_alloc);
+        warps_per_cta[d] = next;
+        warps_to_alloc /= next.max(1);
+    }
+    if threads_per_warp.contains(&0) || warps_per_cta.contains(&0) {
+        return None;
+    }
+    let mut size_per_thread = vec![1i64; rank];
+    size_per_thread[axis] = dim(axis) / threads_per_warp[axis];
+    threads_per_warp[axis] *= threads_to_alloc;
+    warps_per_cta[axis] *= warps_to_alloc;
+    if size_per_thread[axis] == 0
+        || threads_per_warp.iter().product::<i64>() != lanes
+        || warps_per_cta.iter().product::<i64>() != num_warps
+    {
+        return None;
+    }
+    let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    let order: Vec<i64> = order.into_iter().map(i64::from).collect();
+    Some(format!(
+        "#ttg.blocked<{{sizePerThread = [{}], threadsPerWarp = [{}], warpsPerCTA = [{}], order = [{}]}}>",
+        list(&size_per_thread),
+        list(&threads_per_warp),
+        list(&warps_per_cta),
+        list(&order)
+    ))
+}
+
+fn with_encoding(ty: MlirType, encoding: MlirAttribute) -> Option<MlirType> {
+    let tensor = tensor_of(ty)?;
+    Some(
+        tt_dialect::ir::tensor_type(
+            &tensor.shape,
+            unsafe { Type::from_raw(tensor.element) },
+            Some(unsafe { Attribute::from_raw(encoding) }),
+        )
+        .to_raw(),
+    )
+}
+
+/// `OptimizeGatherLayoutPattern`.
+fn optimize_gather<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    let gather = op.to_raw();
+    if ir::attribute(gather, "efficient_layout").is_some() {
+        return false;
+    }
+    let Ok(Some(text)) = gather_layout(gather) else {
+        return false;
+    };
+    let Some(layout) = parse_attribute(gather, &text) else {
+        return false;
+    };
+    let (src, idx, result) = (
+        ir::operand(gather, 0),
+        ir::operand(gather, 1),
+        ir::result(gather, 0),
+    );
+    let old_type = ir::value_type(result);
+    let (Some(src_type), Some(idx_type), Some(new_type)) = (
+        with_encoding(ir::value_type(src), layout),
+        with_encoding(ir::value_type(idx), layout),
+        with_encoding(old_type, layout),
+    ) else {
+        return false;
+    };
+    let convert = |value: MlirValue, ty: MlirType| {
+        tt_dialect::ir::first_result(tt_dialect::ir::create(
+            rewriter,
+            "ttg.convert_layout",
+            op.location(),
+            &[unsafe { Value::from_raw(value) }],
+            &[unsafe { Type::from_raw(ty) }],
+            &[],
+        ))
+        .to_raw()
+    };
+    rewriter.set_insertion_point_before(op);
+    let cvt_src = convert(src, src_type);
+    let cvt_idx = convert(idx, idx_type);
+    rewriter.set_insertion_point_after(op);
+    let cvt_out = convert(result, old_type);
+    let cvt_out_op = ir::defining_op(cvt_out).expect("a convert_layout result");
+    rewriter.replace_all_uses_except(
+        unsafe { Value::from_raw(result) },
+        unsafe { Value::from_raw(cvt_out) },
+        unsafe { OperationRef::from_raw(cvt_out_op) },
+    );
+    rewriter.start_op_modification(op);
+    ir::set_operand(gather, 0, cvt_src);
+    ir::set_operand(gather, 1, cvt_idx);
+    unsafe { mlir_sys::mlirValueSetType(result, new_type) };
+    ir::set_attribute(gather, "efficient_layout", unsafe {
+        mlir_sys::mlirUnitAttrGet(ir::context(gather))
+    });
+    rewriter.finalize_op_modification(op);
+    true
 }

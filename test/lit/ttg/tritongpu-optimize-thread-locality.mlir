@@ -1,8 +1,9 @@
 // tritongpu-optimize-thread-locality: a reordering reshape feeding a
 // reduction gets Triton's default blocked layout with the reduced axis
-// slowest, marked efficient_layout, and converts back for its users; the
-// gather-layout and loop-carried-reduction rewrites are not implemented, so
-// the input they would transform is refused with a located error.
+// slowest, marked efficient_layout, and converts back for its users; a
+// gather gets a warp-local layout. The loop-carried-reduction rewrite is not
+// implemented, so the input it would transform is refused with a located
+// error.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --tritongpu-optimize-thread-locality | FileCheck %s
 
 // CHECK-DAG: #[[SRC3:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>
@@ -99,12 +100,63 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @gather(%src: tensor<16x32xf32, #blocked>, %idx: tensor<16x32xi32, #blocked>) -> tensor<16x32xf32, #blocked> {
-    // expected-error @+1 {{'tritongpu-optimize-thread-locality' does not support choosing a warp-local tt.gather layout yet}}
-    %g = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<16x32xf32, #blocked>, tensor<16x32xi32, #blocked>) -> tensor<16x32xf32, #blocked>
-    tt.return %g : tensor<16x32xf32, #blocked>
+// A gather gets the warp-local layout: the gather axis fastest, as many
+// lanes along it as it has elements, the rest spread in thread order; the
+// operands convert to it and the result converts back.
+// CHECK-DAG: #[[G0:.*]] = #ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-DAG: #[[G1:.*]] = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[G3:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 2, 16], warpsPerCTA = [2, 2, 1], order = [2, 1, 0]}>
+#blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [16, 2], warpsPerCTA = [2, 2], order = [1, 0]}>
+#blocked3 = #ttg.blocked<{sizePerThread = [2, 2, 1], threadsPerWarp = [16, 2, 1], warpsPerCTA = [2, 1, 2], order = [1, 0, 2]}>
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: @gather_axis_0
+  // CHECK-NEXT: %[[S:.*]] = ttg.convert_layout %arg0 : tensor<64x64xf32, #{{.*}}> -> tensor<64x64xf32, #[[G0]]>
+  // CHECK-NEXT: %[[I:.*]] = ttg.convert_layout %arg1 : tensor<64x64xi32, #{{.*}}> -> tensor<64x64xi32, #[[G0]]>
+  // CHECK-NEXT: %[[G:.*]] = tt.gather %[[S]][%[[I]]] {axis = 0 : i32, efficient_layout} : (tensor<64x64xf32, #[[G0]]>, tensor<64x64xi32, #[[G0]]>) -> tensor<64x64xf32, #[[G0]]>
+  // CHECK-NEXT: %[[R:.*]] = ttg.convert_layout %[[G]] : tensor<64x64xf32, #[[G0]]> -> tensor<64x64xf32, #{{.*}}>
+  // CHECK-NEXT: tt.return %[[R]]
+  tt.func @gather_axis_0(%arg0: tensor<64x64xf32, #blocked>, %arg1: tensor<64x64xi32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %0 = tt.gather %arg0[%arg1] {axis = 0 : i32} : (tensor<64x64xf32, #blocked>, tensor<64x64xi32, #blocked>) -> tensor<64x64xf32, #blocked>
+    tt.return %0 : tensor<64x64xf32, #blocked>
+  }
+
+  // Broadcast index columns, wide indices (kept i64, as in 3.6).
+  // CHECK-LABEL: @gather_axis_1
+  // CHECK: tt.gather {{.*}} efficient_layout} : (tensor<64x64xf32, #[[G1]]>, tensor<64x1xi64, #[[G1]]>) -> tensor<64x1xf32, #[[G1]]>
+  tt.func @gather_axis_1(%arg0: tensor<64x64xf32, #blocked>, %arg1: tensor<64x1xi64, #blocked>) -> tensor<64x1xf32, #blocked> {
+    %0 = tt.gather %arg0[%arg1] {axis = 1 : i32} : (tensor<64x64xf32, #blocked>, tensor<64x1xi64, #blocked>) -> tensor<64x1xf32, #blocked>
+    tt.return %0 : tensor<64x1xf32, #blocked>
+  }
+
+  // CHECK-LABEL: @gather_3d
+  // CHECK: tt.gather {{.*}} -> tensor<32x4x2xf32, #[[G3]]>
+  tt.func @gather_3d(%arg0: tensor<32x4x16xf32, #blocked3>, %arg1: tensor<32x4x2xi32, #blocked3>) -> tensor<32x4x2xf32, #blocked3> {
+    %0 = tt.gather %arg0[%arg1] {axis = 2 : i32} : (tensor<32x4x16xf32, #blocked3>, tensor<32x4x2xi32, #blocked3>) -> tensor<32x4x2xf32, #blocked3>
+    tt.return %0 : tensor<32x4x2xf32, #blocked3>
+  }
+
+  // Left alone: rank 1.
+  // CHECK-LABEL: @gather_rank_1
+  // CHECK-NOT: ttg.convert_layout
+  // CHECK: tt.gather %arg0[%arg1] {axis = 0 : i32} :
+  tt.func @gather_rank_1(%arg0: tensor<128xf32, #b1>, %arg1: tensor<128xi32, #b1>) -> tensor<128xf32, #b1> {
+    %0 = tt.gather %arg0[%arg1] {axis = 0 : i32} : (tensor<128xf32, #b1>, tensor<128xi32, #b1>) -> tensor<128xf32, #b1>
+    tt.return %0 : tensor<128xf32, #b1>
+  }
+}
+
+// -----
+
+// Where the thread order read from the linear form of the layout (which
+// skips broadcast lanes) and the blocked order give different layouts, the
+// pass refuses instead of guessing.
+#blocked = #ttg.blocked<{sizePerThread = [2, 2, 1], threadsPerWarp = [16, 2, 1], warpsPerCTA = [2, 1, 2], order = [1, 0, 2]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
+  tt.func @gather_order_differs(%arg0: tensor<32x2x32xf32, #blocked>, %arg1: tensor<32x2x2xi32, #blocked>) -> tensor<32x2x2xf32, #blocked> {
+    // expected-error @+1 {{'tritongpu-optimize-thread-locality' does not support a tt.gather whose thread or warp order differs between its blocked and linear forms yet}}
+    %0 = tt.gather %arg0[%arg1] {axis = 2 : i32} : (tensor<32x2x32xf32, #blocked>, tensor<32x2x2xi32, #blocked>) -> tensor<32x2x2xf32, #blocked>
+    tt.return %0 : tensor<32x2x2xf32, #blocked>
   }
 }
 
