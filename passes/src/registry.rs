@@ -234,6 +234,7 @@ pub static PASSES: &[PassInfo] = &[
         options: &[opt("hoist-layout-conversion", "Hoist dot-operand converts above elementwise ops (default true)")],
         kind: PassKind::Rust(crate::ttgir::dot_path::optimize_dot_operands_factory),
     },
+    rust(&crate::ttgir::optimize_thread_locality::PASS),
     rust(&crate::ttgir::dot_path::PREFETCH),
     rust(&crate::ttgir::reduce_data_duplication::PASS),
     rust(&crate::ttgir::remove_layout_conversions::PASS),

@@ -295,6 +295,7 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("tritongpu-combine-tensor-select-and-if", Stages::All),
     ("tritongpu-coalesce", Stages::All),
     ("tritongpu-reduce-data-duplication", Stages::All),
+    ("tritongpu-optimize-thread-locality", Stages::All),
     ("tritongpu-reorder-instructions", Stages::All),
 ];
 

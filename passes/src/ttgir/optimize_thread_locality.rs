@@ -1,0 +1,602 @@
+//! `tritongpu-optimize-thread-locality`: Triton 3.6's pass that keeps
+//! reductions inside a thread where it can. It has three parts; two are
+//! implemented, one is a gate.
+//!
+//! - **Reshape layouts** (implemented): through MLIR's greedy driver (which
+//!   also folds and drops dead ops, as Triton's does), a `tt.reshape` with
+//!   `allow_reorder` whose `tt.reduce` users all reduce along one axis gets
+//!   Triton's default blocked layout for its shape (one element per thread)
+//!   with that axis made the slowest in the order. This happens unless its
+//!   blocked layout already keeps the axis in one thread, warp and CTA, the
+//!   new layout equals the old, or the view would become expensive
+//!   (`isExpensiveView`: the free-variable masks or the elements per thread
+//!   differ). The reshape is then marked `efficient_layout`, and a
+//!   `ttg.convert_layout` back to the old type feeds its previous users.
+//! - **Gather layouts** (implemented, same driver): a `tt.gather` of rank > 1
+//!   without `efficient_layout` gets 3.6's warp-local blocked layout. The
+//!   gather axis is fastest, with up to a warp of lanes along it; the other
+//!   lanes go to the other dimensions in thread order, warps in warp order,
+//!   and the remainder goes back to the gather axis. `sizePerThread` along
+//!   the axis comes from the source's extent only, and wide indices are not
+//!   truncated (both changed after 3.6). Source and indices convert to the
+//!   new layout, the gather is marked `efficient_layout`, and its result
+//!   converts back. Triton reads the thread and warp orders from the linear
+//!   form of the source layout, but its own tests expect the blocked `order`
+//!   where a dimension's lanes only broadcast. Where those two readings give
+//!   different layouts, the pass refuses the gather with a located error
+//!   instead of guessing. It also refuses where Triton's asserts would fail.
+//! - **Loop-carried reductions** (gate): Triton rewrites a `tt.reduce` whose
+//!   single combiner is `addf`/`mulf`/`maximumf`/`maxnumf`/`minimumf`/
+//!   `minnumf`. The reduce must be on the innermost axis of a blocked tensor
+//!   of rank > 1 loaded by `tt.load`, with more than one element per thread
+//!   on that axis. Its single user's single use must be the `scf.yield` of
+//!   its `scf.for`, and that accumulator must start from an `arith.constant`.
+//!   Triton turns it into a per-thread partial accumulator with a second
+//!   reduce after the loop. That rewrite is not implemented, so such a
+//!   reduce stops the pass with the same kind of error. The gate uses the
+//!   broadest form of Triton's conditions (see the report of the session
+//!   that wrote this), so it may refuse input Triton would in the end leave
+//!   alone, never the other way round.
+//!
+//! The layout parts are also gated where their inputs leave what this file
+//! models: a non-blocked reshape result, `ttg.num-ctas` other than 1, or an
+//! op inside a warp-specialize partition.
+
+use melior::ir::operation::OperationLike;
+use melior::ir::operation::OperationRef;
+use melior::ir::{Attribute, AttributeLike, Type, TypeLike, Value, ValueLike};
+use melior::RewriterBase;
+use mlir_sys::{MlirAttribute, MlirOperation, MlirType, MlirValue};
+use ttg_dialect::layout::Layout;
+
+use crate::rust_pass::{fail, PassResult, RustPass};
+use crate::ttgir::convert_triton_to_tritongpu::Blocked;
+use crate::ttir::loop_support::ir;
+use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
+
+const FLAG: &str = "tritongpu-optimize-thread-locality";
+
+/// The pass.
+pub static PASS: RustPass = RustPass {
+    name: "TritonGPUOptimizeThreadLocality",
+    argument: FLAG,
+    description: "Reduce the cost of reductions by keeping them thread-local where possible",
+    anchor: "builtin.module",
+    run,
+};
+
+static RESHAPE: Pattern = Pattern {
+    benefit: 1,
+    rewrite: optimize_reshape,
+    generated: &["ttg.convert_layout"],
+};
+
+static GATHER: Pattern = Pattern {
+    benefit: 1,
+    rewrite: optimize_gather,
+    generated: &["ttg.convert_layout"],
+};
+
+fn refuse(op: MlirOperation, what: &str) -> crate::rust_pass::Failure {
+    fail(
+        unsafe { OperationRef::from_raw(op) },
+        &format!("'{FLAG}' does not support {what} yet"),
+    )
+}
+
+fn run(module: OperationRef) -> PassResult {
+    let raw = module.to_raw();
+    // Gates of the greedy layout patterns, checked before anything changes.
+    for gather in ir::collect_post(raw, &|op| {
+        ir::is(op, "tt.gather") && ir::attribute(op, "efficient_layout").is_none()
+    }) {
+        if let Err(what) = gather_layout(gather) {
+            return Err(refuse(gather, &what));
+        }
+    }
+    for reshape in ir::collect_post(raw, &|op| ir::is(op, "tt.reshape")) {
+        if reduction_axis(reshape).is_none() {
+            continue;
+        }
+        let Some(tensor) = tensor_of(ir::value_type(ir::result(reshape, 0))) else {
+            continue;
+        };
+        if !matches!(tensor.layout, Some(Layout::Blocked { .. })) {
+            return Err(refuse(
+                reshape,
+                "a reordering tt.reshape with a non-blocked result",
+            ));
+        }
+        if module_int(reshape, "ttg.num-ctas", 1) != 1 {
+            return Err(refuse(
+                reshape,
+                "a reordering tt.reshape with ttg.num-ctas other than 1",
+            ));
+        }
+        if lookup_num_warps(reshape).is_none() {
+            return Err(refuse(
+                reshape,
+                "a reordering tt.reshape without a known warp count",
+            ));
+        }
+    }
+    let patterns = [
+        (Root::Op("tt.reshape"), &RESHAPE),
+        (Root::Op("tt.gather"), &GATHER),
+    ];
+    if !apply_greedily(module, &patterns, Greedy::default()) {
+        // Triton signals failure without a message.
+        return Err(fail(module, "pattern application did not converge"));
+    }
+    if let Some(reduce) = ir::collect_post(raw, &|op| ir::is(op, "tt.reduce"))
+        .into_iter()
+        .find(|&r| is_loop_carried_candidate(r))
+    {
+        return Err(refuse(
+            reduce,
+            "keeping a loop-carried tt.reduce thread-local",
+        ));
+    }
+    Ok(())
+}
+
+/// A ranked tensor type's parts, with its layout read.
+struct TensorInfo {
+    shape: Vec<i64>,
+    element: MlirType,
+    encoding: Option<MlirAttribute>,
+    layout: Option<Layout>,
+}
+
+fn tensor_of(ty: MlirType) -> Option<TensorInfo> {
+    let view = tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ty) })?;
+    Some(TensorInfo {
+        shape: view.shape.to_vec(),
+        element: view.element.to_raw(),
+        encoding: view.encoding.map(|e| e.to_raw()),
+        layout: view.encoding.and_then(Layout::read),
+    })
+}
+
+/// The one axis along which every `tt.reduce` user of the reshape reduces,
+/// when the reshape allows reordering and has such users.
+fn reduction_axis(reshape: MlirOperation) -> Option<i64> {
+    ir::attribute(reshape, "allow_reorder")?;
+    let mut axis = None;
+    for (user, _) in ir::uses(ir::result(reshape, 0)) {
+        if !ir::is(user, "tt.reduce") {
+            continue;
+        }
+        let a = ir::attribute(user, "axis").and_then(ir::integer_attr_value)?;
+        match axis {
+            Some(b) if b != a => return None,
+            _ => axis = Some(a),
+        }
+    }
+    axis
+}
+
+/// An integer attribute of the enclosing module, or `default`.
+fn module_int(op: MlirOperation, name: &str, default: i64) -> i64 {
+    let mut current = op;
+    while !ir::is(current, "builtin.module") {
+        match ir::parent_op(current) {
+            Some(parent) => current = parent,
+            None => return default,
+        }
+    }
+    ir::attribute(current, name)
+        .and_then(ir::integer_attr_value)
+        .unwrap_or(default)
+}
+
+/// Triton's `lookupNumWarps` outside warp-specialize partitions (`None`
+/// inside one, or when no function or module names a count).
+fn lookup_num_warps(op: MlirOperation) -> Option<u32> {
+    let mut current = op;
+    loop {
+        if ir::is(current, "ttg.warp_specialize.partitions") {
+            return None;
+        }
+        if ir::is(current, "builtin.module") || ir::is(current, "tt.func") {
+            if let Some(n) = ir::attribute(current, "ttg.num-warps")
+                .and_then(ir::integer_attr_value)
+                .filter(|&n| n > 0)
+            {
+                return u32::try_from(n).ok();
+            }
+        }
+        current = ir::parent_op(current)?;
+    }
+}
+
+fn linear(tensor: &TensorInfo) -> Option<ttg_dialect::linear_layout::LinearLayout> {
+    ttg_dialect::to_linear::to_linear_layout(tensor.layout.as_ref()?, &tensor.shape).ok()
+}
+
+/// Triton's `isExpensiveView`: the replication masks or the elements per
+/// thread differ. Unreadable layouts count as expensive (no rewrite).
+fn is_expensive_view(src: &TensorInfo, dst: &TensorInfo) -> bool {
+    let (Some(s), Some(d)) = (linear(src), linear(dst)) else {
+        return true;
+    };
+    let masks_differ = s
+        .free_variable_masks()
+        .iter()
+        .zip(d.free_variable_masks().iter())
+        .any(|(a, b)| a.1 != b.1);
+    masks_differ || s.total_elems_per_thread() != d.total_elems_per_thread()
+}
+
+fn parse_attribute(op: MlirOperation, text: &str) -> Option<MlirAttribute> {
+    let attr = unsafe {
+        mlir_sys::mlirAttributeParseGet(ir::context(op), melior::StringRef::new(text).to_raw())
+    };
+    (!attr.ptr.is_null()).then_some(attr)
+}
+
+/// `OptimizeReshapeLayoutPattern`.
+fn optimize_reshape<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    let reshape = op.to_raw();
+    let Some(axis) = reduction_axis(reshape) else {
+        return false;
+    };
+    let result = ir::result(reshape, 0);
+    let old_type = ir::value_type(result);
+    let Some(tensor) = tensor_of(old_type) else {
+        return false;
+    };
+    let axis = axis as usize;
+    let Some(Layout::Blocked {
+        threads_per_warp,
+        warps_per_cta,
+        order,
+        ..
+    }) = &tensor.layout
+    else {
+        return false;
+    };
+    // One CTA (gated above), so CTAsPerCGA is 1 along every axis.
+    if threads_per_warp.get(axis) == Some(&1) && warps_per_cta.get(axis) == Some(&1) {
+        return false;
+    }
+    let mut new_order: Vec<u32> = order
+        .iter()
+        .copied()
+        .filter(|&d| d as usize != axis)
+        .collect();
+    new_order.push(axis as u32);
+    let Some(num_warps) = lookup_num_warps(reshape) else {
+        return false;
+    };
+    let lanes = module_int(reshape, "ttg.threads-per-warp", 32) as u32;
+    let rank = tensor.shape.len();
+    let blocked = Blocked::build(&tensor.shape, vec![1; rank], new_order, num_warps, lanes);
+    let Some(encoding) = parse_attribute(reshape, &blocked.text()) else {
+        return false;
+    };
+    if tensor
+        .encoding
+        .is_some_and(|e| ir::same_attribute(e, encoding))
+    {
+        return false;
+    }
+    let new_type = tt_dialect::ir::tensor_type(
+        &tensor.shape,
+        unsafe { Type::from_raw(tensor.element) },
+        Some(unsafe { Attribute::from_raw(encoding) }),
+    )
+    .to_raw();
+    let (Some(src), Some(dst)) = (
+        tensor_of(ir::value_type(ir::operand(reshape, 0))),
+        tensor_of(new_type),
+    ) else {
+        return false;
+    };
+    if is_expensive_view(&src, &dst) {
+        return false;
+    }
+    rewriter.start_op_modification(op);
+    unsafe { mlir_sys::mlirValueSetType(result, new_type) };
+    ir::set_attribute(reshape, "efficient_layout", unsafe {
+        mlir_sys::mlirUnitAttrGet(ir::context(reshape))
+    });
+    rewriter.finalize_op_modification(op);
+    rewriter.set_insertion_point_after(op);
+    let result_value = unsafe { Value::from_raw(result) };
+    let cvt = tt_dialect::ir::create(
+        rewriter,
+        "ttg.convert_layout",
+        op.location(),
+        &[result_value],
+        &[unsafe { Type::from_raw(old_type) }],
+        &[],
+    );
+    rewriter.replace_all_uses_except(result_value, tt_dialect::ir::first_result(cvt), cvt);
+    true
+}
+
+/// The single op of a reduce's combiner region, when that is all it holds.
+fn combiner(reduce: MlirOperation) -> Option<MlirOperation> {
+    if ir::region_count(reduce) != 1 {
+        return None;
+    }
+    let blocks = ir::blocks(ir::regions(reduce)[0]);
+    let [block] = blocks.as_slice() else {
+        return None;
+    };
+    let ops = ir::block_ops(*block);
+    let body: Vec<_> = ops.into_iter().filter(|&o| !ir::is_terminator(o)).collect();
+    match body.as_slice() {
+        [only] => Some(*only),
+        _ => None,
+    }
+}
+
+fn single_use(op: MlirOperation) -> Option<(MlirOperation, usize)> {
+    let uses: Vec<_> = ir::results(op).into_iter().flat_map(ir::uses).collect();
+    match uses.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// Whether Triton would rewrite `reduce` as a loop-carried reduction (the
+/// broadest form of its conditions).
+fn is_loop_carried_candidate(reduce: MlirOperation) -> bool {
+    const COMBINERS: [&str; 6] = [
+        "arith.addf",
+        "arith.mulf",
+        "arith.maximumf",
+        "arith.maxnumf",
+        "arith.minimumf",
+        "arith.minnumf",
+    ];
+    let Some(combine) = combiner(reduce) else {
+        return false;
+    };
+    if !COMBINERS.iter().any(|n| ir::is(combine, n)) || ir::operand_count(reduce) == 0 {
+        return false;
+    }
+    let Some(src) = tensor_of(ir::value_type(ir::operand(reduce, 0))) else {
+        return false;
+    };
+    let rank = src.shape.len();
+    if !matches!(src.layout, Some(Layout::Blocked { .. })) || rank <= 1 {
+        return false;
+    }
+    let axis = ir::attribute(reduce, "axis").and_then(ir::integer_attr_value);
+    if axis != Some(rank as i64 - 1) {
+        return false;
+    }
+    if !ir::operands(reduce)
+        .into_iter()
+        .all(|v| ir::defining_op(v).is_some_and(|d| ir::is(d, "tt.load")))
+    {
+        return false;
+    }
+    let Some(per_thread) = linear(&src).map(|l| l.elems_per_thread_per_dim()) else {
+        return false;
+    };
+    if per_thread.get(rank - 1).copied().unwrap_or(1) == 1 {
+        return false;
+    }
+    let Some((user, _)) = single_use(reduce) else {
+        return false;
+    };
+    let Some((yield_op, operand_number)) = single_use(user) else {
+        return false;
+    };
+    if !ir::is(yield_op, "scf.yield") {
+        return false;
+    }
+    let Some(for_op) = ir::block_parent_op(ir::op_block(reduce)) else {
+        return false;
+    };
+    if !ir::is(for_op, "scf.for") {
+        return false;
+    }
+    // scf.for's operands: lower bound, upper bound, step, then the inits.
+    let init_index = 3 + operand_number;
+    if init_index >= ir::operand_count(for_op) {
+        return false;
+    }
+    ir::defining_op(ir::operand(for_op, init_index)).is_some_and(|d| ir::is(d, "arith.constant"))
+}
+
+/// The warp-local layout `setOptimizedGatherLayout` gives a gather, as the
+/// text of a blocked encoding (`None` for a rank-1 gather, which Triton
+/// leaves alone). `Err` names input this file does not model.
+fn gather_layout(gather: MlirOperation) -> Result<Option<String>, String> {
+    let unsupported = |what: &str| Err(format!("a tt.gather {what}"));
+    let (Some(src), Some(_)) = (
+        tensor_of(ir::value_type(ir::operand(gather, 0))),
+        tensor_of(ir::value_type(ir::operand(gather, 1))),
+    ) else {
+        return unsupported("on unranked tensors");
+    };
+    let rank = src.shape.len();
+    if rank == 1 {
+        return Ok(None);
+    }
+    let Some(axis) = ir::attribute(gather, "axis")
+        .and_then(ir::integer_attr_value)
+        .and_then(|a| usize::try_from(a).ok())
+        .filter(|&a| a < rank)
+    else {
+        return unsupported("without a valid axis");
+    };
+    if module_int(gather, "ttg.num-ctas", 1) != 1 {
+        return unsupported("with ttg.num-ctas other than 1");
+    }
+    let Some(num_warps) = lookup_num_warps(gather) else {
+        return unsupported("without a known warp count (or in a warp-specialize partition)");
+    };
+    let Some(ll) = linear(&src) else {
+        return unsupported("whose source layout has no linear form");
+    };
+    let lanes = module_int(gather, "ttg.threads-per-warp", 32);
+    let register_order = ll.default_order("register");
+    let thread_order = ll.order_per_dim("lane", &register_order);
+    let warp_order = ll.order_per_dim("warp", &register_order);
+    let from_linear = warp_local_layout(
+        &src.shape,
+        axis,
+        lanes,
+        i64::from(num_warps),
+        &thread_order,
+        &warp_order,
+    );
+    // Triton reads the thread and warp orders from the layout's linear
+    // form; its own tests expect the blocked `order` where the two differ
+    // (a dimension whose lanes or warps only broadcast). Where that choice
+    // changes the result, refuse rather than guess.
+    if let Some(Layout::Blocked { order, .. }) = &src.layout {
+        let from_order =
+            warp_local_layout(&src.shape, axis, lanes, i64::from(num_warps), order, order);
+        if from_order != from_linear {
+            return unsupported(
+                "whose thread or warp order differs between its blocked and linear forms",
+            );
+        }
+    }
+    match from_linear {
+        Some(text) => Ok(Some(text)),
+        // Triton asserts here.
+        None => unsupported("whose shape does not fill a warp-local layout"),
+    }
+}
+
+/// `setOptimizedGatherLayout`'s arithmetic: the blocked encoding's text,
+/// or `None` where Triton's asserts would fail.
+fn warp_local_layout(
+    shape: &[i64],
+    axis: usize,
+    lanes: i64,
+    num_warps: i64,
+    thread_order: &[u32],
+    warp_order: &[u32],
+) -> Option<String> {
+    let rank = shape.len();
+    let dim = |d: usize| shape[d];
+
+    let mut threads_per_warp = vec![0i64; rank];
+    let mut warps_per_cta = vec![0i64; rank];
+    let mut order = vec![axis as u32];
+    threads_per_warp[axis] = dim(axis).min(lanes);
+    let mut threads_to_alloc = lanes / threads_per_warp[axis].max(1);
+    for &d in thread_order {
+        let d = d as usize;
+        if d == axis {
+            continue;
+        }
+        order.push(d as u32);
+        let next = dim(d).min(threads_to_alloc);
+        threads_per_warp[d] = next;
+        threads_to_alloc /= next.max(1);
+    }
+    warps_per_cta[axis] = 1;
+    let mut warps_to_alloc = num_warps;
+    for &d in warp_order {
+        let d = d as usize;
+        if d == axis {
+            continue;
+        }
+        let can_fit = dim(d) / threads_per_warp[d].max(1);
+        let next = can_fit.min(warps_to_alloc);
+        warps_per_cta[d] = next;
+        warps_to_alloc /= next.max(1);
+    }
+    if threads_per_warp.contains(&0) || warps_per_cta.contains(&0) {
+        return None;
+    }
+    let mut size_per_thread = vec![1i64; rank];
+    size_per_thread[axis] = dim(axis) / threads_per_warp[axis];
+    threads_per_warp[axis] *= threads_to_alloc;
+    warps_per_cta[axis] *= warps_to_alloc;
+    if size_per_thread[axis] == 0
+        || threads_per_warp.iter().product::<i64>() != lanes
+        || warps_per_cta.iter().product::<i64>() != num_warps
+    {
+        return None;
+    }
+    let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    let order: Vec<i64> = order.into_iter().map(i64::from).collect();
+    Some(format!(
+        "#ttg.blocked<{{sizePerThread = [{}], threadsPerWarp = [{}], warpsPerCTA = [{}], order = [{}]}}>",
+        list(&size_per_thread),
+        list(&threads_per_warp),
+        list(&warps_per_cta),
+        list(&order)
+    ))
+}
+
+fn with_encoding(ty: MlirType, encoding: MlirAttribute) -> Option<MlirType> {
+    let tensor = tensor_of(ty)?;
+    Some(
+        tt_dialect::ir::tensor_type(
+            &tensor.shape,
+            unsafe { Type::from_raw(tensor.element) },
+            Some(unsafe { Attribute::from_raw(encoding) }),
+        )
+        .to_raw(),
+    )
+}
+
+/// `OptimizeGatherLayoutPattern`.
+fn optimize_gather<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    let gather = op.to_raw();
+    if ir::attribute(gather, "efficient_layout").is_some() {
+        return false;
+    }
+    let Ok(Some(text)) = gather_layout(gather) else {
+        return false;
+    };
+    let Some(layout) = parse_attribute(gather, &text) else {
+        return false;
+    };
+    let (src, idx, result) = (
+        ir::operand(gather, 0),
+        ir::operand(gather, 1),
+        ir::result(gather, 0),
+    );
+    let old_type = ir::value_type(result);
+    let (Some(src_type), Some(idx_type), Some(new_type)) = (
+        with_encoding(ir::value_type(src), layout),
+        with_encoding(ir::value_type(idx), layout),
+        with_encoding(old_type, layout),
+    ) else {
+        return false;
+    };
+    let convert = |value: MlirValue, ty: MlirType| {
+        tt_dialect::ir::first_result(tt_dialect::ir::create(
+            rewriter,
+            "ttg.convert_layout",
+            op.location(),
+            &[unsafe { Value::from_raw(value) }],
+            &[unsafe { Type::from_raw(ty) }],
+            &[],
+        ))
+        .to_raw()
+    };
+    rewriter.set_insertion_point_before(op);
+    let cvt_src = convert(src, src_type);
+    let cvt_idx = convert(idx, idx_type);
+    rewriter.set_insertion_point_after(op);
+    let cvt_out = convert(result, old_type);
+    let cvt_out_op = ir::defining_op(cvt_out).expect("a convert_layout result");
+    rewriter.replace_all_uses_except(
+        unsafe { Value::from_raw(result) },
+        unsafe { Value::from_raw(cvt_out) },
+        unsafe { OperationRef::from_raw(cvt_out_op) },
+    );
+    rewriter.start_op_modification(op);
+    ir::set_operand(gather, 0, cvt_src);
+    ir::set_operand(gather, 1, cvt_idx);
+    unsafe { mlir_sys::mlirValueSetType(result, new_type) };
+    ir::set_attribute(gather, "efficient_layout", unsafe {
+        mlir_sys::mlirUnitAttrGet(ir::context(gather))
+    });
+    rewriter.finalize_op_modification(op);
+    true
+}
