@@ -234,6 +234,16 @@ pub static PASSES: &[PassInfo] = &[
         options: &[opt("hoist-layout-conversion", "Hoist dot-operand converts above elementwise ops (default true)")],
         kind: PassKind::Rust(crate::ttgir::dot_path::optimize_dot_operands_factory),
     },
+    PassInfo {
+        name: "tritongpu-pipeline",
+        summary: "Software-pipeline scheduled loops (two stages, one load, no dots)",
+        anchor: MODULE,
+        options: &[
+            opt("num-stages", "The number of pipeline stages (default 3)"),
+            opt("dump-intermediate-steps", "Dump the intermediate steps (default false; true is not supported yet)"),
+        ],
+        kind: PassKind::Rust(crate::ttgir::pipeline::factory),
+    },
     rust(&crate::ttgir::dot_path::PREFETCH),
     rust(&crate::ttgir::remove_layout_conversions::PASS),
     rust(&crate::ttgir::reorder_instructions::PASS),
