@@ -169,12 +169,13 @@ fn analyze(
             nested_bad = Some(name);
         }
     });
+    let mut has_dot = false;
+    ir::walk_pre(for_op, &mut |op| has_dot |= pl::is_dot_like(op));
+    if has_dot {
+        return Err(unsupported(for_op, "pipelining a loop with dots"));
+    }
     if let Some(name) = nested_bad {
-        let what = if name.contains("dot") {
-            "pipelining a loop with dots".to_string()
-        } else {
-            format!("pipelining a loop with '{name}'")
-        };
+        let what = format!("pipelining a loop with '{name}'");
         return Err(unsupported(for_op, &what));
     }
     if pl::int_attribute(for_op, SCHEDULED_MAX_STAGE) != Some(1) {
