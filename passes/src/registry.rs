@@ -235,6 +235,16 @@ pub static PASSES: &[PassInfo] = &[
         kind: PassKind::Rust(crate::ttgir::dot_path::optimize_dot_operands_factory),
     },
     rust(&crate::ttgir::optimize_thread_locality::PASS),
+    PassInfo {
+        name: "tritongpu-pipeline",
+        summary: "Software-pipeline scheduled loops (two stages, one load, no dots)",
+        anchor: MODULE,
+        options: &[
+            opt("num-stages", "The number of pipeline stages (default 3)"),
+            opt("dump-intermediate-steps", "Dump the intermediate steps (default false; true is not supported yet)"),
+        ],
+        kind: PassKind::Rust(crate::ttgir::pipeline::factory),
+    },
     rust(&crate::ttgir::dot_path::PREFETCH),
     rust(&crate::ttgir::reduce_data_duplication::PASS),
     rust(&crate::ttgir::remove_layout_conversions::PASS),

@@ -233,7 +233,7 @@ fn order_and_contig(v: mlir_sys::MlirValue) -> Option<(Vec<u32>, Vec<u32>)> {
 }
 
 /// Triton's `isSmallLoad`: the copy vector is narrower than 32 bits.
-fn is_small_load(load: MlirOperation, axis: &AxisInfoMap) -> bool {
+pub fn is_small_load(load: MlirOperation, axis: &AxisInfoMap) -> bool {
     let ptr = ir::operand(load, 0);
     let ptr_ty = unsafe { Type::from_raw(ir::value_type(ptr)) };
     let Some(tensor) = tt_dialect::types::Tensor::of(ptr_ty) else {

@@ -8,6 +8,7 @@ pub mod convert_triton_to_tritongpu;
 pub mod dot_path;
 pub mod f32_dot_tc;
 pub mod optimize_thread_locality;
+pub mod pipeline;
 pub mod pipelining;
 pub mod plan_cta;
 pub mod reduce_data_duplication;

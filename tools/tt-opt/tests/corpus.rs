@@ -726,15 +726,22 @@ fn dot_path_passes_refuse_what_they_cannot_do_and_keep_the_rest() {
 /// runs them (default options: Triton ran them with each kernel's
 /// `num_stages`, 3 everywhere but `softmax`, whose loop carries its own
 /// `tt.num_stages`, which takes precedence).
-const PIPELINER_PASSES: &[&str] = &["tritongpu-assign-latencies", "tritongpu-schedule-loops"];
+const PIPELINER_PASSES: &[&str] = &[
+    "tritongpu-assign-latencies",
+    "tritongpu-schedule-loops",
+    "tritongpu-pipeline",
+];
 
 /// Known gaps, as (pass, kernel): `tritongpu-assign-latencies` refuses loops
 /// with dots with a located "not supported yet" error instead of Triton's
-/// output. (`tritongpu-schedule-loops` has no dot-specific rule and matches
-/// on every kernel.)
+/// output, and so does `tritongpu-pipeline` (which pipelines two-stage
+/// loops with one load only). (`tritongpu-schedule-loops` has no
+/// dot-specific rule and matches on every kernel.)
 const PIPELINER_GAPS: &[(&str, &str)] = &[
     ("tritongpu-assign-latencies", "matmul"),
     ("tritongpu-assign-latencies", "matmul_naive"),
+    ("tritongpu-pipeline", "matmul"),
+    ("tritongpu-pipeline", "matmul_naive"),
 ];
 
 #[test]
