@@ -161,7 +161,8 @@ fn convert_from_producer<'c, 'a>(
     let Some(producer) = defining_op(src) else {
         return false;
     };
-    let context = unsafe { op.context().to_ref() };
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
     let named = |name: &str| Identifier::new(context, name);
     if is_op(producer, "ttg.local_load") {
         // At the load, since ops with memory effects may sit between it and

@@ -279,7 +279,8 @@ fn bf16xn<'c, 'a>(dot: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) ->
     if !is_f32_tensor(a) || !is_f32_tensor(b) {
         return false;
     }
-    let context = unsafe { dot.context().to_ref() };
+    let context_ref = dot.context();
+    let context = unsafe { context_ref.to_ref() };
     let build = Builder { rewriter, context };
     const HI: usize = 0;
     const MID: usize = 1;
@@ -318,7 +319,8 @@ fn tf32x3<'c, 'a>(dot: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) ->
     if !is_f32_tensor(a) || !is_f32_tensor(b) {
         return false;
     }
-    let context = unsafe { dot.context().to_ref() };
+    let context_ref = dot.context();
+    let context = unsafe { context_ref.to_ref() };
     let build = Builder { rewriter, context };
     let location = dot.location();
     let max_acc = max_num_imprecise_acc(dot);

@@ -187,7 +187,8 @@ fn segment_sizes<'c>(
     op: OperationRef<'c, '_>,
     sizes: &[i32],
 ) -> (Identifier<'c>, melior::ir::Attribute<'c>) {
-    let context = unsafe { op.context().to_ref() };
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
     (
         Identifier::new(context, "operandSegmentSizes"),
         melior::ir::attribute::DenseI32ArrayAttribute::new(context, sizes).into(),
@@ -337,7 +338,8 @@ fn broadcast_mul_reduce<'c, 'a>(
         return false;
     };
     // Everything is checked: from here on the rewrite only creates ops.
-    let context = unsafe { reduce.context().to_ref() };
+    let context_ref = reduce.context();
+    let context = unsafe { context_ref.to_ref() };
     let location = reduce.location();
     let f32_type = Type::float32(context);
     let i32_type: Type = IntegerType::new(context, 32).into();
@@ -395,7 +397,8 @@ fn reshape_reduce<'c, 'a>(reshape: OperationRef<'c, 'a>, rewriter: &RewriterBase
     {
         return false;
     }
-    let context = unsafe { reshape.context().to_ref() };
+    let context_ref = reshape.context();
+    let context = unsafe { context_ref.to_ref() };
     rewriter.start_op_modification(reshape);
     let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(reshape.to_raw()) };
     melior::ir::operation::OperationMutLike::set_inherent_attribute(

@@ -94,7 +94,8 @@ fn constant<'c: 'a, 'a>(
     ty: Type<'c>,
     value: melior::ir::Attribute<'c>,
 ) -> Value<'c, 'a> {
-    let context = unsafe { op.context().to_ref() };
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
     first_result(create(
         rewriter,
         "arith.constant",

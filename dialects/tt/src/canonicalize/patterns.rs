@@ -76,7 +76,8 @@ fn splat_mask(mask: Value) -> Option<bool> {
 
 /// An `i32` integer attribute (the storage of Triton's enum attributes).
 fn i32_attr<'c>(op: OperationRef<'c, '_>, value: i64) -> Attribute<'c> {
-    let context = unsafe { op.context().to_ref() };
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
     IntegerAttribute::new(
         melior::ir::r#type::IntegerType::new(context, 32).into(),
         value,
@@ -122,7 +123,8 @@ fn masked_load<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>
             let Some(ty) = result_type(op, 0) else {
                 return false;
             };
-            let context = unsafe { op.context().to_ref() };
+            let context_ref = op.context();
+            let context = unsafe { context_ref.to_ref() };
             let mut attributes = vec![(
                 "operandSegmentSizes",
                 DenseI32ArrayAttribute::new(context, &[1, 0, 0]).into(),
@@ -309,7 +311,8 @@ fn reshape<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) ->
         if ir::has_unit_attribute(op, "allow_reorder")
             || ir::has_unit_attribute(producer, "allow_reorder")
         {
-            let context = unsafe { op.context().to_ref() };
+            let context_ref = op.context();
+            let context = unsafe { context_ref.to_ref() };
             attributes.push(("allow_reorder", Attribute::unit(context)));
         }
         return match ir::build_op("tt.reshape", op.location(), &[x], &[ty], &attributes) {
