@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, then every crate's tests (unit tests, the lit
-# tests under test/lit, the corpus round trip, the robustness fuzzer and the
-# printing snapshots).
+# tests under test/lit, the corpus round trip and golden pass checks, the
+# robustness fuzzer and the printing snapshots), then the corpus and lit
+# suites again on an optimised build: undefined behaviour in unsafe FFI code
+# can hide in debug builds and crash release ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cargo test --workspace --no-fail-fast "$@"
+status=0
+cargo test --workspace --no-fail-fast "$@" || status=$?
+cargo test --release -p tt-opt --test corpus --test lit --no-fail-fast "$@" || status=$?
+exit "$status"
