@@ -34,17 +34,18 @@
 //!    cannot itself be rematerialized is moved above it.
 //! 5. The final canonicalizations.
 //!
-//! Not yet done, and failing with a located diagnostic rather than
-//! guessing: rematerializing or hoisting a slice that crosses `scf.for`
-//! iter-args or `scf.if` results (Triton rebuilds the loop/if with extra
-//! results); layout inference through `join`, `split`, `trans`, `reshape`,
-//! `gather` and `fp4_to_fp` is treated as unknown (propagation stops
+//! A slice through `scf.for` iter args or `scf.if` results rebuilds the
+//! loop / `if` with extra iter args / results in the new layout
+//! (`replaceForOpWithNewSignature`, `replaceIfOpWithNewSignature`); the
+//! old ones die in the final clean-up. Not yet done: layout inference
+//! through `join`, `split`, `trans`, `reshape`, `gather` and `fp4_to_fp`
+//! is treated as unknown (propagation stops
 //! there, slices through them fail), so kernels using those may differ.
 //! Also missing: `hoistConvertIntoConditionals`, `hoistConvertDotOperand`
-//! (dot path), and the `scf.for`/`scf.if` canonicalizations and dead
-//! iter-arg elimination of the final cleanup (only the convert patterns
-//! run). "Register-only" converts are those whose source and target
-//! linear layouts agree on lanes, warps and blocks.
+//! (dot path), and the `scf.if` canonicalizations of the final clean-up
+//! (it runs Triton's `scf.for` dead-argument elimination, the `scf.for`
+//! canonicalizations and the convert patterns). "Register-only" converts
+//! are those whose source and target linear layouts agree on lanes, warps and blocks.
 
 use std::collections::{HashMap, HashSet};
 
@@ -55,6 +56,7 @@ use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
 
 use crate::rust_pass::{fail, PassResult, RustPass};
 use crate::ttir::loop_support::ir::{self, Val};
+use crate::ttir::loop_support::scf;
 
 /// The pass.
 pub static PASS: RustPass = RustPass {
@@ -96,7 +98,7 @@ fn run(module: OperationRef) -> PassResult {
         }
         rm.cleanup();
     }
-    cleanup_converts(module);
+    final_cleanup(module);
     Ok(())
 }
 
@@ -112,6 +114,129 @@ fn cleanup_converts(module: OperationRef) {
             .map(|(root, p)| (Root::Op(root), p))
             .collect();
     apply_greedily(module, &patterns, Greedy::default());
+}
+
+/// The final clean-up: Triton's `scf.for` dead-argument elimination, the
+/// `scf.for` canonicalizations and the convert patterns.
+fn final_cleanup(module: OperationRef) {
+    let mut patterns: Vec<(Root, &'static Pattern)> = vec![(Root::Op("scf.for"), &FOR_DEAD_ARGS)];
+    patterns.extend(scf::FOR_CANONICALIZATION);
+    patterns.extend(
+        ttg_dialect::canonicalize::patterns("ttg.convert_layout")
+            .iter()
+            .map(|(root, p)| (Root::Op(root), p)),
+    );
+    apply_greedily(module, &patterns, Greedy::default());
+}
+
+static FOR_DEAD_ARGS: Pattern = Pattern {
+    benefit: 1,
+    rewrite: for_dead_args,
+    generated: &[],
+};
+
+/// Triton's `ForOpDeadArgElimination`: a yielded value that is live only
+/// through the loop-carried cycle of its own iter arg is replaced by the
+/// iter arg (the canonicalizations then drop the arg and DCE the ops).
+fn for_dead_args<'c, 'a>(
+    root: OperationRef<'c, 'a>,
+    rewriter: &melior::RewriterBase<'c, 'a>,
+) -> bool {
+    let for_op = root.to_raw();
+    if !scf::is_well_formed_for(for_op) {
+        return false;
+    }
+    let block = scf::body(for_op);
+    let Some(yield_op) = ir::terminator(block) else {
+        return false;
+    };
+    let mut alive: HashSet<Val> = HashSet::new();
+    let mut queue: Vec<MlirValue> = Vec::new();
+    let mark = |v: MlirValue, alive: &mut HashSet<Val>, queue: &mut Vec<MlirValue>| {
+        let inside = ir::value_parent_op(v).is_some_and(|p| ir::is_ancestor(for_op, p));
+        if inside && alive.insert(Val(v)) {
+            queue.push(v);
+        }
+    };
+    for (i, r) in ir::results(for_op).into_iter().enumerate() {
+        if ir::has_uses(r) {
+            mark(ir::operand(yield_op, i), &mut alive, &mut queue);
+        }
+    }
+    ir::walk_pre(for_op, &mut |op| {
+        if op.ptr == for_op.ptr || ir::is_terminator(op) {
+            return;
+        }
+        // `wouldOpBeTriviallyDead`: only reads (or nothing).
+        if !crate::ttir::loop_support::effects::only_reads(op) || ir::is(op, "scf.if") {
+            for v in ir::operands(op) {
+                mark(v, &mut alive, &mut queue);
+            }
+        }
+    });
+    while let Some(v) = queue.pop() {
+        if let Some(def) = ir::defining_op(v) {
+            if ir::is(def, "scf.for") {
+                let i = ir::result_number(v);
+                mark(
+                    ir::operand(scf::yield_op(def).expect("yield"), i),
+                    &mut alive,
+                    &mut queue,
+                );
+                mark(scf::init_args(def)[i], &mut alive, &mut queue);
+                continue;
+            }
+            if ir::is(def, "scf.if") {
+                let i = ir::result_number(v);
+                mark(ir::operand(def, 0), &mut alive, &mut queue);
+                for region in ir::regions(def) {
+                    if let Some(y) = ir::blocks(region).first().and_then(|b| ir::terminator(*b)) {
+                        mark(ir::operand(y, i), &mut alive, &mut queue);
+                    }
+                }
+                continue;
+            }
+            for o in ir::operands(def) {
+                mark(o, &mut alive, &mut queue);
+            }
+            continue;
+        }
+        let owner = ir::block_parent_op(ir::value_block(v));
+        if let Some(f) = owner.filter(|o| ir::is(*o, "scf.for")) {
+            let n = ir::arg_number(v);
+            if n == 0 {
+                continue;
+            }
+            mark(
+                ir::operand(scf::yield_op(f).expect("yield"), n - 1),
+                &mut alive,
+                &mut queue,
+            );
+            mark(scf::init_args(f)[n - 1], &mut alive, &mut queue);
+        }
+    }
+    let args = ir::block_args(block);
+    let region = ir::block_parent_region(block);
+    let mut dead = Vec::new();
+    for (i, y) in ir::operands(yield_op).into_iter().enumerate() {
+        if alive.contains(&Val(y)) || ir::same_value(y, args[i + 1]) {
+            continue;
+        }
+        let yr = unsafe { mlir_sys::mlirBlockGetParentRegion(ir::value_block(y)) };
+        if !unsafe { mlir_sys::mlirRegionEqual(yr, region) } {
+            continue;
+        }
+        dead.push(i);
+    }
+    if dead.is_empty() {
+        return false;
+    }
+    rewriter.start_op_modification(root);
+    for i in dead {
+        ir::set_operand(yield_op, i, args[i + 1]);
+    }
+    rewriter.finalize_op_modification(root);
+    true
 }
 
 // ---------------------------------------------------------------------------
@@ -1073,7 +1198,9 @@ impl Remat {
         self.rewrite_slice(cx, slice, cvt, ir::ValueMap::new())
     }
 
-    /// `rewriteSlice` for slices of straight-line code.
+    /// `rewriteSlice`: clones the slice in its target layouts; a slice
+    /// through `scf.for` iter args or `scf.if` results rebuilds the loop or
+    /// the `if` with extra iter args / results carrying the new layouts.
     fn rewrite_slice(
         &mut self,
         _cx: &mut Cx,
@@ -1082,6 +1209,12 @@ impl Remat {
         mut mapping: ir::ValueMap,
     ) -> Result<(), String> {
         let mut ops: Vec<MlirOperation> = Vec::new();
+        let mut yield_operands: HashMap<usize, Vec<usize>> = HashMap::new();
+        let push = |ops: &mut Vec<MlirOperation>, op: MlirOperation| {
+            if !ops.iter().any(|o| o.ptr == op.ptr) {
+                ops.push(op);
+            }
+        };
         let mut existing = HashSet::new();
         for v in slice.values.clone() {
             let enc = slice.layout[&v];
@@ -1091,22 +1224,39 @@ impl Remat {
                 continue;
             }
             match ir::defining_op(v.0) {
-                Some(def) if ir::is(def, "scf.if") || ir::is(def, "scf.for") => {
-                    return Err(unsupported(def));
-                }
+                Some(def) if ir::is(def, "scf.for") => return Err(unsupported(def)),
                 Some(def) => {
-                    if !ops.iter().any(|o| o.ptr == def.ptr) {
-                        ops.push(def);
+                    push(&mut ops, def);
+                    if ir::is(def, "scf.if") {
+                        let i = ir::result_number(v.0);
+                        for region in ir::regions(def) {
+                            let block = ir::blocks(region)[0];
+                            let y = ir::terminator(block).ok_or("scf.if yield")?;
+                            push(&mut ops, y);
+                            yield_operands.entry(y.ptr as usize).or_default().push(i);
+                        }
                     }
                 }
                 None => {
-                    let owner = ir::block_parent_op(ir::value_block(v.0)).expect("owner");
-                    return Err(unsupported(owner));
+                    let block = ir::value_block(v.0);
+                    let owner = ir::block_parent_op(block).ok_or("block owner")?;
+                    if !ir::is(owner, "scf.for") {
+                        return Err(unsupported(owner));
+                    }
+                    push(&mut ops, owner);
+                    let y = ir::terminator(block).ok_or("scf.for yield")?;
+                    yield_operands
+                        .entry(y.ptr as usize)
+                        .or_default()
+                        .push(ir::arg_number(v.0) - 1);
+                    push(&mut ops, y);
                 }
             }
         }
         slice.values.retain(|v| !existing.contains(v));
-        // Program order is a topological order of straight-line code.
+        let in_slice: HashSet<Val> = slice.values.iter().copied().collect();
+        // Pre-order program order is a topological order here: a loop comes
+        // before its body, whose yield comes last.
         let position = program_positions(cvt);
         ops.sort_by_key(|o| {
             position
@@ -1114,7 +1264,86 @@ impl Remat {
                 .copied()
                 .unwrap_or(usize::MAX)
         });
+        let mut replacements: Vec<(MlirValue, MlirValue)> = Vec::new();
+        let mut dead: Vec<MlirOperation> = Vec::new();
         for op in ops {
+            if ir::is(op, "scf.for") {
+                let inits = scf::init_args(op);
+                let args = scf::region_iter_args(op);
+                let mut arg_mapping = Vec::new();
+                let mut new_operands = Vec::new();
+                for (i, arg) in args.iter().enumerate() {
+                    if in_slice.contains(&Val(*arg)) {
+                        arg_mapping.push((i, inits.len() + new_operands.len()));
+                        let init = mapping
+                            .get(&Val(inits[i]))
+                            .ok_or("loop init not rematerialized")?;
+                        new_operands.push(init.0);
+                    }
+                }
+                let new_for = replace_for_with_new_signature(op, &new_operands, &mut replacements);
+                dead.push(op);
+                let body = scf::body(new_for);
+                for (old_i, new_i) in arg_mapping {
+                    let old_arg = ir::block_args(body)[old_i + 1];
+                    let new_arg = ir::block_args(body)[new_i + 1];
+                    let enc = slice.layout[&Val(old_arg)];
+                    mapping.insert(Val(ir::result(op, old_i)), Val(ir::result(new_for, new_i)));
+                    mapping.insert(Val(old_arg), Val(new_arg));
+                    self.add(ir::result(new_for, old_i), enc, ir::result(new_for, new_i));
+                    self.add(old_arg, enc, new_arg);
+                }
+                continue;
+            }
+            if ir::is(op, "scf.if") {
+                let mut new_types = Vec::new();
+                for r in ir::results(op) {
+                    if let Some(&enc) = slice
+                        .layout
+                        .get(&Val(r))
+                        .filter(|_| in_slice.contains(&Val(r)))
+                    {
+                        new_types.push(with_encoding(ir::value_type(r), enc).ok_or("if result")?);
+                    }
+                }
+                let new_if = replace_if_with_new_signature(op, &new_types, &mut replacements);
+                let mut new_i = ir::result_count(op);
+                for r in ir::results(op) {
+                    if in_slice.contains(&Val(r)) {
+                        let enc = slice.layout[&Val(r)];
+                        mapping.insert(Val(r), Val(ir::result(new_if, new_i)));
+                        self.add(r, enc, ir::result(new_if, new_i));
+                        new_i += 1;
+                    }
+                }
+                dead.push(op);
+                continue;
+            }
+            if ir::is(op, "scf.yield") {
+                let mut operands = ir::operands(op);
+                let mut indices = yield_operands
+                    .remove(&(op.ptr as usize))
+                    .unwrap_or_default();
+                indices.sort_unstable();
+                for i in indices {
+                    let old = ir::operand(op, i);
+                    let new = mapping
+                        .get(&Val(old))
+                        .ok_or("yielded value not rematerialized")?;
+                    operands.push(new.0);
+                }
+                let y = ir::create_op(
+                    "scf.yield",
+                    ir::location(op),
+                    &operands,
+                    &[],
+                    &[],
+                    Vec::new(),
+                );
+                ir::insert_before(op, y);
+                ir::erase(op);
+                continue;
+            }
             if ir::is(op, "arith.constant") {
                 let r = ir::result(op, 0);
                 let enc = slice.layout[&Val(r)];
@@ -1146,7 +1375,34 @@ impl Remat {
             .0;
         ir::replace_all_uses(ir::result(cvt, 0), new);
         self.delete(cvt);
+        self.update_remat_mapping(&replacements);
+        for (old, new) in &replacements {
+            ir::replace_all_uses(*old, *new);
+        }
+        for op in dead {
+            self.delete(op);
+        }
         Ok(())
+    }
+
+    /// `updateRematMapping`: rematerializations of replaced values move to
+    /// their replacements.
+    fn update_remat_mapping(&mut self, replacements: &[(MlirValue, MlirValue)]) {
+        for (old, new) in replacements {
+            let keys: Vec<(Val, Enc)> = self
+                .remat
+                .keys()
+                .filter(|(v, _)| v.0.ptr == old.ptr)
+                .copied()
+                .collect();
+            for k in keys {
+                let mut r = self.remat.remove(&k).expect("key");
+                if let Some((_, after)) = replacements.iter().find(|(b, _)| b.ptr == r.ptr) {
+                    r = *after;
+                }
+                self.remat.insert((Val(*new), k.1), r);
+            }
+        }
     }
 
     /// `hoistConvertOnTopOfExtOrBroadcast`.
@@ -1224,6 +1480,83 @@ impl Remat {
         slice.values.retain(|v| v.0.ptr != ir::result(ext, 0).ptr);
         self.rewrite_slice(cx, slice, cvt, mapping)
     }
+}
+
+/// `replaceForOpWithNewSignature`: a copy of `op` (before it, owning its
+/// body) with `extra` appended to its inits; the old results map to the new
+/// loop's first ones.
+fn replace_for_with_new_signature(
+    op: MlirOperation,
+    extra: &[MlirValue],
+    replacements: &mut Vec<(MlirValue, MlirValue)>,
+) -> MlirOperation {
+    let mut operands = ir::operands(op);
+    operands.extend_from_slice(extra);
+    let mut types: Vec<MlirType> = ir::results(op).into_iter().map(ir::value_type).collect();
+    types.extend(extra.iter().map(|v| ir::value_type(*v)));
+    let region = unsafe { mlir_sys::mlirRegionCreate() };
+    unsafe { mlir_sys::mlirRegionTakeBody(region, ir::regions(op)[0]) };
+    let attributes = ir::attributes(op);
+    let attributes: Vec<(&str, MlirAttribute)> =
+        attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let new = ir::create_op(
+        "scf.for",
+        ir::location(op),
+        &operands,
+        &types,
+        &attributes,
+        vec![region],
+    );
+    ir::insert_before(op, new);
+    let body = scf::body(new);
+    for v in extra {
+        unsafe {
+            mlir_sys::mlirBlockAddArgument(
+                body,
+                ir::value_type(*v),
+                mlir_sys::mlirValueGetLocation(*v),
+            )
+        };
+    }
+    for (i, r) in ir::results(op).into_iter().enumerate() {
+        replacements.push((r, ir::result(new, i)));
+    }
+    new
+}
+
+/// `replaceIfOpWithNewSignature`: a copy of `op` (before it, owning its
+/// regions) with `extra` result types appended.
+fn replace_if_with_new_signature(
+    op: MlirOperation,
+    extra: &[MlirType],
+    replacements: &mut Vec<(MlirValue, MlirValue)>,
+) -> MlirOperation {
+    let mut types: Vec<MlirType> = ir::results(op).into_iter().map(ir::value_type).collect();
+    types.extend_from_slice(extra);
+    let regions: Vec<_> = ir::regions(op)
+        .into_iter()
+        .map(|old| {
+            let r = unsafe { mlir_sys::mlirRegionCreate() };
+            unsafe { mlir_sys::mlirRegionTakeBody(r, old) };
+            r
+        })
+        .collect();
+    let attributes = ir::attributes(op);
+    let attributes: Vec<(&str, MlirAttribute)> =
+        attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let new = ir::create_op(
+        "scf.if",
+        ir::location(op),
+        &ir::operands(op),
+        &types,
+        &attributes,
+        regions,
+    );
+    ir::insert_before(op, new);
+    for (i, r) in ir::results(op).into_iter().enumerate() {
+        replacements.push((r, ir::result(new, i)));
+    }
+    new
 }
 
 fn float_width(ty: MlirType) -> Option<u32> {

@@ -73,6 +73,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.store %p, %rc : tensor<1024x!tt.ptr<f32>, #blocked1>
     tt.return
   }
+  tt.func @remat_through_for_iter_arg(%p: !tt.ptr<f32>, %n: i32) -> tensor<1024xf32, #blocked1> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.000000e+00> : tensor<1024xf32, #blocked1>
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %s = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %a = tt.addptr %s, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%ptr = %a, %acc = %z) -> (tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xf32, #blocked1>) : i32 {
+      %c = ttg.convert_layout %ptr : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+      %l = tt.load %c : tensor<1024x!tt.ptr<f32>, #blocked1>
+      %sum = arith.addf %acc, %l : tensor<1024xf32, #blocked1>
+      %next = tt.addptr %ptr, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+      scf.yield %next, %sum : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xf32, #blocked1>
+    }
+    tt.return %res#1 : tensor<1024xf32, #blocked1>
+  }
 }
 
 // CHECK-LABEL: tt.func @chain_to_store
@@ -97,3 +113,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NOT: ttg.convert_layout
 // CHECK: scf.if {{.*}} -> (tensor<1024xf32, #blocked>)
 // CHECK: tt.store {{.*}} #blocked>
+// A convert of an iter arg is rematerialized through the loop: the loop
+// gets an iter arg carrying the pointers in the load's layout (appended,
+// then the old one is dead and dropped), and no convert is left.
+// CHECK-LABEL: tt.func @remat_through_for_iter_arg
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1024xf32, #[[L:[a-z0-9]+]]>, tensor<1024x!tt.ptr<f32>, #[[L]]>)
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[L]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
