@@ -274,7 +274,8 @@ fn check_compares_nested_functions_and_detects_changed_text() {
 /// The passes that the golden check runs: those of the `make_ttir` stage
 /// on that stage's steps, and the passes that later stages reuse
 /// (`canonicalize` with the ttg patterns, `triton-licm`,
-/// `triton-loop-aware-cse`, `cse`) wherever Triton ran them.
+/// `triton-loop-aware-cse`, `cse`, `symbol-dce`, `sccp`) and the
+/// `make_ttgir` passes wherever Triton ran them.
 const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("inline", Stages::MakeTtir),
     ("triton-rewrite-tensor-pointer", Stages::MakeTtir),
@@ -286,7 +287,8 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("triton-combine", Stages::MakeTtir),
     ("triton-reorder-broadcast", Stages::MakeTtir),
     ("cse", Stages::All),
-    ("symbol-dce", Stages::MakeTtir),
+    ("symbol-dce", Stages::All),
+    ("sccp", Stages::All),
     ("triton-loop-unroll", Stages::MakeTtir),
     ("triton-licm", Stages::All),
     ("triton-loop-aware-cse", Stages::All),
