@@ -80,23 +80,19 @@ fn run(module: OperationRef) -> PassResult {
             return Err(fail(module, &e));
         }
     }
-    cleanup_converts(module);
-    for &f in &funcs {
-        let mut rm = Remat::default();
-        for cvt in converts(f) {
-            rm.backward(&mut cx, cvt).map_err(|e| fail(module, &e))?;
-            rm.keep_for_reuse(cvt);
+    // Backward rematerialisation, then hoisting over extensions: each phase
+    // visits every conversion of every function after a clean-up.
+    type Phase = fn(&mut Remat, &mut Cx, MlirOperation) -> Result<(), String>;
+    for phase in [Remat::backward as Phase, Remat::hoist_ext] {
+        cleanup_converts(module);
+        for &f in &funcs {
+            let mut rm = Remat::default();
+            for cvt in converts(f) {
+                phase(&mut rm, &mut cx, cvt).map_err(|e| fail(module, &e))?;
+                rm.keep_for_reuse(cvt);
+            }
+            rm.cleanup();
         }
-        rm.cleanup();
-    }
-    cleanup_converts(module);
-    for &f in &funcs {
-        let mut rm = Remat::default();
-        for cvt in converts(f) {
-            rm.hoist_ext(&mut cx, cvt).map_err(|e| fail(module, &e))?;
-            rm.keep_for_reuse(cvt);
-        }
-        rm.cleanup();
     }
     final_cleanup(module);
     Ok(())

@@ -433,20 +433,7 @@ fn make_ttir_stage_gives_the_ttir_files() {
             if result.is_ok() { "match" } else { "DIFFERS" }
         );
     }
-    let failures: Vec<String> = results
-        .iter()
-        .filter_map(|(n, r)| r.as_ref().err().map(|e| format!("FAIL {n}\n{e}")))
-        .collect();
-    for f in failures.iter().take(SHOWN_FAILURES) {
-        println!("{f}\n");
-    }
-    assert_eq!(kernels.len(), 11, "expected the eleven corpus kernels");
-    assert!(
-        failures.is_empty(),
-        "{} of {} kernels differ from their .ttir",
-        failures.len(),
-        kernels.len()
-    );
+    assert_every_kernel_passed(&results, "differ from their .ttir");
 }
 
 /// `ttg.num-warps` of a kernel's `.ttgir` module line.
@@ -765,6 +752,12 @@ fn make_ttgir_stage_gives_the_ttgir_files_of_kernels_without_dots() {
         };
         println!("{name:<16} {verdict}");
     }
+    assert_every_kernel_passed(&results, "failed");
+}
+
+/// Shows the first failures of a per-kernel check and asserts that the
+/// eleven corpus kernels all passed (`what` says what the failed ones did).
+fn assert_every_kernel_passed(results: &[(String, Result<(), String>)], what: &str) {
     let failures: Vec<String> = results
         .iter()
         .filter_map(|(n, r)| r.as_ref().err().map(|e| format!("FAIL {n}\n{e}")))
@@ -772,11 +765,11 @@ fn make_ttgir_stage_gives_the_ttgir_files_of_kernels_without_dots() {
     for f in failures.iter().take(SHOWN_FAILURES) {
         println!("{f}\n");
     }
-    assert_eq!(kernels.len(), 11, "expected the eleven corpus kernels");
+    assert_eq!(results.len(), 11, "expected the eleven corpus kernels");
     assert!(
         failures.is_empty(),
-        "{} of {} kernels failed",
+        "{} of {} kernels {what}",
         failures.len(),
-        kernels.len()
+        results.len()
     );
 }
