@@ -8,7 +8,7 @@
 //! [`PassFactory`] that turns the parsed options into a
 //! [`melior::pass::Pass`] (typically through `melior::pass::create_external`).
 
-use std::ffi::c_void;
+use std::{ffi::c_void, sync::OnceLock};
 
 use melior::{
     pass::{OperationPassManager, Pass},
@@ -252,14 +252,52 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttgir::schedule_loops::PASS),
 ];
 
+/// Passes that crates built on this one (the lowering to LLVM) add at
+/// start-up, through [`register_extension`].
+static EXTENSION: OnceLock<&'static [PassInfo]> = OnceLock::new();
+
+/// Adds `passes` (sorted by name, none named like a pass of [`PASSES`]) to
+/// the registry. Crates that depend on this one, such as the lowering to
+/// LLVM, register their passes this way; registering the same table again
+/// is a no-op, another table is refused.
+pub fn register_extension(passes: &'static [PassInfo]) -> Result<(), String> {
+    let table = *EXTENSION.get_or_init(|| passes);
+    if !std::ptr::eq(table, passes) {
+        return Err("another pass table is already registered".to_owned());
+    }
+    if let Some(clash) = passes
+        .iter()
+        .find(|p| PASSES.iter().any(|q| q.name == p.name))
+    {
+        return Err(format!("pass '{}' is registered twice", clash.name));
+    }
+    Ok(())
+}
+
+/// Every registered pass: [`PASSES`] and the registered extension, sorted by
+/// name.
+pub fn all() -> Vec<&'static PassInfo> {
+    let mut passes: Vec<&'static PassInfo> = PASSES
+        .iter()
+        .chain(EXTENSION.get().copied().unwrap_or_default())
+        .collect();
+    passes.sort_by_key(|p| p.name);
+    passes
+}
+
 /// The registered pass called `name`, or an error naming the closest one.
 pub fn lookup(name: &str) -> Result<&'static PassInfo, String> {
-    PASSES.iter().find(|p| p.name == name).ok_or_else(|| {
-        format!(
-            "unknown pass '{name}'{}",
-            suggest::did_you_mean(name, PASSES.iter().map(|p| p.name))
-        )
-    })
+    let passes = all();
+    passes
+        .iter()
+        .copied()
+        .find(|p| p.name == name)
+        .ok_or_else(|| {
+            format!(
+                "unknown pass '{name}'{}",
+                suggest::did_you_mean(name, passes.iter().map(|p| p.name))
+            )
+        })
 }
 
 impl PassInfo {

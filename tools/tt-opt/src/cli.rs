@@ -1,7 +1,7 @@
 //! Command-line parsing: `mlir-opt` style flags (one or two leading
 //! dashes, `--flag=value`), one flag per registered pass, and `--help`.
 
-use tt_passes::{registry::PASSES, suggest};
+use tt_passes::{registry, suggest};
 
 /// What the passes to run come from.
 #[derive(Debug, PartialEq, Eq)]
@@ -150,7 +150,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             continue;
         }
-        if PASSES.iter().any(|p| p.name == name) {
+        if registry::all().iter().any(|p| p.name == name) {
             flags.push((name.to_owned(), value.unwrap_or_default()));
             continue;
         }
@@ -178,7 +178,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     .iter()
                     .map(|(n, _)| *n)
                     .chain(VALUED.iter().map(|(n, _, _)| *n))
-                    .chain(PASSES.iter().map(|p| p.name));
+                    .chain(registry::all().into_iter().map(|p| p.name));
                 let hint = suggest::closest(name, known)
                     .map(|n| format!("; did you mean '--{n}'?"))
                     .unwrap_or_default();
@@ -214,7 +214,7 @@ pub fn help() -> String {
         out.push_str(&format!("  --{name:<32} {summary}\n"));
     }
     out.push_str("\nPASSES (run in command-line order; options as --pass='key=value ...'):\n");
-    for pass in PASSES {
+    for pass in registry::all() {
         out.push_str(&format!("  --{:<32} {}\n", pass.name, pass.summary));
         for option in pass.options {
             out.push_str(&format!("      {:<30} {}\n", option.name, option.summary));
@@ -299,7 +299,7 @@ mod tests {
     #[test]
     fn help_lists_every_pass() {
         let text = help();
-        for pass in PASSES {
+        for pass in registry::all() {
             assert!(text.contains(&format!("--{}", pass.name)), "{}", pass.name);
             assert!(text.contains(pass.summary));
         }

@@ -41,6 +41,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[String]) -> bool {
+    tt_conversion::register_passes();
     match cli::parse(args) {
         Ok(Command::Help) => driver::write_stdout(&cli::help()),
         Ok(Command::Version) => {
