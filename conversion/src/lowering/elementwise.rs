@@ -1,0 +1,233 @@
+//! Elementwise ops: each is rebuilt once per element on scalars. `arith`
+//! and most of `math` stay in their dialects for MLIR's conversions; the
+//! ops Triton lowers to fast PTX (`divf`, `exp`, `exp2` on f32) or to
+//! libdevice get that lowering here.
+
+use melior::ir::{
+    attribute::FloatAttribute,
+    operation::{OperationLike, OperationRef},
+    r#type::TypeLike,
+    Type, Value, ValueLike,
+};
+use tt_dialect::{ir as ttir, types::TensorView};
+
+use super::{Distributed, Emitter, LowerResult, Lowering};
+
+/// `math` ops that NVPTX cannot select directly and that libdevice
+/// provides as `__nv_<name>f` (f32) and `__nv_<name>` (f64).
+const LIBDEVICE: &[(&str, &str)] = &[
+    ("math.log", "log"),
+    ("math.log2", "log2"),
+    ("math.log1p", "log1p"),
+    ("math.expm1", "expm1"),
+    ("math.sin", "sin"),
+    ("math.cos", "cos"),
+    ("math.tan", "tan"),
+    ("math.asin", "asin"),
+    ("math.acos", "acos"),
+    ("math.atan", "atan"),
+    ("math.atan2", "atan2"),
+    ("math.sinh", "sinh"),
+    ("math.cosh", "cosh"),
+    ("math.tanh", "tanh"),
+    ("math.asinh", "asinh"),
+    ("math.acosh", "acosh"),
+    ("math.atanh", "atanh"),
+    ("math.erf", "erf"),
+    ("math.rsqrt", "rsqrt"),
+    ("math.cbrt", "cbrt"),
+    ("math.powf", "pow"),
+    ("math.log10", "log10"),
+];
+
+/// Ops rebuilt per element under their own name.
+fn is_scalar_dialect(name: &str) -> bool {
+    name.starts_with("arith.") || name.starts_with("math.")
+}
+
+pub fn lower<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    name: &str,
+) -> LowerResult {
+    let (op_name, scalar_name): (&str, Option<String>) = match name {
+        "tt.bitcast" => (name, Some("llvm.bitcast".into())),
+        "tt.int_to_ptr" => (name, Some("llvm.inttoptr".into())),
+        "tt.ptr_to_int" => (name, Some("llvm.ptrtoint".into())),
+        _ if is_scalar_dialect(name) => (name, None),
+        _ => return Err(format!("'{name}' is not supported yet")),
+    };
+    if op.result_count() != 1 || op.region_count() != 0 {
+        return Err(format!("'{op_name}' is not an elementwise op"));
+    }
+    if name == "arith.constant" {
+        return constant(lw, emit, op);
+    }
+    let result: Value = op.result(0).expect("one result").into();
+    let result_type = result.r#type();
+    let n = if TensorView::of(result_type).is_some() {
+        Distributed::of(result_type)?.len()
+    } else {
+        1
+    };
+    let operands: Vec<Vec<Value>> = op.operands().map(|v| lw.get(v)).collect::<Result<_, _>>()?;
+    if operands.iter().any(|o| o.len() != n && o.len() != 1) {
+        return Err("operands and result hold different numbers of elements".into());
+    }
+    let element = lw.element_type(result_type);
+    let attributes = ttir::attributes(op);
+    let mut values = Vec::with_capacity(n);
+    for i in 0..n {
+        let args: Vec<Value> = operands
+            .iter()
+            .map(|o| if o.len() == 1 { o[0] } else { o[i] })
+            .collect();
+        let v = match special(lw, emit, name, &args, element)? {
+            Some(v) => v,
+            None => match &scalar_name {
+                Some(llvm) => {
+                    if name == "tt.bitcast" && args[0].r#type() == element {
+                        args[0]
+                    } else {
+                        emit.value(llvm, &args, element, &[])
+                    }
+                }
+                None => {
+                    let attrs: Vec<(String, melior::ir::Attribute)> = attributes
+                        .iter()
+                        .map(|(id, a)| (id.as_string_ref().as_str().unwrap_or("").to_owned(), *a))
+                        .collect();
+                    let attrs: Vec<(&str, melior::ir::Attribute)> =
+                        attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+                    emit.value(name, &args, element, &attrs)
+                }
+            },
+        };
+        values.push(v);
+    }
+    lw.set(result, values);
+    Ok(())
+}
+
+fn is_f32(ty: Type) -> bool {
+    ty.to_string() == "f32"
+}
+
+/// Ops with a lowering of their own; `None` for the generic rebuild.
+fn special<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    name: &str,
+    args: &[Value<'c, 'a>],
+    ty: Type<'c>,
+) -> Result<Option<Value<'c, 'a>>, String> {
+    Ok(match name {
+        // Triton's f32 division: the full-range approximate divide.
+        "arith.divf" if is_f32(ty) => emit
+            .inline_asm(
+                "div.full.f32 $0, $1, $2;",
+                "=r,r,r",
+                &[
+                    emit.bitcast(args[0], emit.i32_type()),
+                    emit.bitcast(args[1], emit.i32_type()),
+                ],
+                Some(emit.i32_type()),
+            )
+            .map(|v| emit.bitcast(v, ty)),
+        // exp(x) = 2^(x * log2(e)), with the hardware's ex2.
+        "math.exp" if is_f32(ty) => {
+            let log2e = emit.constant(
+                ty,
+                FloatAttribute::new(emit.context, ty, std::f64::consts::LOG2_E).into(),
+            );
+            let scaled = emit.value("llvm.fmul", &[args[0], log2e], ty, &[]);
+            Some(ex2(emit, scaled))
+        }
+        "math.exp2" if is_f32(ty) => Some(ex2(emit, args[0])),
+        _ => match LIBDEVICE.iter().find(|(n, _)| *n == name) {
+            Some((_, base)) => {
+                let suffix = match ty.to_string().as_str() {
+                    "f32" => "f",
+                    "f64" => "",
+                    other => return Err(format!("'{name}' on {other} is not supported yet")),
+                };
+                Some(libdevice_call(
+                    lw,
+                    emit,
+                    &format!("__nv_{base}{suffix}"),
+                    args,
+                    ty,
+                ))
+            }
+            None => None,
+        },
+    })
+}
+
+fn ex2<'c, 'a>(emit: &Emitter<'c, 'a>, x: Value<'c, 'a>) -> Value<'c, 'a> {
+    let i32_type = emit.i32_type();
+    let r = emit
+        .inline_asm(
+            "ex2.approx.f32 $0, $1;",
+            "=r,r",
+            &[emit.bitcast(x, i32_type)],
+            Some(i32_type),
+        )
+        .expect("one result");
+    emit.bitcast(r, x.r#type())
+}
+
+/// A call to the libdevice function `symbol`, declared in the module on
+/// first use.
+fn libdevice_call<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    symbol: &str,
+    args: &[Value<'c, 'a>],
+    ty: Type<'c>,
+) -> Value<'c, 'a> {
+    let params: Vec<String> = args.iter().map(|a| a.r#type().to_string()).collect();
+    let fn_type = format!("!llvm.func<{ty} ({})>", params.join(", "));
+    lw.declare_function(symbol, &fn_type);
+    emit.value(
+        "llvm.call",
+        args,
+        ty,
+        &[
+            ("callee", emit.attr(&format!("@{symbol}"))),
+            ("var_callee_type", emit.attr(&format!("{fn_type}"))),
+            (
+                "operandSegmentSizes",
+                emit.attr(&format!("array<i32: {}, 0>", args.len())),
+            ),
+            ("op_bundle_sizes", emit.attr("array<i32>")),
+        ],
+    )
+}
+
+/// `arith.constant`: scalars are rebuilt; splat tensors become one scalar
+/// constant for every register.
+fn constant<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let result: Value = op.result(0).expect("one result").into();
+    let value = ttir::inherent_attribute(op, "value").ok_or("a constant without value")?;
+    let ty = result.r#type();
+    if TensorView::of(ty).is_none() {
+        let v = emit.value("arith.constant", &[], ty, &[("value", value)]);
+        lw.set(result, vec![v]);
+        return Ok(());
+    }
+    let element = ttir::splat_element(value).ok_or("only splat tensor constants are supported")?;
+    let n = Distributed::of(ty)?.len();
+    let scalar_type = lw.element_type(ty);
+    if !scalar_type.is_integer() && !scalar_type.is_float() {
+        return Err("only integer and float tensor constants are supported".into());
+    }
+    let v = emit.value("arith.constant", &[], scalar_type, &[("value", element)]);
+    lw.set(result, vec![v; n]);
+    Ok(())
+}

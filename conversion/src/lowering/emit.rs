@@ -1,0 +1,259 @@
+//! Building LLVM-dialect ops at the end of a block: constants, integer
+//! arithmetic, pointers, inline PTX and NVVM special registers. Every
+//! helper returns the new op's result, so lowerings read as expressions.
+
+use melior::{
+    ir::{
+        attribute::{DenseI32ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationRef},
+        r#type::IntegerType,
+        Attribute, BlockRef, Identifier, Location, Type, Value, ValueLike,
+    },
+    Context,
+};
+
+/// Adds ops to one block, all at one location: at the block's end, or
+/// before `before` when set.
+pub struct Emitter<'c, 'a> {
+    pub context: &'c Context,
+    pub block: BlockRef<'c, 'a>,
+    pub location: Location<'c>,
+    pub before: Option<OperationRef<'c, 'a>>,
+}
+
+impl<'c, 'a> Emitter<'c, 'a> {
+    /// Appends op `name` and returns it.
+    pub fn op(
+        &self,
+        name: &str,
+        operands: &[Value<'c, 'a>],
+        results: &[Type<'c>],
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> OperationRef<'c, 'a> {
+        let attributes: Vec<(Identifier, Attribute)> = attributes
+            .iter()
+            .map(|(n, a)| (Identifier::new(self.context, n), *a))
+            .collect();
+        let op = OperationBuilder::new(name, self.location)
+            .add_operands(operands)
+            .add_results(results)
+            .add_attributes(&attributes)
+            .build()
+            .unwrap_or_else(|_| panic!("MLIR refused to build '{name}'"));
+        let op = match self.before {
+            Some(before) => self.block.insert_operation_before(before, op),
+            None => self.block.append_operation(op),
+        };
+        unsafe { OperationRef::from_raw(op.to_raw()) }
+    }
+
+    /// Appends op `name` with one result and returns that result.
+    pub fn value(
+        &self,
+        name: &str,
+        operands: &[Value<'c, 'a>],
+        result: Type<'c>,
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> Value<'c, 'a> {
+        let op = self.op(name, operands, &[result], attributes);
+        op.result(0).expect("one result").into()
+    }
+
+    pub fn int_type(&self, bits: u32) -> Type<'c> {
+        IntegerType::new(self.context, bits).into()
+    }
+
+    pub fn i32_type(&self) -> Type<'c> {
+        self.int_type(32)
+    }
+
+    /// `!llvm.ptr<space>`.
+    pub fn ptr_type(&self, space: u32) -> Type<'c> {
+        Type::parse(self.context, &format!("!llvm.ptr<{space}>")).expect("pointer type")
+    }
+
+    /// `!llvm.struct<(types...)>`.
+    pub fn struct_type(&self, types: &[Type<'c>]) -> Type<'c> {
+        let fields: Vec<String> = types.iter().map(|t| t.to_string()).collect();
+        Type::parse(
+            self.context,
+            &format!("!llvm.struct<({})>", fields.join(", ")),
+        )
+        .expect("struct type")
+    }
+
+    pub fn attr(&self, text: &str) -> Attribute<'c> {
+        Attribute::parse(self.context, text).unwrap_or_else(|| panic!("bad attribute {text}"))
+    }
+
+    pub fn string_attr(&self, text: &str) -> Attribute<'c> {
+        StringAttribute::new(self.context, text).into()
+    }
+
+    /// An integer constant of type `ty`.
+    pub fn int(&self, ty: Type<'c>, value: i64) -> Value<'c, 'a> {
+        self.value(
+            "llvm.mlir.constant",
+            &[],
+            ty,
+            &[("value", IntegerAttribute::new(ty, value).into())],
+        )
+    }
+
+    pub fn i32(&self, value: i64) -> Value<'c, 'a> {
+        self.int(self.i32_type(), value)
+    }
+
+    /// A constant of type `ty` with attribute `value`.
+    pub fn constant(&self, ty: Type<'c>, value: Attribute<'c>) -> Value<'c, 'a> {
+        self.value("llvm.mlir.constant", &[], ty, &[("value", value)])
+    }
+
+    /// A binary op whose result has its operands' type.
+    pub fn binary(&self, name: &str, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.value(name, &[lhs, rhs], lhs.r#type(), &[])
+    }
+
+    pub fn add(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.binary("llvm.add", lhs, rhs)
+    }
+
+    pub fn mul(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.binary("llvm.mul", lhs, rhs)
+    }
+
+    pub fn and(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.binary("llvm.and", lhs, rhs)
+    }
+
+    pub fn or(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.binary("llvm.or", lhs, rhs)
+    }
+
+    pub fn xor(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.binary("llvm.xor", lhs, rhs)
+    }
+
+    pub fn shl(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.binary("llvm.shl", lhs, rhs)
+    }
+
+    pub fn lshr(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.binary("llvm.lshr", lhs, rhs)
+    }
+
+    /// `icmp <predicate>` (`eq`, `ne`, `slt`, `ult`, ...).
+    pub fn icmp(&self, predicate: &str, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        let code = match predicate {
+            "eq" => 0,
+            "ne" => 1,
+            "slt" => 2,
+            "sle" => 3,
+            "sgt" => 4,
+            "sge" => 5,
+            "ult" => 6,
+            "ule" => 7,
+            "ugt" => 8,
+            "uge" => 9,
+            _ => panic!("unknown icmp predicate {predicate}"),
+        };
+        let i64_type = self.int_type(64);
+        self.value(
+            "llvm.icmp",
+            &[lhs, rhs],
+            self.int_type(1),
+            &[("predicate", IntegerAttribute::new(i64_type, code).into())],
+        )
+    }
+
+    pub fn select(
+        &self,
+        condition: Value<'c, 'a>,
+        on_true: Value<'c, 'a>,
+        on_false: Value<'c, 'a>,
+    ) -> Value<'c, 'a> {
+        self.value(
+            "llvm.select",
+            &[condition, on_true, on_false],
+            on_true.r#type(),
+            &[],
+        )
+    }
+
+    pub fn bitcast(&self, value: Value<'c, 'a>, ty: Type<'c>) -> Value<'c, 'a> {
+        if value.r#type() == ty {
+            return value;
+        }
+        self.value("llvm.bitcast", &[value], ty, &[])
+    }
+
+    /// `&base[index]` with elements of type `element`.
+    pub fn gep(
+        &self,
+        base: Value<'c, 'a>,
+        index: Value<'c, 'a>,
+        element: Type<'c>,
+    ) -> Value<'c, 'a> {
+        self.value(
+            "llvm.getelementptr",
+            &[base, index],
+            base.r#type(),
+            &[
+                (
+                    "rawConstantIndices",
+                    DenseI32ArrayAttribute::new(self.context, &[i32::MIN]).into(),
+                ),
+                ("elem_type", TypeAttribute::new(element).into()),
+            ],
+        )
+    }
+
+    /// Field `index` of an LLVM struct value.
+    pub fn extract(&self, value: Value<'c, 'a>, index: i64, ty: Type<'c>) -> Value<'c, 'a> {
+        self.value(
+            "llvm.extractvalue",
+            &[value],
+            ty,
+            &[("position", self.attr(&format!("array<i64: {index}>")))],
+        )
+    }
+
+    /// An NVVM special register such as `tid.x` or `ctaid.y`.
+    pub fn special_register(&self, name: &str) -> Value<'c, 'a> {
+        self.value(
+            &format!("nvvm.read.ptx.sreg.{name}"),
+            &[],
+            self.i32_type(),
+            &[],
+        )
+    }
+
+    /// Inline PTX with side effects: `asm` with `constraints`, returning
+    /// `result` (`None` for no result).
+    pub fn inline_asm(
+        &self,
+        asm: &str,
+        constraints: &str,
+        operands: &[Value<'c, 'a>],
+        result: Option<Type<'c>>,
+    ) -> Option<Value<'c, 'a>> {
+        let op = self.op(
+            "llvm.inline_asm",
+            operands,
+            result.as_slice(),
+            &[
+                ("asm_string", self.string_attr(asm)),
+                ("constraints", self.string_attr(constraints)),
+                ("has_side_effects", self.attr("unit")),
+                ("asm_dialect", self.attr("0 : i64")),
+            ],
+        );
+        result.map(|_| op.result(0).expect("one result").into())
+    }
+
+    /// `bar.sync 0`: a barrier across the CTA.
+    pub fn barrier(&self) {
+        self.op("nvvm.barrier0", &[], &[], &[]);
+    }
+}

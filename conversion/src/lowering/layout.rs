@@ -1,0 +1,188 @@
+//! Which tensor elements each thread holds: a distributed tensor type's
+//! linear layout, the compile-time coordinates of each of a thread's
+//! registers, and the run-time coordinates contributed by its lane and
+//! warp. An element's coordinates are the XOR of the two parts.
+
+use std::collections::HashMap;
+
+use melior::ir::{Type, Value};
+use tt_dialect::types::TensorView;
+use ttg_dialect::{
+    layout::Layout,
+    linear_layout::LinearLayout,
+    to_linear::{standard_out_dim_names, to_linear_layout},
+};
+
+use super::emit::Emitter;
+
+/// A distributed tensor type, as the lowering needs it.
+#[derive(Clone, Debug)]
+pub struct Distributed {
+    pub shape: Vec<i64>,
+    pub layout: LinearLayout,
+    /// The coordinates of each register (lane and warp 0), per dimension.
+    pub registers: Vec<Vec<i32>>,
+}
+
+impl Distributed {
+    /// Reads `ty`, a ranked tensor with a distributed encoding.
+    pub fn of(ty: Type) -> Result<Self, String> {
+        let tensor = TensorView::of(ty).ok_or_else(|| format!("expected a tensor, got {ty}"))?;
+        let encoding = tensor
+            .encoding
+            .and_then(Layout::read)
+            .ok_or_else(|| format!("the tensor type {ty} has no layout encoding"))?;
+        if !encoding.is_distributed() {
+            return Err(format!("the tensor type {ty} has no distributed layout"));
+        }
+        let shape = tensor.shape.to_vec();
+        let layout = to_linear_layout(&encoding, &shape)?;
+        if layout.in_dim_size("block") > 1 {
+            return Err("layouts over more than one CTA are not supported yet".into());
+        }
+        let names = standard_out_dim_names(shape.len());
+        let registers = (0..layout.in_dim_size("register"))
+            .map(|r| {
+                let out = layout.apply(&[("register", r)]).expect("register in range");
+                names
+                    .iter()
+                    .map(|n| out.iter().find(|(o, _)| o == n).map_or(0, |(_, v)| *v))
+                    .collect()
+            })
+            .collect();
+        Ok(Self {
+            shape,
+            layout,
+            registers,
+        })
+    }
+
+    /// Values each thread holds.
+    pub fn len(&self) -> usize {
+        self.registers.len()
+    }
+
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// The bases of input dimension `in_dim` (`lane`, `warp`), each as one
+    /// coordinate per tensor dimension.
+    fn bases(&self, in_dim: &str) -> Vec<Vec<i32>> {
+        self.layout.bases(in_dim).to_vec()
+    }
+
+    /// Registers that repeat an earlier register's element (zero
+    /// register bases make copies): skipping them avoids duplicate stores.
+    pub fn is_duplicate_register(&self, r: usize) -> bool {
+        self.layout
+            .bases("register")
+            .iter()
+            .enumerate()
+            .any(|(bit, basis)| r >> bit & 1 == 1 && basis.iter().all(|&b| b == 0))
+    }
+
+    /// The lane bits and warp bits whose bases are zero: threads that differ
+    /// only in them hold the same elements.
+    pub fn free_lane_warp_masks(&self) -> (i64, i64) {
+        let mask = |bases: Vec<Vec<i32>>| {
+            bases
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.iter().all(|&x| x == 0))
+                .fold(0i64, |m, (bit, _)| m | 1 << bit)
+        };
+        (mask(self.bases("lane")), mask(self.bases("warp")))
+    }
+
+    /// How many consecutive registers hold consecutive elements along
+    /// dimension `dim`, starting at register 0.
+    pub fn contiguous_registers(&self, dim: usize) -> usize {
+        let bases = self.layout.bases("register");
+        let mut n = 0;
+        for (bit, basis) in bases.iter().enumerate() {
+            let expected: Vec<i32> = (0..self.rank())
+                .map(|d| if d == dim { 1 << bit } else { 0 })
+                .collect();
+            if *basis != expected {
+                break;
+            }
+            n += 1;
+        }
+        1 << n
+    }
+
+    /// The tensor dimension whose elements vary fastest within a thread: the
+    /// dimension of the first non-zero register basis, else of the first
+    /// lane basis, else 0.
+    pub fn fastest_dim(&self) -> usize {
+        for in_dim in ["register", "lane", "warp"] {
+            for basis in self.layout.bases(in_dim) {
+                if let Some(d) = basis.iter().position(|&b| b != 0) {
+                    return d;
+                }
+            }
+        }
+        0
+    }
+}
+
+/// The thread's position: lane and warp ids, and per layout the run-time
+/// coordinates they contribute, computed once per function.
+pub struct ThreadIds<'c, 'a> {
+    pub tid: Value<'c, 'a>,
+    pub lane: Value<'c, 'a>,
+    pub warp: Value<'c, 'a>,
+    offsets: HashMap<String, Vec<Value<'c, 'a>>>,
+}
+
+impl<'c, 'a> ThreadIds<'c, 'a> {
+    /// Reads the thread id at the emitter's position.
+    pub fn new(emit: &Emitter<'c, 'a>, threads_per_warp: i64) -> Self {
+        let tid = emit.special_register("tid.x");
+        let lane = emit.and(tid, emit.i32(threads_per_warp - 1));
+        let warp = emit.lshr(tid, emit.i32(threads_per_warp.trailing_zeros() as i64));
+        Self {
+            tid,
+            lane,
+            warp,
+            offsets: HashMap::new(),
+        }
+    }
+
+    /// The coordinates (one i32 per dimension) that this thread's lane and
+    /// warp contribute in `ty`'s layout. Emitted at `emit` the first time
+    /// and reused after: callers pass an emitter at the function's entry.
+    pub fn offsets(
+        &mut self,
+        entry: &Emitter<'c, 'a>,
+        key: String,
+        ty: &Distributed,
+    ) -> Vec<Value<'c, 'a>> {
+        if let Some(v) = self.offsets.get(&key) {
+            return v.clone();
+        }
+        let mut dims = Vec::with_capacity(ty.rank());
+        for d in 0..ty.rank() {
+            let mut acc: Option<Value> = None;
+            for (in_dim, id) in [("lane", self.lane), ("warp", self.warp)] {
+                for (bit, basis) in ty.layout.bases(in_dim).iter().enumerate() {
+                    let b = basis[d];
+                    if b == 0 {
+                        continue;
+                    }
+                    // ((id >> bit) & 1) * b, XOR-accumulated.
+                    let one = entry.and(entry.lshr(id, entry.i32(bit as i64)), entry.i32(1));
+                    let term = entry.mul(one, entry.i32(b as i64));
+                    acc = Some(match acc {
+                        Some(a) => entry.xor(a, term),
+                        None => term,
+                    });
+                }
+            }
+            dims.push(acc.unwrap_or_else(|| entry.i32(0)));
+        }
+        self.offsets.insert(key, dims.clone());
+        dims
+    }
+}

@@ -1,0 +1,705 @@
+//! Memory ops: global loads and stores as predicated, vectorised inline
+//! PTX (as Triton emits them), shared-memory buffers (`local_alloc`,
+//! `memdesc_index`, `local_load`, `local_store`) and asynchronous copies
+//! from global to shared memory (`cp.async`).
+
+use melior::ir::{
+    operation::{OperationLike, OperationRef},
+    r#type::TypeLike,
+    Type, Value, ValueLike,
+};
+use tt_dialect::{ir as ttir, types::TensorView};
+use ttg_dialect::layout::{Layout, MemDesc};
+
+use super::{pointee_type, Access, Distributed, Emitter, LowerResult, Lowering};
+
+fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
+    op.result(0).expect("one result").into()
+}
+
+/// Bits of one element in memory (`i1` is stored as a byte).
+fn memory_bits(ty: Type) -> u32 {
+    if ty.is_integer() {
+        let bits = melior::ir::r#type::IntegerType::try_from(ty).map_or(32, |t| t.width());
+        return bits.max(8);
+    }
+    match ty.to_string().as_str() {
+        "f16" | "bf16" => 16,
+        "f32" => 32,
+        "f64" => 64,
+        _ if ty.to_string().starts_with("f8") => 8,
+        _ => 64, // pointers
+    }
+}
+
+/// The PTX register constraint and `mov` width for a word of `bits`.
+fn word_constraint(bits: u32) -> (&'static str, u32) {
+    match bits {
+        8 => ("c", 16),
+        16 => ("h", 16),
+        32 => ("r", 32),
+        _ => ("l", 64),
+    }
+}
+
+/// The vector width and word layout of one access: `vec` elements of
+/// `elem_bits` make `words` words of `word_bits`.
+struct Shape {
+    elem_bits: u32,
+    word_bits: u32,
+    words: usize,
+}
+
+impl Shape {
+    fn new(vec: usize, elem_bits: u32) -> Self {
+        let total = vec as u32 * elem_bits;
+        let word_bits = total.min(elem_bits.max(32));
+        Shape {
+            elem_bits,
+            word_bits,
+            words: (total / word_bits) as usize,
+        }
+    }
+
+    fn per_word(&self) -> usize {
+        (self.word_bits / self.elem_bits) as usize
+    }
+}
+
+/// An element as the integer bits it has in memory.
+fn to_bits<'c, 'a>(emit: &Emitter<'c, 'a>, v: Value<'c, 'a>, bits: u32) -> Value<'c, 'a> {
+    let ty = v.r#type();
+    let int = emit.int_type(bits);
+    if ty == int {
+        return v;
+    }
+    if ty.is_integer() {
+        // i1 in a byte.
+        return emit.value("llvm.zext", &[v], int, &[]);
+    }
+    if ty.to_string().starts_with("!llvm.ptr") {
+        return emit.value("llvm.ptrtoint", &[v], int, &[]);
+    }
+    emit.bitcast(v, int)
+}
+
+/// The inverse of [`to_bits`].
+fn from_bits<'c, 'a>(emit: &Emitter<'c, 'a>, v: Value<'c, 'a>, ty: Type<'c>) -> Value<'c, 'a> {
+    if v.r#type() == ty {
+        return v;
+    }
+    if ty.is_integer() {
+        return emit.value("llvm.trunc", &[v], ty, &[]);
+    }
+    if ty.to_string().starts_with("!llvm.ptr") {
+        return emit.value("llvm.inttoptr", &[v], ty, &[]);
+    }
+    emit.bitcast(v, ty)
+}
+
+/// Packs `elements` (each `elem_bits` wide) into one word.
+fn pack<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    elements: &[Value<'c, 'a>],
+    shape: &Shape,
+) -> Value<'c, 'a> {
+    let bits: Vec<Value> = elements
+        .iter()
+        .map(|&e| to_bits(emit, e, shape.elem_bits))
+        .collect();
+    if bits.len() == 1 {
+        return bits[0];
+    }
+    let word = emit.int_type(shape.word_bits);
+    let mut acc = emit.int(word, 0);
+    for (i, b) in bits.iter().enumerate() {
+        let wide = emit.value("llvm.zext", &[*b], word, &[]);
+        let shifted = emit.shl(wide, emit.int(word, (i as u32 * shape.elem_bits) as i64));
+        acc = emit.or(acc, shifted);
+    }
+    acc
+}
+
+/// Unpacks a word into its elements of type `ty`.
+fn unpack<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    word: Value<'c, 'a>,
+    shape: &Shape,
+    ty: Type<'c>,
+) -> Vec<Value<'c, 'a>> {
+    let n = shape.per_word();
+    if n == 1 {
+        let w = if shape.word_bits != shape.elem_bits.max(16) || shape.elem_bits >= 16 {
+            word
+        } else {
+            // An 8-bit element travels in a 16-bit register.
+            emit.value("llvm.trunc", &[word], emit.int_type(8), &[])
+        };
+        return vec![from_bits(emit, w, ty)];
+    }
+    let element = emit.int_type(shape.elem_bits);
+    (0..n)
+        .map(|i| {
+            let shifted = emit.lshr(
+                word,
+                emit.int(word.r#type(), (i as u32 * shape.elem_bits) as i64),
+            );
+            let bits = emit.value("llvm.trunc", &[shifted], element, &[]);
+            from_bits(emit, bits, ty)
+        })
+        .collect()
+}
+
+/// The register type a word of `bits` travels in.
+fn word_type<'c>(emit: &Emitter<'c, '_>, bits: u32) -> Type<'c> {
+    emit.int_type(word_constraint(bits).1.max(bits))
+}
+
+fn cache_suffix(op: OperationRef, store: bool) -> Result<String, String> {
+    let get = |name| {
+        ttir::inherent_attribute(op, name)
+            .and_then(ttir::int_value)
+            .map(|(v, _)| v)
+    };
+    let mut s = String::new();
+    if !store && ttir::inherent_attribute(op, "isVolatile").is_some_and(|a| a.to_string() == "true")
+    {
+        s.push_str(".volatile");
+    }
+    match get("cache").unwrap_or(1) {
+        1 => {}
+        2 => s.push_str(".ca"),
+        3 => s.push_str(".cg"),
+        4 => s.push_str(".wb"),
+        5 => s.push_str(".cs"),
+        6 => s.push_str(".wt"),
+        7 => s.push_str(".cv"),
+        other => return Err(format!("unknown cache modifier {other}")),
+    }
+    match get("evict").unwrap_or(1) {
+        1 => {}
+        2 => s.push_str(".L1::evict_first"),
+        3 => s.push_str(".L1::evict_last"),
+        other => return Err(format!("unknown eviction policy {other}")),
+    }
+    Ok(s)
+}
+
+/// The number of elements one access may cover: contiguous in the
+/// thread's registers, aligned and contiguous in memory, under one mask
+/// value, at most 128 bits.
+fn vector_width(
+    lw: &Lowering,
+    ptr: Value,
+    mask: Option<Value>,
+    dist: &Distributed,
+    elem_bits: u32,
+) -> usize {
+    let dim = dist.fastest_dim();
+    let mut vec = dist.contiguous_registers(dim) as u32;
+    vec = vec.min(lw.axis.ptr_alignment(ptr, dim));
+    if let Some(mask) = mask {
+        vec = vec.min(lw.axis.mask_alignment(mask, dim));
+    }
+    vec = vec.min((128 / elem_bits).max(1));
+    vec.max(1) as usize
+}
+
+/// The predicate that keeps one copy of replicated data: registers of the
+/// same element are skipped by the caller; threads that differ only in
+/// lanes or warps with zero bases are masked here. `None` when no thread
+/// is redundant. Scalars are stored by thread 0 only.
+fn owner_mask<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    dist: Option<&Distributed>,
+) -> Option<Value<'c, 'a>> {
+    let (tid, lane, warp) = lw.thread_ids();
+    let Some(dist) = dist else {
+        return Some(emit.icmp("eq", tid, emit.i32(0)));
+    };
+    let (free_lane, free_warp) = dist.free_lane_warp_masks();
+    let mut mask = None;
+    for (id, free) in [(lane, free_lane), (warp, free_warp)] {
+        if free == 0 {
+            continue;
+        }
+        let bits = emit.and(id, emit.i32(free));
+        let zero = emit.icmp("eq", bits, emit.i32(0));
+        mask = Some(match mask {
+            Some(m) => emit.and(m, zero),
+            None => zero,
+        });
+    }
+    mask
+}
+
+/// `tt.load` through a pointer or a tensor of pointers.
+pub fn load<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let ptr = ttir::operand(op, 0).ok_or("missing pointer")?;
+    let mask = ttir::segment(op, 1).and_then(|s| s.first().copied());
+    let other = ttir::segment(op, 2).and_then(|s| s.first().copied());
+    if pointee_type(ptr.r#type()).is_some_and(|t| TensorView::of(t).is_some()) {
+        return Err(
+            "block pointers must be rewritten first (triton-rewrite-tensor-pointer)".into(),
+        );
+    }
+    let value_type = lw.element_type(result(op).r#type());
+    let memory_type = pointee_type(ptr.r#type()).ok_or("the operand is not a pointer")?;
+    let elem_bits = memory_bits(memory_type);
+    let dist = TensorView::of(ptr.r#type())
+        .map(|_| Distributed::of(ptr.r#type()))
+        .transpose()?;
+    let n = dist.as_ref().map_or(1, |d| d.len());
+    let vec = dist
+        .as_ref()
+        .map_or(1, |d| vector_width(lw, ptr, mask, d, elem_bits));
+    let shape = Shape::new(vec, elem_bits);
+    let ptrs = lw.get(ptr)?;
+    let masks = mask.map(|m| lw.get(m)).transpose()?;
+    let others = other.map(|o| lw.get(o)).transpose()?;
+    let suffix = cache_suffix(op, false)?;
+    let (constraint, mov_bits) = word_constraint(shape.word_bits);
+    let word = word_type(emit, shape.word_bits);
+    let mut values = Vec::with_capacity(n);
+    for start in (0..n).step_by(vec) {
+        let mut asm = String::new();
+        let mut constraints: Vec<String> = Vec::new();
+        let mut operands = Vec::new();
+        let w = shape.words;
+        let has_other = others.is_some();
+        for k in 0..w {
+            if has_other {
+                asm.push_str(&format!("mov.u{mov_bits} ${k}, ${};\n\t", w + k));
+            } else {
+                asm.push_str(&format!("mov.u{mov_bits} ${k}, 0x0;\n\t"));
+            }
+            constraints.push(format!("={constraint}"));
+        }
+        if let Some(others) = &others {
+            for k in 0..w {
+                let per = shape.per_word();
+                let elements: Vec<Value> = (0..per)
+                    .map(|j| {
+                        let i = start + k * per + j;
+                        if others.len() == 1 {
+                            others[0]
+                        } else {
+                            others[i]
+                        }
+                    })
+                    .collect();
+                let bits = pack(emit, &elements, &shape);
+                let bits = if bits.r#type() == word {
+                    bits
+                } else {
+                    emit.value("llvm.zext", &[bits], word, &[])
+                };
+                operands.push(bits);
+                constraints.push(constraint.into());
+            }
+        }
+        let address_index = operands.len() + w;
+        operands.push(ptrs[start]);
+        constraints.push("l".into());
+        let predicate = masks
+            .as_ref()
+            .map(|m| if m.len() == 1 { m[0] } else { m[start] });
+        let vector = if w > 1 {
+            format!(".v{w}")
+        } else {
+            String::new()
+        };
+        let targets: Vec<String> = (0..w).map(|k| format!("${k}")).collect();
+        let instruction = format!(
+            "ld.global{suffix}{vector}.b{} {{ {} }}, [ ${address_index} + 0 ];",
+            shape.word_bits,
+            targets.join(", ")
+        );
+        match predicate {
+            Some(p) => {
+                operands.push(p);
+                constraints.push("b".into());
+                asm.push_str(&format!("@${} {instruction}", address_index + 1));
+            }
+            None => asm.push_str(&instruction),
+        }
+        let result_type = if w == 1 {
+            word
+        } else {
+            emit.struct_type(&vec![word; w])
+        };
+        let loaded = emit
+            .inline_asm(&asm, &constraints.join(","), &operands, Some(result_type))
+            .expect("one result");
+        for k in 0..w {
+            let word_value = if w == 1 {
+                loaded
+            } else {
+                emit.extract(loaded, k as i64, word)
+            };
+            values.extend(unpack(emit, word_value, &shape, value_type));
+        }
+    }
+    lw.set(result(op), values);
+    Ok(())
+}
+
+/// `tt.store` through a pointer or a tensor of pointers.
+pub fn store<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let ptr = ttir::operand(op, 0).ok_or("missing pointer")?;
+    let value = ttir::operand(op, 1).ok_or("missing value")?;
+    let mask = ttir::operand(op, 2);
+    if pointee_type(ptr.r#type()).is_some_and(|t| TensorView::of(t).is_some()) {
+        return Err(
+            "block pointers must be rewritten first (triton-rewrite-tensor-pointer)".into(),
+        );
+    }
+    let memory_type = pointee_type(ptr.r#type()).ok_or("the operand is not a pointer")?;
+    let elem_bits = memory_bits(memory_type);
+    let dist = TensorView::of(ptr.r#type())
+        .map(|_| Distributed::of(ptr.r#type()))
+        .transpose()?;
+    let n = dist.as_ref().map_or(1, |d| d.len());
+    let vec = dist
+        .as_ref()
+        .map_or(1, |d| vector_width(lw, ptr, mask, d, elem_bits));
+    let shape = Shape::new(vec, elem_bits);
+    let ptrs = lw.get(ptr)?;
+    let values = lw.get(value)?;
+    let masks = mask.map(|m| lw.get(m)).transpose()?;
+    let owner = owner_mask(lw, emit, dist.as_ref());
+    let suffix = cache_suffix(op, true)?;
+    let (constraint, _) = word_constraint(shape.word_bits);
+    let word = word_type(emit, shape.word_bits);
+    for start in (0..n).step_by(vec) {
+        if dist
+            .as_ref()
+            .is_some_and(|d| d.is_duplicate_register(start))
+        {
+            continue;
+        }
+        let w = shape.words;
+        let per = shape.per_word();
+        let mut operands = Vec::new();
+        let mut constraints = Vec::new();
+        for k in 0..w {
+            let elements: Vec<Value> = (0..per)
+                .map(|j| {
+                    let i = start + k * per + j;
+                    if values.len() == 1 {
+                        values[0]
+                    } else {
+                        values[i]
+                    }
+                })
+                .collect();
+            let bits = pack(emit, &elements, &shape);
+            let bits = if bits.r#type() == word {
+                bits
+            } else {
+                emit.value("llvm.zext", &[bits], word, &[])
+            };
+            operands.push(bits);
+            constraints.push(constraint.to_owned());
+        }
+        operands.push(ptrs[start]);
+        constraints.push("l".into());
+        let data_mask = masks
+            .as_ref()
+            .map(|m| if m.len() == 1 { m[0] } else { m[start] });
+        let predicate = match (data_mask, owner) {
+            (Some(m), Some(o)) => emit.and(m, o),
+            (Some(m), None) => m,
+            (None, Some(o)) => o,
+            (None, None) => emit.int(emit.int_type(1), 1),
+        };
+        operands.push(predicate);
+        constraints.push("b".into());
+        let vector = if w > 1 {
+            format!(".v{w}")
+        } else {
+            String::new()
+        };
+        let sources: Vec<String> = (0..w).map(|k| format!("${k}")).collect();
+        let asm = format!(
+            "@${} st.global{suffix}{vector}.b{} [ ${w} + 0 ], {{ {} }};",
+            w + 1,
+            shape.word_bits,
+            sources.join(", ")
+        );
+        emit.inline_asm(&asm, &constraints.join(","), &operands, None);
+    }
+    Ok(())
+}
+
+/// Where element `coordinates` of a shared-memory view lives, in
+/// elements from the view's base, for a swizzled shared layout.
+fn shared_offset<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    desc: &MemDesc,
+    coordinates: &[Value<'c, 'a>],
+) -> Result<Value<'c, 'a>, String> {
+    let Some(Layout::SwizzledShared {
+        vec,
+        per_phase,
+        max_phase,
+        order,
+        ..
+    }) = Layout::read(desc.encoding)
+    else {
+        return Err("only swizzled shared layouts are supported yet".into());
+    };
+    let rank = desc.shape.len();
+    let order: Vec<usize> = order.iter().map(|&o| o as usize).collect();
+    if order.len() != rank {
+        return Err("the shared layout's order does not match the view's rank".into());
+    }
+    // Strides: order[0] is contiguous.
+    let mut strides = vec![0i64; rank];
+    let mut stride = 1;
+    for &d in &order {
+        strides[d] = stride;
+        stride *= desc.shape[d];
+    }
+    let inner = order[0];
+    let mut column = coordinates[inner];
+    if max_phase > 1 && rank >= 2 {
+        let row = coordinates[order[1]];
+        let phase = emit.value(
+            "llvm.urem",
+            &[
+                emit.value(
+                    "llvm.udiv",
+                    &[row, emit.i32(per_phase as i64)],
+                    row.r#type(),
+                    &[],
+                ),
+                emit.i32(max_phase as i64),
+            ],
+            row.r#type(),
+            &[],
+        );
+        let group = emit.value(
+            "llvm.udiv",
+            &[column, emit.i32(vec as i64)],
+            column.r#type(),
+            &[],
+        );
+        let within = emit.value(
+            "llvm.urem",
+            &[column, emit.i32(vec as i64)],
+            column.r#type(),
+            &[],
+        );
+        let swizzled = emit.xor(group, phase);
+        column = emit.add(emit.mul(swizzled, emit.i32(vec as i64)), within);
+    }
+    let mut offset = column;
+    for d in 0..rank {
+        if d == inner {
+            continue;
+        }
+        offset = emit.add(offset, emit.mul(coordinates[d], emit.i32(strides[d])));
+    }
+    Ok(offset)
+}
+
+/// `ttg.local_alloc`: the buffer at its allocated offset; an initial value
+/// is stored into it.
+pub fn local_alloc<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let offset = op
+        .attribute("allocation.offset")
+        .ok()
+        .and_then(ttir::int_value)
+        .map(|(v, _)| v)
+        .ok_or("the buffer has no 'allocation.offset': run allocate-shared-memory-nv first")?;
+    let base = lw.shared_base();
+    let i8_type = emit.int_type(8);
+    let pointer = emit.gep(base, emit.i32(offset), i8_type);
+    let desc_value = result(op);
+    lw.set(desc_value, vec![pointer]);
+    if let Some(src) = ttir::operand(op, 0) {
+        store_shared(lw, emit, src, desc_value.r#type(), pointer)?;
+    }
+    Ok(())
+}
+
+/// Stores the tensor `src` into the shared view of type `desc_type` at
+/// `base`.
+fn store_shared<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    src: Value<'c, 'a>,
+    desc_type: Type<'c>,
+    base: Value<'c, 'a>,
+) -> LowerResult {
+    let desc = MemDesc::of(desc_type).ok_or("expected a shared-memory descriptor")?;
+    let element = lw.element_type(desc.element);
+    let values = lw.get(src)?;
+    let coordinates = lw.coordinates(emit, src.r#type())?;
+    lw.shared_access(emit, Access::Write);
+    for (v, c) in values.iter().zip(&coordinates) {
+        let offset = shared_offset(emit, &desc, c)?;
+        let address = emit.gep(base, offset, element);
+        emit.op("llvm.store", &[*v, address], &[], &[]);
+    }
+    Ok(())
+}
+
+/// `ttg.local_store`.
+pub fn local_store<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let src = ttir::operand(op, 0).ok_or("missing value")?;
+    let dst = ttir::operand(op, 1).ok_or("missing buffer")?;
+    let base = lw.scalar(dst)?;
+    store_shared(lw, emit, src, dst.r#type(), base)
+}
+
+/// `ttg.memdesc_index`: the `index`-th slice along the first dimension.
+pub fn memdesc_index<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let src = ttir::operand(op, 0).ok_or("missing buffer")?;
+    let index = lw.scalar(ttir::operand(op, 1).ok_or("missing index")?)?;
+    let view = MemDesc::of(result(op).r#type()).ok_or("expected a memory descriptor")?;
+    let element = lw.element_type(view.element);
+    let slice: i64 = view.shape.iter().product();
+    let base = lw.scalar(src)?;
+    let offset = emit.mul(index, emit.i32(slice));
+    let pointer = emit.gep(base, offset, element);
+    lw.set(result(op), vec![pointer]);
+    Ok(())
+}
+
+/// `ttg.local_load`: every element this thread holds, from shared memory.
+pub fn local_load<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let src = ttir::operand(op, 0).ok_or("missing buffer")?;
+    let desc = MemDesc::of(src.r#type()).ok_or("expected a memory descriptor")?;
+    let base = lw.scalar(src)?;
+    let ty = result(op).r#type();
+    let element = lw.element_type(ty);
+    let coordinates = lw.coordinates(emit, ty)?;
+    lw.shared_access(emit, Access::Read);
+    let mut values = Vec::with_capacity(coordinates.len());
+    for c in &coordinates {
+        let offset = shared_offset(emit, &desc, c)?;
+        let address = emit.gep(base, offset, element);
+        values.push(emit.value("llvm.load", &[address], element, &[]));
+    }
+    lw.set(result(op), values);
+    Ok(())
+}
+
+/// `ttg.async_copy_global_to_local`: one `cp.async` per element (or per
+/// vector), with a source size of 0 where the mask is off (the pipeliner
+/// reselects masked elements after the wait, so `other` is not needed).
+pub fn async_copy<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let src = ttir::operand(op, 0).ok_or("missing pointers")?;
+    let dst = ttir::operand(op, 1).ok_or("missing buffer")?;
+    let mask = ttir::segment(op, 2).and_then(|s| s.first().copied());
+    let desc = MemDesc::of(dst.r#type()).ok_or("expected a memory descriptor")?;
+    let element = lw.element_type(desc.element);
+    let elem_bytes = memory_bits(desc.element) / 8;
+    let dist = Distributed::of(src.r#type())?;
+    let base = lw.scalar(dst)?;
+    let ptrs = lw.get(src)?;
+    let masks = mask.map(|m| lw.get(m)).transpose()?;
+    let coordinates = lw.coordinates(emit, src.r#type())?;
+    let mut vec =
+        vector_width(lw, src, mask, &dist, elem_bytes * 8).min((16 / elem_bytes) as usize);
+    if let Some(Layout::SwizzledShared {
+        vec: v,
+        max_phase,
+        order,
+        ..
+    }) = Layout::read(desc.encoding)
+    {
+        let inner_is_fastest = order
+            .first()
+            .is_some_and(|&o| o as usize == dist.fastest_dim());
+        if !inner_is_fastest {
+            vec = 1;
+        } else if max_phase > 1 {
+            vec = vec.min(v.max(1) as usize);
+        }
+    }
+    let bytes = vec as u32 * elem_bytes;
+    if ![4, 8, 16].contains(&bytes) {
+        return Err(format!("cp.async copies 4, 8 or 16 bytes, not {bytes}"));
+    }
+    lw.shared_access(emit, Access::Write);
+    let cache = if bytes == 16 { "cg" } else { "ca" };
+    for start in (0..dist.len()).step_by(vec) {
+        let offset = shared_offset(emit, &desc, &coordinates[start])?;
+        let address = emit.gep(base, offset, element);
+        let size = match &masks {
+            Some(m) => {
+                let m = if m.len() == 1 { m[0] } else { m[start] };
+                emit.select(m, emit.i32(bytes as i64), emit.i32(0))
+            }
+            None => emit.i32(bytes as i64),
+        };
+        emit.inline_asm(
+            &format!("cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x{bytes:x}, $2;"),
+            "r,l,r",
+            &[address, ptrs[start], size],
+            None,
+        );
+    }
+    let token = emit.i32(0);
+    lw.set(result(op), vec![token]);
+    Ok(())
+}
+
+/// `ttg.async_commit_group`.
+pub fn async_commit_group<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    emit.inline_asm("cp.async.commit_group;", "", &[], None);
+    lw.set(result(op), vec![emit.i32(0)]);
+    Ok(())
+}
+
+/// `ttg.async_wait {num}`: wait until at most `num` groups are pending,
+/// then a barrier so every thread sees every thread's copies.
+pub fn async_wait<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let num = ttir::inherent_attribute(op, "num")
+        .and_then(ttir::int_value)
+        .map_or(0, |(v, _)| v);
+    emit.inline_asm(&format!("cp.async.wait_group {num};"), "", &[], None);
+    lw.shared_access(emit, Access::Barrier);
+    lw.set(result(op), vec![emit.i32(0)]);
+    Ok(())
+}

@@ -1,0 +1,656 @@
+//! `convert-triton-gpu-to-llvm`'s walk-and-rebuild: every `tt.func`
+//! becomes an `llvm.func` whose body is rebuilt op by op. A distributed
+//! tensor becomes the values this thread holds (one per register of its
+//! layout, in register order); a scalar stays one value; a shared-memory
+//! descriptor becomes its base pointer in address space 3. Ops that are
+//! already scalar (`arith`, `math`, `cf`) are rebuilt per element and left
+//! for MLIR's own conversions, which the pass runs next.
+
+mod elementwise;
+mod emit;
+mod layout;
+mod memory;
+mod view;
+
+use std::collections::HashMap;
+
+use melior::{
+    ir::{
+        attribute::{StringAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike, OperationRef},
+        r#type::TypeLike,
+        Attribute, Block, BlockRef, Identifier, Location, Region, RegionLike, Type, Value,
+        ValueLike,
+    },
+    Context,
+};
+use tt_dialect::{ir as ttir, types::TensorView};
+use tt_passes::analysis::axis_info::AxisInfoMap;
+
+pub use emit::Emitter;
+pub use layout::{Distributed, ThreadIds};
+
+/// What the lowering of one op reports when it cannot proceed: the message
+/// becomes an error at the op.
+pub type LowerResult = Result<(), String>;
+
+/// A shared-memory access, for barrier placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    /// A point where every thread synchronises anyway.
+    Barrier,
+}
+
+/// Options of the conversion.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub compute_capability: u32,
+    pub ptx_version: u32,
+}
+
+/// The state of the conversion of one module.
+pub struct Lowering<'c, 'a> {
+    pub context: &'c Context,
+    pub module: OperationRef<'c, 'a>,
+    pub options: Options,
+    pub axis: AxisInfoMap,
+    pub num_warps: i64,
+    pub threads_per_warp: i64,
+    values: HashMap<usize, Vec<Value<'c, 'a>>>,
+    blocks: HashMap<usize, BlockRef<'c, 'a>>,
+    prologue: Option<(BlockRef<'c, 'a>, OperationRef<'c, 'a>)>,
+    threads: Option<ThreadIds<'c, 'a>>,
+    shared_base: Option<Value<'c, 'a>>,
+    /// Shared memory read / written since the last barrier.
+    pending: (bool, bool),
+}
+
+fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+impl<'c, 'a> Lowering<'c, 'a> {
+    /// The values that stand for `value`.
+    pub fn get(&self, value: Value<'c, '_>) -> Result<Vec<Value<'c, 'a>>, String> {
+        self.values
+            .get(&key(value))
+            .cloned()
+            .ok_or_else(|| "an operand was not converted (internal error)".to_owned())
+    }
+
+    /// The single value that stands for the scalar `value`.
+    pub fn scalar(&self, value: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
+        let values = self.get(value)?;
+        match values.as_slice() {
+            [v] => Ok(*v),
+            _ => Err("expected a scalar operand".into()),
+        }
+    }
+
+    /// Records what stands for `value`.
+    pub fn set(&mut self, value: Value<'c, '_>, values: Vec<Value<'c, 'a>>) {
+        self.values.insert(key(value), values);
+    }
+
+    /// An emitter at the end of the function's prologue, which dominates
+    /// every block: values computed once per function go there.
+    pub fn prologue(&self, location: Location<'c>) -> Emitter<'c, 'a> {
+        let (block, _) = self.prologue.expect("inside a function");
+        Emitter {
+            context: self.context,
+            block,
+            location,
+            before: self.prologue.map(|(_, terminator)| terminator),
+        }
+    }
+
+    /// The thread's lane/warp contribution to the coordinates of `ty`.
+    pub fn offsets(&mut self, ty: Type<'c>, dist: &Distributed) -> Vec<Value<'c, 'a>> {
+        let entry = self.prologue(Location::unknown(self.context));
+        let threads = self.threads.as_mut().expect("inside a function");
+        threads.offsets(&entry, ty.to_string(), dist)
+    }
+
+    /// The thread's ids (`tid.x`, lane, warp).
+    pub fn thread_ids(&self) -> (Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>) {
+        let t = self.threads.as_ref().expect("inside a function");
+        (t.tid, t.lane, t.warp)
+    }
+
+    /// The coordinates of every element this thread holds of a tensor of
+    /// type `ty`: one i32 per dimension, per register.
+    pub fn coordinates(
+        &mut self,
+        emit: &Emitter<'c, 'a>,
+        ty: Type<'c>,
+    ) -> Result<Vec<Vec<Value<'c, 'a>>>, String> {
+        let dist = Distributed::of(ty)?;
+        let offsets = self.offsets(ty, &dist);
+        Ok(dist
+            .registers
+            .iter()
+            .map(|reg| {
+                reg.iter()
+                    .zip(&offsets)
+                    .map(|(&c, &o)| {
+                        if c == 0 {
+                            o
+                        } else {
+                            emit.xor(o, emit.i32(c as i64))
+                        }
+                    })
+                    .collect()
+            })
+            .collect())
+    }
+
+    /// The base of the dynamic shared memory (`@global_smem`), as a
+    /// pointer in address space 3.
+    pub fn shared_base(&mut self) -> Value<'c, 'a> {
+        if let Some(v) = self.shared_base {
+            return v;
+        }
+        let entry = self.prologue(Location::unknown(self.context));
+        let v = entry.value(
+            "llvm.mlir.addressof",
+            &[],
+            entry.ptr_type(3),
+            &[("global_name", entry.attr("@global_smem"))],
+        );
+        self.shared_base = Some(v);
+        v
+    }
+
+    /// Orders shared-memory accesses across threads: a `bar.sync` before a
+    /// read that may see another thread's write, or a write that may
+    /// overwrite what another thread still reads. Block boundaries count
+    /// as unknown history (a loop's back edge may carry any access), so the
+    /// first access in a block after the entry is fenced.
+    pub fn shared_access(&mut self, emit: &Emitter<'c, 'a>, access: Access) {
+        let (read, write) = self.pending;
+        match access {
+            Access::Barrier => {
+                emit.barrier();
+                self.pending = (false, false);
+            }
+            Access::Read => {
+                if write {
+                    emit.barrier();
+                    self.pending = (false, false);
+                }
+                self.pending.0 = true;
+            }
+            Access::Write => {
+                if read || write {
+                    emit.barrier();
+                    self.pending = (false, false);
+                }
+                self.pending.1 = true;
+            }
+        }
+    }
+
+    /// Declares the external function `symbol` of LLVM type `fn_type` in
+    /// the module, once.
+    pub fn declare_function(&self, symbol: &str, fn_type: &str) {
+        let body = self
+            .module
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .expect("module body");
+        let mut op = body.first_operation();
+        while let Some(o) = op {
+            if ttir::inherent_attribute(o, "sym_name")
+                .and_then(|a| StringAttribute::try_from(a).ok())
+                .is_some_and(|s| s.value() == symbol)
+            {
+                return;
+            }
+            op = o.next_in_block();
+        }
+        let context = self.context;
+        let declaration = OperationBuilder::new("llvm.func", Location::unknown(context))
+            .add_attributes(&[
+                (
+                    Identifier::new(context, "sym_name"),
+                    StringAttribute::new(context, symbol).into(),
+                ),
+                (
+                    Identifier::new(context, "function_type"),
+                    TypeAttribute::new(Type::parse(context, fn_type).expect("function type"))
+                        .into(),
+                ),
+                (
+                    Identifier::new(context, "linkage"),
+                    Attribute::parse(context, "#llvm.linkage<external>").expect("linkage"),
+                ),
+            ])
+            .add_regions([Region::new()])
+            .build()
+            .expect("llvm.func declaration");
+        match body.first_operation() {
+            Some(first) => body.insert_operation_before(first, declaration),
+            None => body.append_operation(declaration),
+        };
+    }
+
+    /// The LLVM type of one value standing for a value of type `ty`:
+    /// pointers become `!llvm.ptr<space>`, tensors their element's type,
+    /// shared-memory descriptors `!llvm.ptr<3>`.
+    pub fn element_type(&self, ty: Type<'c>) -> Type<'c> {
+        convert_type(self.context, ty)
+    }
+}
+
+/// See [`Lowering::element_type`].
+pub fn convert_type<'c>(context: &'c Context, ty: Type<'c>) -> Type<'c> {
+    if let Some(tensor) = TensorView::of(ty) {
+        return convert_type(context, tensor.element);
+    }
+    if let Some(space) = pointer_address_space(ty) {
+        return Type::parse(context, &format!("!llvm.ptr<{space}>")).expect("pointer type");
+    }
+    if ty.to_string() == "!ttg.async.token" {
+        return Type::parse(context, "i32").expect("i32");
+    }
+    if ttg_dialect::layout::MemDesc::of(ty).is_some() {
+        return Type::parse(context, "!llvm.ptr<3>").expect("pointer type");
+    }
+    ty
+}
+
+/// The address space of a `!tt.ptr`, or `None` for other types.
+pub fn pointer_address_space(ty: Type) -> Option<u32> {
+    unsafe {
+        tt_dialect::ffi::ttTypeIsAPointer(ty.to_raw())
+            .then(|| tt_dialect::ffi::ttPointerTypeGetAddressSpace(ty.to_raw()) as u32)
+    }
+}
+
+/// The pointee of a `!tt.ptr` (or of the elements of a tensor of them).
+pub fn pointee_type(ty: Type) -> Option<Type> {
+    let ty = TensorView::of(ty).map_or(ty, |t| t.element);
+    unsafe {
+        tt_dialect::ffi::ttTypeIsAPointer(ty.to_raw())
+            .then(|| Type::from_raw(tt_dialect::ffi::ttPointerTypeGetPointee(ty.to_raw())))
+    }
+}
+
+/// Converts every `tt.func` of `module`. On failure the error is already
+/// emitted at the op that caused it.
+pub fn lower_module<'c, 'a>(
+    context: &'c Context,
+    module: OperationRef<'c, 'a>,
+    options: Options,
+) -> Result<(), ()> {
+    let int_attr = |name: &str, default: i64| {
+        module
+            .attribute(name)
+            .ok()
+            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+            .map_or(default, |a| a.value())
+    };
+    let mut lowering = Lowering {
+        context,
+        module,
+        options,
+        axis: AxisInfoMap::analyze(module),
+        num_warps: int_attr("ttg.num-warps", 4),
+        threads_per_warp: int_attr("ttg.threads-per-warp", 32),
+        values: HashMap::new(),
+        blocks: HashMap::new(),
+        prologue: None,
+        threads: None,
+        shared_base: None,
+        pending: (false, false),
+    };
+    if int_attr("ttg.num-ctas", 1) != 1 {
+        tt_passes::rust_pass::fail(
+            module,
+            "convert-triton-gpu-to-llvm: num-ctas > 1 is not supported yet",
+        );
+        return Err(());
+    }
+    declare_shared_memory(context, module);
+    let functions = tt_passes::rust_pass::collect_ops(module, "tt.func");
+    for function in functions {
+        lowering.lower_function(function)?;
+    }
+    Ok(())
+}
+
+/// `llvm.mlir.global external @global_smem() {addr_space = 3, alignment = 16} : !llvm.array<0 x i8>`.
+fn declare_shared_memory<'c>(context: &'c Context, module: OperationRef<'c, '_>) {
+    let body = module
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .expect("a module has a body");
+    let location = Location::unknown(context);
+    let attr = |text: &str| Attribute::parse(context, text).expect("attribute");
+    let op = OperationBuilder::new("llvm.mlir.global", location)
+        .add_attributes(&[
+            (
+                Identifier::new(context, "sym_name"),
+                StringAttribute::new(context, "global_smem").into(),
+            ),
+            (
+                Identifier::new(context, "global_type"),
+                TypeAttribute::new(Type::parse(context, "!llvm.array<0 x i8>").expect("type"))
+                    .into(),
+            ),
+            (
+                Identifier::new(context, "linkage"),
+                attr("#llvm.linkage<external>"),
+            ),
+            (Identifier::new(context, "addr_space"), attr("3 : i32")),
+            (Identifier::new(context, "alignment"), attr("16 : i64")),
+        ])
+        .add_regions([Region::new()])
+        .build()
+        .expect("llvm.mlir.global");
+    match body.first_operation() {
+        Some(first) => {
+            body.insert_operation_before(first, op);
+        }
+        None => {
+            body.append_operation(op);
+        }
+    }
+}
+
+impl<'c, 'a> Lowering<'c, 'a> {
+    fn lower_function(&mut self, function: OperationRef<'c, 'a>) -> Result<(), ()> {
+        let fail = |op: OperationRef, message: &str| {
+            tt_passes::rust_pass::fail(op, message);
+        };
+        let context = self.context;
+        let name = ttir::inherent_attribute(function, "sym_name")
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_owned())
+            .unwrap_or_default();
+        let is_kernel = ttir::inherent_attribute(function, "sym_visibility")
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .is_none_or(|s| s.value() != "private");
+        if !is_kernel {
+            fail(function, "convert-triton-gpu-to-llvm: device functions (non-kernel tt.func) are not supported yet; inline them first");
+            return Err(());
+        }
+        let Some(old_entry) = function.region(0).ok().and_then(|r| r.first_block()) else {
+            fail(
+                function,
+                "convert-triton-gpu-to-llvm: a kernel needs a body",
+            );
+            return Err(());
+        };
+        let location = function.location();
+        let global_ptr = Type::parse(context, "!llvm.ptr<1>").expect("type");
+        let mut inputs = Vec::new();
+        for i in 0..old_entry.argument_count() {
+            let arg: Value = old_entry.argument(i).expect("argument").into();
+            if TensorView::of(arg.r#type()).is_some() {
+                fail(
+                    function,
+                    "convert-triton-gpu-to-llvm: tensor arguments of kernels are not supported",
+                );
+                return Err(());
+            }
+            inputs.push(self.element_type(arg.r#type()));
+        }
+        // Global scratch and profile scratch, as Triton's launcher passes.
+        inputs.push(global_ptr);
+        inputs.push(global_ptr);
+        let void = Type::parse(context, "!llvm.void").expect("type");
+        let fn_type = Type::parse(
+            context,
+            &format!(
+                "!llvm.func<{} ({})>",
+                void,
+                inputs
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .expect("function type");
+
+        // The new body: a prologue holding the arguments and per-function
+        // values, then one block per old block.
+        let region = Region::new();
+        region.append_block(Block::new(
+            &inputs.iter().map(|t| (*t, location)).collect::<Vec<_>>(),
+        ));
+        let mut old_blocks = Vec::new();
+        let mut block = Some(old_entry);
+        while let Some(b) = block {
+            old_blocks.push(b);
+            block = b.next_in_region();
+        }
+        let mut new_blocks = Vec::new();
+        for (i, old) in old_blocks.iter().enumerate() {
+            let mut types = Vec::new();
+            if i > 0 {
+                for a in 0..old.argument_count() {
+                    let arg: Value = old.argument(a).expect("argument").into();
+                    match self.value_count(arg.r#type()) {
+                        Ok(n) => types.extend(std::iter::repeat_n(
+                            (self.element_type(arg.r#type()), location),
+                            n,
+                        )),
+                        Err(e) => {
+                            fail(function, &format!("convert-triton-gpu-to-llvm: {e}"));
+                            return Err(());
+                        }
+                    }
+                }
+            }
+            new_blocks.push(region.append_block(Block::new(&types)));
+        }
+        let attributes = [
+            (
+                Identifier::new(context, "sym_name"),
+                StringAttribute::new(context, &name).into(),
+            ),
+            (
+                Identifier::new(context, "function_type"),
+                TypeAttribute::new(fn_type).into(),
+            ),
+            (
+                Identifier::new(context, "nvvm.kernel"),
+                Attribute::unit(context),
+            ),
+            (
+                Identifier::new(context, "nvvm.reqntid"),
+                Attribute::parse(
+                    context,
+                    &format!("array<i32: {}>", self.num_warps * self.threads_per_warp),
+                )
+                .expect("attribute"),
+            ),
+        ];
+        let new_function = OperationBuilder::new("llvm.func", location)
+            .add_attributes(&attributes)
+            .add_regions([region])
+            .build()
+            .expect("llvm.func");
+        let body = self
+            .module
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .expect("module body");
+        let new_function = body.insert_operation_after(function, new_function);
+        let new_function = unsafe { OperationRef::<'c, 'a>::from_raw(new_function.to_raw()) };
+        let new_region = new_function.region(0).expect("region");
+        let mut blocks = Vec::new();
+        let mut b = new_region.first_block();
+        while let Some(x) = b {
+            blocks.push(unsafe { BlockRef::<'c, 'a>::from_raw(x.to_raw()) });
+            b = x.next_in_region();
+        }
+        let prologue_block = blocks[0];
+        let branch = OperationBuilder::new("llvm.br", location)
+            .add_successors(&[&blocks[1]])
+            .build()
+            .expect("llvm.br");
+        let branch = prologue_block.append_operation(branch);
+        let branch = unsafe { OperationRef::<'c, 'a>::from_raw(branch.to_raw()) };
+        self.prologue = Some((prologue_block, branch));
+        self.values.clear();
+        self.blocks.clear();
+        self.shared_base = None;
+        let entry = self.prologue(location);
+        self.threads = Some(ThreadIds::new(&entry, self.threads_per_warp));
+        for i in 0..old_entry.argument_count() {
+            let arg: Value = old_entry.argument(i).expect("argument").into();
+            let new: Value = prologue_block.argument(i).expect("argument").into();
+            self.set(arg, vec![new]);
+        }
+        for (old, new) in old_blocks.iter().zip(&blocks[1..]) {
+            self.blocks.insert(old.to_raw().ptr as usize, *new);
+        }
+        for (i, (old, new)) in old_blocks.iter().zip(&blocks[1..]).enumerate() {
+            if i > 0 {
+                let mut next = 0;
+                for a in 0..old.argument_count() {
+                    let arg: Value = old.argument(a).expect("argument").into();
+                    let n = self.value_count(arg.r#type()).expect("checked above");
+                    let values = (next..next + n)
+                        .map(|j| new.argument(j).expect("argument").into())
+                        .collect();
+                    next += n;
+                    self.set(arg, values);
+                }
+            }
+        }
+        for (i, (old, new)) in old_blocks.iter().zip(&blocks[1..]).enumerate() {
+            self.pending = if i == 0 { (false, false) } else { (true, true) };
+            let mut op = old.first_operation();
+            while let Some(o) = op {
+                let emit = Emitter {
+                    context,
+                    block: *new,
+                    location: o.location(),
+                    before: None,
+                };
+                if let Err(message) = self.lower_op(&emit, o) {
+                    let name = o.name();
+                    let name = name.as_string_ref().as_str().unwrap_or("?").to_owned();
+                    fail(
+                        o,
+                        &format!("convert-triton-gpu-to-llvm: {message} (in '{name}')"),
+                    );
+                    unsafe { mlir_sys::mlirOperationDestroy(new_function.to_raw()) };
+                    return Err(());
+                }
+                op = o.next_in_block();
+            }
+        }
+        // The old function goes; its values must not be looked up again.
+        self.values.clear();
+        self.threads = None;
+        self.prologue = None;
+        unsafe { mlir_sys::mlirOperationDestroy(function.to_raw()) };
+        Ok(())
+    }
+
+    /// How many values stand for a value of type `ty`.
+    fn value_count(&self, ty: Type<'c>) -> Result<usize, String> {
+        if TensorView::of(ty).is_some() {
+            Ok(Distributed::of(ty)?.len())
+        } else {
+            Ok(1)
+        }
+    }
+
+    fn lower_op(&mut self, emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) -> LowerResult {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
+        match name.as_str() {
+            "tt.return" => {
+                if op.operand_count() > 0 {
+                    return Err("kernels return nothing".into());
+                }
+                emit.op("llvm.return", &[], &[], &[]);
+                Ok(())
+            }
+            "cf.br" | "cf.cond_br" => self.lower_branch(emit, op, &name),
+            "tt.get_program_id" | "tt.get_num_programs" => view::program_id(self, emit, op, &name),
+            "tt.splat" => view::splat(self, emit, op),
+            "tt.make_range" => view::make_range(self, emit, op),
+            "tt.broadcast" | "tt.expand_dims" => view::remap(self, emit, op),
+            "ttg.convert_layout" => view::convert_layout(self, emit, op),
+            "tt.addptr" => view::addptr(self, emit, op),
+            "tt.load" => memory::load(self, emit, op),
+            "tt.store" => memory::store(self, emit, op),
+            "ttg.local_alloc" => memory::local_alloc(self, emit, op),
+            "ttg.local_dealloc" => Ok(()),
+            "ttg.memdesc_index" => memory::memdesc_index(self, emit, op),
+            "ttg.local_load" => memory::local_load(self, emit, op),
+            "ttg.local_store" => memory::local_store(self, emit, op),
+            "ttg.async_copy_global_to_local" => memory::async_copy(self, emit, op),
+            "ttg.async_commit_group" => memory::async_commit_group(self, emit, op),
+            "ttg.async_wait" => memory::async_wait(self, emit, op),
+            _ => elementwise::lower(self, emit, op, &name),
+        }
+    }
+
+    fn lower_branch(
+        &mut self,
+        emit: &Emitter<'c, 'a>,
+        op: OperationRef<'c, 'a>,
+        name: &str,
+    ) -> LowerResult {
+        let successor = |i: usize| -> Result<BlockRef<'c, 'a>, String> {
+            let raw = unsafe { mlir_sys::mlirOperationGetSuccessor(op.to_raw(), i as isize) };
+            self.blocks
+                .get(&(raw.ptr as usize))
+                .copied()
+                .ok_or_else(|| "a branch to an unknown block".to_owned())
+        };
+        let expand =
+            |this: &Self, values: Vec<Value<'c, 'a>>| -> Result<Vec<Value<'c, 'a>>, String> {
+                let mut out = Vec::new();
+                for v in values {
+                    out.extend(this.get(v)?);
+                }
+                Ok(out)
+            };
+        if name == "cf.br" {
+            let args = expand(self, op.operands().collect())?;
+            let target = successor(0)?;
+            let br = OperationBuilder::new("cf.br", emit.location)
+                .add_operands(&args)
+                .add_successors(&[&target])
+                .build()
+                .map_err(|_| "could not rebuild the branch".to_owned())?;
+            emit.block.append_operation(br);
+            return Ok(());
+        }
+        let condition = self.scalar(ttir::operand(op, 0).ok_or("a branch without condition")?)?;
+        let true_args = expand(self, ttir::segment(op, 1).unwrap_or_default())?;
+        let false_args = expand(self, ttir::segment(op, 2).unwrap_or_default())?;
+        let (t, f) = (successor(0)?, successor(1)?);
+        let sizes = Attribute::parse(
+            self.context,
+            &format!("array<i32: 1, {}, {}>", true_args.len(), false_args.len()),
+        )
+        .expect("attribute");
+        let mut operands = vec![condition];
+        operands.extend(&true_args);
+        operands.extend(&false_args);
+        let br = OperationBuilder::new("cf.cond_br", emit.location)
+            .add_operands(&operands)
+            .add_successors(&[&t, &f])
+            .add_attributes(&[(Identifier::new(self.context, "operandSegmentSizes"), sizes)])
+            .build()
+            .map_err(|_| "could not rebuild the branch".to_owned())?;
+        emit.block.append_operation(br);
+        Ok(())
+    }
+}
