@@ -196,7 +196,6 @@ fn libdevice_call<'c, 'a>(
         ty,
         &[
             ("callee", emit.attr(&format!("@{symbol}"))),
-            ("var_callee_type", emit.attr(&format!("{fn_type}"))),
             (
                 "operandSegmentSizes",
                 emit.attr(&format!("array<i32: {}, 0>", args.len())),

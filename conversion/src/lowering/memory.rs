@@ -129,13 +129,7 @@ fn unpack<'c, 'a>(
 ) -> Vec<Value<'c, 'a>> {
     let n = shape.per_word();
     if n == 1 {
-        let w = if shape.word_bits != shape.elem_bits.max(16) || shape.elem_bits >= 16 {
-            word
-        } else {
-            // An 8-bit element travels in a 16-bit register.
-            emit.value("llvm.trunc", &[word], emit.int_type(8), &[])
-        };
-        return vec![from_bits(emit, w, ty)];
+        return vec![from_bits(emit, word, ty)];
     }
     let element = emit.int_type(shape.elem_bits);
     (0..n)
@@ -150,9 +144,10 @@ fn unpack<'c, 'a>(
         .collect()
 }
 
-/// The register type a word of `bits` travels in.
+/// The integer type of a word of `bits` (8-bit words travel in 16-bit
+/// registers, `c` constraint, as an `i8` value).
 fn word_type<'c>(emit: &Emitter<'c, '_>, bits: u32) -> Type<'c> {
-    emit.int_type(word_constraint(bits).1.max(bits))
+    emit.int_type(bits)
 }
 
 fn cache_suffix(op: OperationRef, store: bool) -> Result<String, String> {

@@ -1,0 +1,194 @@
+// convert-triton-gpu-to-llvm, the core of the lowering: kernels become
+// llvm.func with nvvm.kernel, reqntid and the two trailing scratch
+// pointers; tensors become per-thread values; global loads and stores are
+// predicated inline PTX whose vector width comes from the layout, the
+// pointer alignment and the mask; replicated stores are masked to one
+// owner; expand_dims/broadcast pick registers; f32 divf and exp use the
+// fast PTX forms; other math goes to libdevice; cp.async copies to shared
+// memory at the allocated offset; unsupported ops get a located error.
+// RUN: tt-opt %s --split-input-file --verify-diagnostics --convert-triton-gpu-to-llvm | FileCheck %s
+
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: llvm.func @add(
+// CHECK-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>)
+// CHECK-SAME: attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128>}
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, 0x0;\0A\09mov.u32 $1, 0x0;\0A\09mov.u32 $2, 0x0;\0A\09mov.u32 $3, 0x0;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b"
+// CHECK-COUNT-4: llvm.fadd
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$5 st.global.v4.b32 [ $4 + 0 ], { $0, $1, $2, $3 };", "r,r,r,r,l,b"
+// CHECK: llvm.return
+  tt.func public @add(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+    %c512 = arith.constant 512 : i32
+    %pid = tt.get_program_id x : i32
+    %start = arith.muli %pid, %c512 : i32
+    %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %s = tt.splat %start : i32 -> tensor<512xi32, #blocked>
+    %offsets = arith.addi %s, %range : tensor<512xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<512xi32, #blocked>
+    %mask = arith.cmpi slt, %offsets, %ns : tensor<512xi32, #blocked>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %xp = tt.addptr %xs, %offsets : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    %v = tt.load %xp, %mask : tensor<512x!tt.ptr<f32>, #blocked>
+    %w = arith.addf %v, %v : tensor<512xf32, #blocked>
+    %ys = tt.splat %y : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %yp = tt.addptr %ys, %offsets : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    tt.store %yp, %w, %mask : tensor<512x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Unknown alignment: one element per access, with `other` moved in.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @unaligned
+// CHECK-SAME: nvvm.reqntid = array<i32: 32>
+// CHECK-COUNT-2: "mov.u16 $0, $1;\0A\09@$3 ld.global.b16 { $0 }, [ $2 + 0 ];", "=h,h,l,b"
+// CHECK-NOT: ld.global
+  tt.func public @unaligned(%x: !tt.ptr<f16>, %out: !tt.ptr<f16>) {
+    %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %xs = tt.splat %x : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>, #blocked>
+    %xp = tt.addptr %xs, %range : tensor<64x!tt.ptr<f16>, #blocked>, tensor<64xi32, #blocked>
+    %true = arith.constant dense<true> : tensor<64xi1, #blocked>
+    %other = arith.constant dense<1.0> : tensor<64xf16, #blocked>
+    %v = tt.load %xp, %true, %other : tensor<64x!tt.ptr<f16>, #blocked>
+    %os = tt.splat %out : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>, #blocked>
+    %op = tt.addptr %os, %range : tensor<64x!tt.ptr<f16>, #blocked>, tensor<64xi32, #blocked>
+    tt.store %op, %v : tensor<64x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A scalar load has no predicate; a scalar store is done by thread 0 only.
+// A tensor smaller than the CTA is stored by one owner per element.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @scalars
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: "mov.u32 $0, 0x0;\0A\09ld.global.b32 { $0 }, [ $1 + 0 ];", "=r,l"
+// CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID]], %[[ZERO]]
+// CHECK: "@$2 st.global.b32 [ $1 + 0 ], { $0 };", "r,l,b" %{{.*}}, %{{.*}}, %[[FIRST]]
+// The 2-element tensor: lanes 1..31 and warps 1..3 hold copies.
+// CHECK: %[[LANES:.*]] = llvm.mlir.constant(30 : i32)
+// CHECK: llvm.and %{{.*}}, %[[LANES]]
+// CHECK: %[[WARPS:.*]] = llvm.mlir.constant(3 : i32)
+// CHECK: llvm.and %{{.*}}, %[[WARPS]]
+// CHECK: "@$2 st.global.b32 [ $1 + 0 ], { $0 };", "r,l,b"
+  tt.func public @scalars(%p: !tt.ptr<i32>) {
+    %v = tt.load %p : !tt.ptr<i32>
+    tt.store %p, %v : !tt.ptr<i32>
+    %range = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<2x!tt.ptr<i32>, #blocked>
+    %pp = tt.addptr %ps, %range : tensor<2x!tt.ptr<i32>, #blocked>, tensor<2xi32, #blocked>
+    tt.store %pp, %range : tensor<2x!tt.ptr<i32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// 2-D: expand_dims of slices and broadcasts pick registers; u8 loads.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @grid
+// CHECK-COUNT-2: "mov.u16 $0, 0x0;\0A\09ld.global.b8 { $0 }, [ $1 + 0 ];", "=c,l"
+// CHECK-NOT: ld.global
+// CHECK-COUNT-2: "@$2 st.global.b8 [ $1 + 0 ], { $0 };", "c,l,b"
+  tt.func public @grid(%p: !tt.ptr<i8>) {
+    %rows = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %cols = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %r = tt.expand_dims %rows {axis = 1 : i32} : tensor<8xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<8x1xi32, #blocked>
+    %c = tt.expand_dims %cols {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %c32 = arith.constant dense<32> : tensor<8x1xi32, #blocked>
+    %rs = arith.muli %r, %c32 : tensor<8x1xi32, #blocked>
+    %rb = tt.broadcast %rs : tensor<8x1xi32, #blocked> -> tensor<8x32xi32, #blocked>
+    %cb = tt.broadcast %c : tensor<1x32xi32, #blocked> -> tensor<8x32xi32, #blocked>
+    %offsets = arith.addi %rb, %cb : tensor<8x32xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<i8> -> tensor<8x32x!tt.ptr<i8>, #blocked>
+    %pp = tt.addptr %ps, %offsets : tensor<8x32x!tt.ptr<i8>, #blocked>, tensor<8x32xi32, #blocked>
+    %v = tt.load %pp : tensor<8x32x!tt.ptr<i8>, #blocked>
+    %w = arith.addi %v, %v : tensor<8x32xi8, #blocked>
+    tt.store %pp, %w : tensor<8x32x!tt.ptr<i8>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// f32 division and exp use Triton's fast PTX; log goes to libdevice.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK: llvm.func @__nv_logf(f32) -> f32
+// CHECK-LABEL: llvm.func @math
+// CHECK: "div.full.f32 $0, $1, $2;", "=r,r,r"
+// CHECK: llvm.mlir.constant(1.44269502 : f32)
+// CHECK: llvm.fmul
+// CHECK: "ex2.approx.f32 $0, $1;", "=r,r"
+// CHECK: llvm.call @__nv_logf
+  tt.func public @math(%p: !tt.ptr<f32>) {
+    %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %range : tensor<32x!tt.ptr<f32>, #blocked>, tensor<32xi32, #blocked>
+    %v = tt.load %pp : tensor<32x!tt.ptr<f32>, #blocked>
+    %d = arith.divf %v, %v : tensor<32xf32, #blocked>
+    %e = math.exp %d : tensor<32xf32, #blocked>
+    %l = math.log %e : tensor<32xf32, #blocked>
+    tt.store %pp, %l : tensor<32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @refused(%p: !tt.ptr<f32>) {
+    %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
+    // expected-error @+1 {{convert-triton-gpu-to-llvm: 'tt.histogram' is not supported yet (in 'tt.histogram')}}
+    %h = tt.histogram %range : tensor<32xi32, #blocked> -> tensor<32xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A pipelined load: cp.async into the buffer at its allocated offset, a
+// source size of 0 where the mask is off, wait + barrier, then shared loads.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 1024 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @pipelined
+// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK: %[[OFFSET:.*]] = llvm.mlir.constant(512 : i32)
+// CHECK: llvm.getelementptr %[[BASE]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-COUNT-2: "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x4, $2;", "r,l,r"
+// CHECK: "cp.async.commit_group;", ""
+// CHECK: "cp.async.wait_group 0;", ""
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+  tt.func public @pipelined(%p: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %range = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<256xi32, #blocked>
+    %mask = arith.cmpi slt, %range, %ns : tensor<256xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %range : tensor<256x!tt.ptr<f32>, #blocked>, tensor<256xi32, #blocked>
+    %buf = ttg.local_alloc {allocation.offset = 512 : i32} : () -> !ttg.memdesc<1x256xf32, #shared, #smem, mutable>
+    %view = ttg.memdesc_index %buf[%c0] : !ttg.memdesc<1x256xf32, #shared, #smem, mutable> -> !ttg.memdesc<256xf32, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %pp, %view mask %mask : tensor<256x!tt.ptr<f32>, #blocked> -> <256xf32, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
+    %w = ttg.async_wait %g {num = 0 : i32}
+    %v = ttg.local_load %view token %w : !ttg.memdesc<256xf32, #shared, #smem, mutable> -> tensor<256xf32, #blocked>
+    tt.store %pp, %v : tensor<256x!tt.ptr<f32>, #blocked>
+    ttg.local_dealloc %buf : !ttg.memdesc<1x256xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}
