@@ -339,7 +339,7 @@ impl Device {
 
     /// A buffer of `element`s from their little-endian bytes.
     pub fn upload_bytes(&self, element: Scalar, bytes: &[u8]) -> Result<Buffer, RuntimeError> {
-        if bytes.len() % element.size() != 0 {
+        if !bytes.len().is_multiple_of(element.size()) {
             return Err(RuntimeError::BufferMismatch {
                 what: format!(
                     "{} bytes are not a whole number of {} values",
