@@ -1,0 +1,68 @@
+"""Merge the logs of run.sh into LOGDIR/results.md and LOGDIR/results.csv.
+
+usage: python3 report.py LOGDIR MODE
+Reads LOGDIR/check.log (CHECK name err triton_err verdict), LOGDIR/triton.log
+(TRITON name ms, TCOMPILE name to_ptx_ms total_ms) and LOGDIR/ours.log
+(BENCH name ms, OCOMPILE name ms). Ratios are ours / Triton: below 1 is faster.
+"""
+import csv, os, sys
+
+NINE = ["vector_add", "add_print", "copy", "rgb2grey", "softmax", "swizzle",
+        "layernorm_bwd", "max_reduce", "prod_reduce"]
+
+
+def lines(path, tag):
+    if not os.path.exists(path):
+        return {}
+    rows = {}
+    for line in open(path):
+        parts = line.split()
+        if len(parts) >= 3 and parts[0] == tag:
+            rows[parts[1]] = parts[2:]
+    return rows
+
+
+def num(rows, name, i=0):
+    try:
+        return float(rows[name][i])
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def main():
+    out, mode = sys.argv[1], sys.argv[2]
+    check = lines(os.path.join(out, "check.log"), "CHECK")
+    triton = lines(os.path.join(out, "triton.log"), "TRITON")
+    tcompile = lines(os.path.join(out, "triton.log"), "TCOMPILE")
+    bench = lines(os.path.join(out, "ours.log"), "BENCH")
+    ocompile = lines(os.path.join(out, "ours.log"), "OCOMPILE")
+    header = ["kernel", "err", "triton_err", "check", "ours_ms", "triton_ms", "kernel_ratio",
+              "ours_compile_ms", "triton_compile_ms", "compile_ratio"]
+    rows = []
+    for n in NINE:
+        c = check.get(n, ["-", "-", "missing"])
+        ours_ms, triton_ms = num(bench, n), num(triton, n)
+        oc, tc = num(ocompile, n), num(tcompile, n)
+        rows.append([n, c[0], c[1], " ".join(c[2:]), ours_ms, triton_ms, ratio(ours_ms, triton_ms),
+                     oc, tc, ratio(oc, tc)])
+    with open(os.path.join(out, "results.csv"), "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows([["" if v is None else v for v in r] for r in rows])
+    fmt = lambda v: "-" if v is None else (f"{v:.4g}" if isinstance(v, float) else str(v))
+    with open(os.path.join(out, "results.md"), "w") as fh:
+        fh.write(f"Kernels from: {mode}. Ratios are ours / Triton (below 1: ours is faster). "
+                 "Compile times: .ttir to PTX, cold cache, median.\n\n")
+        fh.write("| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n")
+        for r in rows:
+            fh.write("| " + " | ".join(fmt(v) for v in r) + " |\n")
+        if "add_print_stdout" in check:
+            fh.write(f"\nadd_print device output vs corpus stdout.log: {' '.join(check['add_print_stdout'])}\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""The Triton side of the H100 comparison (runs on the device, needs Triton 3.6 + torch).
+
+usage: python3 triton_side.py CORPUS OUTDIR [REPS]
+CORPUS holds gen.py, kernels.py and the corpus folders (NAME/NAME.ttir, NAME/result.json).
+(a) For each benchmark case, gen.py's `bench` logic: run once, then
+    triton.testing.do_bench (50 ms warm-up, 300 ms of reps, median); prints
+    `TRITON name ms`, and writes the compiled kernel's .ttir to OUTDIR/NAME.ttir
+    and {"num_warps", "num_stages"} to OUTDIR/NAME.opts.json, so the same
+    specialisation can be compiled by ttc.
+(b) For each of the nine corpus kernels, Triton's compile of CORPUS/NAME/NAME.ttir
+    with an empty cache, as corpus compile_time.py does, median of REPS
+    (default 5); prints `TCOMPILE name to_ptx_ms total_ms` where to_ptx sums the
+    ttir, ttgir, llir and ptx stages (total adds ptxas's cubin stage).
+"""
+import json, os, sys, tempfile, time
+
+BENCH = ["vector_add", "rgb2grey", "softmax", "layernorm_bwd", "max_reduce"]
+NINE = ["vector_add", "add_print", "copy", "rgb2grey", "softmax", "swizzle",
+        "layernorm_bwd", "max_reduce", "prod_reduce"]
+
+
+def bench(gen, outdir):
+    import torch, triton
+    from corpus_meta import args_of
+    gen.setup()
+    os.makedirs(os.path.join(outdir, "triton"), exist_ok=True)
+    for name in BENCH:
+        run, _check, _torch_fn, _nbytes, _flops = gen.CASES[name][0](True)
+        kern = run()
+        torch.cuda.synchronize()
+        ms = triton.testing.do_bench(run, warmup=50, rep=300, return_mode="median")
+        print(f"TRITON {name} {ms:.5f}", flush=True)
+        with open(os.path.join(outdir, f"{name}.ttir"), "w") as fh:
+            fh.write(kern.asm["ttir"])
+        opts = {"num_warps": kern.metadata.num_warps, "num_stages": kern.metadata.num_stages}
+        json.dump(opts, open(os.path.join(outdir, f"{name}.opts.json"), "w"))
+        md = kern.metadata
+        meta = {
+            "name": md.name, "target": "cuda:90", "ptx_version": 87, "num_warps": md.num_warps,
+            "num_ctas": md.num_ctas, "threads_per_warp": 32, "shared": md.shared,
+            "global_scratch_size": md.global_scratch_size, "global_scratch_align": md.global_scratch_align,
+            "profile_scratch_size": md.profile_scratch_size, "profile_scratch_align": md.profile_scratch_align,
+            "args": args_of(kern.asm["ttir"]),
+        }
+        with open(os.path.join(outdir, "triton", f"{name}.ptx"), "w") as fh:
+            fh.write(kern.asm["ptx"])
+        json.dump(meta, open(os.path.join(outdir, "triton", f"{name}.json"), "w"), indent=2)
+
+
+def compile_times(corpus, reps):
+    import triton
+    from triton.backends.nvidia.compiler import CUDABackend
+
+    stage_s = {}
+    original = CUDABackend.add_stages
+
+    def add_stages(self, stages, options, *rest):
+        original(self, stages, options, *rest)
+        for key, fn in list(stages.items()):
+            def timed(src, metadata, _fn=fn, _key=key):
+                t = time.perf_counter()
+                r = _fn(src, metadata)
+                stage_s[_key] = stage_s.get(_key, 0.0) + time.perf_counter() - t
+                return r
+            stages[key] = timed
+
+    CUDABackend.add_stages = add_stages
+    for name in NINE:
+        path = os.path.join(corpus, name, f"{name}.ttir")
+        md = json.load(open(os.path.join(corpus, name, "result.json")))["metadata"]
+        runs = []
+        for _ in range(reps):
+            stage_s.clear()
+            with tempfile.TemporaryDirectory() as cache:
+                os.environ["TRITON_CACHE_DIR"] = cache
+                t = time.perf_counter()
+                triton.compile(path, options={"num_warps": md["num_warps"], "num_stages": md["num_stages"]})
+                total = time.perf_counter() - t
+            to_ptx = sum(v for k, v in stage_s.items() if k != "cubin")
+            runs.append((to_ptx, total))
+        runs.sort()
+        to_ptx, total = runs[len(runs) // 2]
+        print(f"TCOMPILE {name} {to_ptx * 1e3:.2f} {total * 1e3:.2f}", flush=True)
+
+
+def main():
+    corpus, outdir = os.path.abspath(sys.argv[1]), sys.argv[2]
+    reps = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    os.makedirs(outdir, exist_ok=True)
+    sys.path.insert(0, corpus)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import gen
+    bench(gen, outdir)
+    compile_times(corpus, reps)
+
+
+if __name__ == "__main__":
+    main()
