@@ -6,7 +6,8 @@
 //! an `__nv_` function; every non-kernel function definition is made
 //! internal (so that O3 drops the unused libdevice code); LLVM's
 //! `default<O3>` runs with the NVPTX target machine, and the target machine
-//! prints PTX. The kernel's name is the single `.visible .entry` of the PTX.
+//! prints PTX, fusing multiplies and adds into FMAs as Triton's default
+//! `enable_fp_fusion` allows. The kernel's name is the single `.visible .entry` of the PTX.
 
 use std::ffi::{c_char, CString};
 use std::fmt;
@@ -15,9 +16,11 @@ use std::sync::Once;
 
 use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
 use llvm_sys::core::{
-    LLVMAddModuleFlag, LLVMConstInt, LLVMGetFirstFunction, LLVMGetFunctionCallConv,
-    LLVMGetModuleFlag, LLVMGetNextFunction, LLVMGetValueName2, LLVMInt32TypeInContext,
-    LLVMIsDeclaration, LLVMSetLinkage, LLVMSetTarget, LLVMValueAsMetadata,
+    LLVMAddModuleFlag, LLVMConstInt, LLVMGetFastMathFlags, LLVMGetFirstBasicBlock,
+    LLVMGetFirstFunction, LLVMGetFirstInstruction, LLVMGetFunctionCallConv,
+    LLVMGetInstructionOpcode, LLVMGetModuleFlag, LLVMGetNextBasicBlock, LLVMGetNextFunction,
+    LLVMGetNextInstruction, LLVMGetValueName2, LLVMInt32TypeInContext, LLVMIsDeclaration,
+    LLVMSetFastMathFlags, LLVMSetLinkage, LLVMSetTarget, LLVMValueAsMetadata,
 };
 use llvm_sys::linker::LLVMLinkModules2;
 use llvm_sys::prelude::{LLVMMemoryBufferRef, LLVMModuleRef, LLVMValueRef};
@@ -35,7 +38,9 @@ use llvm_sys::transforms::pass_builder::{
     LLVMCreatePassBuilderOptions, LLVMDisposePassBuilderOptions, LLVMPassBuilderOptionsRef,
     LLVMRunPasses,
 };
-use llvm_sys::{LLVMCallConv, LLVMLinkage, LLVMModuleFlagBehavior};
+use llvm_sys::{
+    LLVMCallConv, LLVMFastMathAllowContract, LLVMLinkage, LLVMModuleFlagBehavior, LLVMOpcode,
+};
 
 use crate::llvm_ir::{take_message, LlvmModule, MemoryBuffer};
 
@@ -158,6 +163,7 @@ pub fn optimize_module(module: &LlvmModule, options: &PtxOptions) -> Result<(), 
 pub fn emit_ptx(module: &LlvmModule, options: &PtxOptions) -> Result<Ptx, PtxError> {
     initialize_nvptx();
     let machine = TargetMachine::new(options)?;
+    allow_contraction(module);
     let text = machine.emit_assembly(module)?;
     let text = strip_debug_target(&text);
     let entry = entry_name(&text)?;
@@ -361,6 +367,34 @@ fn internalize_non_kernels(module: &LlvmModule) {
     }
 }
 
+/// Marks every floating-point add, subtract and multiply `contract`, so
+/// that code generation may fuse them into FMAs: the effect of Triton's
+/// `enable_fp_fusion` (the target option `AllowFPOpFusion = Fast`, which
+/// the C API cannot set). Done just before code generation, so that the
+/// optimized LLVM IR stays as Triton prints it.
+fn allow_contraction(module: &LlvmModule) {
+    for function in functions(module.raw()) {
+        let mut block = unsafe { LLVMGetFirstBasicBlock(function) };
+        while !block.is_null() {
+            let mut inst = unsafe { LLVMGetFirstInstruction(block) };
+            while !inst.is_null() {
+                let opcode = unsafe { LLVMGetInstructionOpcode(inst) };
+                if matches!(
+                    opcode,
+                    LLVMOpcode::LLVMFAdd | LLVMOpcode::LLVMFSub | LLVMOpcode::LLVMFMul
+                ) {
+                    unsafe {
+                        let flags = LLVMGetFastMathFlags(inst);
+                        LLVMSetFastMathFlags(inst, flags | LLVMFastMathAllowContract);
+                    }
+                }
+                inst = unsafe { LLVMGetNextInstruction(inst) };
+            }
+            block = unsafe { LLVMGetNextBasicBlock(block) };
+        }
+    }
+}
+
 /// The PTX with `, debug` removed from its `.target` line, as Triton does.
 fn strip_debug_target(ptx: &str) -> String {
     let mut out = String::with_capacity(ptx.len());
@@ -475,6 +509,13 @@ mod tests {
             assert_eq!(ptx.entry, entry_name(&reference).unwrap(), "{kernel}");
             assert!(ptx.text.contains("\n.version 8.7\n"), "{kernel}");
             assert!(ptx.text.contains("\n.target sm_90a\n"), "{kernel}");
+            // Multiplies and adds are fused as with Triton's enable_fp_fusion.
+            let fmas = |ptx: &str| ptx.matches("fma.rn.f32").count();
+            assert_eq!(
+                fmas(&ptx.text),
+                fmas(&reference),
+                "{kernel}: fma.rn.f32 count"
+            );
             if let Some(ptxas) = &ptxas {
                 assemble(ptxas, &ptx.text, "sm_90a");
             }
