@@ -8,17 +8,23 @@
 //! translation succeeded (a failed translation crashes it), so this goes
 //! through `mlirTranslateModuleToLLVMIR`, which returns null on failure.
 
-use std::ffi::{CStr, CString};
+use std::cell::RefCell;
+use std::ffi::{c_void, CStr, CString};
 use std::fmt;
 
 use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
 use llvm_sys::core::{
-    LLVMContextCreate, LLVMContextDispose, LLVMCreateMemoryBufferWithContentsOfFile,
-    LLVMCreateMemoryBufferWithMemoryRangeCopy, LLVMDisposeMemoryBuffer, LLVMDisposeMessage,
-    LLVMDisposeModule, LLVMGetBufferSize, LLVMGetBufferStart, LLVMPrintModuleToString,
+    LLVMContextCreate, LLVMContextDispose, LLVMContextSetDiagnosticHandler,
+    LLVMCreateMemoryBufferWithContentsOfFile, LLVMCreateMemoryBufferWithMemoryRangeCopy,
+    LLVMDisposeMemoryBuffer, LLVMDisposeMessage, LLVMDisposeModule, LLVMGetBufferSize,
+    LLVMGetBufferStart, LLVMGetDiagInfoDescription, LLVMGetDiagInfoSeverity,
+    LLVMPrintModuleToString,
 };
 use llvm_sys::ir_reader::LLVMParseIRInContext2;
-use llvm_sys::prelude::{LLVMContextRef, LLVMMemoryBufferRef, LLVMModuleRef};
+use llvm_sys::prelude::{
+    LLVMContextRef, LLVMDiagnosticInfoRef, LLVMMemoryBufferRef, LLVMModuleRef,
+};
+use llvm_sys::LLVMDiagnosticSeverity;
 use melior::{ir::Module, utility::register_all_llvm_translations};
 use std::path::Path;
 
@@ -35,22 +41,62 @@ impl fmt::Display for TranslateError {
 
 impl std::error::Error for TranslateError {}
 
-/// An LLVM context that belongs to this process alone.
-pub(crate) struct LlvmContext(LLVMContextRef);
+/// An LLVM context with a diagnostic handler that records errors.
+///
+/// Without a handler LLVM prints diagnostics and exits the process on an
+/// error (a failed link, for instance); with it, the error is kept here
+/// and the failing call reports failure.
+pub(crate) struct LlvmContext {
+    raw: LLVMContextRef,
+    errors: Box<RefCell<Vec<String>>>,
+}
+
+extern "C" fn record_diagnostic(info: LLVMDiagnosticInfoRef, errors: *mut c_void) {
+    unsafe {
+        if LLVMGetDiagInfoSeverity(info) != LLVMDiagnosticSeverity::LLVMDSError {
+            return;
+        }
+        let text = take_message(LLVMGetDiagInfoDescription(info));
+        let errors = &*errors.cast::<RefCell<Vec<String>>>();
+        if let Ok(mut errors) = errors.try_borrow_mut() {
+            errors.push(text);
+        }
+    }
+}
 
 impl LlvmContext {
     fn new() -> Self {
-        Self(unsafe { LLVMContextCreate() })
+        let raw = unsafe { LLVMContextCreate() };
+        let errors: Box<RefCell<Vec<String>>> = Box::default();
+        unsafe {
+            LLVMContextSetDiagnosticHandler(
+                raw,
+                Some(record_diagnostic),
+                std::ptr::from_ref(&*errors).cast_mut().cast(),
+            );
+        }
+        Self { raw, errors }
     }
 
     pub(crate) fn raw(&self) -> LLVMContextRef {
-        self.0
+        self.raw
+    }
+
+    /// The errors LLVM reported since the last call, one per line, after
+    /// `what`.
+    pub(crate) fn error(&self, what: &str) -> String {
+        let errors: Vec<String> = self.errors.borrow_mut().drain(..).collect();
+        if errors.is_empty() {
+            what.to_owned()
+        } else {
+            format!("{what}: {}", errors.join("\n"))
+        }
     }
 }
 
 impl Drop for LlvmContext {
     fn drop(&mut self) {
-        unsafe { LLVMContextDispose(self.0) }
+        unsafe { LLVMContextDispose(self.raw) }
     }
 }
 

@@ -235,10 +235,12 @@ impl TargetMachine {
                 &mut buffer,
             ) != 0
             {
-                return Err(PtxError(format!(
-                    "PTX emission failed: {}",
-                    take_message(message)
-                )));
+                let message = take_message(message);
+                return Err(PtxError(
+                    module
+                        .context()
+                        .error(&format!("PTX emission failed: {message}")),
+                ));
             }
             let buffer = MemoryBuffer(buffer);
             Ok(String::from_utf8_lossy(buffer.bytes()).into_owned())
@@ -269,7 +271,11 @@ fn run_o3(module: &LlvmModule, machine: &TargetMachine) -> Result<(), PtxError> 
         Ok(())
     } else {
         let message = unsafe { take_message(llvm_sys::error::LLVMGetErrorMessage(error)) };
-        Err(PtxError(format!("LLVM's O3 pipeline failed: {message}")))
+        Err(PtxError(
+            module
+                .context()
+                .error(&format!("LLVM's O3 pipeline failed: {message}")),
+        ))
     }
 }
 
@@ -347,10 +353,11 @@ fn link_libdevice(module: &LlvmModule, path: &Path) -> Result<(), PtxError> {
     }
     // Linking consumes `library`, whatever the outcome.
     if unsafe { LLVMLinkModules2(module.raw(), library) } != 0 {
-        return Err(PtxError(format!(
-            "linking libdevice ({}) failed",
-            path.display()
-        )));
+        return Err(PtxError(
+            module
+                .context()
+                .error(&format!("linking libdevice ({}) failed", path.display())),
+        ));
     }
     Ok(())
 }
@@ -558,6 +565,21 @@ define float @helper(float %x) {
         if let Some(ptxas) = ptxas() {
             assemble(&ptxas, &ptx.text, "sm_90a");
         }
+    }
+
+    #[test]
+    fn a_failed_link_is_an_error_not_an_exit() {
+        let path = default_libdevice();
+        if !path.is_file() {
+            println!("skipped: no libdevice at {}", path.display());
+            return;
+        }
+        // The kernel defines a function libdevice defines too.
+        let clash = format!("{EXPF}\ndefine float @__nv_fabsf(float %x) {{\n  ret float %x\n}}\n");
+        let module = LlvmModule::parse_ir(&clash, "clash.ll").unwrap();
+        let error = compile_to_ptx(module, &PtxOptions::new(90)).unwrap_err().0;
+        assert!(error.starts_with("linking libdevice ("), "{error}");
+        assert!(error.contains("__nv_fabsf"), "{error}");
     }
 
     #[test]
