@@ -154,7 +154,8 @@ impl std::error::Error for CompileError {}
 pub struct Output {
     /// TTIR after `make-ttir`; `None` for TTGIR input.
     pub ttir: Option<String>,
-    /// TTGIR after `make-ttgir` (or the TTGIR input, reprinted).
+    /// TTGIR after `make-ttgir` (or the TTGIR input, reprinted); empty
+    /// when the compilation stopped at [`Stage::Ttir`].
     pub ttgir: String,
     /// LLVM IR after O3, from [`Stage::Llir`] on.
     pub llir: Option<String>,

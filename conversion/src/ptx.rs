@@ -159,7 +159,9 @@ pub fn optimize_module(module: &LlvmModule, options: &PtxOptions) -> Result<(), 
 }
 
 /// Triton's `make_ptx`: prints the optimized module as PTX and finds its
-/// kernel.
+/// kernel. The module's floating-point adds and multiplies are marked
+/// `contract` first, which is how Triton's `enable_fp_fusion` reaches code
+/// generation here.
 pub fn emit_ptx(module: &LlvmModule, options: &PtxOptions) -> Result<Ptx, PtxError> {
     initialize_nvptx();
     let machine = TargetMachine::new(options)?;

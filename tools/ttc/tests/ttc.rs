@@ -232,6 +232,35 @@ fn ptx_output_and_metadata_or_the_missing_pipeline() {
     }
 }
 
+#[test]
+fn stages_go_to_output_files() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let ttir = dir.path().join("copy.ttir");
+    let ttgir = dir.path().join("copy.ttgir");
+    for (stage, path) in [("ttir", &ttir), ("ttgir", &ttgir)] {
+        let out = ttc_with_input(
+            &["-", "--emit", stage, "-o", path.to_str().unwrap()],
+            cache.path(),
+            TTIR,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+    }
+    assert!(std::fs::read_to_string(&ttir)
+        .unwrap()
+        .contains("tt.func public @copy"));
+    assert!(!dir.path().join("copy.json").exists());
+    // TTGIR in: there is no TTIR to emit.
+    let out = ttc(&[ttgir.to_str().unwrap(), "--emit", "ttir"], cache.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("the input is TTGIR (it has ttg.num-warps)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 fn cache_entries(dir: &Path) -> Vec<PathBuf> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| d.map(|e| e.unwrap().path()).collect())
