@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what building and testing this project needs on Debian 12:
 # LLVM/MLIR 22 (headers, static libraries, mlir-tblgen, FileCheck, lld),
-# a C++ compiler and the compression libraries LLVM links. Idempotent: when
-# everything is present it only checks, in well under a second.
+# a C++ compiler and the compression libraries LLVM links; and, from NVIDIA's
+# PyPI wheel, ptxas and libdevice.10.bc into .deps/cuda/ (ignored by git,
+# never committed). Idempotent: when everything is present it only checks,
+# in well under a second.
 set -euo pipefail
 
 PACKAGES=(
@@ -41,3 +43,44 @@ if [ "$rust_minor" -lt 85 ]; then
   exit 1
 fi
 echo "setup: LLVM/MLIR $(llvm-config-22 --version) at $prefix, $(rustc --version)"
+
+# ptxas and libdevice from the CUDA 12.9 nvcc wheel (no toolkit needed).
+CUDA_WHEEL="nvidia-cuda-nvcc-cu12==12.9.86"
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+deps="$repo/.deps/cuda"
+if [ "$(cat "$deps/VERSION" 2>/dev/null)" != "$CUDA_WHEEL" ] \
+  || [ ! -x "$deps/bin/ptxas" ] || [ ! -f "$deps/libdevice.10.bc" ]; then
+  echo "setup: fetching ptxas and libdevice from $CUDA_WHEEL"
+  PYTHON=$(command -v python3 || true)
+  if [ -z "$PYTHON" ]; then
+    echo "setup: python3 (with pip) is needed to fetch ptxas and libdevice" >&2
+    exit 1
+  fi
+  if ! "$PYTHON" -m pip --version >/dev/null 2>&1; then
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-pip
+  fi
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  "$PYTHON" -m pip download --quiet --no-deps --only-binary=:all: \
+    --platform manylinux2014_x86_64 --python-version 3 --dest "$tmp" "$CUDA_WHEEL"
+  rm -rf "$deps"
+  mkdir -p "$deps/bin"
+  "$PYTHON" - "$tmp"/*.whl "$deps" <<'PY'
+import sys, zipfile
+wheel, deps = sys.argv[1], sys.argv[2]
+wanted = {
+    "nvidia/cuda_nvcc/bin/ptxas": "bin/ptxas",
+    "nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc": "libdevice.10.bc",
+}
+with zipfile.ZipFile(wheel) as z:
+    for src, dst in wanted.items():
+        with z.open(src) as f, open(f"{deps}/{dst}", "wb") as out:
+            out.write(f.read())
+PY
+  chmod +x "$deps/bin/ptxas"
+  echo "$CUDA_WHEEL" > "$deps/VERSION"
+fi
+echo "setup: $("$deps/bin/ptxas" --version | tail -1) and libdevice in $deps"

@@ -1,6 +1,6 @@
 //! Lowering of TritonGPU IR towards the GPU: Triton's `make_llir` stage
 //! (shared-memory allocation, `convert-triton-gpu-to-llvm`) and the
-//! translation of the LLVM dialect to LLVM IR.
+//! translation of the LLVM dialect to LLVM IR and then to PTX.
 //!
 //! The passes here build on `tt-passes` and join its registry at start-up
 //! through [`register_passes`], so `tt-opt` and pipelines name them like
@@ -10,8 +10,9 @@ pub mod convert_triton_gpu_to_llvm;
 mod llvm_ir;
 pub mod lowering;
 pub mod make_llir;
+pub mod ptx;
 
-pub use llvm_ir::{translate_to_llvm_ir, TranslateError};
+pub use llvm_ir::{translate_to_llvm_ir, LlvmModule, TranslateError};
 
 use tt_passes::registry::{self, OptionInfo, PassInfo, PassKind};
 

@@ -1,18 +1,32 @@
-//! Translation of an LLVM-dialect module to LLVM IR.
+//! LLVM modules owned from Rust, and the translation of an LLVM-dialect
+//! module into one.
+//!
+//! [`LlvmModule`] owns an LLVM context and one module in it and disposes
+//! both when dropped; the PTX step ([`crate::ptx`]) consumes it.
 //!
 //! `mlirTranslateModuleToLLVMIRToString` prints without checking that the
 //! translation succeeded (a failed translation crashes it), so this goes
-//! through `mlirTranslateModuleToLLVMIR`, which returns null on failure,
-//! into an LLVM context owned here.
+//! through `mlirTranslateModuleToLLVMIR`, which returns null on failure.
 
-use std::ffi::CStr;
+use std::cell::RefCell;
+use std::ffi::{c_void, CStr, CString};
 use std::fmt;
 
+use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
 use llvm_sys::core::{
-    LLVMContextCreate, LLVMContextDispose, LLVMDisposeMessage, LLVMDisposeModule,
+    LLVMContextCreate, LLVMContextDispose, LLVMContextSetDiagnosticHandler,
+    LLVMCreateMemoryBufferWithContentsOfFile, LLVMCreateMemoryBufferWithMemoryRangeCopy,
+    LLVMDisposeMemoryBuffer, LLVMDisposeMessage, LLVMDisposeModule, LLVMGetBufferSize,
+    LLVMGetBufferStart, LLVMGetDiagInfoDescription, LLVMGetDiagInfoSeverity,
     LLVMPrintModuleToString,
 };
+use llvm_sys::ir_reader::LLVMParseIRInContext2;
+use llvm_sys::prelude::{
+    LLVMContextRef, LLVMDiagnosticInfoRef, LLVMMemoryBufferRef, LLVMModuleRef,
+};
+use llvm_sys::LLVMDiagnosticSeverity;
 use melior::{ir::Module, utility::register_all_llvm_translations};
+use std::path::Path;
 
 /// The module could not be translated; MLIR has reported why through the
 /// context's diagnostic handlers.
@@ -27,31 +41,226 @@ impl fmt::Display for TranslateError {
 
 impl std::error::Error for TranslateError {}
 
-/// Translates `module`, which must contain only ops with an LLVM IR
-/// translation (the `llvm` and `nvvm` dialects, `builtin.module`), to LLVM
-/// IR text.
-pub fn translate_to_llvm_ir(module: &Module) -> Result<String, TranslateError> {
-    let context = module.context();
-    register_all_llvm_translations(unsafe { context.to_ref() });
+/// An LLVM context with a diagnostic handler that records errors.
+///
+/// Without a handler LLVM prints diagnostics and exits the process on an
+/// error (a failed link, for instance); with it, the error is kept here
+/// and the failing call reports failure.
+pub(crate) struct LlvmContext {
+    raw: LLVMContextRef,
+    errors: Box<RefCell<Vec<String>>>,
+}
+
+extern "C" fn record_diagnostic(info: LLVMDiagnosticInfoRef, errors: *mut c_void) {
     unsafe {
-        let llvm_context = LLVMContextCreate();
-        let llvm_module = mlir_sys::mlirTranslateModuleToLLVMIR(
-            module.as_operation().to_raw(),
-            llvm_context.cast(),
-        );
-        let result = if llvm_module.is_null() {
-            Err(TranslateError)
-        } else {
-            let module = llvm_module.cast();
-            let raw = LLVMPrintModuleToString(module);
-            let text = CStr::from_ptr(raw).to_string_lossy().into_owned();
-            LLVMDisposeMessage(raw);
-            LLVMDisposeModule(module);
-            Ok(text)
-        };
-        LLVMContextDispose(llvm_context);
-        result
+        if LLVMGetDiagInfoSeverity(info) != LLVMDiagnosticSeverity::LLVMDSError {
+            return;
+        }
+        let text = take_message(LLVMGetDiagInfoDescription(info));
+        let errors = &*errors.cast::<RefCell<Vec<String>>>();
+        if let Ok(mut errors) = errors.try_borrow_mut() {
+            errors.push(text);
+        }
     }
+}
+
+impl LlvmContext {
+    fn new() -> Self {
+        let raw = unsafe { LLVMContextCreate() };
+        let errors: Box<RefCell<Vec<String>>> = Box::default();
+        unsafe {
+            LLVMContextSetDiagnosticHandler(
+                raw,
+                Some(record_diagnostic),
+                std::ptr::from_ref(&*errors).cast_mut().cast(),
+            );
+        }
+        Self { raw, errors }
+    }
+
+    pub(crate) fn raw(&self) -> LLVMContextRef {
+        self.raw
+    }
+
+    /// The errors LLVM reported since the last call, one per line, after
+    /// `what`.
+    pub(crate) fn error(&self, what: &str) -> String {
+        let errors: Vec<String> = self.errors.borrow_mut().drain(..).collect();
+        if errors.is_empty() {
+            what.to_owned()
+        } else {
+            format!("{what}: {}", errors.join("\n"))
+        }
+    }
+}
+
+impl Drop for LlvmContext {
+    fn drop(&mut self) {
+        unsafe { LLVMContextDispose(self.raw) }
+    }
+}
+
+/// An LLVM module together with the context it lives in. The module is
+/// disposed before its context.
+pub struct LlvmModule {
+    module: LLVMModuleRef,
+    context: LlvmContext,
+}
+
+impl Drop for LlvmModule {
+    fn drop(&mut self) {
+        unsafe { LLVMDisposeModule(self.module) }
+        // `self.context` is dropped (disposed) after this body.
+    }
+}
+
+/// Takes an LLVM message string, returning it as Rust text.
+pub(crate) unsafe fn take_message(raw: *mut std::ffi::c_char) -> String {
+    if raw.is_null() {
+        return String::new();
+    }
+    let text = CStr::from_ptr(raw).to_string_lossy().into_owned();
+    LLVMDisposeMessage(raw);
+    text
+}
+
+impl LlvmModule {
+    /// Translates `module`, which must contain only ops with an LLVM IR
+    /// translation (the `llvm` and `nvvm` dialects, `builtin.module`).
+    pub fn from_mlir(module: &Module) -> Result<Self, TranslateError> {
+        let context_ref = module.context();
+        register_all_llvm_translations(unsafe { context_ref.to_ref() });
+        let context = LlvmContext::new();
+        let raw = unsafe {
+            mlir_sys::mlirTranslateModuleToLLVMIR(
+                module.as_operation().to_raw(),
+                context.raw().cast(),
+            )
+        };
+        if raw.is_null() {
+            return Err(TranslateError);
+        }
+        Ok(Self {
+            module: raw.cast(),
+            context,
+        })
+    }
+
+    /// Parses LLVM IR text (or bitcode) named `name` and verifies it.
+    pub fn parse_ir(text: &str, name: &str) -> Result<Self, String> {
+        let context = LlvmContext::new();
+        let name = CString::new(name).map_err(|_| "the buffer name contains a NUL byte")?;
+        let mut module = std::ptr::null_mut();
+        let mut message = std::ptr::null_mut();
+        let buffer = MemoryBuffer::copy(text.as_bytes(), &name);
+        let failed = unsafe {
+            LLVMParseIRInContext2(context.raw(), buffer.raw(), &mut module, &mut message) != 0
+        };
+        if failed {
+            let message = unsafe { take_message(message) };
+            return Err(format!(
+                "invalid LLVM IR in {}: {message}",
+                name.to_string_lossy()
+            ));
+        }
+        let module = Self { module, context };
+        module.verify()?;
+        Ok(module)
+    }
+
+    /// Checks the module with LLVM's verifier (Debian's LLVM has no
+    /// assertions, so an invalid module would crash code generation).
+    pub fn verify(&self) -> Result<(), String> {
+        let mut message = std::ptr::null_mut();
+        let broken = unsafe {
+            LLVMVerifyModule(
+                self.module,
+                LLVMVerifierFailureAction::LLVMReturnStatusAction,
+                &mut message,
+            ) != 0
+        };
+        let message = unsafe { take_message(message) };
+        if broken {
+            Err(format!("invalid LLVM module: {}", message.trim_end()))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The module as LLVM IR text.
+    pub fn to_ir_string(&self) -> String {
+        unsafe { take_message(LLVMPrintModuleToString(self.module)) }
+    }
+
+    pub(crate) fn raw(&self) -> LLVMModuleRef {
+        self.module
+    }
+
+    pub(crate) fn context(&self) -> &LlvmContext {
+        &self.context
+    }
+}
+
+/// An LLVM memory buffer, disposed when dropped.
+pub(crate) struct MemoryBuffer(pub(crate) LLVMMemoryBufferRef);
+
+impl MemoryBuffer {
+    /// A copy of `bytes`, named `name`.
+    pub(crate) fn copy(bytes: &[u8], name: &CStr) -> Self {
+        Self(unsafe {
+            LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                bytes.as_ptr().cast(),
+                bytes.len(),
+                name.as_ptr(),
+            )
+        })
+    }
+
+    pub(crate) fn from_file(path: &Path) -> Result<Self, String> {
+        let c_path = CString::new(path.as_os_str().as_encoded_bytes())
+            .map_err(|_| format!("bad path {}", path.display()))?;
+        let mut buffer = std::ptr::null_mut();
+        let mut message = std::ptr::null_mut();
+        unsafe {
+            if LLVMCreateMemoryBufferWithContentsOfFile(c_path.as_ptr(), &mut buffer, &mut message)
+                != 0
+            {
+                return Err(format!(
+                    "cannot read {}: {}",
+                    path.display(),
+                    take_message(message)
+                ));
+            }
+        }
+        Ok(Self(buffer))
+    }
+
+    pub(crate) fn raw(&self) -> LLVMMemoryBufferRef {
+        self.0
+    }
+
+    pub(crate) fn bytes(&self) -> &[u8] {
+        unsafe {
+            let start = LLVMGetBufferStart(self.0).cast::<u8>();
+            let size = LLVMGetBufferSize(self.0);
+            if start.is_null() || size == 0 {
+                &[]
+            } else {
+                std::slice::from_raw_parts(start, size)
+            }
+        }
+    }
+}
+
+impl Drop for MemoryBuffer {
+    fn drop(&mut self) {
+        unsafe { LLVMDisposeMemoryBuffer(self.0) }
+    }
+}
+
+/// Translates `module` (see [`LlvmModule::from_mlir`]) to LLVM IR text.
+pub fn translate_to_llvm_ir(module: &Module) -> Result<String, TranslateError> {
+    Ok(LlvmModule::from_mlir(module)?.to_ir_string())
 }
 
 #[cfg(test)]
@@ -98,5 +307,20 @@ mod tests {
         let module = Module::parse(&context, "module { func.func @f() { return } }")
             .expect("the test module parses");
         assert_eq!(translate_to_llvm_ir(&module), Err(TranslateError));
+    }
+
+    #[test]
+    fn parses_and_verifies_ir_text() {
+        let module = LlvmModule::parse_ir("define i32 @f(i32 %x) {\n  ret i32 %x\n}\n", "ok.ll")
+            .expect("valid IR parses");
+        assert!(module.to_ir_string().contains("define i32 @f(i32 %x)"));
+        let error = LlvmModule::parse_ir("define i32 @f( {", "bad.ll")
+            .err()
+            .unwrap();
+        assert!(error.starts_with("invalid LLVM IR in bad.ll:"), "{error}");
+        let error = LlvmModule::parse_ir("define i32 @f() {\n  ret i64 0\n}\n", "bad.ll")
+            .err()
+            .unwrap();
+        assert!(error.contains("bad.ll"), "{error}");
     }
 }

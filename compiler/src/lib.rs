@@ -1,0 +1,537 @@
+//! The compiler: Triton IR in, PTX and kernel metadata out.
+//!
+//! [`compile`] runs Triton 3.6's stages through the pass registry's named
+//! pipelines (`make-ttir`, `make-ttgir`, `make-llir`), translates the LLVM
+//! dialect to LLVM IR, optimizes it and prints PTX ([`tt_conversion::ptx`]).
+//! The input is TTIR, or TTGIR when its module carries `ttg.num-warps`, in
+//! which case the first two stages are skipped. [`compile_to`] stops after
+//! any stage. Results are cached on disk ([`Cache`]).
+
+mod cache;
+mod diagnostics;
+mod kernel;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use melior::ir::attribute::IntegerAttribute;
+use melior::ir::operation::{OperationLike, OperationPrintingFlags};
+use melior::ir::{Module, Operation};
+use melior::{Context, StringRef};
+use serde::{Deserialize, Serialize};
+use tt_conversion::ptx::{self, PtxOptions};
+use tt_conversion::LlvmModule;
+use tt_metadata::KernelMetadata;
+use tt_passes::{context::new_context, pipeline};
+
+pub use cache::{Cache, CACHE_DIR_ENV};
+use diagnostics::Capture;
+
+/// What to compile for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Compute capability, major * 10 + minor.
+    pub capability: u32,
+    /// Warps per CTA (a power of two).
+    pub num_warps: u32,
+    /// Software pipelining stages.
+    pub num_stages: u32,
+    /// CTAs per cluster.
+    pub num_ctas: u32,
+    /// Where results are cached; not part of the cache key.
+    pub cache: Cache,
+}
+
+impl Default for Options {
+    /// Triton's defaults on an H100: `cuda:90`, 4 warps, 3 stages, 1 CTA.
+    fn default() -> Self {
+        Self {
+            capability: 90,
+            num_warps: 4,
+            num_stages: 3,
+            num_ctas: 1,
+            cache: Cache::Default,
+        }
+    }
+}
+
+impl Options {
+    /// `cuda:<capability>`.
+    pub fn target(&self) -> String {
+        format!("cuda:{}", self.capability)
+    }
+}
+
+/// The stages, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    /// `make-ttir`: Triton IR.
+    Ttir,
+    /// `make-ttgir`: TritonGPU IR.
+    Ttgir,
+    /// `make-llir`, translation and LLVM's O3: LLVM IR.
+    Llir,
+    /// PTX and the kernel metadata.
+    Ptx,
+}
+
+impl Stage {
+    /// `ttir`, `ttgir`, `llir` or `ptx`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Ttir => "ttir",
+            Stage::Ttgir => "ttgir",
+            Stage::Llir => "llir",
+            Stage::Ptx => "ptx",
+        }
+    }
+
+    /// The stage called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Stage::Ttir, Stage::Ttgir, Stage::Llir, Stage::Ptx]
+            .into_iter()
+            .find(|s| s.name() == name)
+    }
+}
+
+/// The input of a compilation.
+#[derive(Clone, Copy)]
+pub enum Input<'a> {
+    /// MLIR text (TTIR or TTGIR) and the name its locations use.
+    Text { text: &'a str, name: &'a str },
+    /// A module built elsewhere; it is printed (with its locations) and
+    /// compiled in the compiler's own context, so it is left untouched.
+    Module(&'a Module<'a>),
+}
+
+impl<'a> From<&'a str> for Input<'a> {
+    fn from(text: &'a str) -> Self {
+        Input::Text {
+            text,
+            name: "<input>",
+        }
+    }
+}
+
+impl<'a> From<&'a Module<'a>> for Input<'a> {
+    fn from(module: &'a Module<'a>) -> Self {
+        Input::Module(module)
+    }
+}
+
+/// A failed compilation: the stage and what went wrong, with MLIR's
+/// located diagnostics as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    /// The stage that failed (`None`: before any stage, e.g. parsing).
+    pub stage: Option<Stage>,
+    /// The message, possibly several lines.
+    pub message: String,
+}
+
+impl CompileError {
+    fn new(stage: Option<Stage>, message: impl Into<String>) -> Self {
+        Self {
+            stage,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.stage {
+            Some(stage) => write!(f, "{} stage: {}", stage.name(), self.message.trim_end()),
+            None => f.write_str(self.message.trim_end()),
+        }
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// What [`compile_to`] produced: the stages up to the one asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Output {
+    /// TTIR after `make-ttir`; `None` for TTGIR input.
+    pub ttir: Option<String>,
+    /// TTGIR after `make-ttgir` (or the TTGIR input, reprinted); empty
+    /// when the compilation stopped at [`Stage::Ttir`].
+    pub ttgir: String,
+    /// LLVM IR after O3, from [`Stage::Llir`] on.
+    pub llir: Option<String>,
+    /// PTX, at [`Stage::Ptx`].
+    pub ptx: Option<String>,
+    /// The kernel's metadata, at [`Stage::Ptx`].
+    pub metadata: Option<KernelMetadata>,
+    /// Wall time of each step, in order (empty when cached).
+    #[serde(skip)]
+    pub timings: Vec<(String, Duration)>,
+    /// Whether the result came from the cache.
+    #[serde(skip)]
+    pub cached: bool,
+}
+
+/// A compiled kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compiled {
+    /// TTIR after `make-ttir`; `None` for TTGIR input.
+    pub ttir: Option<String>,
+    /// TTGIR after `make-ttgir`.
+    pub ttgir: String,
+    /// LLVM IR after O3.
+    pub llir: String,
+    /// PTX.
+    pub ptx: String,
+    /// The kernel's metadata.
+    pub metadata: KernelMetadata,
+    /// Wall time of each step (empty when cached).
+    pub timings: Vec<(String, Duration)>,
+    /// Whether the result came from the cache.
+    pub cached: bool,
+}
+
+/// Compiles `input` to PTX.
+pub fn compile<'a>(
+    input: impl Into<Input<'a>>,
+    options: &Options,
+) -> Result<Compiled, CompileError> {
+    let output = compile_to(input, options, Stage::Ptx)?;
+    let missing = || CompileError::new(Some(Stage::Ptx), "internal error: a stage left no result");
+    Ok(Compiled {
+        ttir: output.ttir,
+        ttgir: output.ttgir,
+        llir: output.llir.ok_or_else(missing)?,
+        ptx: output.ptx.ok_or_else(missing)?,
+        metadata: output.metadata.ok_or_else(missing)?,
+        timings: output.timings,
+        cached: output.cached,
+    })
+}
+
+/// Compiles `input` up to and including `until`.
+pub fn compile_to<'a>(
+    input: impl Into<Input<'a>>,
+    options: &Options,
+    until: Stage,
+) -> Result<Output, CompileError> {
+    let (text, name) = match input.into() {
+        Input::Text { text, name } => (text.to_owned(), name.to_owned()),
+        Input::Module(module) => {
+            let flags = OperationPrintingFlags::new().enable_debug_info(true, false);
+            let text = module
+                .as_operation()
+                .to_string_with_flags(flags)
+                .map_err(|e| CompileError::new(None, format!("cannot print the module: {e}")))?;
+            (text, "<module>".to_owned())
+        }
+    };
+    let cache_dir = options.cache.dir();
+    let key = cache::key(&name, &text, options, until);
+    if let Some(output) = cache_dir.as_deref().and_then(|dir| cache::load(dir, &key)) {
+        return Ok(Output {
+            cached: true,
+            ..output
+        });
+    }
+    let context = new_context(false);
+    let output = Compilation::new(&context, options).run(&text, &name, until)?;
+    if let Some(dir) = &cache_dir {
+        cache::store(dir, &key, &output);
+    }
+    Ok(output)
+}
+
+/// One uncached compilation in `context`.
+struct Compilation<'c, 'o> {
+    options: &'o Options,
+    context: &'c Context,
+    capture: Capture,
+    timings: Vec<(String, Duration)>,
+}
+
+impl<'c, 'o> Compilation<'c, 'o> {
+    fn new(context: &'c Context, options: &'o Options) -> Self {
+        let capture = Capture::attach(context);
+        Self {
+            options,
+            context,
+            capture,
+            timings: Vec::new(),
+        }
+    }
+
+    fn time<T>(&mut self, step: &str, f: impl FnOnce(&mut Self) -> T) -> T {
+        let start = Instant::now();
+        let result = f(self);
+        self.timings.push((step.to_owned(), start.elapsed()));
+        result
+    }
+
+    fn error(&self, stage: Option<Stage>, message: &str) -> CompileError {
+        let diagnostics = self.capture.take();
+        if diagnostics.is_empty() {
+            CompileError::new(stage, message)
+        } else {
+            CompileError::new(stage, format!("{message}\n{diagnostics}"))
+        }
+    }
+
+    fn run(mut self, text: &str, name: &str, until: Stage) -> Result<Output, CompileError> {
+        let context = self.context;
+        let mut module = self.time("parse", |c| c.parse(context, text, name))?;
+        let is_ttgir = module.as_operation().has_attribute("ttg.num-warps");
+        let mut output = Output::default();
+        if is_ttgir {
+            if until == Stage::Ttir {
+                return Err(CompileError::new(
+                    Some(Stage::Ttir),
+                    "the input is TTGIR (it has ttg.num-warps): there is no TTIR to emit",
+                ));
+            }
+        } else {
+            let ttir = format!("make-ttir{{target={}}}", self.options.target());
+            self.time("make-ttir", |c| {
+                c.run_pipeline(context, &mut module, &ttir, Stage::Ttir)
+            })?;
+            output.ttir = Some(print(&module));
+            if until == Stage::Ttir {
+                output.ttgir = String::new();
+                return Ok(self.finish(output));
+            }
+            let ttgir = format!(
+                "make-ttgir{{target={} num-warps={} num-ctas={} num-stages={}}}",
+                self.options.target(),
+                self.options.num_warps,
+                self.options.num_ctas,
+                self.options.num_stages
+            );
+            self.time("make-ttgir", |c| {
+                c.run_pipeline(context, &mut module, &ttgir, Stage::Ttgir)
+            })?;
+        }
+        output.ttgir = print(&module);
+        if until == Stage::Ttgir {
+            return Ok(self.finish(output));
+        }
+        let kernel =
+            kernel::Kernel::read(&module).map_err(|e| CompileError::new(Some(Stage::Llir), e))?;
+        let llir = format!("make-llir{{target={}}}", self.options.target());
+        self.time("make-llir", |c| {
+            c.run_pipeline(context, &mut module, &llir, Stage::Llir)
+        })?;
+        let memory = kernel::Memory::read(&module);
+        let llvm = self.time("translate", |c| {
+            LlvmModule::from_mlir(&module).map_err(|e| c.error(Some(Stage::Llir), &e.to_string()))
+        })?;
+        drop(module);
+        let ptx_options = PtxOptions::new(self.options.capability);
+        self.time("llvm-opt", |_| ptx::optimize_module(&llvm, &ptx_options))
+            .map_err(|e| CompileError::new(Some(Stage::Llir), e.0))?;
+        output.llir = Some(llvm.to_ir_string());
+        if until == Stage::Llir {
+            return Ok(self.finish(output));
+        }
+        let ptx = self
+            .time("ptx", |_| ptx::emit_ptx(&llvm, &ptx_options))
+            .map_err(|e| CompileError::new(Some(Stage::Ptx), e.0))?;
+        output.metadata = Some(kernel.metadata(
+            ptx.entry,
+            self.options.target(),
+            ptx_options.ptx_version,
+            &memory,
+        ));
+        output.ptx = Some(ptx.text);
+        Ok(self.finish(output))
+    }
+
+    fn finish(self, output: Output) -> Output {
+        Output {
+            timings: self.timings,
+            ..output
+        }
+    }
+
+    fn parse(
+        &self,
+        context: &'c Context,
+        text: &str,
+        name: &str,
+    ) -> Result<Module<'c>, CompileError> {
+        let op = unsafe {
+            Operation::from_option_raw(mlir_sys::mlirOperationCreateParse(
+                context.to_raw(),
+                StringRef::new(text).to_raw(),
+                StringRef::new(name).to_raw(),
+            ))
+        };
+        let Some(op) = op else {
+            return Err(self.error(None, &format!("{name} does not parse")));
+        };
+        if op.name().as_string_ref().as_str() != Ok("builtin.module") {
+            return Err(CompileError::new(
+                None,
+                format!("{name}: expected a single builtin.module at the top level"),
+            ));
+        }
+        if !op.verify() {
+            return Err(self.error(None, &format!("{name} does not verify")));
+        }
+        Module::from_operation(op)
+            .ok_or_else(|| CompileError::new(None, format!("{name}: not a module")))
+    }
+
+    fn run_pipeline(
+        &self,
+        context: &Context,
+        module: &mut Module,
+        elements: &str,
+        stage: Stage,
+    ) -> Result<(), CompileError> {
+        let text = format!("builtin.module({elements})");
+        let manager = pipeline::parse(&text)
+            .and_then(|p| p.build(context))
+            .map_err(|e| {
+                let pass = elements.split('{').next().unwrap_or(elements);
+                CompileError::new(Some(stage), format!("cannot run the {pass} pipeline: {e}"))
+            })?;
+        manager
+            .run(module)
+            .map_err(|_| self.error(Some(stage), &format!("{elements} failed")))
+    }
+}
+
+/// A module's text, without locations.
+fn print(module: &Module) -> String {
+    module.as_operation().to_string()
+}
+
+/// An integer attribute of the module op.
+fn module_int(module: &Module, name: &str) -> Option<i64> {
+    let attribute = module.as_operation().attribute(name).ok()?;
+    IntegerAttribute::try_from(attribute)
+        .ok()
+        .map(|a| a.value())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TTIR: &str = r#"
+module {
+  tt.func public @copy(%src: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %dst: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %offsets = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %bound = tt.splat %n : i32 -> tensor<128xi32>
+    %mask = arith.cmpi slt, %offsets, %bound : tensor<128xi32>
+    %src_splat = tt.splat %src : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+    %src_ptrs = tt.addptr %src_splat, %offsets : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+    %values = tt.load %src_ptrs, %mask : tensor<128x!tt.ptr<f32>>
+    %dst_splat = tt.splat %dst : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+    %dst_ptrs = tt.addptr %dst_splat, %offsets : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+    tt.store %dst_ptrs, %values, %mask : tensor<128x!tt.ptr<f32>>
+    tt.return
+  }
+}
+"#;
+
+    fn uncached() -> Options {
+        Options {
+            cache: Cache::Off,
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn ttir_goes_through_make_ttir_and_make_ttgir() {
+        let output = compile_to(TTIR, &uncached(), Stage::Ttgir).unwrap();
+        assert!(output.ttir.unwrap().contains("tt.func public @copy"));
+        assert!(
+            output.ttgir.contains("\"ttg.num-warps\" = 4"),
+            "{}",
+            output.ttgir
+        );
+        assert!(output.ttgir.contains("#ttg.blocked"), "{}", output.ttgir);
+        let steps: Vec<&str> = output.timings.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(steps, ["parse", "make-ttir", "make-ttgir"]);
+        assert!(!output.cached);
+    }
+
+    #[test]
+    fn ttgir_input_skips_the_first_stages() {
+        let ttgir = compile_to(TTIR, &uncached(), Stage::Ttgir).unwrap().ttgir;
+        let again = compile_to(ttgir.as_str(), &uncached(), Stage::Ttgir).unwrap();
+        assert_eq!(again.ttir, None);
+        assert_eq!(again.ttgir, ttgir);
+        let error = compile_to(ttgir.as_str(), &uncached(), Stage::Ttir).unwrap_err();
+        assert!(error.message.contains("there is no TTIR"), "{error}");
+    }
+
+    #[test]
+    fn a_built_module_compiles_like_its_text() {
+        let context = new_context(false);
+        let module = Module::parse(&context, TTIR).unwrap();
+        let from_module = compile_to(&module, &uncached(), Stage::Ttgir).unwrap();
+        let from_text = compile_to(TTIR, &uncached(), Stage::Ttgir).unwrap();
+        assert_eq!(from_module.ttgir, from_text.ttgir);
+    }
+
+    #[test]
+    fn errors_carry_located_diagnostics() {
+        let bad = "module {\n  tt.func @f() {\n    %x = arith.addi %y, %y : i32\n  }\n}\n";
+        let error = compile_to(
+            Input::Text {
+                text: bad,
+                name: "bad.ttir",
+            },
+            &uncached(),
+            Stage::Ptx,
+        )
+        .unwrap_err();
+        assert_eq!(error.stage, None);
+        assert!(
+            error
+                .message
+                .contains("bad.ttir:3:21: error: use of undeclared SSA value"),
+            "{error}"
+        );
+        let options = Options {
+            num_warps: 3,
+            ..uncached()
+        };
+        let error = compile_to(TTIR, &options, Stage::Ttgir).unwrap_err();
+        assert_eq!(error.stage, Some(Stage::Ttgir));
+        assert!(error.to_string().starts_with("ttgir stage: "), "{error}");
+    }
+
+    #[test]
+    fn full_compile_or_a_clear_missing_pipeline() {
+        tt_conversion::register_passes();
+        match tt_passes::registry::lookup("make-llir") {
+            Err(_) => {
+                let error = compile(TTIR, &uncached()).unwrap_err();
+                assert_eq!(error.stage, Some(Stage::Llir));
+                assert!(
+                    error
+                        .message
+                        .starts_with("cannot run the make-llir pipeline: unknown pass 'make-llir'"),
+                    "{error}"
+                );
+            }
+            Ok(_) => {
+                let compiled = compile(TTIR, &uncached()).unwrap();
+                assert_eq!(compiled.metadata.name, "copy");
+                assert_eq!(compiled.metadata.args.len(), 3);
+                assert!(compiled.ptx.contains(".visible .entry copy("));
+            }
+        }
+    }
+
+    #[test]
+    fn stages_by_name() {
+        for stage in [Stage::Ttir, Stage::Ttgir, Stage::Llir, Stage::Ptx] {
+            assert_eq!(Stage::from_name(stage.name()), Some(stage));
+        }
+        assert_eq!(Stage::from_name("cubin"), None);
+        assert!(Stage::Ttir < Stage::Ptx);
+    }
+}

@@ -1,0 +1,249 @@
+//! `ttc`: compiles a Triton kernel (TTIR or TTGIR) to PTX, or to any
+//! earlier stage, and writes its metadata. See `ttc --help`.
+//!
+//! Exit status: 0 on success, 1 when the compilation fails, 2 on a usage
+//! error; a panic is reported as an internal error (status 1), never an
+//! abort.
+
+use std::io::{Read, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use tt_compiler::{compile_to, Cache, Input, Options, Stage};
+
+const HELP: &str = "\
+Usage: ttc INPUT [options]
+
+Compiles a Triton kernel, TTIR or TTGIR (a module with ttg.num-warps), as
+Triton 3.6 does for an NVIDIA GPU. INPUT is a file, or - for stdin.
+
+Options:
+  --arch sm_NN          target GPU (default sm_90)
+  --num-warps N         warps per CTA, a power of two (default 4)
+  --num-stages N        software pipelining stages (default 3)
+  --num-ctas N          CTAs per cluster (default 1)
+  --emit STAGE          ttir, ttgir, llir or ptx (default ptx)
+  -o FILE               output file (default stdout)
+  --metadata FILE       kernel metadata JSON (ptx only; default: the -o file
+                        with the extension .json)
+  --no-cache            neither read nor write the compilation cache
+                        ($TT_CACHE_DIR, else ~/.cache/tt-compiler)
+  --time                print the wall time of each step to stderr
+  -h, --help            this help
+  --version             the version
+
+Exit status: 0 on success, 1 when compilation fails, 2 on a usage error.
+";
+
+/// A parsed command line.
+struct Args {
+    input: String,
+    options: Options,
+    emit: Stage,
+    output: Option<PathBuf>,
+    metadata: Option<PathBuf>,
+    time: bool,
+}
+
+enum Command {
+    Help,
+    Version,
+    Compile(Args),
+}
+
+fn main() -> ExitCode {
+    let panic_message = Arc::new(Mutex::new(String::new()));
+    let hook_message = panic_message.clone();
+    panic::set_hook(Box::new(move |info| {
+        if let Ok(mut message) = hook_message.lock() {
+            *message = info.to_string();
+        }
+    }));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match panic::catch_unwind(AssertUnwindSafe(|| run(&args))) {
+        Ok(code) => code,
+        Err(_) => {
+            let message = panic_message.lock().map(|m| m.clone()).unwrap_or_default();
+            eprintln!("ttc: internal error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &[String]) -> ExitCode {
+    tt_conversion::register_passes();
+    match parse(args) {
+        Ok(Command::Help) => {
+            print!("{HELP}");
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Version) => {
+            println!("ttc {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Compile(args)) => match compile(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("ttc: error: {}", message.trim_end());
+                ExitCode::FAILURE
+            }
+        },
+        Err(message) => {
+            eprintln!("ttc: error: {message}");
+            eprintln!("Run 'ttc --help' for the options.");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn parse(args: &[String]) -> Result<Command, String> {
+    let mut input = None;
+    let mut options = Options::default();
+    let mut emit = Stage::Ptx;
+    let mut output = None;
+    let mut metadata = None;
+    let mut time = false;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value.to_owned())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = || -> Result<String, String> {
+            match &inline {
+                Some(value) => Ok(value.clone()),
+                None => iter
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} needs a value")),
+            }
+        };
+        match flag {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--version" => return Ok(Command::Version),
+            "--arch" => options.capability = arch(&value()?)?,
+            "--num-warps" => options.num_warps = count(flag, &value()?)?,
+            "--num-stages" => options.num_stages = count(flag, &value()?)?,
+            "--num-ctas" => options.num_ctas = count(flag, &value()?)?,
+            "--emit" => {
+                let name = value()?;
+                emit = Stage::from_name(&name).ok_or_else(|| {
+                    format!("--emit: unknown stage '{name}' (ttir, ttgir, llir or ptx)")
+                })?;
+            }
+            "-o" => output = Some(PathBuf::from(value()?)),
+            "--metadata" => metadata = Some(PathBuf::from(value()?)),
+            "--no-cache" => options.cache = Cache::Off,
+            "--time" => time = true,
+            _ if inline.is_some() || (flag.starts_with('-') && flag != "-") => {
+                return Err(format!("unknown option '{flag}'"));
+            }
+            _ => {
+                if input.replace(arg.clone()).is_some() {
+                    return Err("more than one input file".into());
+                }
+            }
+        }
+        if inline.is_some() && matches!(flag, "--no-cache" | "--time" | "--help" | "--version") {
+            return Err(format!("{flag} takes no value"));
+        }
+    }
+    let input = input.ok_or("no input file")?;
+    if metadata.is_some() && emit != Stage::Ptx {
+        return Err("--metadata needs --emit ptx".into());
+    }
+    if metadata.is_none() && emit == Stage::Ptx {
+        metadata = output.as_ref().map(|o| o.with_extension("json"));
+    }
+    Ok(Command::Compile(Args {
+        input,
+        options,
+        emit,
+        output,
+        metadata,
+        time,
+    }))
+}
+
+/// `sm_90` or `sm_90a` → 90.
+fn arch(text: &str) -> Result<u32, String> {
+    text.strip_prefix("sm_")
+        .map(|c| c.strip_suffix('a').unwrap_or(c))
+        .and_then(|c| c.parse::<u32>().ok())
+        .filter(|&c| c > 0)
+        .ok_or_else(|| format!("--arch: invalid architecture '{text}' (e.g. sm_90)"))
+}
+
+fn count(flag: &str, text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{flag}: expected a positive integer, got '{text}'"))
+}
+
+fn compile(args: &Args) -> Result<(), String> {
+    let (text, name) = if args.input == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read stdin: {e}"))?;
+        (text, "<stdin>".to_owned())
+    } else {
+        let text = std::fs::read_to_string(&args.input)
+            .map_err(|e| format!("cannot read {}: {e}", args.input))?;
+        (text, args.input.clone())
+    };
+    let start = Instant::now();
+    let output = compile_to(
+        Input::Text {
+            text: &text,
+            name: &name,
+        },
+        &args.options,
+        args.emit,
+    )
+    .map_err(|e| e.to_string())?;
+    if args.time {
+        for (step, duration) in &output.timings {
+            eprintln!(
+                "ttc: time: {step:<12} {:>10.3} ms",
+                duration.as_secs_f64() * 1e3
+            );
+        }
+        if output.cached {
+            eprintln!("ttc: time: cache hit");
+        }
+        eprintln!(
+            "ttc: time: {:<12} {:>10.3} ms",
+            "total",
+            start.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    let missing = || format!("internal error: no {} output", args.emit.name());
+    let result = match args.emit {
+        Stage::Ttir => output.ttir.clone().ok_or_else(missing)?,
+        Stage::Ttgir => output.ttgir.clone(),
+        Stage::Llir => output.llir.clone().ok_or_else(missing)?,
+        Stage::Ptx => output.ptx.clone().ok_or_else(missing)?,
+    };
+    write(args.output.as_deref(), &result)?;
+    if let Some(path) = &args.metadata {
+        let metadata = output.metadata.as_ref().ok_or_else(missing)?;
+        write(Some(path), &metadata.to_json())?;
+    }
+    Ok(())
+}
+
+fn write(path: Option<&Path>, text: &str) -> Result<(), String> {
+    match path {
+        Some(path) => {
+            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write to stdout: {e}")),
+    }
+}

@@ -1,0 +1,313 @@
+//! `ttc` end to end: the ttgir stage against the reference corpus, the
+//! command line's error paths and the compilation cache.
+
+#[path = "../../tt-opt/tests/common/normalize.rs"]
+mod normalize;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use normalize::normalize;
+
+/// Runs ttc with `args`, its cache in `cache`, and `stdin` as input.
+fn ttc_with_input(args: &[&str], cache: &Path, stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ttc"))
+        .args(args)
+        .env("TT_CACHE_DIR", cache)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ttc starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().expect("ttc runs")
+}
+
+fn ttc(args: &[&str], cache: &Path) -> Output {
+    ttc_with_input(args, cache, "")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// `$TT_CORPUS`, else `<repo>/../shared/corpus`, or `None` (skip).
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("TT_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+    };
+    if dir.join("README.md").is_file() {
+        Some(dir)
+    } else {
+        println!("skipped: no reference corpus at {}", dir.display());
+        None
+    }
+}
+
+/// The kernels whose `make_ttgir` has no dot path (the dot path is not
+/// written yet: those kernels get a located error).
+const NON_DOT_KERNELS: &[&str] = &[
+    "add_print",
+    "copy",
+    "layernorm_bwd",
+    "max_reduce",
+    "prod_reduce",
+    "rgb2grey",
+    "softmax",
+    "swizzle",
+    "vector_add",
+];
+
+fn num_warps(ttgir: &str) -> String {
+    let start = ttgir.find("\"ttg.num-warps\" = ").expect("ttg.num-warps") + 18;
+    let rest = &ttgir[start..];
+    rest[..rest.find(' ').unwrap()].to_owned()
+}
+
+#[test]
+fn emit_ttgir_gives_the_corpus_ttgir() {
+    let Some(corpus) = corpus_dir() else { return };
+    let cache = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for kernel in NON_DOT_KERNELS.iter().chain(&["matmul", "matmul_naive"]) {
+        let dir = corpus.join(kernel);
+        let ttir = dir.join(format!("{kernel}.ttir"));
+        let ttgir = dir.join(format!("{kernel}.ttgir"));
+        let warps = num_warps(&std::fs::read_to_string(&ttgir).unwrap());
+        let ours = ttc(
+            &[
+                ttir.to_str().unwrap(),
+                "--emit",
+                "ttgir",
+                "--num-warps",
+                &warps,
+                "--no-cache",
+            ],
+            cache.path(),
+        );
+        if !NON_DOT_KERNELS.contains(kernel) {
+            assert_eq!(ours.status.code(), Some(1), "{kernel}");
+            let error = stderr(&ours);
+            assert!(
+                error.starts_with("ttc: error: ttgir stage: ") && error.contains(": error: "),
+                "{kernel}: {error}"
+            );
+            continue;
+        }
+        assert!(ours.status.success(), "{kernel}: {}", stderr(&ours));
+        // Triton's file, reprinted by ttc (TTGIR in, TTGIR out).
+        let theirs = ttc(
+            &[ttgir.to_str().unwrap(), "--emit=ttgir", "--no-cache"],
+            cache.path(),
+        );
+        assert!(theirs.status.success(), "{kernel}: {}", stderr(&theirs));
+        assert_eq!(
+            normalize(&stdout(&theirs)),
+            normalize(&stdout(&ours)),
+            "{kernel}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, NON_DOT_KERNELS.len());
+}
+
+const TTIR: &str = r#"module {
+  tt.func public @copy(%src: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %dst: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %offsets = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+    %src_splat = tt.splat %src : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+    %src_ptrs = tt.addptr %src_splat, %offsets : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+    %values = tt.load %src_ptrs : tensor<256x!tt.ptr<f32>>
+    %dst_splat = tt.splat %dst : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+    %dst_ptrs = tt.addptr %dst_splat, %offsets : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+    tt.store %dst_ptrs, %values : tensor<256x!tt.ptr<f32>>
+    tt.return
+  }
+}
+"#;
+
+#[test]
+fn usage_errors_exit_with_status_2() {
+    let cache = tempfile::tempdir().unwrap();
+    for (args, message) in [
+        (&[][..], "no input file"),
+        (&["a.ttir", "--bogus"][..], "unknown option '--bogus'"),
+        (
+            &["a.ttir", "--arch", "gfx90"][..],
+            "invalid architecture 'gfx90'",
+        ),
+        (&["a.ttir", "--emit", "cubin"][..], "unknown stage 'cubin'"),
+        (
+            &["a.ttir", "--num-warps", "zero"][..],
+            "expected a positive integer",
+        ),
+        (
+            &["a.ttir", "--num-stages"][..],
+            "--num-stages needs a value",
+        ),
+        (&["a.ttir", "b.ttir"][..], "more than one input file"),
+        (&["a.ttir", "--time=yes"][..], "--time takes no value"),
+        (
+            &["a.ttir", "--emit", "ttgir", "--metadata", "m.json"][..],
+            "--metadata needs --emit ptx",
+        ),
+    ] {
+        let out = ttc(args, cache.path());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).starts_with("ttc: error: ") && stderr(&out).contains(message),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let help = ttc(&["--help"], cache.path());
+    assert!(help.status.success());
+    assert!(stdout(&help).starts_with("Usage: ttc INPUT"));
+}
+
+#[test]
+fn compile_errors_exit_with_status_1_and_located_diagnostics() {
+    let cache = tempfile::tempdir().unwrap();
+    let missing = ttc(&["/nonexistent/k.ttir"], cache.path());
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stderr(&missing).starts_with("ttc: error: cannot read /nonexistent/k.ttir"));
+
+    let bad = "module {\n  tt.func @f() {\n    %x = arith.addi %y, %y : i32\n  }\n}\n";
+    let out = ttc_with_input(&["-", "--emit", "ttgir"], cache.path(), bad);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("<stdin>:3:21: error: use of undeclared SSA value name"),
+        "{}",
+        stderr(&out)
+    );
+
+    let bad_warps = ttc_with_input(&["-", "--num-warps", "3", "--no-cache"], cache.path(), TTIR);
+    assert_eq!(bad_warps.status.code(), Some(1));
+    assert!(stderr(&bad_warps).starts_with("ttc: error: ttgir stage:"));
+}
+
+#[test]
+fn ptx_output_and_metadata_or_the_missing_pipeline() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let ptx = dir.path().join("copy.ptx");
+    let out = ttc_with_input(
+        &["-", "-o", ptx.to_str().unwrap(), "--no-cache"],
+        cache.path(),
+        TTIR,
+    );
+    let has_make_llir = {
+        tt_conversion::register_passes();
+        tt_passes::registry::lookup("make-llir").is_ok()
+    };
+    if has_make_llir {
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(std::fs::read_to_string(&ptx)
+            .unwrap()
+            .contains(".visible .entry copy("));
+        let json = std::fs::read_to_string(dir.path().join("copy.json")).unwrap();
+        let metadata = tt_metadata::KernelMetadata::from_json(&json).unwrap();
+        assert_eq!(metadata.name, "copy");
+        assert_eq!(metadata.args.len(), 2);
+    } else {
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            stderr(&out).starts_with(
+                "ttc: error: llir stage: cannot run the make-llir pipeline: unknown pass 'make-llir'"
+            ),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!ptx.exists());
+    }
+}
+
+#[test]
+fn stages_go_to_output_files() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let ttir = dir.path().join("copy.ttir");
+    let ttgir = dir.path().join("copy.ttgir");
+    for (stage, path) in [("ttir", &ttir), ("ttgir", &ttgir)] {
+        let out = ttc_with_input(
+            &["-", "--emit", stage, "-o", path.to_str().unwrap()],
+            cache.path(),
+            TTIR,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+    }
+    assert!(std::fs::read_to_string(&ttir)
+        .unwrap()
+        .contains("tt.func public @copy"));
+    assert!(!dir.path().join("copy.json").exists());
+    // TTGIR in: there is no TTIR to emit.
+    let out = ttc(&[ttgir.to_str().unwrap(), "--emit", "ttir"], cache.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("the input is TTGIR (it has ttg.num-warps)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn cache_entries(dir: &Path) -> Vec<PathBuf> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    entries.sort();
+    entries
+}
+
+#[test]
+fn cache_hits_misses_and_recovers_from_corrupt_entries() {
+    let cache = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["-", "--emit", "ttgir", "--time"];
+        args.extend_from_slice(extra);
+        let out = ttc_with_input(&args, cache.path(), TTIR);
+        assert!(out.status.success(), "{}", stderr(&out));
+        (stdout(&out), stderr(&out).contains("ttc: time: cache hit"))
+    };
+    let (first, hit) = run(&[]);
+    assert!(!hit);
+    assert!(first.contains("#ttg.blocked"));
+    assert_eq!(cache_entries(cache.path()).len(), 1);
+
+    let (second, hit) = run(&[]);
+    assert!(hit);
+    assert_eq!(second, first);
+
+    // Other options: another entry.
+    let (eight, hit) = run(&["--num-warps", "8"]);
+    assert!(!hit);
+    assert!(eight.contains("\"ttg.num-warps\" = 8"));
+    assert_eq!(cache_entries(cache.path()).len(), 2);
+
+    // --no-cache neither reads nor writes.
+    let (uncached, hit) = run(&["--no-cache"]);
+    assert!(!hit);
+    assert_eq!(uncached, first);
+    assert_eq!(cache_entries(cache.path()).len(), 2);
+
+    // Corrupt entries are recompiled and rewritten.
+    for entry in cache_entries(cache.path()) {
+        std::fs::write(entry, "{ not json").unwrap();
+    }
+    let (recompiled, hit) = run(&[]);
+    assert!(!hit);
+    assert_eq!(recompiled, first);
+    let (again, hit) = run(&[]);
+    assert!(hit);
+    assert_eq!(again, first);
+}
