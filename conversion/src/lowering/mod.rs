@@ -6,10 +6,12 @@
 //! already scalar (`arith`, `math`, `cf`) are rebuilt per element and left
 //! for MLIR's own conversions, which the pass runs next.
 
+mod convert_layout;
 mod elementwise;
 mod emit;
 mod layout;
 mod memory;
+mod reduce;
 mod view;
 
 use std::collections::HashMap;
@@ -584,7 +586,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.splat" => view::splat(self, emit, op),
             "tt.make_range" => view::make_range(self, emit, op),
             "tt.broadcast" | "tt.expand_dims" => view::remap(self, emit, op),
-            "ttg.convert_layout" => view::convert_layout(self, emit, op),
+            "ttg.convert_layout" => convert_layout::lower(self, emit, op),
+            "tt.reduce" => reduce::lower(self, emit, op),
             "tt.addptr" => view::addptr(self, emit, op),
             "tt.load" => memory::load(self, emit, op),
             "tt.store" => memory::store(self, emit, op),

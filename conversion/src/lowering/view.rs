@@ -1,7 +1,5 @@
 //! Ops that only rearrange or index values: program ids, `splat`,
-//! `make_range`, `broadcast`, `expand_dims`, layout conversions between
-//! layouts that place every element in the same thread and register, and
-//! pointer arithmetic.
+//! `make_range`, `broadcast`, `expand_dims`, and pointer arithmetic.
 
 use std::collections::HashMap;
 
@@ -83,7 +81,7 @@ pub fn make_range<'c, 'a>(
 /// element at `to_src(coordinates)`. The thread parts of the two layouts
 /// must agree on the dimensions kept, which holds for the layouts these
 /// ops relate (a layout and its slice, or one layout on both sides).
-fn register_map(
+pub(super) fn register_map(
     src: &Distributed,
     dst: &Distributed,
     to_src: impl Fn(&[i32]) -> Vec<i32>,
@@ -110,7 +108,7 @@ fn register_map(
 
 /// Whether the lane and warp parts of two layouts place the kept
 /// dimensions alike.
-fn same_thread_parts(
+pub(super) fn same_thread_parts(
     src: &Distributed,
     dst: &Distributed,
     to_src: impl Fn(&[i32]) -> Vec<i32>,
@@ -163,26 +161,6 @@ pub fn remap<'c, 'a>(
     }
     let map = register_map(&src, &dst, to_src)?;
     lw.set(result(op), map.into_iter().map(|r| values[r]).collect());
-    Ok(())
-}
-
-/// `ttg.convert_layout` between layouts that give every thread the same
-/// elements in the same registers (only the encoding's spelling differs).
-pub fn convert_layout<'c, 'a>(
-    lw: &mut Lowering<'c, 'a>,
-    _emit: &Emitter<'c, 'a>,
-    op: OperationRef<'c, 'a>,
-) -> LowerResult {
-    let src_value = operand(op, 0)?;
-    let src = Distributed::of(src_value.r#type())?;
-    let dst = Distributed::of(result(op).r#type())?;
-    if src.layout != dst.layout {
-        return Err(
-            "layout conversions that move data between threads are not supported yet".into(),
-        );
-    }
-    let values = lw.get(src_value)?;
-    lw.set(result(op), values);
     Ok(())
 }
 

@@ -1,0 +1,104 @@
+// tt.reduce: within a thread, across lanes with butterfly shuffles, and
+// across warps through the op's scratch (at its allocation.offset).
+// RUN: tt-opt %s --split-input-file --convert-triton-gpu-to-llvm | FileCheck %s
+
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @sum_1d
+  tt.func public @sum_1d(%out: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %s = "tt.reduce"(%r) <{axis = 0 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.addi %a, %b : i32
+      tt.reduce.return %c : i32
+    }) {allocation.offset = 64 : i32} : (tensor<256xi32, #blocked>) -> i32
+    // The two registers first, then five lane steps.
+    // CHECK: ^bb1:
+    // CHECK: llvm.add
+    // CHECK-COUNT-5: nvvm.shfl.sync bfly
+    // CHECK-NOT: nvvm.barrier0
+    // CHECK: %[[LANE_MASK:.*]] = llvm.mlir.constant(31 : i32)
+    // CHECK: %[[LEADER_BITS:.*]] = llvm.and %{{.*}}, %[[LANE_MASK]]
+    // CHECK: %[[LEADER:.*]] = llvm.icmp "eq" %[[LEADER_BITS]]
+    // CHECK: %[[OFF:.*]] = llvm.mlir.constant(64 : i32)
+    // CHECK: llvm.getelementptr %{{.*}}[%[[OFF]]]
+    // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[LEADER]]
+    // CHECK-NEXT: nvvm.barrier0
+    // CHECK-COUNT-3: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+    // CHECK: %[[L4:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
+    // CHECK-NEXT: %[[LAST:.*]] = llvm.add %{{.*}}, %[[L4]] : i32
+    // CHECK-NOT: nvvm.shfl.sync
+    // CHECK: st.global.b32 {{.*}} %[[LAST]], %arg0
+    tt.store %out, %s : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
+// Along the lanes of a 2-D layout only: no scratch, no barrier; the
+// result has the sliced layout.
+#blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @max_rows
+  tt.func public @max_rows(%out: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %e = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %b = tt.broadcast %e : tensor<1x64xi32, #blocked> -> tensor<8x64xi32, #blocked>
+    %f = arith.sitofp %b : tensor<8x64xi32, #blocked> to tensor<8x64xf32, #blocked>
+    %m = "tt.reduce"(%f) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %c: f32):
+      %x = arith.maxnumf %a, %c : f32
+      tt.reduce.return %x : f32
+    }) : (tensor<8x64xf32, #blocked>) -> tensor<8xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    // Four registers along the row, then sixteen lanes.
+    // CHECK-COUNT-3: llvm.intr.maxnum
+    // CHECK-COUNT-4: nvvm.shfl.sync bfly
+    // CHECK-NEXT: llvm.bitcast
+    // CHECK-NEXT: llvm.intr.maxnum
+    // CHECK-NOT: nvvm.barrier0
+    // CHECK-NOT: st.shared
+    // CHECK: llvm.return
+    tt.return
+  }
+}
+
+// -----
+
+// Two operands (an argmax) across warps: each operand has its own part
+// of the scratch; the combine region is cloned per step.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @argmax
+  tt.func public @argmax(%out: !tt.ptr<i32>) {
+    %i = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %v = arith.sitofp %i : tensor<64xi32, #blocked> to tensor<64xf32, #blocked>
+    %m:2 = "tt.reduce"(%v, %i) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+      %gt = arith.cmpf ogt, %a, %b : f32
+      %x = arith.select %gt, %a, %b : f32
+      %xi = arith.select %gt, %ai, %bi : i32
+      tt.reduce.return %x, %xi : f32, i32
+    }) : (tensor<64xf32, #blocked>, tensor<64xi32, #blocked>) -> (f32, i32)
+    // Five lane steps, two shuffles (one per operand) each.
+    // CHECK-COUNT-10: nvvm.shfl.sync bfly
+    // The indices start 2 warps x 4 bytes after the values.
+    // CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : {{.*}}, i8
+    // CHECK-NEXT: llvm.mlir.constant(0 : i32)
+    // CHECK-NEXT: %[[S0:.*]] = llvm.getelementptr %[[SCRATCH]]
+    // CHECK-NEXT: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32)
+    // CHECK-NEXT: %[[S1:.*]] = llvm.getelementptr %[[SCRATCH]][%[[EIGHT]]]
+    // CHECK: llvm.getelementptr %[[S0]]
+    // CHECK: st.shared.b32
+    // CHECK: llvm.getelementptr %[[S1]]
+    // CHECK: st.shared.b32
+    // CHECK-NEXT: nvvm.barrier0
+    // CHECK-COUNT-4: llvm.load
+    // CHECK: llvm.fcmp "ogt"
+    // CHECK: llvm.select
+    // CHECK: %[[IDX:.*]] = llvm.select
+    // CHECK: st.global.b32 {{.*}} %[[IDX]], %arg0
+    tt.store %out, %m#1 : !tt.ptr<i32>
+    tt.return
+  }
+}
