@@ -624,7 +624,7 @@ pub(crate) fn allocate_function(func: MlirOperation) -> Result<FuncAllocation, U
         }
     }
     let mut buffers: Vec<Buffer> = explicit.into_iter().chain(scratch_buffers).collect();
-    buffers.sort_by(|a, b| b.size.cmp(&a.size));
+    buffers.sort_by_key(|b| std::cmp::Reverse(b.size));
     calculate_starts(&mut buffers);
     loop {
         let graph = interference(&buffers);

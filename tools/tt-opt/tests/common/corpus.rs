@@ -273,6 +273,10 @@ module {
 // -----// IR Dump Before ConvertTritonGPUToLLVM (convert-triton-gpu-to-llvm) ('builtin.module' operation) //----- //
 module {
 }
+// -----// IR Dump Before Canonicalizer (canonicalize) ('builtin.module' operation) //----- //
+module {
+  llvm.func @f()
+}
 ";
 
     #[test]
@@ -285,6 +289,7 @@ module {
                 "IR Dump Before Inliner (inline) ('builtin.module' operation)",
                 "IR Dump Before Canonicalizer (canonicalize) ('tt.func' operation: @f)",
                 "SoftwarePipeliner internal IR Dump After: LowerLoops",
+                "IR Dump Before ConvertTritonGPUToLLVM (convert-triton-gpu-to-llvm) ('builtin.module' operation)",
             ]
         );
         assert_eq!(s[0].line, 1);
