@@ -83,10 +83,19 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 ///   their duplicates. Unused or broadcast-free results need none.
 /// * `tt.histogram`: `max(numel(result), threadsPerWarp)` result elements
 ///   (`bits / 8` bytes each, at least one byte).
+/// * `tt.scan` over a blocked layout (`spt`, `tpw`, `wpc`; the layout's
+///   tile must fit in the shape) with several warps along the axis: for
+///   every warp, one slot per (non-axis lane, non-axis register element),
+///   repeated for every tile along the axis and across the other
+///   dimensions: `prod(wpc) * prod(tpw)/tpw[axis] * prod(spt)/spt[axis] *
+///   ceil(shape[axis] / tile[axis]) * prod_{d != axis} ceil(shape[d] /
+///   tile[d])` elements of `Σ ceil(bits_i / 8)` bytes (operands one after
+///   the other), `tile = spt * tpw * wpc`. One warp along the axis: none.
 /// * `ttg.convert_layout` between identical types: none.
 ///
 /// Refused (`Err`): conversions between different layouts (Triton's
-/// swizzled scratch size is not implemented here), `tt.scan`, `tt.gather`,
+/// swizzled scratch size is not implemented here), scans over other
+/// layouts or broadcasting ones, `tt.gather`,
 /// warp specialization, TMA descriptor creation and function calls.
 pub fn scratch_bytes(op: OperationRef) -> Result<Option<u64>, String> {
     scratch(op.to_raw()).map_err(|e| e.what)
@@ -109,12 +118,10 @@ fn scratch(op: MlirOperation) -> Result<Option<u64>, Unsupported> {
             }
             0
         }
-        "tt.scan"
-        | "tt.gather"
-        | "ttg.warp_specialize"
-        | "ttng.tensormap_create"
-        | "tt.call"
-        | "func.call" => return Err(unsupported(op, name)),
+        "tt.scan" => scan_scratch(op)?,
+        "tt.gather" | "ttg.warp_specialize" | "ttng.tensormap_create" | "tt.call" | "func.call" => {
+            return Err(unsupported(op, name))
+        }
         _ => 0,
     };
     Ok((bytes > 0).then_some(bytes))
@@ -185,6 +192,46 @@ fn reduce_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
         .map(|(_, &n)| n)
         .product();
     Ok(others as u64 * warps * bytes_per_elem)
+}
+
+fn scan_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
+    let axis = ir::attribute(op, "axis")
+        .and_then(ir::integer_attr_value)
+        .ok_or_else(|| unsupported(op, "tt.scan without an axis"))? as usize;
+    let (shape, _, layout) = tensor_of(op, ir::operand(op, 0))?;
+    let Layout::Blocked {
+        size_per_thread: spt,
+        threads_per_warp: tpw,
+        warps_per_cta: wpc,
+        ..
+    } = &layout
+    else {
+        return Err(unsupported(op, "tt.scan over layouts other than blocked"));
+    };
+    let tile: Vec<i64> = (0..shape.len())
+        .map(|d| i64::from(spt[d] * tpw[d] * wpc[d]))
+        .collect();
+    if shape.iter().zip(&tile).any(|(&n, &t)| n < t) {
+        return Err(unsupported(op, "tt.scan over a layout that broadcasts"));
+    }
+    if wpc[axis] == 1 {
+        return Ok(0);
+    }
+    let product = |v: &[u32]| v.iter().map(|&x| u64::from(x)).product::<u64>();
+    let blocks: u64 = shape
+        .iter()
+        .zip(&tile)
+        .map(|(&n, &t)| (n as u64).div_ceil(t as u64))
+        .product();
+    let elems = product(wpc) * product(tpw) / u64::from(tpw[axis]) * product(spt)
+        / u64::from(spt[axis])
+        * blocks;
+    let mut bytes_per_elem = 0;
+    for value in ir::operands(op) {
+        let (_, element, _) = tensor_of(op, value)?;
+        bytes_per_elem += bits_of(op, element)?.div_ceil(8);
+    }
+    Ok(elems * bytes_per_elem)
 }
 
 fn atomic_scratch(op: MlirOperation) -> Result<u64, Unsupported> {

@@ -15,14 +15,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @scan(%x: tensor<1024xf32, #blocked>) -> tensor<1024xf32, #blocked> {
-    // expected-error @+1 {{'allocate-shared-memory-nv' does not support tt.scan yet}}
+  tt.func @scan(%x: tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked> {
+    // expected-error @+1 {{'allocate-shared-memory-nv' does not support tt.scan over a layout that broadcasts yet}}
     %y = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a: f32, %b: f32):
       %s = arith.addf %a, %b : f32
       tt.scan.return %s : f32
-    }) : (tensor<1024xf32, #blocked>) -> tensor<1024xf32, #blocked>
-    tt.return %y : tensor<1024xf32, #blocked>
+    }) : (tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked>
+    tt.return %y : tensor<256xf32, #blocked>
   }
 }
 

@@ -87,3 +87,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %a, %b, %d : f32, tensor<64xf32, #blocked>, tensor<16xi32, #blocked>
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked2d = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0]}>
+// The 1-d scan: 4 warps x 1 lane x 1 element x 2 tiles = 8 slots of
+// f32 + i32 (64 bytes). The 2-d one along dim 1: 4 warps x 4 lanes x 1
+// element x (1 tile along dim 1) x (2 tiles along dim 0) = 32 f32 slots.
+// CHECK: module attributes {{{.*}}ttg.shared = 128 : i32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @scans
+  tt.func @scans(%x: tensor<1024xf32, #blocked>, %i: tensor<1024xi32, #blocked>, %y: tensor<8x128xf32, #blocked2d>) -> (tensor<1024xf32, #blocked>, tensor<8x128xf32, #blocked2d>) {
+    // CHECK: tt.scan
+    // CHECK: }) {allocation.offset = 0 : i32} : (tensor<1024xf32, #blocked>, tensor<1024xi32, #blocked>)
+    %s:2 = "tt.scan"(%x, %i) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+      %c = arith.addf %a, %b : f32
+      %ci = arith.addi %ai, %bi : i32
+      tt.scan.return %c, %ci : f32, i32
+    }) : (tensor<1024xf32, #blocked>, tensor<1024xi32, #blocked>) -> (tensor<1024xf32, #blocked>, tensor<1024xi32, #blocked>)
+    // CHECK: tt.scan
+    // CHECK: }) {allocation.offset = 0 : i32} : (tensor<8x128xf32
+    %t = "tt.scan"(%y) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.scan.return %c : f32
+    }) : (tensor<8x128xf32, #blocked2d>) -> tensor<8x128xf32, #blocked2d>
+    tt.return %s#0, %t : tensor<1024xf32, #blocked>, tensor<8x128xf32, #blocked2d>
+  }
+}
