@@ -34,11 +34,11 @@ use ttg_dialect::to_linear::to_linear_layout;
 pub const SCRATCH_ALIGNMENT: u64 = 128;
 
 /// Why an op cannot be allocated: the op and the message.
-pub struct Unsupported {
+pub(crate) struct Unsupported {
     /// Where the error belongs.
-    pub op: MlirOperation,
+    pub(crate) op: MlirOperation,
     /// What is not supported (the pass adds its name).
-    pub what: String,
+    pub(crate) what: String,
 }
 
 fn unsupported(op: MlirOperation, what: impl Into<String>) -> Unsupported {
