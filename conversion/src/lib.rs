@@ -6,11 +6,20 @@
 //! through [`register_passes`], so `tt-opt` and pipelines name them like
 //! any other pass.
 
+pub mod allocate_shared_memory;
+pub mod allocate_warp_groups;
+pub mod allocation;
+pub mod check_matmul_two_cta;
 pub mod convert_triton_gpu_to_llvm;
+pub mod global_scratch_memory_allocation;
+pub mod gluon_inline;
 mod llvm_ir;
 pub mod lowering;
 pub mod make_llir;
+mod module_attrs;
+pub mod proxy_fence_insertion;
 pub mod ptx;
+pub mod tensor_memory_allocation;
 
 pub use llvm_ir::{translate_to_llvm_ir, LlvmModule, TranslateError};
 
@@ -22,8 +31,37 @@ const fn opt(name: &'static str, summary: &'static str) -> OptionInfo {
     OptionInfo { name, summary }
 }
 
+const fn rust(pass: &'static tt_passes::rust_pass::RustPass) -> PassInfo {
+    PassInfo {
+        name: pass.argument,
+        summary: pass.description,
+        anchor: Some(pass.anchor),
+        options: &[],
+        kind: PassKind::RustNoOptions(pass),
+    }
+}
+
+const COMPUTE_CAPABILITY: OptionInfo = OptionInfo {
+    name: "compute-capability",
+    summary: "The GPU's compute capability",
+};
+
 /// The passes of this crate, sorted by name.
 pub static PASSES: &[PassInfo] = &[
+    rust(&allocate_shared_memory::PASS),
+    PassInfo {
+        name: "allocate-shared-memory-nv",
+        summary: "Add metadata for shared memory allocation for Nvidia",
+        anchor: MODULE,
+        options: &[
+            COMPUTE_CAPABILITY,
+            OptionInfo {
+                name: "ptx-version",
+                summary: "The PTX ISA version",
+            },
+        ],
+        kind: PassKind::Rust(allocate_shared_memory::nv_factory),
+    },
     PassInfo {
         name: "convert-nvvm-to-llvm",
         summary: "Convert NVVM to PTX with Inline Assembly in LLVM dialect",
@@ -41,6 +79,7 @@ pub static PASSES: &[PassInfo] = &[
         ],
         kind: PassKind::Rust(convert_triton_gpu_to_llvm::factory),
     },
+    rust(&gluon_inline::PASS),
     PassInfo {
         name: "make-llir",
         summary: "Triton's make_llir stage: shared-memory allocation, the lowering to the LLVM dialect, clean-up",
@@ -51,6 +90,17 @@ pub static PASSES: &[PassInfo] = &[
         ],
         kind: PassKind::Pipeline(make_llir::make_llir),
     },
+    rust(&check_matmul_two_cta::PASS),
+    PassInfo {
+        name: "triton-nvidia-gpu-proxy-fence-insertion",
+        summary: "Insert proxy fences between generic shared-memory writes and async-proxy reads",
+        anchor: MODULE,
+        options: &[COMPUTE_CAPABILITY],
+        kind: PassKind::Rust(proxy_fence_insertion::factory),
+    },
+    rust(&tensor_memory_allocation::PASS),
+    rust(&allocate_warp_groups::PASS),
+    rust(&global_scratch_memory_allocation::PASS),
 ];
 
 /// Adds [`PASSES`] to the pass registry. Call it once at start-up, before

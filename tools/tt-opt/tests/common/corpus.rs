@@ -45,8 +45,8 @@ pub struct Text {
     pub nested_func: bool,
 }
 
-/// The first pass whose input is no longer TTGIR; its section and all later
-/// ones are not corpus texts.
+/// The last pass whose input is TTGIR (the conversion to LLVM); its section
+/// is the last corpus text, and what it prints is the last step's output.
 const LAST_SECTION: &str = "IR Dump Before ConvertTritonGPUToLLVM";
 
 /// The kernel folders (those with a passes.log), in name order.
@@ -191,13 +191,16 @@ struct Section {
     body: String,
 }
 
-/// The sections of a passes.log before [`LAST_SECTION`].
+/// The sections of a passes.log up to [`LAST_SECTION`] included.
 fn passes_log_sections(log: &str) -> Vec<Section> {
     let mut sections: Vec<Section> = Vec::new();
     for (i, line) in log.lines().enumerate() {
         if let Some(header) = line.strip_prefix("// -----// ") {
             let header = header.trim_end_matches("//----- //").trim().to_string();
-            if header.starts_with(LAST_SECTION) {
+            if sections
+                .last()
+                .is_some_and(|s| s.header.starts_with(LAST_SECTION))
+            {
                 break;
             }
             sections.push(Section {
@@ -270,6 +273,10 @@ module {
 // -----// IR Dump Before ConvertTritonGPUToLLVM (convert-triton-gpu-to-llvm) ('builtin.module' operation) //----- //
 module {
 }
+// -----// IR Dump Before Canonicalizer (canonicalize) ('builtin.module' operation) //----- //
+module {
+  llvm.func @f()
+}
 ";
 
     #[test]
@@ -282,6 +289,7 @@ module {
                 "IR Dump Before Inliner (inline) ('builtin.module' operation)",
                 "IR Dump Before Canonicalizer (canonicalize) ('tt.func' operation: @f)",
                 "SoftwarePipeliner internal IR Dump After: LowerLoops",
+                "IR Dump Before ConvertTritonGPUToLLVM (convert-triton-gpu-to-llvm) ('builtin.module' operation)",
             ]
         );
         assert_eq!(s[0].line, 1);

@@ -1,0 +1,816 @@
+//! Shared-memory allocation: Triton 3.6's `Allocation` analysis for one CTA.
+//!
+//! Every `tt.func` is analysed on its own. Buffers are
+//! * explicit: each `ttg.local_alloc` in shared memory, of
+//!   `numel(allocShape) * bits(element) / 8` bytes, aligned to its
+//!   `alignment` attribute or its encoding's (16 for swizzled layouts,
+//!   `128 * maxPhase` for NVMMA layouts);
+//! * scratch: temporary space an op needs while it runs
+//!   ([`scratch_bytes`]), aligned to 128 bytes.
+//!
+//! An explicit buffer is live over the ops where its value or any value
+//! aliasing it (memdesc views, block arguments fed by branches) is live
+//! (MLIR's `Liveness` over the CFG, ops numbered in post-order); a scratch
+//! buffer over its op alone. Offsets follow Triton's packing: buffers by
+//! decreasing size (stable), first placed by the "triple" sweep of
+//! "Algorithms for Compile-Time Memory Optimization", then an interference
+//! graph (live together and overlapping) is coloured first-fit and every
+//! buffer not of colour 0 moves past its interfering neighbours, until
+//! nothing interferes. The function's size is the largest end offset.
+//!
+//! The lowering reads the result back from the IR: [`offset`] on the op
+//! (`allocation.offset`) and [`module_shared_bytes`] (`ttg.shared`).
+
+use std::collections::{HashMap, HashSet};
+
+use melior::ir::{operation::OperationRef, r#type::TypeLike, Type};
+use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
+use tt_dialect::types::{bit_width, TensorView};
+use tt_passes::ttir::loop_support::ir::{self, Blk, Op, Val};
+use ttg_dialect::layout::{memory_space, Layout, MemDesc, MemorySpace};
+use ttg_dialect::to_linear::to_linear_layout;
+
+/// Alignment of every scratch buffer, in bytes.
+pub const SCRATCH_ALIGNMENT: u64 = 128;
+
+/// Why an op cannot be allocated: the op and the message.
+pub(crate) struct Unsupported {
+    /// Where the error belongs.
+    pub(crate) op: MlirOperation,
+    /// What is not supported (the pass adds its name).
+    pub(crate) what: String,
+}
+
+fn unsupported(op: MlirOperation, what: impl Into<String>) -> Unsupported {
+    Unsupported {
+        op,
+        what: what.into(),
+    }
+}
+
+/// The `allocation.offset` Triton's allocation wrote on `op` (a
+/// `ttg.local_alloc`, or an op with scratch): its byte offset from the
+/// start of the kernel's dynamic shared memory (`@global_smem`).
+pub fn offset(op: OperationRef) -> Option<u64> {
+    ir::attribute(op.to_raw(), "allocation.offset")
+        .and_then(ir::integer_attr_value)
+        .and_then(|v| u64::try_from(v).ok())
+}
+
+/// The module's `ttg.shared`: the bytes of shared memory a CTA needs.
+pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
+    ir::attribute(module.to_raw(), "ttg.shared")
+        .and_then(ir::integer_attr_value)
+        .and_then(|v| u64::try_from(v).ok())
+}
+
+/// The scratch bytes `op` needs (Triton's
+/// `defaultAllocationAnalysisScratchSizeFn` for the ops below), `Ok(None)`
+/// when it needs none. How the lowering must lay the scratch out:
+///
+/// * `tt.reduce` whose reduced axis spans several warps (`W` = the number
+///   of warp bases of the source's linear layout along the axis, `W > 1`):
+///   the source shape with the axis replaced by `W`, one slot per warp per
+///   output element; every operand's values are stored one after the
+///   other (operand 0's whole block first), each element taking
+///   `ceil(bits / 8)` bytes. Bytes = `numel(shape[axis := W]) * Σ
+///   ceil(bits_i / 8)`. A reduction within warps needs none.
+/// * `tt.atomic_rmw` / `tt.atomic_cas` with a used scalar result: one
+///   element of the pointee type (`max(bits, 8) / 8` bytes) that the
+///   issuing thread writes and every thread reads back. With a used tensor
+///   result whose layout broadcasts (free register, lane or warp bits): the
+///   whole tensor shape, one element each, so the owners can hand values to
+///   their duplicates. Unused or broadcast-free results need none.
+/// * `tt.histogram`: `max(numel(result), threadsPerWarp)` result elements
+///   (`bits / 8` bytes each, at least one byte).
+/// * `tt.scan` over a blocked layout (`spt`, `tpw`, `wpc`; the layout's
+///   tile must fit in the shape) with several warps along the axis: for
+///   every warp, one slot per (non-axis lane, non-axis register element),
+///   repeated for every tile along the axis and across the other
+///   dimensions: `prod(wpc) * prod(tpw)/tpw[axis] * prod(spt)/spt[axis] *
+///   ceil(shape[axis] / tile[axis]) * prod_{d != axis} ceil(shape[d] /
+///   tile[d])` elements of `Σ ceil(bits_i / 8)` bytes (operands one after
+///   the other), `tile = spt * tpw * wpc`. One warp along the axis: none.
+/// * `ttg.convert_layout` between identical types: none.
+///
+/// Refused (`Err`): conversions between different layouts (Triton's
+/// swizzled scratch size is not implemented here), scans over other
+/// layouts or broadcasting ones, `tt.gather`,
+/// warp specialization, TMA descriptor creation and function calls.
+pub fn scratch_bytes(op: OperationRef) -> Result<Option<u64>, String> {
+    scratch(op.to_raw()).map_err(|e| e.what)
+}
+
+fn scratch(op: MlirOperation) -> Result<Option<u64>, Unsupported> {
+    let name = ir::name(op);
+    let bytes = match name.as_str() {
+        "tt.reduce" => reduce_scratch(op)?,
+        "tt.atomic_rmw" | "tt.atomic_cas" => atomic_scratch(op)?,
+        "tt.histogram" => histogram_scratch(op)?,
+        "ttg.convert_layout" => {
+            let src = ir::value_type(ir::operand(op, 0));
+            let dst = ir::value_type(ir::result(op, 0));
+            if !ir::same_type(src, dst) {
+                return Err(unsupported(
+                    op,
+                    "ttg.convert_layout between different layouts (its swizzled scratch size)",
+                ));
+            }
+            0
+        }
+        "tt.scan" => scan_scratch(op)?,
+        "tt.gather" | "ttg.warp_specialize" | "ttng.tensormap_create" | "tt.call" | "func.call" => {
+            return Err(unsupported(op, name))
+        }
+        _ => 0,
+    };
+    Ok((bytes > 0).then_some(bytes))
+}
+
+fn tensor_of(
+    op: MlirOperation,
+    value: MlirValue,
+) -> Result<(Vec<i64>, Type<'static>, Layout), Unsupported> {
+    let ty = unsafe { Type::from_raw(ir::value_type(value)) };
+    let view = TensorView::of(ty).ok_or_else(|| unsupported(op, "a non-tensor operand"))?;
+    let layout = view
+        .encoding
+        .and_then(Layout::read)
+        .ok_or_else(|| unsupported(op, "tensors without a layout"))?;
+    if layout.ctas().unwrap_or(1) > 1 {
+        return Err(unsupported(op, "tensors spread over several CTAs"));
+    }
+    let element = unsafe { Type::from_raw(view.element.to_raw()) };
+    Ok((view.shape.to_vec(), element, layout))
+}
+
+fn bits_of(op: MlirOperation, ty: Type) -> Result<u64, Unsupported> {
+    bit_width(ty)
+        .map(u64::from)
+        .ok_or_else(|| unsupported(op, format!("elements of type {ty}")))
+}
+
+/// `2^k` for the `k` warp bases of `layout` (over `shape`) that move along
+/// `axis`: the warps holding distinct data along it.
+fn warps_along(
+    op: MlirOperation,
+    layout: &Layout,
+    shape: &[i64],
+    axis: usize,
+) -> Result<u64, Unsupported> {
+    let ll = to_linear_layout(layout, shape)
+        .map_err(|e| unsupported(op, format!("this layout ({e})")))?;
+    let out = format!("dim{axis}");
+    let Some(k) = ll.out_dim_index(&out) else {
+        return Ok(1);
+    };
+    if !ll.has_in_dim("warp") {
+        return Ok(1);
+    }
+    let n = ll.bases("warp").iter().filter(|b| b[k] != 0).count();
+    Ok(1 << n)
+}
+
+fn reduce_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
+    let axis = ir::attribute(op, "axis")
+        .and_then(ir::integer_attr_value)
+        .ok_or_else(|| unsupported(op, "tt.reduce without an axis"))? as usize;
+    let (shape, _, layout) = tensor_of(op, ir::operand(op, 0))?;
+    let warps = warps_along(op, &layout, &shape, axis)?;
+    if warps == 1 {
+        return Ok(0);
+    }
+    let mut bytes_per_elem = 0;
+    for value in ir::operands(op) {
+        let (_, element, _) = tensor_of(op, value)?;
+        bytes_per_elem += bits_of(op, element)?.div_ceil(8);
+    }
+    let others: i64 = shape
+        .iter()
+        .enumerate()
+        .filter(|&(d, _)| d != axis)
+        .map(|(_, &n)| n)
+        .product();
+    Ok(others as u64 * warps * bytes_per_elem)
+}
+
+fn scan_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
+    let axis = ir::attribute(op, "axis")
+        .and_then(ir::integer_attr_value)
+        .ok_or_else(|| unsupported(op, "tt.scan without an axis"))? as usize;
+    let (shape, _, layout) = tensor_of(op, ir::operand(op, 0))?;
+    let Layout::Blocked {
+        size_per_thread: spt,
+        threads_per_warp: tpw,
+        warps_per_cta: wpc,
+        ..
+    } = &layout
+    else {
+        return Err(unsupported(op, "tt.scan over layouts other than blocked"));
+    };
+    let tile: Vec<i64> = (0..shape.len())
+        .map(|d| i64::from(spt[d] * tpw[d] * wpc[d]))
+        .collect();
+    if shape.iter().zip(&tile).any(|(&n, &t)| n < t) {
+        return Err(unsupported(op, "tt.scan over a layout that broadcasts"));
+    }
+    if wpc[axis] == 1 {
+        return Ok(0);
+    }
+    let product = |v: &[u32]| v.iter().map(|&x| u64::from(x)).product::<u64>();
+    let blocks: u64 = shape
+        .iter()
+        .zip(&tile)
+        .map(|(&n, &t)| (n as u64).div_ceil(t as u64))
+        .product();
+    let elems = product(wpc) * product(tpw) / u64::from(tpw[axis]) * product(spt)
+        / u64::from(spt[axis])
+        * blocks;
+    let mut bytes_per_elem = 0;
+    for value in ir::operands(op) {
+        let (_, element, _) = tensor_of(op, value)?;
+        bytes_per_elem += bits_of(op, element)?.div_ceil(8);
+    }
+    Ok(elems * bytes_per_elem)
+}
+
+fn atomic_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
+    let result = ir::result(op, 0);
+    if !ir::has_uses(result) {
+        return Ok(0);
+    }
+    let pointer = unsafe { Type::from_raw(ir::value_type(ir::operand(op, 0))) };
+    let pointee = tt_dialect::types::pointer_parts(tt_dialect::types::element_type(pointer))
+        .map(|(p, _)| p)
+        .ok_or_else(|| unsupported(op, "atomics on non-pointer operands"))?;
+    let elem_bytes = bits_of(op, pointee)?.max(8) / 8;
+    let result_ty = unsafe { Type::from_raw(ir::value_type(result)) };
+    if TensorView::of(result_ty).is_none() {
+        return Ok(elem_bytes);
+    }
+    let (shape, _, layout) = tensor_of(op, result)?;
+    let ll = to_linear_layout(&layout, &shape)
+        .map_err(|e| unsupported(op, format!("this layout ({e})")))?;
+    if ll.free_variable_masks().iter().all(|(_, mask)| *mask == 0) {
+        return Ok(0);
+    }
+    Ok(shape.iter().product::<i64>() as u64 * elem_bytes)
+}
+
+fn histogram_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
+    let (shape, element, _) = tensor_of(op, ir::result(op, 0))?;
+    let mut module = op;
+    while let Some(parent) = ir::parent_op(module) {
+        module = parent;
+    }
+    let threads = ir::attribute(module, "ttg.threads-per-warp")
+        .and_then(ir::integer_attr_value)
+        .unwrap_or(32);
+    let numel = shape.iter().product::<i64>().max(threads) as u64;
+    Ok(numel * bits_of(op, element)?.max(8) / 8)
+}
+
+/// A buffer: its owner (the `local_alloc` or the op with scratch).
+#[derive(Clone, Copy)]
+struct Buffer {
+    owner: MlirOperation,
+    size: u64,
+    alignment: u64,
+    offset: u64,
+    /// Liveness in post-order op ids, half open.
+    live: (usize, usize),
+}
+
+fn intersects(a: (u64, u64), b: (u64, u64)) -> bool {
+    a.0 < b.1 && b.0 < a.1
+}
+
+fn live_intersects(a: (usize, usize), b: (usize, usize)) -> bool {
+    a.0 < b.1 && b.0 < a.1
+}
+
+fn align(value: u64, alignment: u64) -> u64 {
+    value.div_ceil(alignment.max(1)) * alignment.max(1)
+}
+
+/// The bytes and alignment of a `ttg.local_alloc` in shared memory, `None`
+/// for other ops.
+fn explicit_buffer(op: MlirOperation) -> Result<Option<(u64, u64)>, Unsupported> {
+    if !ir::is(op, "ttg.local_alloc") {
+        return Ok(None);
+    }
+    let ty = unsafe { Type::from_raw(ir::value_type(ir::result(op, 0))) };
+    let desc = MemDesc::of(ty).ok_or_else(|| unsupported(op, "a local_alloc without a memdesc"))?;
+    if memory_space(desc.memory_space) != Some(MemorySpace::Shared) {
+        return Err(unsupported(op, "allocations outside shared memory"));
+    }
+    let layout = Layout::read(desc.encoding);
+    let default_alignment = match &layout {
+        Some(Layout::SwizzledShared { cga, .. }) if cga.is_empty() => 16,
+        Some(Layout::NvmmaShared {
+            swizzling_byte_width,
+            cga,
+            ..
+        }) if cga.is_empty() => 128 * u64::from((*swizzling_byte_width / 16).max(1)),
+        _ => {
+            return Err(unsupported(
+                op,
+                "shared encodings other than single-CTA swizzled_shared and nvmma_shared",
+            ))
+        }
+    };
+    let alignment = match ir::attribute(op, "alignment") {
+        Some(a) => ir::integer_attr_value(a).unwrap_or(default_alignment as i64) as u64,
+        None => default_alignment,
+    };
+    let bits = bits_of(op, desc.element)?;
+    let numel: i64 = desc.alloc_shape.iter().product();
+    Ok(Some((numel as u64 * bits / 8, alignment)))
+}
+
+/// MLIR's `Liveness` for the blocks under one op.
+struct Liveness {
+    live_in: HashMap<Blk, HashSet<Val>>,
+    live_out: HashMap<Blk, HashSet<Val>>,
+    /// Each op's index within its block.
+    position: HashMap<Op, usize>,
+}
+
+fn all_blocks(op: MlirOperation) -> Vec<MlirBlock> {
+    let mut out = Vec::new();
+    ir::walk_pre(op, &mut |nested| {
+        for region in ir::regions(nested) {
+            out.extend(ir::blocks(region));
+        }
+    });
+    out
+}
+
+/// The ancestor of `op` (or `op`) whose block is `block`.
+fn ancestor_in_block(block: MlirBlock, mut op: MlirOperation) -> Option<MlirOperation> {
+    loop {
+        if ir::op_block(op).ptr == block.ptr {
+            return Some(op);
+        }
+        op = ir::parent_op(op)?;
+    }
+}
+
+fn value_block(value: MlirValue) -> MlirBlock {
+    match ir::defining_op(value) {
+        Some(def) => ir::op_block(def),
+        None => ir::value_block(value),
+    }
+}
+
+impl Liveness {
+    fn new(root: MlirOperation) -> Self {
+        let blocks = all_blocks(root);
+        let mut position = HashMap::new();
+        let mut defs: HashMap<Blk, HashSet<Val>> = HashMap::new();
+        let mut uses: HashMap<Blk, HashSet<Val>> = HashMap::new();
+        let mut outs: HashMap<Blk, HashSet<Val>> = HashMap::new();
+        for &block in &blocks {
+            let region = ir::block_parent_region(block);
+            let escapes = |value: MlirValue| {
+                ir::uses(value).iter().any(|&(user, _)| {
+                    let mut b = ir::op_block(user);
+                    while ir::block_parent_region(b).ptr != region.ptr {
+                        match ir::block_parent_op(b) {
+                            Some(p) => b = ir::op_block(p),
+                            None => return true,
+                        }
+                    }
+                    b.ptr != block.ptr
+                })
+            };
+            let mut def = HashSet::new();
+            let mut out = HashSet::new();
+            for arg in ir::block_args(block) {
+                def.insert(Val(arg));
+                if escapes(arg) {
+                    out.insert(Val(arg));
+                }
+            }
+            for (i, op) in ir::block_ops(block).into_iter().enumerate() {
+                position.insert(Op(op), i);
+                for r in ir::results(op) {
+                    def.insert(Val(r));
+                    if escapes(r) {
+                        out.insert(Val(r));
+                    }
+                }
+            }
+            let mut used = HashSet::new();
+            for op in ir::block_ops(block) {
+                ir::walk_pre(op, &mut |nested| {
+                    for r in ir::results(nested) {
+                        def.insert(Val(r));
+                    }
+                    for o in ir::operands(nested) {
+                        used.insert(Val(o));
+                    }
+                    for region in ir::regions(nested) {
+                        for child in ir::blocks(region) {
+                            for a in ir::block_args(child) {
+                                def.insert(Val(a));
+                            }
+                        }
+                    }
+                });
+            }
+            used.retain(|v| !def.contains(v));
+            defs.insert(Blk(block), def);
+            uses.insert(Blk(block), used);
+            outs.insert(Blk(block), out);
+        }
+        let mut live_in: HashMap<Blk, HashSet<Val>> = HashMap::new();
+        let mut live_out = outs;
+        loop {
+            let mut changed = false;
+            for &block in blocks.iter().rev() {
+                let key = Blk(block);
+                let mut out = live_out[&key].clone();
+                if let Some(term) = ir::terminator(block) {
+                    for succ in ir::successors(term) {
+                        if let Some(s) = live_in.get(&Blk(succ)) {
+                            out.extend(s.iter().copied());
+                        }
+                    }
+                }
+                let mut inn: HashSet<Val> = uses[&key].clone();
+                inn.extend(out.iter().filter(|v| !defs[&key].contains(v)).copied());
+                if live_in.get(&key) != Some(&inn) || live_out[&key] != out {
+                    changed = true;
+                    live_in.insert(key, inn);
+                    live_out.insert(key, out);
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        Self {
+            live_in,
+            live_out,
+            position,
+        }
+    }
+
+    fn is_live_in(&self, block: MlirBlock, value: MlirValue) -> bool {
+        self.live_in
+            .get(&Blk(block))
+            .is_some_and(|s| s.contains(&Val(value)))
+    }
+
+    fn is_live_out(&self, block: MlirBlock, value: MlirValue) -> bool {
+        self.live_out
+            .get(&Blk(block))
+            .is_some_and(|s| s.contains(&Val(value)))
+    }
+
+    /// `Liveness::resolveLiveness`: the ops (of any nesting level) at which
+    /// `value` is live.
+    fn resolve(&self, value: MlirValue) -> Vec<MlirOperation> {
+        let mut result = Vec::new();
+        let mut visited = HashSet::new();
+        let mut todo = vec![value_block(value)];
+        visited.insert(Blk(todo[0]));
+        for (user, _) in ir::uses(value) {
+            let b = ir::op_block(user);
+            if visited.insert(Blk(b)) {
+                todo.push(b);
+            }
+        }
+        while let Some(block) = todo.pop() {
+            let ops = ir::block_ops(block);
+            if ops.is_empty() {
+                continue;
+            }
+            let start = match ir::defining_op(value) {
+                Some(def) if !self.is_live_in(block, value) => def,
+                _ => ops[0],
+            };
+            let end = if self.is_live_out(block, value) {
+                *ops.last().expect("non-empty block")
+            } else {
+                let mut end = start;
+                for (user, _) in ir::uses(value) {
+                    if let Some(u) = ancestor_in_block(block, user) {
+                        if self.position[&Op(end)] < self.position[&Op(u)] {
+                            end = u;
+                        }
+                    }
+                }
+                end
+            };
+            let (from, to) = (self.position[&Op(start)], self.position[&Op(end)]);
+            result.extend(ops.iter().take(to + 1).skip(from).copied());
+            if let Some(term) = ir::terminator(block) {
+                for succ in ir::successors(term) {
+                    if self.is_live_in(succ, value) && visited.insert(Blk(succ)) {
+                        todo.push(succ);
+                    }
+                }
+            }
+        }
+        result
+    }
+}
+
+/// The allocations a memdesc value may point into (Triton's
+/// `SharedMemoryAliasAnalysis` over views and branches).
+fn alias_sets(func: MlirOperation) -> Result<HashMap<Val, HashSet<Op>>, Unsupported> {
+    const VIEWS: &[&str] = &[
+        "ttg.memdesc_index",
+        "ttg.memdesc_subslice",
+        "ttg.memdesc_trans",
+        "ttg.memdesc_reshape",
+        "ttg.memdesc_reinterpret",
+    ];
+    let is_memdesc =
+        |v: MlirValue| unsafe { MemDesc::of(Type::from_raw(ir::value_type(v))).is_some() };
+    let mut sets: HashMap<Val, HashSet<Op>> = HashMap::new();
+    let mut ops = Vec::new();
+    ir::walk_pre(func, &mut |op| ops.push(op));
+    loop {
+        let mut changed = false;
+        for &op in &ops {
+            let add = |v: MlirValue, s: HashSet<Op>, sets: &mut HashMap<Val, HashSet<Op>>| {
+                let entry = sets.entry(Val(v)).or_default();
+                let before = entry.len();
+                entry.extend(s);
+                entry.len() != before
+            };
+            if ir::is(op, "ttg.local_alloc") {
+                changed |= add(ir::result(op, 0), HashSet::from([Op(op)]), &mut sets);
+            } else if VIEWS.contains(&ir::name(op).as_str()) {
+                let s = sets
+                    .get(&Val(ir::operand(op, 0)))
+                    .cloned()
+                    .unwrap_or_default();
+                changed |= add(ir::result(op, 0), s, &mut sets);
+            } else if ir::successor_count(op) > 0 {
+                let succs = ir::successors(op);
+                let operands = ir::operands(op);
+                let groups: Vec<&[MlirValue]> = if ir::is(op, "cf.br") {
+                    vec![&operands[..]]
+                } else if ir::is(op, "cf.cond_br") {
+                    let n_true = ir::block_args(succs[0]).len();
+                    vec![&operands[1..1 + n_true], &operands[1 + n_true..]]
+                } else {
+                    if operands.iter().any(|&v| is_memdesc(v)) {
+                        return Err(unsupported(
+                            op,
+                            "memory descriptors passed through this branch",
+                        ));
+                    }
+                    continue;
+                };
+                for (succ, group) in succs.iter().zip(groups) {
+                    for (arg, &v) in ir::block_args(*succ).into_iter().zip(group) {
+                        if is_memdesc(v) {
+                            let s = sets.get(&Val(v)).cloned().unwrap_or_default();
+                            changed |= add(arg, s, &mut sets);
+                        }
+                    }
+                }
+            } else if ir::region_count(op) > 0
+                && !ir::is(op, "tt.func")
+                && ir::results(op).into_iter().any(is_memdesc)
+            {
+                return Err(unsupported(
+                    op,
+                    "memory descriptors carried through structured control flow (run convert-scf-to-cf first)",
+                ));
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    sets.retain(|_, s| !s.is_empty());
+    Ok(sets)
+}
+
+/// The offsets of one function: `(owner, offset)` for every buffer and the
+/// function's shared-memory size.
+pub(crate) struct FuncAllocation {
+    pub(crate) offsets: Vec<(MlirOperation, u64)>,
+    pub(crate) size: u64,
+}
+
+/// Runs the analysis on one `tt.func`.
+pub(crate) fn allocate_function(func: MlirOperation) -> Result<FuncAllocation, Unsupported> {
+    let mut ids: HashMap<Op, usize> = HashMap::new();
+    for op in ir::collect_post(func, &|_| true) {
+        let n = ids.len();
+        ids.insert(Op(op), n);
+    }
+    let mut explicit = Vec::new();
+    let mut scratch_buffers = Vec::new();
+    let mut failure = None;
+    ir::walk_pre(func, &mut |op| {
+        if failure.is_some() || op.ptr == func.ptr {
+            return;
+        }
+        match explicit_buffer(op) {
+            Ok(Some((size, alignment))) => explicit.push(Buffer {
+                owner: op,
+                size,
+                alignment,
+                offset: 0,
+                live: (0, 0),
+            }),
+            Ok(None) => {}
+            Err(e) => failure = Some(e),
+        }
+        match scratch(op) {
+            Ok(Some(size)) => {
+                let id = ids[&Op(op)];
+                scratch_buffers.push(Buffer {
+                    owner: op,
+                    size,
+                    alignment: SCRATCH_ALIGNMENT,
+                    offset: 0,
+                    live: (id, id + 1),
+                });
+            }
+            Ok(None) => {}
+            Err(e) => failure = Some(e),
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if !explicit.is_empty() {
+        let liveness = Liveness::new(func);
+        let range = |value: MlirValue| {
+            let ops = liveness.resolve(value);
+            let lo = ops.iter().map(|o| ids[&Op(*o)]).min().unwrap_or(usize::MAX);
+            let hi = ops.iter().map(|o| ids[&Op(*o)] + 1).max().unwrap_or(0);
+            (lo, hi)
+        };
+        for buffer in &mut explicit {
+            buffer.live = range(ir::result(buffer.owner, 0));
+        }
+        let aliases = alias_sets(func)?;
+        let mut values = Vec::new();
+        ir::walk_pre(func, &mut |op| {
+            values.extend(ir::operands(op));
+            values.extend(ir::results(op));
+        });
+        for value in values {
+            let Some(set) = aliases.get(&Val(value)) else {
+                continue;
+            };
+            let r = range(value);
+            for buffer in explicit.iter_mut().filter(|b| set.contains(&Op(b.owner))) {
+                buffer.live = (buffer.live.0.min(r.0), buffer.live.1.max(r.1));
+            }
+        }
+    }
+    let mut buffers: Vec<Buffer> = explicit.into_iter().chain(scratch_buffers).collect();
+    buffers.sort_by_key(|b| std::cmp::Reverse(b.size));
+    calculate_starts(&mut buffers);
+    loop {
+        let graph = interference(&buffers);
+        if graph.iter().all(Vec::is_empty) {
+            break;
+        }
+        colour(&mut buffers, &graph);
+    }
+    let size = buffers.iter().map(|b| b.offset + b.size).max().unwrap_or(0);
+    Ok(FuncAllocation {
+        offsets: buffers.iter().map(|b| (b.owner, b.offset)).collect(),
+        size,
+    })
+}
+
+/// The first placement: repeatedly take the lowest free slot (offset and
+/// the liveness it is free over) and put there the first buffer, in size
+/// order, live within it and clear of every other open slot.
+fn calculate_starts(buffers: &mut [Buffer]) {
+    // (offset, live range), kept sorted by offset, insertion order among
+    // equal offsets (a multimap).
+    let mut slots: Vec<(u64, (usize, usize))> = vec![(0, (0, usize::MAX))];
+    let mut left: Vec<usize> = (0..buffers.len()).collect();
+    while !left.is_empty() && !slots.is_empty() {
+        let (offset, range) = slots.remove(0);
+        let chosen = left.iter().position(|&i| {
+            let live = buffers[i].live;
+            live_intersects(live, range) && slots.iter().all(|s| !live_intersects(s.1, live))
+        });
+        let Some(k) = chosen else { continue };
+        let i = left.remove(k);
+        let b = &mut buffers[i];
+        b.offset = align(offset, b.alignment);
+        let live = b.live;
+        let mut insert = |slot: (u64, (usize, usize))| {
+            let at = slots
+                .iter()
+                .position(|s| s.0 > slot.0)
+                .unwrap_or(slots.len());
+            slots.insert(at, slot);
+        };
+        insert((
+            b.offset + b.size,
+            (range.0.max(live.0), range.1.min(live.1)),
+        ));
+        if range.0 < live.0 {
+            insert((offset, (range.0, live.1)));
+        }
+        if live.1 < range.1 {
+            insert((offset, (live.0, range.1)));
+        }
+    }
+}
+
+fn interference(buffers: &[Buffer]) -> Vec<Vec<usize>> {
+    (0..buffers.len())
+        .map(|x| {
+            (0..buffers.len())
+                .filter(|&y| {
+                    let (a, b) = (&buffers[x], &buffers[y]);
+                    x != y
+                        && live_intersects(a.live, b.live)
+                        && intersects((a.offset, a.offset + a.size), (b.offset, b.offset + b.size))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// First-fit colouring, then every buffer not of colour 0 moves past the
+/// buffers it interferes with. Returns the largest end offset.
+fn colour(buffers: &mut [Buffer], graph: &[Vec<usize>]) -> u64 {
+    let n = buffers.len();
+    let mut colours: Vec<i64> = (0..n).map(|i| if i == 0 { 0 } else { -1 }).collect();
+    for x in 0..n {
+        let mut available = vec![true; n];
+        for &y in &graph[x] {
+            if colours[y] >= 0 {
+                available[colours[y] as usize] = false;
+            }
+        }
+        colours[x] = available.iter().position(|&a| a).unwrap_or(n) as i64;
+    }
+    let mut size = 0;
+    for x in 0..n {
+        let new_offset = graph[x]
+            .iter()
+            .map(|&y| buffers[y].offset + buffers[y].size)
+            .max()
+            .unwrap_or(0);
+        if colours[x] != 0 {
+            buffers[x].offset = align(new_offset, buffers[x].alignment);
+        }
+        size = size.max(buffers[x].offset + buffers[x].size);
+    }
+    size
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buffer(size: u64, live: (usize, usize)) -> Buffer {
+        Buffer {
+            owner: MlirOperation {
+                ptr: std::ptr::null_mut(),
+            },
+            size,
+            alignment: 16,
+            offset: 0,
+            live,
+        }
+    }
+
+    #[test]
+    fn disjoint_lives_share_offset_zero() {
+        let mut b = vec![buffer(64, (0, 2)), buffer(32, (3, 5))];
+        calculate_starts(&mut b);
+        assert_eq!((b[0].offset, b[1].offset), (0, 0));
+        assert!(interference(&b).iter().all(Vec::is_empty));
+    }
+
+    #[test]
+    fn overlapping_lives_stack() {
+        let mut b = vec![
+            buffer(4096, (0, 10)),
+            buffer(32, (4, 5)),
+            buffer(32, (6, 7)),
+        ];
+        calculate_starts(&mut b);
+        assert_eq!((b[0].offset, b[1].offset, b[2].offset), (0, 4096, 4096));
+    }
+
+    #[test]
+    fn colouring_moves_past_neighbours() {
+        let mut b = vec![buffer(64, (0, 4)), buffer(64, (2, 6))];
+        let graph = interference(&b);
+        assert_eq!(graph, vec![vec![1], vec![0]]);
+        assert_eq!(colour(&mut b, &graph), 128);
+        assert_eq!(b[1].offset, 64);
+    }
+}
