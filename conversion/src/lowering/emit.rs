@@ -252,6 +252,30 @@ impl<'c, 'a> Emitter<'c, 'a> {
         result.map(|_| op.result(0).expect("one result").into())
     }
 
+    /// `llvm.call @callee(operands)`, returning its result when `result`
+    /// is set (`None` for a void function).
+    pub fn call(
+        &self,
+        callee: &str,
+        operands: &[Value<'c, 'a>],
+        result: Option<Type<'c>>,
+    ) -> Option<Value<'c, 'a>> {
+        let op = self.op(
+            "llvm.call",
+            operands,
+            result.as_slice(),
+            &[
+                ("callee", self.attr(&format!("@{callee}"))),
+                (
+                    "operandSegmentSizes",
+                    self.attr(&format!("array<i32: {}, 0>", operands.len())),
+                ),
+                ("op_bundle_sizes", self.attr("array<i32>")),
+            ],
+        );
+        result.map(|_| op.result(0).expect("one result").into())
+    }
+
     /// `bar.sync 0`: a barrier across the CTA.
     pub fn barrier(&self) {
         self.op("nvvm.barrier0", &[], &[], &[]);

@@ -18,7 +18,7 @@ fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
 }
 
 /// Bits of one element in memory (`i1` is stored as a byte).
-fn memory_bits(ty: Type) -> u32 {
+pub(super) fn memory_bits(ty: Type) -> u32 {
     if ty.is_integer() {
         let bits = melior::ir::r#type::IntegerType::try_from(ty).map_or(32, |t| t.width());
         return bits.max(8);
@@ -183,7 +183,7 @@ fn cache_suffix(op: OperationRef, store: bool) -> Result<String, String> {
 /// The number of elements one access may cover: contiguous in the
 /// thread's registers, aligned and contiguous in memory, under one mask
 /// value, at most 128 bits.
-fn vector_width(
+pub(super) fn vector_width(
     lw: &Lowering,
     ptr: Value,
     mask: Option<Value>,
@@ -204,7 +204,7 @@ fn vector_width(
 /// same element are skipped by the caller; threads that differ only in
 /// lanes or warps with zero bases are masked here. `None` when no thread
 /// is redundant. Scalars are stored by thread 0 only.
-fn owner_mask<'c, 'a>(
+pub(super) fn owner_mask<'c, 'a>(
     lw: &Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     dist: Option<&Distributed>,

@@ -6,11 +6,14 @@
 //! already scalar (`arith`, `math`, `cf`) are rebuilt per element and left
 //! for MLIR's own conversions, which the pass runs next.
 
+mod assert;
+mod atomic;
 mod convert_layout;
 mod elementwise;
 mod emit;
 mod layout;
 mod memory;
+mod print;
 mod reduce;
 mod view;
 
@@ -68,6 +71,9 @@ pub struct Lowering<'c, 'a> {
     shared_base: Option<Value<'c, 'a>>,
     /// Shared memory read / written since the last barrier.
     pending: (bool, bool),
+    /// Where the ops after the current one go, when its lowering split
+    /// the block (see [`Lowering::split_block`]).
+    continuation: Option<BlockRef<'c, 'a>>,
 }
 
 fn key(value: Value) -> usize {
@@ -240,6 +246,97 @@ impl<'c, 'a> Lowering<'c, 'a> {
         };
     }
 
+    /// Splits the flow at the end of `emit`'s block: returns two new empty
+    /// blocks placed after it, `(side, continuation)`. The caller ends
+    /// `emit`'s block with a branch to them; the ops that follow the one
+    /// being lowered go into `continuation`.
+    pub fn split_block(&mut self, emit: &Emitter<'c, 'a>) -> (BlockRef<'c, 'a>, BlockRef<'c, 'a>) {
+        let region = emit.block.parent_region().expect("a block in a function");
+        let side = region.insert_block_after(emit.block, Block::new(&[]));
+        let continuation = region.insert_block_after(side, Block::new(&[]));
+        let (side, continuation) = unsafe {
+            (
+                BlockRef::<'c, 'a>::from_raw(side.to_raw()),
+                BlockRef::<'c, 'a>::from_raw(continuation.to_raw()),
+            )
+        };
+        self.continuation = Some(continuation);
+        (side, continuation)
+    }
+
+    /// A pointer to a new internal constant global holding `text` (a
+    /// terminating NUL is added), named `<prefix><n>` with the first free
+    /// `n`, as Triton's `addStringToModule` names them.
+    pub fn string_global(&self, emit: &Emitter<'c, 'a>, prefix: &str, text: &str) -> Value<'c, 'a> {
+        let body = self
+            .module
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .expect("module body");
+        let mut taken = std::collections::HashSet::new();
+        let mut op = body.first_operation();
+        while let Some(o) = op {
+            if let Some(name) = ttir::inherent_attribute(o, "sym_name")
+                .and_then(|a| StringAttribute::try_from(a).ok())
+            {
+                taken.insert(name.value().to_owned());
+            }
+            op = o.next_in_block();
+        }
+        let name = (0..)
+            .map(|n| format!("{prefix}{n}"))
+            .find(|n| !taken.contains(n))
+            .expect("a free name");
+        let mut bytes = text.to_owned();
+        bytes.push('\0');
+        let context = self.context;
+        let global = OperationBuilder::new("llvm.mlir.global", Location::unknown(context))
+            .add_attributes(&[
+                (
+                    Identifier::new(context, "sym_name"),
+                    StringAttribute::new(context, &name).into(),
+                ),
+                (
+                    Identifier::new(context, "global_type"),
+                    TypeAttribute::new(
+                        Type::parse(context, &format!("!llvm.array<{} x i8>", bytes.len()))
+                            .expect("array type"),
+                    )
+                    .into(),
+                ),
+                (
+                    Identifier::new(context, "linkage"),
+                    Attribute::parse(context, "#llvm.linkage<internal>").expect("linkage"),
+                ),
+                (
+                    Identifier::new(context, "constant"),
+                    Attribute::unit(context),
+                ),
+                (
+                    Identifier::new(context, "value"),
+                    StringAttribute::new(context, &bytes).into(),
+                ),
+                (
+                    Identifier::new(context, "addr_space"),
+                    Attribute::parse(context, "0 : i32").expect("attribute"),
+                ),
+            ])
+            .add_regions([Region::new()])
+            .build()
+            .expect("llvm.mlir.global");
+        match body.first_operation() {
+            Some(first) => body.insert_operation_before(first, global),
+            None => body.append_operation(global),
+        };
+        emit.value(
+            "llvm.mlir.addressof",
+            &[],
+            emit.ptr_type(0),
+            &[("global_name", emit.attr(&format!("@{name}")))],
+        )
+    }
+
     /// The LLVM type of one value standing for a value of type `ty`:
     /// pointers become `!llvm.ptr<space>`, tensors their element's type,
     /// shared-memory descriptors `!llvm.ptr<3>`.
@@ -309,6 +406,7 @@ pub fn lower_module<'c, 'a>(
         threads: None,
         shared_base: None,
         pending: (false, false),
+        continuation: None,
     };
     if int_attr("ttg.num-ctas", 1) != 1 {
         tt_passes::rust_pass::fail(
@@ -532,11 +630,14 @@ impl<'c, 'a> Lowering<'c, 'a> {
         }
         for (i, (old, new)) in old_blocks.iter().zip(&blocks[1..]).enumerate() {
             self.pending = if i == 0 { (false, false) } else { (true, true) };
+            // The block ops go to: `new`, or the continuation of the last
+            // op that split it.
+            let mut current = *new;
             let mut op = old.first_operation();
             while let Some(o) = op {
                 let emit = Emitter {
                     context,
-                    block: *new,
+                    block: current,
                     location: o.location(),
                     before: None,
                 };
@@ -549,6 +650,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     );
                     unsafe { mlir_sys::mlirOperationDestroy(new_function.to_raw()) };
                     return Err(());
+                }
+                if let Some(next) = self.continuation.take() {
+                    current = next;
                 }
                 op = o.next_in_block();
             }
@@ -599,6 +703,10 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "ttg.async_copy_global_to_local" => memory::async_copy(self, emit, op),
             "ttg.async_commit_group" => memory::async_commit_group(self, emit, op),
             "ttg.async_wait" => memory::async_wait(self, emit, op),
+            "tt.print" => print::lower(self, emit, op),
+            "tt.assert" => assert::lower(self, emit, op),
+            "tt.atomic_rmw" => atomic::rmw(self, emit, op),
+            "tt.atomic_cas" => atomic::cas(self, emit, op),
             _ => elementwise::lower(self, emit, op, &name),
         }
     }

@@ -1,0 +1,127 @@
+//! `tt.assert` as CUDA's `__assertfail`: a thread whose condition is false
+//! for any element it holds branches to a block that calls
+//! `__assertfail(message, file, line, function, 1)`, then rejoins; a CTA
+//! barrier follows so no thread runs ahead of a failing one.
+
+use melior::ir::{
+    attribute::StringAttribute,
+    block::BlockLike,
+    operation::{OperationBuilder, OperationLike, OperationRef},
+    Location, Value, ValueLike,
+};
+use tt_dialect::ir as ttir;
+
+use super::{Access, Emitter, LowerResult, Lowering};
+
+/// The file and line of `location`, looking through call sites (the
+/// callee) and names (the child), as Triton does; `("unknown", 0)` when
+/// there is no file location.
+fn file_and_line(location: Location) -> (String, i64) {
+    let mut raw = location.to_raw();
+    unsafe {
+        loop {
+            if mlir_sys::mlirLocationIsACallSite(raw) {
+                raw = mlir_sys::mlirLocationCallSiteGetCallee(raw);
+            } else if mlir_sys::mlirLocationIsAName(raw) {
+                raw = mlir_sys::mlirLocationNameGetChildLoc(raw);
+            } else {
+                break;
+            }
+        }
+        if !mlir_sys::mlirLocationIsAFileLineColRange(raw) {
+            return ("unknown".into(), 0);
+        }
+        let name =
+            mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationFileLineColRangeGetFilename(raw));
+        let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
+        (
+            String::from_utf8_lossy(bytes).into_owned(),
+            mlir_sys::mlirLocationFileLineColRangeGetStartLine(raw) as i64,
+        )
+    }
+}
+
+/// The name of the function around `op`, or `unknown`.
+fn function_name(op: OperationRef) -> String {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if let Some(name) =
+            ttir::inherent_attribute(p, "sym_name").and_then(|a| StringAttribute::try_from(a).ok())
+        {
+            return name.value().to_owned();
+        }
+        parent = p.parent_operation();
+    }
+    "unknown".into()
+}
+
+/// `tt.assert`.
+pub fn lower<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let condition = ttir::operand(op, 0).ok_or("missing condition")?;
+    let message = ttir::inherent_attribute(op, "message")
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_owned())
+        .ok_or("the message attribute is missing")?;
+    let values = lw.get(condition)?;
+    // Any element false: the thread fails.
+    let i1 = emit.int_type(1);
+    let mut failed: Option<Value> = None;
+    for v in values {
+        let is_false = emit.icmp("eq", v, emit.int(v.r#type(), 0));
+        failed = Some(match failed {
+            Some(f) => emit.or(f, is_false),
+            None => is_false,
+        });
+    }
+    let failed = failed.unwrap_or_else(|| emit.int(i1, 0));
+    let (file, line) = file_and_line(op.location());
+    let function = function_name(op);
+
+    let (fail_block, continuation) = lw.split_block(emit);
+    let branch = OperationBuilder::new("llvm.cond_br", emit.location)
+        .add_operands(&[failed])
+        .add_successors(&[&fail_block, &continuation])
+        .add_attributes(&[(
+            melior::ir::Identifier::new(emit.context, "operandSegmentSizes"),
+            emit.attr("array<i32: 1, 0, 0>"),
+        )])
+        .build()
+        .map_err(|_| "could not build the assertion's branch".to_owned())?;
+    emit.block.append_operation(branch);
+
+    let fail = Emitter {
+        context: emit.context,
+        block: fail_block,
+        location: emit.location,
+        before: None,
+    };
+    lw.declare_function("__assertfail", "!llvm.func<void (ptr, ptr, i32, ptr, i64)>");
+    let message = lw.string_global(&fail, "assertMessage_", &message);
+    let file = lw.string_global(&fail, "assertFile_", &file);
+    let function = lw.string_global(&fail, "assertFunc_", &function);
+    let line = fail.i32(line);
+    let char_size = fail.int(fail.int_type(64), 1);
+    fail.call(
+        "__assertfail",
+        &[message, file, line, function, char_size],
+        None,
+    );
+    let rejoin = OperationBuilder::new("llvm.br", emit.location)
+        .add_successors(&[&continuation])
+        .build()
+        .map_err(|_| "could not build the assertion's branch".to_owned())?;
+    fail_block.append_operation(rejoin);
+
+    let after = Emitter {
+        context: emit.context,
+        block: continuation,
+        location: emit.location,
+        before: None,
+    };
+    lw.shared_access(&after, Access::Barrier);
+    Ok(())
+}

@@ -1,0 +1,341 @@
+//! `tt.atomic_rmw` and `tt.atomic_cas` as predicated `atom.global` inline
+//! PTX, as Triton emits them. Replicated elements are updated once: a
+//! duplicate register takes its original's result, and redundant threads
+//! are masked off. A scalar atomic runs on thread 0; when its result is
+//! used, thread 0 passes it to the others through shared memory (the
+//! scratch at the op's `allocation.offset`).
+
+use melior::ir::{
+    operation::{OperationLike, OperationRef},
+    Type, Value, ValueLike,
+};
+use tt_dialect::{ir as ttir, types::TensorView};
+
+use super::{
+    memory::{memory_bits, owner_mask, vector_width},
+    Access, Distributed, Emitter, LowerResult, Lowering,
+};
+
+fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
+    op.result(0).expect("one result").into()
+}
+
+fn int_attr(op: OperationRef, name: &str) -> Result<i64, String> {
+    ttir::inherent_attribute(op, name)
+        .and_then(ttir::int_value)
+        .map(|(v, _)| v)
+        .ok_or_else(|| format!("the {name} attribute is missing"))
+}
+
+/// `.relaxed` ... `.acq_rel`.
+fn semantic(op: OperationRef) -> Result<&'static str, String> {
+    Ok(match int_attr(op, "sem")? {
+        1 => "relaxed",
+        2 => "acquire",
+        3 => "release",
+        4 => "acq_rel",
+        other => return Err(format!("unknown memory semantic {other}")),
+    })
+}
+
+/// `.gpu`, `.cta` or `.sys`.
+fn scope(op: OperationRef) -> Result<&'static str, String> {
+    Ok(match int_attr(op, "scope")? {
+        1 => "gpu",
+        2 => "cta",
+        3 => "sys",
+        other => return Err(format!("unknown memory scope {other}")),
+    })
+}
+
+/// The register constraint and `mov` width of a value of `bits`.
+fn constraint(bits: u32) -> Result<(&'static str, u32), String> {
+    match bits {
+        16 => Ok(("h", 16)),
+        32 => Ok(("r", 32)),
+        64 => Ok(("l", 64)),
+        other => Err(format!("atomics on {other}-bit values are not supported")),
+    }
+}
+
+fn is_float(ty: Type) -> bool {
+    matches!(ty.to_string().as_str(), "f16" | "bf16" | "f32" | "f64")
+}
+
+/// Whether `value` has uses.
+fn is_used(value: Value) -> bool {
+    unsafe { !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
+}
+
+/// The register bits whose bases are zero: register `r` holds the same
+/// element as `r & !mask`.
+fn duplicate_register_mask(dist: &Distributed) -> usize {
+    dist.layout
+        .bases("register")
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.iter().all(|&x| x == 0))
+        .fold(0, |m, (bit, _)| m | 1 << bit)
+}
+
+/// The operation and type suffix of `atom` for RMW kind `kind` on `ty`.
+fn rmw_instruction(kind: i64, ty: Type, bits: u32) -> Result<(String, String), String> {
+    let float = is_float(ty);
+    let (name, class) = match kind {
+        1 => ("and", "b"),
+        2 => ("or", "b"),
+        3 => ("xor", "b"),
+        4 => ("add", "u"),
+        5 => ("add", "f"),
+        6 => ("max", "s"),
+        7 => ("min", "s"),
+        8 => ("max", "u"),
+        9 => ("min", "u"),
+        10 => ("exch", "b"),
+        other => return Err(format!("unknown atomic_rmw kind {other}")),
+    };
+    if (kind == 5) != float {
+        return Err(format!("atomic_rmw kind {kind} does not apply to {ty}"));
+    }
+    let name = if kind == 5 && bits == 16 {
+        "add.noftz".to_owned()
+    } else {
+        name.to_owned()
+    };
+    let ty = if ty.to_string() == "bf16" {
+        "bf16".to_owned()
+    } else {
+        format!("{class}{bits}")
+    };
+    Ok((name, ty))
+}
+
+/// Per access: `vec` consecutive registers starting at `start`, the
+/// predicate, and the operand values (`vec` of each).
+struct AtomAccess<'c, 'a> {
+    pointer: Value<'c, 'a>,
+    operands: Vec<Vec<Value<'c, 'a>>>,
+    predicate: Value<'c, 'a>,
+}
+
+/// Emits one `atom` (`vec` values wide) and returns its results.
+fn emit_atom<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    instruction: &str,
+    access: &AtomAccess<'c, 'a>,
+    vec: usize,
+    ty: Type<'c>,
+    bits: u32,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let (c, mov_bits) = constraint(bits)?;
+    let mut asm = String::new();
+    let mut constraints = Vec::new();
+    for k in 0..vec {
+        asm.push_str(&format!("mov.u{mov_bits} ${k}, 0x0;\n\t"));
+        constraints.push(format!("={c}"));
+    }
+    let mut operands = vec![access.pointer];
+    constraints.push("l".into());
+    let mut groups = Vec::new();
+    let mut next = vec + 1;
+    for group in &access.operands {
+        let names: Vec<String> = (next..next + group.len())
+            .map(|i| format!("${i}"))
+            .collect();
+        next += group.len();
+        groups.push(if vec > 1 {
+            format!("{{ {} }}", names.join(", "))
+        } else {
+            names.join(", ")
+        });
+        for v in group {
+            operands.push(*v);
+            constraints.push(c.into());
+        }
+    }
+    operands.push(access.predicate);
+    constraints.push("b".into());
+    let targets: Vec<String> = (0..vec).map(|k| format!("${k}")).collect();
+    let target = if vec > 1 {
+        format!("{{ {} }}", targets.join(", "))
+    } else {
+        targets.join(", ")
+    };
+    asm.push_str(&format!(
+        "@${next} {instruction} {target}, [ ${vec} + 0 ], {};",
+        groups.join(", ")
+    ));
+    let result_type = if vec == 1 {
+        ty
+    } else {
+        emit.struct_type(&vec![ty; vec])
+    };
+    let out = emit
+        .inline_asm(&asm, &constraints.join(","), &operands, Some(result_type))
+        .expect("one result");
+    Ok(if vec == 1 {
+        vec![out]
+    } else {
+        (0..vec).map(|k| emit.extract(out, k as i64, ty)).collect()
+    })
+}
+
+/// The common part of both atomics: `instruction` over `operands` (per
+/// register), under `mask`, at `ptr`.
+#[allow(clippy::too_many_arguments)]
+fn lower_atomic<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    ptr: Value<'c, 'a>,
+    operands: &[Value<'c, 'a>],
+    mask: Option<Value<'c, 'a>>,
+    instruction: impl Fn(usize) -> String,
+    vectorisable: bool,
+) -> LowerResult {
+    let value_type = lw.element_type(result(op).r#type());
+    let bits = memory_bits(value_type);
+    let dist = TensorView::of(ptr.r#type())
+        .map(|_| Distributed::of(ptr.r#type()))
+        .transpose()?;
+    let n = dist.as_ref().map_or(1, |d| d.len());
+    let vec = match &dist {
+        Some(d) if vectorisable => vector_width(lw, ptr, mask, d, bits),
+        _ => 1,
+    };
+    let ptrs = lw.get(ptr)?;
+    let operand_values: Vec<Vec<Value>> = operands
+        .iter()
+        .map(|&v| lw.get(v))
+        .collect::<Result<_, _>>()?;
+    let masks = mask.map(|m| lw.get(m)).transpose()?;
+    let owner = owner_mask(lw, emit, dist.as_ref());
+    let duplicates = dist.as_ref().map_or(0, duplicate_register_mask);
+    let pick = |values: &[Value<'c, 'a>], i: usize| {
+        if values.len() == 1 {
+            values[0]
+        } else {
+            values[i]
+        }
+    };
+    let mut results: Vec<Option<Value>> = vec![None; n];
+    for start in (0..n).step_by(vec) {
+        if start & duplicates != 0 {
+            continue;
+        }
+        let data_mask = masks.as_ref().map(|m| pick(m, start));
+        let predicate = match (data_mask, owner) {
+            (Some(m), Some(o)) => emit.and(m, o),
+            (Some(m), None) => m,
+            (None, Some(o)) => o,
+            (None, None) => emit.int(emit.int_type(1), 1),
+        };
+        let access = AtomAccess {
+            pointer: pick(&ptrs, start),
+            operands: operand_values
+                .iter()
+                .map(|values| (start..start + vec).map(|i| pick(values, i)).collect())
+                .collect(),
+            predicate,
+        };
+        let values = emit_atom(emit, &instruction(vec), &access, vec, value_type, bits)?;
+        for (k, v) in values.into_iter().enumerate() {
+            results[start + k] = Some(v);
+        }
+    }
+    let mut values: Vec<Value> = Vec::with_capacity(n);
+    for i in 0..n {
+        let v = results[i & !duplicates]
+            .or(results[i])
+            .ok_or("an atomic's register got no value (internal error)")?;
+        values.push(v);
+    }
+    if dist.is_none() && is_used(result(op)) {
+        values = vec![broadcast_scalar(lw, emit, op, values[0], bits, owner)?];
+    }
+    lw.set(result(op), values);
+    Ok(())
+}
+
+/// Thread 0's `value`, for every thread, through the op's shared scratch.
+fn broadcast_scalar<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    value: Value<'c, 'a>,
+    bits: u32,
+    owner: Option<Value<'c, 'a>>,
+) -> Result<Value<'c, 'a>, String> {
+    let offset = op
+        .attribute("allocation.offset")
+        .ok()
+        .and_then(ttir::int_value)
+        .map(|(v, _)| v)
+        .ok_or(
+            "a scalar atomic whose result is used needs shared scratch ('allocation.offset'): \
+             run allocate-shared-memory-nv first",
+        )?;
+    let base = lw.shared_base();
+    let pointer = emit.gep(base, emit.i32(offset), emit.int_type(8));
+    let (c, _) = constraint(bits)?;
+    let owner = owner.unwrap_or_else(|| emit.int(emit.int_type(1), 1));
+    lw.shared_access(emit, Access::Write);
+    emit.inline_asm(
+        &format!("@$2 st.shared.b{bits} [ $0 + 0 ], $1;"),
+        &format!("l,{c},b"),
+        &[pointer, value, owner],
+        None,
+    );
+    lw.shared_access(emit, Access::Read);
+    Ok(emit.value("llvm.load", &[pointer], value.r#type(), &[]))
+}
+
+/// `tt.atomic_rmw`.
+pub fn rmw<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let ptr = ttir::operand(op, 0).ok_or("missing pointer")?;
+    let value = ttir::operand(op, 1).ok_or("missing value")?;
+    let mask = ttir::operand(op, 2);
+    let kind = int_attr(op, "atomic_rmw_op")?;
+    let value_type = lw.element_type(value.r#type());
+    let bits = memory_bits(value_type);
+    let (name, ty) = rmw_instruction(kind, value_type, bits)?;
+    let prefix = format!("atom.global.{}.{}.{name}", scope(op)?, semantic(op)?);
+    // Hopper adds vector float additions.
+    let vectorisable =
+        kind == 5 && value_type.to_string() == "f32" && lw.options.compute_capability >= 90;
+    let instruction = move |vec: usize| {
+        if vec > 1 {
+            format!("{prefix}.v{vec}.{ty}")
+        } else {
+            format!("{prefix}.{ty}")
+        }
+    };
+    lower_atomic(lw, emit, op, ptr, &[value], mask, instruction, vectorisable)
+}
+
+/// `tt.atomic_cas`.
+pub fn cas<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let ptr = ttir::operand(op, 0).ok_or("missing pointer")?;
+    let compare = ttir::operand(op, 1).ok_or("missing comparand")?;
+    let value = ttir::operand(op, 2).ok_or("missing value")?;
+    let bits = memory_bits(lw.element_type(value.r#type()));
+    let instruction = format!("atom.global.{}.{}.cas.b{bits}", semantic(op)?, scope(op)?);
+    lower_atomic(
+        lw,
+        emit,
+        op,
+        ptr,
+        &[compare, value],
+        None,
+        move |_| instruction.clone(),
+        false,
+    )
+}

@@ -1,0 +1,98 @@
+// RUN: tt-opt %s --convert-triton-gpu-to-llvm=compute-capability=90 | FileCheck %s
+// RUN: tt-opt %s --convert-triton-gpu-to-llvm | FileCheck %s --check-prefix=SM80
+
+// convert-triton-gpu-to-llvm: tt.atomic_rmw and tt.atomic_cas as predicated
+// atom.global inline PTX. Vector f32 adds on sm_90 (4 contiguous, aligned
+// elements), scalar atomics on thread 0, the result of a used scalar atomic
+// broadcast through its shared scratch, replicated elements updated once.
+
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#rep = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32, "ttg.shared" = 16 : i32} {
+  // CHECK-LABEL: llvm.func @vector_fadd
+  // CHECK: mov.u32 $0, 0x0;\0A\09mov.u32 $1, 0x0;\0A\09mov.u32 $2, 0x0;\0A\09mov.u32 $3, 0x0;\0A\09@$9 atom.global.gpu.acq_rel.add.v4.f32 { $0, $1, $2, $3 }, [ $4 + 0 ], { $5, $6, $7, $8 };
+  // CHECK-SAME: "=r,=r,=r,=r,l,r,r,r,r,b"
+  // CHECK-NOT: atom.global
+  // CHECK: llvm.return
+  // Before Hopper: one scalar atom per element.
+  // SM80-LABEL: llvm.func @vector_fadd
+  // SM80-COUNT-4: "mov.u32 $0, 0x0;\0A\09@$3 atom.global.gpu.acq_rel.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
+  // SM80-NOT: atom.global
+  // SM80: llvm.return
+  tt.func public @vector_fadd(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %v: f32) {
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %s = tt.splat %p : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %a = tt.addptr %s, %r : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    %x = tt.splat %v : f32 -> tensor<512xf32, #blocked>
+    %m = arith.constant dense<true> : tensor<512xi1, #blocked>
+    %0 = tt.atomic_rmw fadd, acq_rel, gpu, %a, %x, %m : (tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xf32, #blocked>, tensor<512xi1, #blocked>) -> tensor<512xf32, #blocked>
+    tt.return
+  }
+
+  // Every kind on a scalar: thread 0 only (tid == 0 and the mask).
+  // CHECK-LABEL: llvm.func @scalar_kinds
+  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK: llvm.icmp "eq" %[[TID]]
+  // CHECK: "mov.u32 $0, 0x0;\0A\09@$3 atom.global.gpu.relaxed.and.b32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
+  // CHECK: atom.global.cta.acquire.or.b32
+  // CHECK: atom.global.sys.release.xor.b32
+  // CHECK: atom.global.gpu.acq_rel.add.u32
+  // CHECK: "mov.u64 $0, 0x0;\0A\09@$3 atom.global.gpu.acq_rel.add.u64 $0, [ $1 + 0 ], $2;", "=l,l,l,b"
+  // CHECK: atom.global.gpu.acq_rel.add.f32
+  // CHECK: "mov.u16 $0, 0x0;\0A\09@$3 atom.global.gpu.acq_rel.add.noftz.f16 $0, [ $1 + 0 ], $2;", "=h,l,h,b"
+  // CHECK: atom.global.gpu.acq_rel.max.s32
+  // CHECK: atom.global.gpu.acq_rel.min.s32
+  // CHECK: atom.global.gpu.acq_rel.max.u32
+  // CHECK: atom.global.gpu.acq_rel.min.u32
+  // CHECK: atom.global.gpu.acq_rel.exch.b32
+  // CHECK: "mov.u32 $0, 0x0;\0A\09@$4 atom.global.acq_rel.gpu.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b"
+  tt.func public @scalar_kinds(%p: !tt.ptr<i32>, %q: !tt.ptr<i64>, %f: !tt.ptr<f32>, %h: !tt.ptr<f16>, %v: i32, %w: i64, %x: f32, %y: f16, %m: i1) {
+    %0 = tt.atomic_rmw and, relaxed, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
+    %1 = tt.atomic_rmw or, acquire, cta, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
+    %2 = tt.atomic_rmw xor, release, sys, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
+    %3 = tt.atomic_rmw add, acq_rel, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
+    %4 = tt.atomic_rmw add, acq_rel, gpu, %q, %w, %m : (!tt.ptr<i64>, i64, i1) -> i64
+    %5 = tt.atomic_rmw fadd, acq_rel, gpu, %f, %x, %m : (!tt.ptr<f32>, f32, i1) -> f32
+    %6 = tt.atomic_rmw fadd, acq_rel, gpu, %h, %y, %m : (!tt.ptr<f16>, f16, i1) -> f16
+    %7 = tt.atomic_rmw max, acq_rel, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
+    %8 = tt.atomic_rmw min, acq_rel, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
+    %9 = tt.atomic_rmw umax, acq_rel, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
+    %10 = tt.atomic_rmw umin, acq_rel, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
+    %11 = tt.atomic_rmw exch, acq_rel, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
+    %12 = tt.atomic_cas acq_rel, gpu, %p, %v, %v : (!tt.ptr<i32>, i32, i32) -> i32
+    tt.return
+  }
+
+  // A used scalar result: thread 0 stores it to the scratch, a barrier,
+  // every thread loads it.
+  // CHECK-LABEL: llvm.func @scalar_result
+  // CHECK: %[[OLD:.*]] = llvm.inline_asm {{.*}}atom.global.gpu.acq_rel.add.u32
+  // CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: llvm.inline_asm {{.*}}"@$2 st.shared.b32 [ $0 + 0 ], $1;", "l,r,b" %[[SCRATCH]], %[[OLD]]
+  // CHECK: nvvm.barrier0
+  // CHECK: %[[NEW:.*]] = llvm.load %[[SCRATCH]] : !llvm.ptr<3> -> i32
+  // CHECK: atom.global.gpu.acq_rel.add.u32 {{.*}}, %[[NEW]]
+  tt.func public @scalar_result(%p: !tt.ptr<i32>, %v: i32, %m: i1) {
+    %0 = tt.atomic_rmw add, acq_rel, gpu, %p, %v, %m {allocation.offset = 8 : i32} : (!tt.ptr<i32>, i32, i1) -> i32
+    %1 = tt.atomic_rmw add, acq_rel, gpu, %p, %0, %m : (!tt.ptr<i32>, i32, i1) -> i32
+    tt.return
+  }
+
+  // A 64-element tensor over 128 threads: lanes 64.. hold copies (warp bit 1
+  // is free), so they are masked off; one scalar access per thread.
+  // CHECK-LABEL: llvm.func @replicated
+  // CHECK: %[[WARP:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[FREE:.*]] = llvm.and %[[WARP]], %{{.*}} : i32
+  // CHECK: %[[OWNER:.*]] = llvm.icmp "eq" %[[FREE]]
+  // CHECK: llvm.inline_asm {{.*}}atom.global.gpu.acq_rel.max.u32 {{.*}}, %[[OWNER]] :
+  // CHECK-NOT: atom.global
+  // CHECK: llvm.return
+  tt.func public @replicated(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %v: i32) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #rep>
+    %s = tt.splat %p : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>, #rep>
+    %a = tt.addptr %s, %r : tensor<64x!tt.ptr<i32>, #rep>, tensor<64xi32, #rep>
+    %x = tt.splat %v : i32 -> tensor<64xi32, #rep>
+    %0 = tt.atomic_rmw umax, acq_rel, gpu, %a, %x : (tensor<64x!tt.ptr<i32>, #rep>, tensor<64xi32, #rep>) -> tensor<64xi32, #rep>
+    tt.return
+  }
+}
