@@ -60,9 +60,7 @@ fn run(module: OperationRef, options: Options) -> PassResult {
     for dialect in ["llvm", "nvvm", "cf", "arith", "math"] {
         context.get_or_load_dialect(dialect);
     }
-    if lower_module(context, module, options).is_err() {
-        return Err(tt_passes::rust_pass::Failure);
-    }
+    lower_module(context, module, options)?;
     let manager = pipeline::parse(FINISH)
         .and_then(|p| p.build(context))
         .map_err(|e| fail(module, &format!("convert-triton-gpu-to-llvm: {e}")))?;

@@ -62,6 +62,11 @@ impl Distributed {
         self.registers.len()
     }
 
+    /// Whether a thread holds no values (never, for a valid layout).
+    pub fn is_empty(&self) -> bool {
+        self.registers.is_empty()
+    }
+
     pub fn rank(&self) -> usize {
         self.shape.len()
     }

@@ -31,7 +31,7 @@ use melior::{
     Context,
 };
 use tt_dialect::{ir as ttir, types::TensorView};
-use tt_passes::analysis::axis_info::AxisInfoMap;
+use tt_passes::{analysis::axis_info::AxisInfoMap, rust_pass::Failure};
 
 pub use emit::Emitter;
 pub use layout::{Distributed, ThreadIds};
@@ -385,7 +385,7 @@ pub fn lower_module<'c, 'a>(
     context: &'c Context,
     module: OperationRef<'c, 'a>,
     options: Options,
-) -> Result<(), ()> {
+) -> Result<(), Failure> {
     let int_attr = |name: &str, default: i64| {
         module
             .attribute(name)
@@ -413,7 +413,7 @@ pub fn lower_module<'c, 'a>(
             module,
             "convert-triton-gpu-to-llvm: num-ctas > 1 is not supported yet",
         );
-        return Err(());
+        return Err(Failure);
     }
     declare_shared_memory(context, module);
     let functions = tt_passes::rust_pass::collect_ops(module, "tt.func");
@@ -464,7 +464,7 @@ fn declare_shared_memory<'c>(context: &'c Context, module: OperationRef<'c, '_>)
 }
 
 impl<'c, 'a> Lowering<'c, 'a> {
-    fn lower_function(&mut self, function: OperationRef<'c, 'a>) -> Result<(), ()> {
+    fn lower_function(&mut self, function: OperationRef<'c, 'a>) -> Result<(), Failure> {
         let fail = |op: OperationRef, message: &str| {
             tt_passes::rust_pass::fail(op, message);
         };
@@ -478,14 +478,14 @@ impl<'c, 'a> Lowering<'c, 'a> {
             .is_none_or(|s| s.value() != "private");
         if !is_kernel {
             fail(function, "convert-triton-gpu-to-llvm: device functions (non-kernel tt.func) are not supported yet; inline them first");
-            return Err(());
+            return Err(Failure);
         }
         let Some(old_entry) = function.region(0).ok().and_then(|r| r.first_block()) else {
             fail(
                 function,
                 "convert-triton-gpu-to-llvm: a kernel needs a body",
             );
-            return Err(());
+            return Err(Failure);
         };
         let location = function.location();
         let global_ptr = Type::parse(context, "!llvm.ptr<1>").expect("type");
@@ -497,7 +497,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     function,
                     "convert-triton-gpu-to-llvm: tensor arguments of kernels are not supported",
                 );
-                return Err(());
+                return Err(Failure);
             }
             inputs.push(self.element_type(arg.r#type()));
         }
@@ -544,7 +544,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                         )),
                         Err(e) => {
                             fail(function, &format!("convert-triton-gpu-to-llvm: {e}"));
-                            return Err(());
+                            return Err(Failure);
                         }
                     }
                 }
@@ -649,7 +649,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                         &format!("convert-triton-gpu-to-llvm: {message} (in '{name}')"),
                     );
                     unsafe { mlir_sys::mlirOperationDestroy(new_function.to_raw()) };
-                    return Err(());
+                    return Err(Failure);
                 }
                 if let Some(next) = self.continuation.take() {
                     current = next;

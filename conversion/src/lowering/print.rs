@@ -173,7 +173,11 @@ pub fn lower<'c, 'a>(
         .collect();
     let operands: Vec<Value> = op.operands().collect();
     if operands.is_empty() {
-        let format = lw.string_global(emit, "printfFormat_", &format!("pid (%u, %u, %u){prefix}\n"));
+        let format = lw.string_global(
+            emit,
+            "printfFormat_",
+            &format!("pid (%u, %u, %u){prefix}\n"),
+        );
         printf(lw, emit, format, &pids);
         return Ok(());
     }
