@@ -311,3 +311,108 @@ fn cache_hits_misses_and_recovers_from_corrupt_entries() {
     assert!(hit);
     assert_eq!(again, first);
 }
+
+/// ptxas from `$TT_PTXAS`, else the one `scripts/setup.sh` installs.
+fn ptxas() -> Option<PathBuf> {
+    let path = std::env::var_os("TT_PTXAS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.deps/cuda/bin/ptxas")
+        });
+    path.is_file().then_some(path)
+}
+
+/// The PTX instructions that decide what a kernel does to memory and how
+/// threads cooperate, with their counts.
+fn memory_instructions(ptx: &str) -> Vec<(String, usize)> {
+    let mut counts = std::collections::BTreeMap::new();
+    for token in ptx.split(|c: char| c.is_whitespace() || c == '@' || c == ';') {
+        let keep = ["ld.global", "st.global", "atom.", "cp.async", "vprintf"]
+            .iter()
+            .any(|p| token.starts_with(p))
+            && !token.contains("param");
+        if keep {
+            *counts.entry(token.to_owned()).or_insert(0) += 1;
+        }
+    }
+    counts.into_iter().collect()
+}
+
+fn count(ptx: &str, needle: &str) -> usize {
+    ptx.matches(needle).count()
+}
+
+/// Every non-dot corpus kernel compiles from Triton's `.ttir` to PTX that
+/// ptxas accepts; its metadata's shared memory equals Triton's; its global
+/// loads, stores, atomics, async copies and printf calls are Triton's, the
+/// same instructions and widths, as many. Reductions across warps read every
+/// warp's partial from shared memory instead of shuffling a second time, so
+/// they have fewer shuffles and barriers than Triton's, never more.
+#[test]
+fn corpus_kernels_compile_to_ptx_like_tritons() {
+    let Some(corpus) = corpus_dir() else { return };
+    let ptxas = ptxas();
+    if ptxas.is_none() {
+        println!("skipped the ptxas check: run scripts/setup.sh (or set TT_PTXAS)");
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
+    for kernel in NON_DOT_KERNELS {
+        let result = std::fs::read_to_string(corpus.join(kernel).join("result.json")).unwrap();
+        let field = |name: &str| -> String {
+            let start = result.find(&format!("\"{name}\": ")).unwrap() + name.len() + 4;
+            result[start..]
+                .split([',', '}'])
+                .next()
+                .unwrap()
+                .trim()
+                .to_owned()
+        };
+        let ttir = corpus.join(kernel).join(format!("{kernel}.ttir"));
+        let ptx_path = dir.join(format!("{kernel}.ptx"));
+        let output = ttc(
+            &[
+                ttir.to_str().unwrap(),
+                "--arch",
+                "sm_90",
+                "--num-warps",
+                &field("num_warps"),
+                "--num-stages",
+                &field("num_stages"),
+                "--no-cache",
+                "-o",
+                ptx_path.to_str().unwrap(),
+            ],
+            &dir,
+        );
+        assert!(output.status.success(), "{kernel}: {}", stderr(&output));
+        let ptx = std::fs::read_to_string(&ptx_path).unwrap();
+        let metadata = std::fs::read_to_string(ptx_path.with_extension("json")).unwrap();
+        assert!(
+            metadata.contains(&format!("\"shared\": {},", field("shared"))),
+            "{kernel}: shared memory differs from Triton's {}: {metadata}",
+            field("shared")
+        );
+        let triton =
+            std::fs::read_to_string(corpus.join(kernel).join(format!("{kernel}.ptx"))).unwrap();
+        assert_eq!(
+            memory_instructions(&ptx),
+            memory_instructions(&triton),
+            "{kernel}: memory instructions differ from Triton's"
+        );
+        for sync in ["shfl.sync", "bar.sync"] {
+            assert!(
+                count(&ptx, sync) <= count(&triton, sync),
+                "{kernel}: more {sync} than Triton's"
+            );
+        }
+        if let Some(ptxas) = &ptxas {
+            let status = Command::new(ptxas)
+                .args(["--gpu-name", "sm_90a", ptx_path.to_str().unwrap(), "-o"])
+                .arg(dir.join(format!("{kernel}.cubin")))
+                .status()
+                .expect("ptxas runs");
+            assert!(status.success(), "{kernel}: ptxas rejects the PTX");
+        }
+    }
+}
