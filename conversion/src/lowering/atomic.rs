@@ -13,7 +13,7 @@ use tt_dialect::{ir as ttir, types::TensorView};
 
 use super::{
     memory::{memory_bits, owner_mask, vector_width},
-    Access, Distributed, Emitter, LowerResult, Lowering,
+    value_at, Access, Distributed, Emitter, LowerResult, Lowering,
 };
 
 fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
@@ -211,19 +211,12 @@ fn lower_atomic<'c, 'a>(
     let masks = mask.map(|m| lw.get(m)).transpose()?;
     let owner = owner_mask(lw, emit, dist.as_ref());
     let duplicates = dist.as_ref().map_or(0, duplicate_register_mask);
-    let pick = |values: &[Value<'c, 'a>], i: usize| {
-        if values.len() == 1 {
-            values[0]
-        } else {
-            values[i]
-        }
-    };
     let mut results: Vec<Option<Value>> = vec![None; n];
     for start in (0..n).step_by(vec) {
         if start & duplicates != 0 {
             continue;
         }
-        let data_mask = masks.as_ref().map(|m| pick(m, start));
+        let data_mask = masks.as_ref().map(|m| value_at(m, start));
         let predicate = match (data_mask, owner) {
             (Some(m), Some(o)) => emit.and(m, o),
             (Some(m), None) => m,
@@ -231,10 +224,10 @@ fn lower_atomic<'c, 'a>(
             (None, None) => emit.int(emit.int_type(1), 1),
         };
         let access = AtomAccess {
-            pointer: pick(&ptrs, start),
+            pointer: value_at(&ptrs, start),
             operands: operand_values
                 .iter()
-                .map(|values| (start..start + vec).map(|i| pick(values, i)).collect())
+                .map(|values| (start..start + vec).map(|i| value_at(values, i)).collect())
                 .collect(),
             predicate,
         };

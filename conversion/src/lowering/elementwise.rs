@@ -11,7 +11,7 @@ use melior::ir::{
 };
 use tt_dialect::{ir as ttir, types::TensorView};
 
-use super::{Distributed, Emitter, LowerResult, Lowering};
+use super::{value_at, Distributed, Emitter, LowerResult, Lowering};
 
 /// `math` ops that NVPTX cannot select directly and that libdevice
 /// provides as `__nv_<name>f` (f32) and `__nv_<name>` (f64).
@@ -75,22 +75,19 @@ pub fn lower<'c, 'a>(
     if operands.iter().any(|o| o.len() != n && o.len() != 1) {
         return Err("operands and result hold different numbers of elements".into());
     }
-    let element = lw.element_type(result_type);
+    let element_type = lw.element_type(result_type);
     let attributes = ttir::attributes(op);
     let mut values = Vec::with_capacity(n);
     for i in 0..n {
-        let args: Vec<Value> = operands
-            .iter()
-            .map(|o| if o.len() == 1 { o[0] } else { o[i] })
-            .collect();
-        let v = match special(lw, emit, name, &args, element)? {
+        let args: Vec<Value> = operands.iter().map(|o| value_at(o, i)).collect();
+        let v = match special(lw, emit, name, &args, element_type)? {
             Some(v) => v,
             None => match &scalar_name {
                 Some(llvm) => {
-                    if name == "tt.bitcast" && args[0].r#type() == element {
+                    if name == "tt.bitcast" && args[0].r#type() == element_type {
                         args[0]
                     } else {
-                        emit.value(llvm, &args, element, &[])
+                        emit.value(llvm, &args, element_type, &[])
                     }
                 }
                 None => {
@@ -100,7 +97,7 @@ pub fn lower<'c, 'a>(
                         .collect();
                     let attrs: Vec<(&str, melior::ir::Attribute)> =
                         attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-                    emit.value(name, &args, element, &attrs)
+                    emit.value(name, &args, element_type, &attrs)
                 }
             },
         };

@@ -11,7 +11,7 @@ use melior::ir::{
 use tt_dialect::{ir as ttir, types::TensorView};
 use ttg_dialect::layout::{Layout, MemDesc};
 
-use super::{pointee_type, Access, Distributed, Emitter, LowerResult, Lowering};
+use super::{pointee_type, value_at, Access, Distributed, Emitter, LowerResult, Lowering};
 
 fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
     op.result(0).expect("one result").into()
@@ -118,6 +118,24 @@ fn pack<'c, 'a>(
         acc = emit.or(acc, shifted);
     }
     acc
+}
+
+/// The words of the vector of `values` that starts at element `start`.
+fn words<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    values: &[Value<'c, 'a>],
+    start: usize,
+    shape: &Shape,
+) -> Vec<Value<'c, 'a>> {
+    let per = shape.per_word();
+    (0..shape.words)
+        .map(|k| {
+            let elements: Vec<Value> = (0..per)
+                .map(|j| value_at(values, start + k * per + j))
+                .collect();
+            pack(emit, &elements, shape)
+        })
+        .collect()
 }
 
 /// Unpacks a word into its elements of type `ty`.
@@ -276,24 +294,7 @@ pub fn load<'c, 'a>(
             constraints.push(format!("={constraint}"));
         }
         if let Some(others) = &others {
-            for k in 0..w {
-                let per = shape.per_word();
-                let elements: Vec<Value> = (0..per)
-                    .map(|j| {
-                        let i = start + k * per + j;
-                        if others.len() == 1 {
-                            others[0]
-                        } else {
-                            others[i]
-                        }
-                    })
-                    .collect();
-                let bits = pack(emit, &elements, &shape);
-                let bits = if bits.r#type() == word {
-                    bits
-                } else {
-                    emit.value("llvm.zext", &[bits], word, &[])
-                };
+            for bits in words(emit, others, start, &shape) {
                 operands.push(bits);
                 constraints.push(constraint.into());
             }
@@ -301,9 +302,7 @@ pub fn load<'c, 'a>(
         let address_index = operands.len() + w;
         operands.push(ptrs[start]);
         constraints.push("l".into());
-        let predicate = masks
-            .as_ref()
-            .map(|m| if m.len() == 1 { m[0] } else { m[start] });
+        let predicate = masks.as_ref().map(|m| value_at(m, start));
         let vector = if w > 1 {
             format!(".v{w}")
         } else {
@@ -374,7 +373,6 @@ pub fn store<'c, 'a>(
     let owner = owner_mask(lw, emit, dist.as_ref());
     let suffix = cache_suffix(op, true)?;
     let (constraint, _) = word_constraint(shape.word_bits);
-    let word = word_type(emit, shape.word_bits);
     for start in (0..n).step_by(vec) {
         if dist
             .as_ref()
@@ -383,34 +381,15 @@ pub fn store<'c, 'a>(
             continue;
         }
         let w = shape.words;
-        let per = shape.per_word();
         let mut operands = Vec::new();
         let mut constraints = Vec::new();
-        for k in 0..w {
-            let elements: Vec<Value> = (0..per)
-                .map(|j| {
-                    let i = start + k * per + j;
-                    if values.len() == 1 {
-                        values[0]
-                    } else {
-                        values[i]
-                    }
-                })
-                .collect();
-            let bits = pack(emit, &elements, &shape);
-            let bits = if bits.r#type() == word {
-                bits
-            } else {
-                emit.value("llvm.zext", &[bits], word, &[])
-            };
+        for bits in words(emit, &values, start, &shape) {
             operands.push(bits);
             constraints.push(constraint.to_owned());
         }
         operands.push(ptrs[start]);
         constraints.push("l".into());
-        let data_mask = masks
-            .as_ref()
-            .map(|m| if m.len() == 1 { m[0] } else { m[start] });
+        let data_mask = masks.as_ref().map(|m| value_at(m, start));
         let predicate = match (data_mask, owner) {
             (Some(m), Some(o)) => emit.and(m, o),
             (Some(m), None) => m,
@@ -655,7 +634,7 @@ pub fn async_copy<'c, 'a>(
         let address = emit.gep(base, offset, element);
         let size = match &masks {
             Some(m) => {
-                let m = if m.len() == 1 { m[0] } else { m[start] };
+                let m = value_at(m, start);
                 emit.select(m, emit.i32(bytes as i64), emit.i32(0))
             }
             None => emit.i32(bytes as i64),

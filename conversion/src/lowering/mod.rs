@@ -345,6 +345,16 @@ impl<'c, 'a> Lowering<'c, 'a> {
     }
 }
 
+/// The value standing for element `i` of an operand: a scalar operand (one
+/// value) stands for every element.
+pub fn value_at<'c, 'a>(values: &[Value<'c, 'a>], i: usize) -> Value<'c, 'a> {
+    if values.len() == 1 {
+        values[0]
+    } else {
+        values[i]
+    }
+}
+
 /// See [`Lowering::element_type`].
 pub fn convert_type<'c>(context: &'c Context, ty: Type<'c>) -> Type<'c> {
     if let Some(tensor) = TensorView::of(ty) {
