@@ -128,48 +128,68 @@ pub fn default_libdevice() -> PathBuf {
     }
 }
 
-/// Compiles `module` to PTX for `options`: [`optimize_module`], then
-/// [`emit_ptx`].
+/// Compiles `module` to PTX for `options`: [`Target::optimize`], then
+/// [`Target::emit`].
 pub fn compile_to_ptx(module: LlvmModule, options: &PtxOptions) -> Result<Ptx, PtxError> {
-    optimize_module(&module, options)?;
-    emit_ptx(&module, options)
+    let target = Target::new(options)?;
+    target.optimize(&module)?;
+    target.emit(&module)
 }
 
-/// The LLVM tail of Triton's `make_llir`: NVPTX triple and data layout,
-/// `nvvm-reflect-ftz`, libdevice when needed, internal non-kernel
-/// functions, `default<O3>`. The module is then what Triton calls `llir`.
-pub fn optimize_module(module: &LlvmModule, options: &PtxOptions) -> Result<(), PtxError> {
-    initialize_nvptx();
-    let machine = TargetMachine::new(options)?;
-    unsafe {
-        let triple = CString::new(TRIPLE).expect("no NUL");
-        LLVMSetTarget(module.raw(), triple.as_ptr());
-        let layout = LLVMCreateTargetDataLayout(machine.0);
-        LLVMSetModuleDataLayout(module.raw(), layout);
-        LLVMDisposeTargetData(layout);
-    }
-    set_reflect_ftz(module, options.reflect_ftz);
-    if calls_libdevice(module) {
-        let path = options.libdevice.clone().unwrap_or_else(default_libdevice);
-        link_libdevice(module, &path)?;
-    }
-    internalize_non_kernels(module);
-    module.verify()?;
-    run_o3(module, &machine)
+/// The NVPTX target of one compilation: its options and one target
+/// machine, which optimization and code generation share (creating one
+/// costs a sizeable part of a small kernel's compile time).
+pub struct Target {
+    options: PtxOptions,
+    machine: TargetMachine,
 }
 
-/// Triton's `make_ptx`: prints the optimized module as PTX and finds its
-/// kernel. The module's floating-point adds and multiplies are marked
-/// `contract` first, which is how Triton's `enable_fp_fusion` reaches code
-/// generation here.
-pub fn emit_ptx(module: &LlvmModule, options: &PtxOptions) -> Result<Ptx, PtxError> {
-    initialize_nvptx();
-    let machine = TargetMachine::new(options)?;
-    allow_contraction(module);
-    let text = machine.emit_assembly(module)?;
-    let text = strip_debug_target(&text);
-    let entry = entry_name(&text)?;
-    Ok(Ptx { text, entry })
+impl Target {
+    /// The target for `options`.
+    pub fn new(options: &PtxOptions) -> Result<Self, PtxError> {
+        initialize_nvptx();
+        Ok(Self {
+            options: options.clone(),
+            machine: TargetMachine::new(options)?,
+        })
+    }
+
+    /// The LLVM tail of Triton's `make_llir`: NVPTX triple and data layout,
+    /// `nvvm-reflect-ftz`, libdevice when needed, internal non-kernel
+    /// functions, `default<O3>`. The module is then what Triton calls `llir`.
+    pub fn optimize(&self, module: &LlvmModule) -> Result<(), PtxError> {
+        unsafe {
+            let triple = CString::new(TRIPLE).expect("no NUL");
+            LLVMSetTarget(module.raw(), triple.as_ptr());
+            let layout = LLVMCreateTargetDataLayout(self.machine.0);
+            LLVMSetModuleDataLayout(module.raw(), layout);
+            LLVMDisposeTargetData(layout);
+        }
+        set_reflect_ftz(module, self.options.reflect_ftz);
+        if calls_libdevice(module) {
+            let path = self
+                .options
+                .libdevice
+                .clone()
+                .unwrap_or_else(default_libdevice);
+            link_libdevice(module, &path)?;
+        }
+        internalize_non_kernels(module);
+        module.verify()?;
+        run_o3(module, &self.machine)
+    }
+
+    /// Triton's `make_ptx`: prints the optimized module as PTX and finds its
+    /// kernel. The module's floating-point adds and multiplies are marked
+    /// `contract` first, which is how Triton's `enable_fp_fusion` reaches
+    /// code generation here.
+    pub fn emit(&self, module: &LlvmModule) -> Result<Ptx, PtxError> {
+        allow_contraction(module);
+        let text = self.machine.emit_assembly(module)?;
+        let text = strip_debug_target(&text);
+        let entry = entry_name(&text)?;
+        Ok(Ptx { text, entry })
+    }
 }
 
 /// Registers the NVPTX target once per process and sets the code

@@ -5,6 +5,7 @@
 
 use melior::ir::{
     attribute::DenseI32ArrayAttribute,
+    block::BlockArgument,
     operation::{
         OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationRefMut,
         OperationResult,
@@ -14,8 +15,24 @@ use melior::ir::{
 use melior::{RewriterBase, StringRef};
 
 /// The op whose result `value` is, or `None` for a block argument.
+///
+/// This and [`block_argument`] ask MLIR for the value's kind instead of using
+/// melior's `try_from`, whose error prints the value: printing builds an
+/// `AsmState` for the whole enclosing function, which made these queries
+/// dominate compile times.
 pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    OperationResult::try_from(value).ok().map(|r| r.owner())
+    let raw = value.to_raw();
+    // SAFETY: `raw` is a live value, and it is an op result when MLIR says so.
+    unsafe { mlir_sys::mlirValueIsAOpResult(raw) }
+        .then(|| unsafe { OperationResult::from_raw(raw) }.owner())
+}
+
+/// `value` as a block argument, or `None` for an op result.
+pub fn block_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockArgument<'c, 'a>> {
+    let raw = value.to_raw();
+    // SAFETY: as in `defining_op`.
+    unsafe { mlir_sys::mlirValueIsABlockArgument(raw) }
+        .then(|| unsafe { BlockArgument::from_raw(raw) })
 }
 
 /// Whether `op` is named `name`.

@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 
 use melior::ir::{
-    block::{BlockArgument, BlockLike},
+    block::BlockLike,
     operation::{OperationLike, OperationRef},
     Attribute, AttributeLike, BlockRef, RegionLike, Type, Value, ValueLike,
 };
@@ -296,7 +296,7 @@ fn is_region_branch(op: OperationRef) -> bool {
 pub fn pessimistic(value: Value) -> AxisInfo {
     let rank = rank_of(value.r#type());
     let mut info = AxisInfo::uniform(rank, 1);
-    if let Ok(arg) = BlockArgument::try_from(value) {
+    if let Some(arg) = tt_dialect::ir::block_argument(value) {
         let block = arg.owner();
         let entry = block
             .parent_region()

@@ -476,7 +476,7 @@ pub fn has_used_results(op: OperationRef) -> bool {
 /// The block that owns the block argument `value` and its position, or
 /// `None` for an op result.
 pub fn block_argument_owner<'c, 'a>(value: Value<'c, 'a>) -> Option<(BlockRef<'c, 'a>, usize)> {
-    let arg = melior::ir::block::BlockArgument::try_from(value).ok()?;
+    let arg = tt_dialect::ir::block_argument(value)?;
     let block = unsafe { BlockRef::from_raw(sys::mlirBlockArgumentGetOwner(value.to_raw())) };
     Some((block, arg.argument_number()))
 }

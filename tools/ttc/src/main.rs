@@ -10,7 +10,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tt_compiler::{compile_to, Cache, Input, Options, Stage};
 
@@ -32,6 +32,10 @@ Options:
   --no-cache            neither read nor write the compilation cache
                         ($TT_CACHE_DIR, else ~/.cache/tt-compiler)
   --time                print the wall time of each step to stderr
+  --repeat N            compile N times in this process, without the cache;
+                        --time then prints each step's median (the first
+                        compilation pays one-off start-up costs, so this is
+                        how to compare with Triton's in-process times)
   -h, --help            this help
   --version             the version
 
@@ -46,6 +50,7 @@ struct Args {
     output: Option<PathBuf>,
     metadata: Option<PathBuf>,
     time: bool,
+    repeat: u32,
 }
 
 enum Command {
@@ -106,6 +111,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
     let mut output = None;
     let mut metadata = None;
     let mut time = false;
+    let mut repeat = 1;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -138,6 +144,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
             "--metadata" => metadata = Some(PathBuf::from(value()?)),
             "--no-cache" => options.cache = Cache::Off,
             "--time" => time = true,
+            "--repeat" => repeat = count(flag, &value()?)?,
             _ if inline.is_some() || (flag.starts_with('-') && flag != "-") => {
                 return Err(format!("unknown option '{flag}'"));
             }
@@ -165,6 +172,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
         output,
         metadata,
         time,
+        repeat,
     }))
 }
 
@@ -196,31 +204,39 @@ fn compile(args: &Args) -> Result<(), String> {
             .map_err(|e| format!("cannot read {}: {e}", args.input))?;
         (text, args.input.clone())
     };
-    let start = Instant::now();
-    let output = compile_to(
-        Input::Text {
-            text: &text,
-            name: &name,
-        },
-        &args.options,
-        args.emit,
-    )
-    .map_err(|e| e.to_string())?;
+    let mut options = args.options.clone();
+    if args.repeat > 1 {
+        options.cache = Cache::Off;
+    }
+    let mut runs = Vec::new();
+    let mut output = None;
+    for _ in 0..args.repeat {
+        let start = Instant::now();
+        let this = compile_to(
+            Input::Text {
+                text: &text,
+                name: &name,
+            },
+            &options,
+            args.emit,
+        )
+        .map_err(|e| e.to_string())?;
+        let mut timings = this.timings.clone();
+        timings.push(("total".to_owned(), start.elapsed()));
+        runs.push(timings);
+        output = Some(this);
+    }
+    let output = output.ok_or("internal error: no compilation ran")?;
     if args.time {
-        for (step, duration) in &output.timings {
+        if output.cached {
+            eprintln!("ttc: time: cache hit");
+        }
+        for (step, duration) in median_timings(&runs) {
             eprintln!(
                 "ttc: time: {step:<12} {:>10.3} ms",
                 duration.as_secs_f64() * 1e3
             );
         }
-        if output.cached {
-            eprintln!("ttc: time: cache hit");
-        }
-        eprintln!(
-            "ttc: time: {:<12} {:>10.3} ms",
-            "total",
-            start.elapsed().as_secs_f64() * 1e3
-        );
     }
     let missing = || format!("internal error: no {} output", args.emit.name());
     let result = match args.emit {
@@ -235,6 +251,24 @@ fn compile(args: &Args) -> Result<(), String> {
         write(Some(path), &metadata.to_json())?;
     }
     Ok(())
+}
+
+/// Each step's median over `runs` (the steps of the first run, in order).
+fn median_timings(runs: &[Vec<(String, Duration)>]) -> Vec<(String, Duration)> {
+    let Some(first) = runs.first() else {
+        return Vec::new();
+    };
+    first
+        .iter()
+        .map(|(step, _)| {
+            let mut times: Vec<Duration> = runs
+                .iter()
+                .filter_map(|run| run.iter().find(|(s, _)| s == step).map(|(_, d)| *d))
+                .collect();
+            times.sort();
+            (step.clone(), times[(times.len() - 1) / 2])
+        })
+        .collect()
 }
 
 fn write(path: Option<&Path>, text: &str) -> Result<(), String> {
