@@ -657,7 +657,7 @@ pub fn async_commit_group<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    emit.inline_asm("cp.async.commit_group;", "", &[], None);
+    emit.op("nvvm.cp.async.commit.group", &[], &[], &[]);
     lw.set(result(op), vec![emit.i32(0)]);
     Ok(())
 }
@@ -672,7 +672,12 @@ pub fn async_wait<'c, 'a>(
     let num = ttir::inherent_attribute(op, "num")
         .and_then(ttir::int_value)
         .map_or(0, |(v, _)| v);
-    emit.inline_asm(&format!("cp.async.wait_group {num};"), "", &[], None);
+    emit.op(
+        "nvvm.cp.async.wait.group",
+        &[],
+        &[],
+        &[("n", emit.attr(&format!("{num} : i32")))],
+    );
     lw.shared_access(emit, Access::Barrier);
     lw.set(result(op), vec![emit.i32(0)]);
     Ok(())

@@ -170,8 +170,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 // CHECK: %[[OFFSET:.*]] = llvm.mlir.constant(512 : i32)
 // CHECK: llvm.getelementptr %[[BASE]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK-COUNT-2: "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x4, $2;", "r,l,r"
-// CHECK: "cp.async.commit_group;", ""
-// CHECK: "cp.async.wait_group 0;", ""
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
   tt.func public @pipelined(%p: !tt.ptr<f32>, %n: i32) {

@@ -25,6 +25,7 @@ mod normalize;
 mod runner;
 
 use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use corpus::Text;
@@ -879,4 +880,166 @@ fn assert_every_kernel_passed(results: &[(String, Result<(), String>)], what: &s
         failures.len(),
         results.len()
     );
+}
+
+/// What the acceptance compares between `tt-opt --make-llir` (LLVM dialect)
+/// and Triton's `.llir` (LLVM IR after O3): the global memory accesses
+/// (their inline PTX, which holds the width, the vector size, the cache
+/// modifiers and the predicate), shuffles, barriers and `vprintf` calls
+/// with their format strings.
+#[derive(Debug, Default, PartialEq)]
+struct LlirSummary {
+    /// Inline PTX strings of global loads, stores, atomics and cp.async,
+    /// with how often each occurs.
+    memory: BTreeMap<String, usize>,
+    shuffles: usize,
+    barriers: usize,
+    vprintf_calls: usize,
+    formats: Vec<String>,
+}
+
+/// The quoted string that starts at `text`'s first `"` (escapes kept as
+/// printed: MLIR and LLVM IR both print `\0A`-style escapes).
+fn quoted(text: &str) -> Option<&str> {
+    let start = text.find('"')? + 1;
+    let len = text[start..].find('"')?;
+    Some(&text[start..start + len])
+}
+
+fn is_memory_asm(asm: &str) -> bool {
+    ["ld.global", "st.global", "atom.", "cp.async"]
+        .iter()
+        .any(|m| asm.contains(m))
+}
+
+/// Summary of tt-opt's `--make-llir` output.
+fn summarize_ours(mlir: &str) -> LlirSummary {
+    let mut s = LlirSummary::default();
+    for line in mlir.lines() {
+        if let Some((_, rest)) = line.split_once("llvm.inline_asm") {
+            if let Some(asm) = quoted(rest).filter(|a| is_memory_asm(a)) {
+                *s.memory.entry(asm.to_owned()).or_default() += 1;
+            }
+        }
+        s.shuffles += line.matches("nvvm.shfl.sync").count();
+        s.barriers += line.matches("nvvm.barrier").count();
+        if line.contains("llvm.call @vprintf(") {
+            s.vprintf_calls += 1;
+        }
+        if line.contains("llvm.mlir.global") && line.contains("@printfFormat") {
+            s.formats.extend(quoted(line).map(str::to_owned));
+        }
+    }
+    s.formats.sort();
+    s
+}
+
+/// Summary of Triton's `.llir`.
+fn summarize_triton(llir: &str) -> LlirSummary {
+    let mut s = LlirSummary::default();
+    for line in llir.lines() {
+        if let Some((_, rest)) = line.split_once(" asm ") {
+            if let Some(asm) = quoted(rest).filter(|a| is_memory_asm(a)) {
+                *s.memory.entry(asm.to_owned()).or_default() += 1;
+            }
+        }
+        if !line.starts_with("declare") {
+            s.shuffles += line.matches("@llvm.nvvm.shfl.sync").count();
+            s.barriers += line.matches("@llvm.nvvm.barrier").count();
+            if line.contains("@vprintf(") {
+                s.vprintf_calls += 1;
+            }
+        }
+        if line.starts_with("@printfFormat") {
+            s.formats.extend(quoted(line).map(str::to_owned));
+        }
+    }
+    s.formats.sort();
+    s
+}
+
+/// `tt-opt --make-llir` on each non-dot kernel's `.ttgir` against Triton's
+/// `.llir`: the same global memory instructions (each inline PTX string as
+/// often), the same `vprintf` calls and format strings, and shuffles and
+/// barriers present exactly where Triton has them, never more of them
+/// (reductions read every warp's partial instead of shuffling twice, so
+/// some kernels need fewer).
+#[test]
+fn make_llir_agrees_with_tritons_llir() {
+    let Some(dir) = corpus::corpus_dir_or_skip() else {
+        return;
+    };
+    let kernels: Vec<PathBuf> = corpus::kernel_dirs(&dir)
+        .into_iter()
+        .filter(|k| {
+            let name = k.file_name().unwrap().to_string_lossy().into_owned();
+            let ttgir =
+                std::fs::read_to_string(k.join(format!("{name}.ttgir"))).unwrap_or_default();
+            !ttgir.contains("tt.dot") && !ttgir.contains("warp_group_dot")
+        })
+        .collect();
+    assert_eq!(
+        kernels.len(),
+        9,
+        "the corpus has nine kernels without tt.dot"
+    );
+    let results = parallel_map(&kernels, |_, kernel| -> Result<String, String> {
+        let name = kernel.file_name().unwrap().to_string_lossy().into_owned();
+        let ours = run_tt_opt(
+            &["--make-llir=target=cuda:90"],
+            &kernel.join(format!("{name}.ttgir")),
+            TIMEOUT,
+        );
+        if !ours.success() {
+            return Err(format!(
+                "{name}: tt-opt --make-llir failed:\n{}",
+                ours.stderr
+            ));
+        }
+        let llir = std::fs::read_to_string(kernel.join(format!("{name}.llir")))
+            .map_err(|e| format!("{name}.llir: {e}"))?;
+        let (ours, triton) = (summarize_ours(&ours.stdout), summarize_triton(&llir));
+        let mut problems = Vec::new();
+        if ours.memory != triton.memory {
+            problems.push(format!(
+                "global memory instructions differ:\n  ours:   {:?}\n  triton: {:?}",
+                ours.memory, triton.memory
+            ));
+        }
+        if (ours.vprintf_calls, &ours.formats) != (triton.vprintf_calls, &triton.formats) {
+            problems.push(format!(
+                "vprintf: ours {} calls {:?}, triton {} calls {:?}",
+                ours.vprintf_calls, ours.formats, triton.vprintf_calls, triton.formats
+            ));
+        }
+        for (what, o, t) in [
+            ("shuffles", ours.shuffles, triton.shuffles),
+            ("barriers", ours.barriers, triton.barriers),
+        ] {
+            if o > t || (o == 0) != (t == 0) {
+                problems.push(format!("{what}: ours {o}, triton {t}"));
+            }
+        }
+        if problems.is_empty() {
+            Ok(format!(
+                "{name:<14} {:>3} memory ops  shuffles {:>2}/{:<2}  barriers {}/{}  vprintf {}",
+                ours.memory.values().sum::<usize>(),
+                ours.shuffles,
+                triton.shuffles,
+                ours.barriers,
+                triton.barriers,
+                ours.vprintf_calls
+            ))
+        } else {
+            Err(format!("{name}:\n{}", problems.join("\n")))
+        }
+    });
+    let mut failures = Vec::new();
+    for result in results {
+        match result {
+            Ok(line) => println!("{line}"),
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
