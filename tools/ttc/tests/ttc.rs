@@ -197,7 +197,7 @@ fn compile_errors_exit_with_status_1_and_located_diagnostics() {
 }
 
 #[test]
-fn ptx_output_and_metadata_or_the_missing_pipeline() {
+fn ptx_output_and_metadata() {
     let cache = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let ptx = dir.path().join("copy.ptx");
@@ -206,30 +206,53 @@ fn ptx_output_and_metadata_or_the_missing_pipeline() {
         cache.path(),
         TTIR,
     );
-    let has_make_llir = {
-        tt_conversion::register_passes();
-        tt_passes::registry::lookup("make-llir").is_ok()
-    };
-    if has_make_llir {
-        assert!(out.status.success(), "{}", stderr(&out));
-        assert!(std::fs::read_to_string(&ptx)
-            .unwrap()
-            .contains(".visible .entry copy("));
-        let json = std::fs::read_to_string(dir.path().join("copy.json")).unwrap();
-        let metadata = tt_metadata::KernelMetadata::from_json(&json).unwrap();
-        assert_eq!(metadata.name, "copy");
-        assert_eq!(metadata.args.len(), 2);
-    } else {
-        assert_eq!(out.status.code(), Some(1));
-        assert!(
-            stderr(&out).starts_with(
-                "ttc: error: llir stage: cannot run the make-llir pipeline: unknown pass 'make-llir'"
-            ),
-            "{}",
-            stderr(&out)
-        );
-        assert!(!ptx.exists());
-    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&ptx)
+        .unwrap()
+        .contains(".visible .entry copy("));
+    let json = std::fs::read_to_string(dir.path().join("copy.json")).unwrap();
+    let metadata = tt_metadata::KernelMetadata::from_json(&json).unwrap();
+    assert_eq!(metadata.name, "copy");
+    assert_eq!(metadata.args.len(), 2);
+}
+
+#[test]
+fn repeat_times_each_step_in_one_process() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let ptx = dir.path().join("copy.ptx");
+    let out = ttc_with_input(
+        &["-", "-o", ptx.to_str().unwrap(), "--time", "--repeat", "3"],
+        cache.path(),
+        TTIR,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let steps: Vec<String> = stderr(&out)
+        .lines()
+        .filter_map(|l| l.strip_prefix("ttc: time: "))
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "context",
+            "parse",
+            "make-ttir",
+            "make-ttgir",
+            "make-llir",
+            "translate",
+            "llvm-opt",
+            "ptx",
+            "total"
+        ]
+    );
+    // Repetitions bypass the cache: nothing was written to it.
+    assert!(cache_entries(cache.path()).is_empty());
+    assert!(std::fs::read_to_string(&ptx)
+        .unwrap()
+        .contains(".visible .entry copy("));
+    let zero = ttc_with_input(&["-", "--repeat", "0"], cache.path(), TTIR);
+    assert_eq!(zero.status.code(), Some(2));
 }
 
 #[test]
