@@ -22,6 +22,7 @@
 //! (`allocation.offset`) and [`module_shared_bytes`] (`ttg.shared`).
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use melior::ir::{operation::OperationRef, r#type::TypeLike, Type};
 use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
@@ -55,6 +56,19 @@ pub fn offset(op: OperationRef) -> Option<u64> {
     ir::attribute(op.to_raw(), "allocation.offset")
         .and_then(ir::integer_attr_value)
         .and_then(|v| u64::try_from(v).ok())
+}
+
+/// The bytes of shared memory `op` owns: a `ttg.local_alloc`'s buffer or
+/// an op's scratch, from its `allocation.offset`. `None` when `op` owns
+/// none or has no offset (the allocation has not run).
+pub fn buffer_range(op: OperationRef) -> Option<Range<u64>> {
+    let start = offset(op)?;
+    let raw = op.to_raw();
+    let bytes = match explicit_buffer(raw).ok()? {
+        Some((bytes, _)) => bytes,
+        None => scratch(raw).ok()??,
+    };
+    Some(start..start + bytes)
 }
 
 /// The module's `ttg.shared`: the bytes of shared memory a CTA needs.

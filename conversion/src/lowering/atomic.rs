@@ -272,14 +272,15 @@ fn broadcast_scalar<'c, 'a>(
     let pointer = emit.gep(base, emit.i32(offset), emit.int_type(8));
     let (c, _) = constraint(bits)?;
     let owner = owner.unwrap_or_else(|| emit.int(emit.int_type(1), 1));
-    lw.shared_access(emit, Access::Write);
+    let span = crate::allocation::buffer_range(op);
+    lw.shared_access(emit, Access::Write(span.clone()));
     emit.inline_asm(
         &format!("@$2 st.shared.b{bits} [ $0 + 0 ], $1;"),
         &format!("l,{c},b"),
         &[pointer, value, owner],
         None,
     );
-    lw.shared_access(emit, Access::Read);
+    lw.shared_access(emit, Access::Read(span));
     Ok(emit.value("llvm.load", &[pointer], value.r#type(), &[]))
 }
 

@@ -44,7 +44,8 @@ pub fn lower<'c, 'a>(
     let ty = lw.element_type(src_value.r#type());
     let memory = emit.int_type(bit_width(ty).max(8));
     let source_coordinates = lw.coordinates(emit, src_value.r#type())?;
-    lw.shared_access(emit, Access::Write);
+    let span = crate::allocation::buffer_range(op);
+    lw.shared_access(emit, Access::Write(span.clone()));
     for (r, (v, c)) in values.iter().zip(&source_coordinates).enumerate() {
         if src.is_duplicate_register(r) {
             continue;
@@ -54,7 +55,7 @@ pub fn lower<'c, 'a>(
         emit.op("llvm.store", &[bits, address], &[], &[]);
     }
     let target_coordinates = lw.coordinates(emit, result.r#type())?;
-    lw.shared_access(emit, Access::Read);
+    lw.shared_access(emit, Access::Read(span));
     let loaded = target_coordinates
         .iter()
         .map(|c| {

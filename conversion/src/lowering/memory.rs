@@ -506,25 +506,25 @@ pub fn local_alloc<'c, 'a>(
     let desc_value = result(op);
     lw.set(desc_value, vec![pointer]);
     if let Some(src) = ttir::operand(op, 0) {
-        store_shared(lw, emit, src, desc_value.r#type(), pointer)?;
+        store_shared(lw, emit, src, desc_value, pointer)?;
     }
     Ok(())
 }
 
-/// Stores the tensor `src` into the shared view of type `desc_type` at
-/// `base`.
+/// Stores the tensor `src` into the shared view `desc`, at `base`.
 fn store_shared<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     src: Value<'c, 'a>,
-    desc_type: Type<'c>,
+    desc_value: Value<'c, 'a>,
     base: Value<'c, 'a>,
 ) -> LowerResult {
-    let desc = MemDesc::of(desc_type).ok_or("expected a shared-memory descriptor")?;
+    let desc = MemDesc::of(desc_value.r#type()).ok_or("expected a shared-memory descriptor")?;
     let element = lw.element_type(desc.element);
     let values = lw.get(src)?;
     let coordinates = lw.coordinates(emit, src.r#type())?;
-    lw.shared_access(emit, Access::Write);
+    let span = lw.buffer_span(desc_value);
+    lw.shared_access(emit, Access::Write(span));
     for (v, c) in values.iter().zip(&coordinates) {
         let offset = shared_offset(emit, &desc, c)?;
         let address = emit.gep(base, offset, element);
@@ -542,7 +542,7 @@ pub fn local_store<'c, 'a>(
     let src = ttir::operand(op, 0).ok_or("missing value")?;
     let dst = ttir::operand(op, 1).ok_or("missing buffer")?;
     let base = lw.scalar(dst)?;
-    store_shared(lw, emit, src, dst.r#type(), base)
+    store_shared(lw, emit, src, dst, base)
 }
 
 /// `ttg.memdesc_index`: the `index`-th slice along the first dimension.
@@ -575,7 +575,8 @@ pub fn local_load<'c, 'a>(
     let ty = result(op).r#type();
     let element = lw.element_type(ty);
     let coordinates = lw.coordinates(emit, ty)?;
-    lw.shared_access(emit, Access::Read);
+    let span = lw.buffer_span(src);
+    lw.shared_access(emit, Access::Read(span));
     let mut values = Vec::with_capacity(coordinates.len());
     for c in &coordinates {
         let offset = shared_offset(emit, &desc, c)?;
@@ -627,7 +628,8 @@ pub fn async_copy<'c, 'a>(
     if ![4, 8, 16].contains(&bytes) {
         return Err(format!("cp.async copies 4, 8 or 16 bytes, not {bytes}"));
     }
-    lw.shared_access(emit, Access::Write);
+    let span = lw.buffer_span(dst);
+    lw.shared_access(emit, Access::Write(span));
     let cache = if bytes == 16 { "cg" } else { "ca" };
     for start in (0..dist.len()).step_by(vec) {
         let offset = shared_offset(emit, &desc, &coordinates[start])?;

@@ -18,6 +18,7 @@ mod reduce;
 mod view;
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use melior::{
     ir::{
@@ -40,13 +41,43 @@ pub use layout::{Distributed, ThreadIds};
 /// becomes an error at the op.
 pub type LowerResult = Result<(), String>;
 
+/// The bytes of shared memory an access may touch (offsets from
+/// `@global_smem`); `None` when they are not known.
+pub type Span = Option<Range<u64>>;
+
 /// A shared-memory access, for barrier placement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Access {
-    Read,
-    Write,
+    Read(Span),
+    Write(Span),
     /// A point where every thread synchronises anyway.
     Barrier,
+}
+
+/// Whether two spans may share a byte.
+fn overlap(a: &Span, b: &Span) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.start < b.end && b.start < a.end,
+        _ => true,
+    }
+}
+
+/// The shared memory read and written since the last barrier.
+#[derive(Clone, Debug, Default)]
+struct Pending {
+    reads: Vec<Span>,
+    writes: Vec<Span>,
+}
+
+impl Pending {
+    /// Anything may have been read or written (a block reached from
+    /// elsewhere).
+    fn unknown() -> Self {
+        Self {
+            reads: vec![None],
+            writes: vec![None],
+        }
+    }
 }
 
 /// Options of the conversion.
@@ -70,7 +101,7 @@ pub struct Lowering<'c, 'a> {
     threads: Option<ThreadIds<'c, 'a>>,
     shared_base: Option<Value<'c, 'a>>,
     /// Shared memory read / written since the last barrier.
-    pending: (bool, bool),
+    pending: Pending,
     /// Where the ops after the current one go, when its lowering split
     /// the block (see [`Lowering::split_block`]).
     continuation: Option<BlockRef<'c, 'a>>,
@@ -173,31 +204,58 @@ impl<'c, 'a> Lowering<'c, 'a> {
     }
 
     /// Orders shared-memory accesses across threads: a `bar.sync` before a
-    /// read that may see another thread's write, or a write that may
-    /// overwrite what another thread still reads. Block boundaries count
-    /// as unknown history (a loop's back edge may carry any access), so the
-    /// first access in a block after the entry is fenced.
+    /// read that may see another thread's write since the last barrier, or
+    /// a write that may overwrite what another thread read or wrote since
+    /// then. Accesses to disjoint bytes (two buffers the allocation placed
+    /// apart) need no barrier between them, as in Triton's membar analysis.
+    /// Block boundaries count as unknown history (a loop's back edge may
+    /// carry any access), so the first access in a block after the entry
+    /// is fenced.
     pub fn shared_access(&mut self, emit: &Emitter<'c, 'a>, access: Access) {
-        let (read, write) = self.pending;
+        let conflict = match &access {
+            Access::Barrier => true,
+            Access::Read(span) => self.pending.writes.iter().any(|w| overlap(w, span)),
+            Access::Write(span) => self
+                .pending
+                .reads
+                .iter()
+                .chain(&self.pending.writes)
+                .any(|a| overlap(a, span)),
+        };
+        if conflict {
+            emit.barrier();
+            self.pending = Pending::default();
+        }
         match access {
-            Access::Barrier => {
-                emit.barrier();
-                self.pending = (false, false);
+            Access::Barrier => {}
+            Access::Read(span) => self.pending.reads.push(span),
+            Access::Write(span) => self.pending.writes.push(span),
+        }
+    }
+
+    /// The bytes of the shared buffer that the memory descriptor `desc`
+    /// views: its `ttg.local_alloc`'s, found through the views taken of it
+    /// (`None` when it comes from elsewhere, e.g. a block argument).
+    pub fn buffer_span(&self, desc: Value<'c, 'a>) -> Span {
+        let mut value = desc;
+        loop {
+            let op = ttir::defining_op(value)?;
+            if ttir::is_op(op, "ttg.local_alloc") {
+                return crate::allocation::buffer_range(op);
             }
-            Access::Read => {
-                if write {
-                    emit.barrier();
-                    self.pending = (false, false);
-                }
-                self.pending.0 = true;
+            let is_view = [
+                "ttg.memdesc_index",
+                "ttg.memdesc_subslice",
+                "ttg.memdesc_trans",
+                "ttg.memdesc_reshape",
+                "ttg.memdesc_reinterpret",
+            ]
+            .iter()
+            .any(|name| ttir::is_op(op, name));
+            if !is_view {
+                return None;
             }
-            Access::Write => {
-                if read || write {
-                    emit.barrier();
-                    self.pending = (false, false);
-                }
-                self.pending.1 = true;
-            }
+            value = op.operand(0).ok()?;
         }
     }
 
@@ -415,7 +473,7 @@ pub fn lower_module<'c, 'a>(
         prologue: None,
         threads: None,
         shared_base: None,
-        pending: (false, false),
+        pending: Pending::default(),
         continuation: None,
     };
     if int_attr("ttg.num-ctas", 1) != 1 {
@@ -639,7 +697,11 @@ impl<'c, 'a> Lowering<'c, 'a> {
             }
         }
         for (i, (old, new)) in old_blocks.iter().zip(&blocks[1..]).enumerate() {
-            self.pending = if i == 0 { (false, false) } else { (true, true) };
+            self.pending = if i == 0 {
+                Pending::default()
+            } else {
+                Pending::unknown()
+            };
             // The block ops go to: `new`, or the continuation of the last
             // op that split it.
             let mut current = *new;

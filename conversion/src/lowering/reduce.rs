@@ -336,7 +336,8 @@ pub fn lower<'c, 'a>(
                 emit.mul(linear_index(emit, &kept, &out_shape), emit.i32(warps))
             })
             .collect();
-        lw.shared_access(emit, Access::Write);
+        let span = crate::allocation::buffer_range(op);
+        lw.shared_access(emit, Access::Write(span.clone()));
         for (p, &slot) in partials.iter().zip(&slots) {
             for (k, &v) in p.values.iter().enumerate() {
                 let memory = emit.int_type(bit_width(v.r#type()).max(8));
@@ -344,7 +345,7 @@ pub fn lower<'c, 'a>(
                 store_if(emit, address, v, leader);
             }
         }
-        lw.shared_access(emit, Access::Read);
+        lw.shared_access(emit, Access::Read(span));
         for (p, &slot) in partials.iter_mut().zip(&slots) {
             let mut acc: Option<Vec<Value>> = None;
             for w in 0..warps {

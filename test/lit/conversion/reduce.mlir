@@ -102,3 +102,41 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Barriers only where accesses to the same bytes meet: reading a buffer
+// and then writing a scratch that the allocation placed after it needs
+// none; reading the scratch back after the write does, and so does a
+// second reduction that reuses the same scratch.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 1040 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @disjoint_buffers
+  tt.func public @disjoint_buffers(%out: !tt.ptr<f32>) {
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<256xf32, #shared, #smem, mutable>
+    %x = ttg.local_load %a : !ttg.memdesc<256xf32, #shared, #smem, mutable> -> tensor<256xf32, #blocked>
+    // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+    // CHECK-NOT: nvvm.barrier0
+    // CHECK: st.shared.b32
+    // CHECK-NEXT: nvvm.barrier0
+    // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+    %m = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.maxnumf %p, %q : f32
+      tt.reduce.return %r : f32
+    }) {allocation.offset = 1024 : i32} : (tensor<256xf32, #blocked>) -> f32
+    // CHECK: nvvm.barrier0
+    // CHECK: st.shared.b32
+    // CHECK-NEXT: nvvm.barrier0
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      tt.reduce.return %r : f32
+    }) {allocation.offset = 1024 : i32} : (tensor<256xf32, #blocked>) -> f32
+    %t = arith.addf %m, %s : f32
+    tt.store %out, %t : !tt.ptr<f32>
+    tt.return
+  }
+}
