@@ -235,6 +235,11 @@ pub fn compile_to<'a>(
     }
     let start = Instant::now();
     let context = new_context(false);
+    // One kernel gives MLIR nothing to run in parallel, but with threading
+    // on, its verifier and pass manager still start a thread per core for
+    // the module's few top-level ops: on a 16-core host that cost more
+    // than the passes themselves.
+    context.enable_multi_threading(false);
     let mut compilation = Compilation::new(&context, options);
     compilation
         .timings

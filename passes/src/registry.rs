@@ -286,17 +286,15 @@ pub fn all() -> Vec<&'static PassInfo> {
 
 /// The registered pass called `name`, or an error naming the closest one.
 pub fn lookup(name: &str) -> Result<&'static PassInfo, String> {
-    let passes = all();
-    passes
+    let mut passes = PASSES
         .iter()
-        .copied()
-        .find(|p| p.name == name)
-        .ok_or_else(|| {
-            format!(
-                "unknown pass '{name}'{}",
-                suggest::did_you_mean(name, passes.iter().map(|p| p.name))
-            )
-        })
+        .chain(EXTENSION.get().copied().unwrap_or_default());
+    passes.find(|p| p.name == name).ok_or_else(|| {
+        format!(
+            "unknown pass '{name}'{}",
+            suggest::did_you_mean(name, all().iter().map(|p| p.name))
+        )
+    })
 }
 
 impl PassInfo {
