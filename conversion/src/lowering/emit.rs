@@ -8,7 +8,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationBuilder, OperationRef},
         r#type::IntegerType,
-        Attribute, BlockRef, Identifier, Location, Type, Value, ValueLike,
+        Attribute, BlockRef, Identifier, Location, Type, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -70,7 +70,27 @@ impl<'c, 'a> Emitter<'c, 'a> {
 
     /// `!llvm.ptr<space>`.
     pub fn ptr_type(&self, space: u32) -> Type<'c> {
-        Type::parse(self.context, &format!("!llvm.ptr<{space}>")).expect("pointer type")
+        // SAFETY: the context is live and the LLVM dialect is loaded.
+        unsafe {
+            Type::from_raw(mlir_sys::mlirLLVMPointerTypeGet(
+                self.context.to_raw(),
+                space,
+            ))
+        }
+    }
+
+    /// `vector<n x element>`.
+    pub fn vector_type(&self, n: u64, element: Type<'c>) -> Type<'c> {
+        let shape = [n as i64];
+        // SAFETY: `shape` outlives the call; a 1-D vector of a scalar
+        // integer or float type is always valid.
+        unsafe {
+            Type::from_raw(mlir_sys::mlirVectorTypeGet(
+                1,
+                shape.as_ptr(),
+                element.to_raw(),
+            ))
+        }
     }
 
     /// `!llvm.struct<(types...)>`.

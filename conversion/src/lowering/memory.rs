@@ -97,7 +97,9 @@ fn from_bits<'c, 'a>(emit: &Emitter<'c, 'a>, v: Value<'c, 'a>, ty: Type<'c>) -> 
     emit.bitcast(v, ty)
 }
 
-/// Packs `elements` (each `elem_bits` wide) into one word.
+/// Packs `elements` (each `elem_bits` wide) into one word, through a
+/// vector of them as Triton does: LLVM then picks byte permutes (`prmt`)
+/// for 8-bit elements instead of shifts and masks.
 fn pack<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     elements: &[Value<'c, 'a>],
@@ -110,14 +112,13 @@ fn pack<'c, 'a>(
     if bits.len() == 1 {
         return bits[0];
     }
-    let word = emit.int_type(shape.word_bits);
-    let mut acc = emit.int(word, 0);
+    let vector = emit.vector_type(bits.len() as u64, emit.int_type(shape.elem_bits));
+    let mut acc = emit.value("llvm.mlir.poison", &[], vector, &[]);
     for (i, b) in bits.iter().enumerate() {
-        let wide = emit.value("llvm.zext", &[*b], word, &[]);
-        let shifted = emit.shl(wide, emit.int(word, (i as u32 * shape.elem_bits) as i64));
-        acc = emit.or(acc, shifted);
+        let index = emit.i32(i as i64);
+        acc = emit.value("llvm.insertelement", &[acc, *b, index], vector, &[]);
     }
-    acc
+    emit.bitcast(acc, emit.int_type(shape.word_bits))
 }
 
 /// The words of the vector of `values` that starts at element `start`.
@@ -150,13 +151,11 @@ fn unpack<'c, 'a>(
         return vec![from_bits(emit, word, ty)];
     }
     let element = emit.int_type(shape.elem_bits);
+    let vector = emit.bitcast(word, emit.vector_type(n as u64, element));
     (0..n)
         .map(|i| {
-            let shifted = emit.lshr(
-                word,
-                emit.int(word.r#type(), (i as u32 * shape.elem_bits) as i64),
-            );
-            let bits = emit.value("llvm.trunc", &[shifted], element, &[]);
+            let index = emit.i32(i as i64);
+            let bits = emit.value("llvm.extractelement", &[vector, index], element, &[]);
             from_bits(emit, bits, ty)
         })
         .collect()

@@ -42,6 +42,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// Bytes travel packed four to a 32-bit word: unpacked through a vector
+// bitcast and extractelement, packed with insertelement, as in Triton
+// (LLVM then selects byte permutes).
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @bytes
+// CHECK: %[[WORD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, 0x0;\0A\09ld.global.b32 { $0 }, [ $1 + 0 ];", "=r,l"
+// CHECK: %[[VEC:.*]] = llvm.bitcast %[[WORD]] : i32 to vector<4xi8>
+// CHECK-COUNT-4: llvm.extractelement %[[VEC]][%{{.*}} : i32] : vector<4xi8>
+// CHECK-COUNT-4: llvm.add
+// CHECK: %[[P0:.*]] = llvm.mlir.poison : vector<4xi8>
+// CHECK-COUNT-4: llvm.insertelement
+// CHECK: %[[PACKED:.*]] = llvm.bitcast %{{.*}} : vector<4xi8> to i32
+// CHECK: "@$2 st.global.b32 [ $1 + 0 ], { $0 };", "r,l,b" %[[PACKED]]
+  tt.func public @bytes(%x: !tt.ptr<i8> {tt.divisibility = 16 : i32}) {
+    %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %xs = tt.splat %x : !tt.ptr<i8> -> tensor<128x!tt.ptr<i8>, #blocked>
+    %xp = tt.addptr %xs, %range : tensor<128x!tt.ptr<i8>, #blocked>, tensor<128xi32, #blocked>
+    %v = tt.load %xp : tensor<128x!tt.ptr<i8>, #blocked>
+    %w = arith.addi %v, %v : tensor<128xi8, #blocked>
+    tt.store %xp, %w : tensor<128x!tt.ptr<i8>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
 // Unknown alignment: one element per access, with `other` moved in.
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
