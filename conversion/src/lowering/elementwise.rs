@@ -77,8 +77,25 @@ pub fn lower<'c, 'a>(
     }
     let element_type = lw.element_type(result_type);
     let attributes = ttir::attributes(op);
+    // Triton's deduplication: where the result is constant over aligned
+    // groups of a thread's registers (AxisInfo's constancy), only the
+    // first register of each group is computed and the others reuse it.
+    let constant_bits = match Distributed::of(result_type) {
+        Ok(dist) if n > 1 => {
+            let constancy: Vec<i64> = (0..dist.rank())
+                .map(|d| lw.axis.constancy(result, d))
+                .collect();
+            dist.constant_register_bits(&constancy)
+        }
+        _ => 0,
+    };
     let mut values = Vec::with_capacity(n);
     for i in 0..n {
+        let representative = i & !constant_bits;
+        if representative != i {
+            values.push(values[representative]);
+            continue;
+        }
         let args: Vec<Value> = operands.iter().map(|o| value_at(o, i)).collect();
         let v = match special(lw, emit, name, &args, element_type)? {
             Some(v) => v,

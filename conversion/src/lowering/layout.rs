@@ -117,6 +117,54 @@ impl Distributed {
         1 << n
     }
 
+    /// The register bits that [`Distributed::representative`] clears for a
+    /// tensor whose constancy along each dimension is `constancy`: per
+    /// dimension, the bits whose bases step by 1, 2, 4, ... along it, as
+    /// long as the group they span fits in the constant run (a power of two
+    /// dividing the constancy) and every other basis keeps groups aligned
+    /// (its component along the dimension is a multiple of the group).
+    pub fn constant_register_bits(&self, constancy: &[i64]) -> usize {
+        let registers = self.layout.bases("register");
+        let mut mask = 0;
+        for (d, &c) in constancy.iter().enumerate().take(self.rank()) {
+            let run = if c > 0 { 1i64 << c.trailing_zeros() } else { 1 };
+            let mut bits = Vec::new();
+            let mut step = 1i64;
+            while 2 * step <= run {
+                let found = registers.iter().position(|basis| {
+                    basis
+                        .iter()
+                        .enumerate()
+                        .all(|(e, &x)| i64::from(x) == if e == d { step } else { 0 })
+                });
+                let Some(bit) = found else { break };
+                bits.push(bit);
+                step *= 2;
+            }
+            // `step` is now the group size; shrink it until the other bases
+            // leave the groups aligned.
+            while !bits.is_empty() {
+                let group = 1i64 << bits.len();
+                let aligned = ["register", "lane", "warp"].iter().all(|&in_dim| {
+                    self.layout
+                        .bases(in_dim)
+                        .iter()
+                        .enumerate()
+                        .filter(|(bit, _)| in_dim != "register" || !bits.contains(bit))
+                        .all(|(_, basis)| i64::from(basis[d]) % group == 0)
+                });
+                if aligned {
+                    break;
+                }
+                bits.pop();
+            }
+            for bit in bits {
+                mask |= 1 << bit;
+            }
+        }
+        mask
+    }
+
     /// The tensor dimension whose elements vary fastest within a thread: the
     /// dimension of the first non-zero register basis, else of the first
     /// lane basis, else 0.

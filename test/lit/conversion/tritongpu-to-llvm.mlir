@@ -69,6 +69,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
+// Elementwise results that AxisInfo proves constant over a thread's
+// aligned groups of registers are computed once per group (Triton's
+// deduplication): range / 4 and its mask are constant over each thread's
+// four registers, so one division and one comparison serve them all.
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @constant_groups
+// CHECK: llvm.sdiv
+// CHECK-NOT: llvm.sdiv
+// CHECK: llvm.icmp "slt"
+// CHECK-NOT: llvm.icmp
+// CHECK: st.global.v4.b32
+  tt.func public @constant_groups(%out: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %c4 = arith.constant dense<4> : tensor<128xi32, #blocked>
+    %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %q = arith.divsi %range, %c4 : tensor<128xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<128xi32, #blocked>
+    %m = arith.cmpi slt, %q, %ns : tensor<128xi32, #blocked>
+    %os = tt.splat %out : !tt.ptr<i32> -> tensor<128x!tt.ptr<i32>, #blocked>
+    %op = tt.addptr %os, %range : tensor<128x!tt.ptr<i32>, #blocked>, tensor<128xi32, #blocked>
+    tt.store %op, %q, %m : tensor<128x!tt.ptr<i32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
 // Unknown alignment: one element per access, with `other` moved in.
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
