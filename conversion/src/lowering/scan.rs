@@ -241,6 +241,9 @@ pub fn lower<'c, 'a>(
         let (t, s) = ((pos / tile_span) as usize, (pos as usize) % s_len);
         groups[i].1[t * s_len + s] = r;
     }
+    if groups.iter().any(|(_, g)| g.contains(&usize::MAX)) {
+        return Err("the layout does not hold whole chunks along the scan axis".into());
+    }
     let at = |group: &[usize], t: usize, s: usize| -> usize {
         if reverse {
             group[(tiles - 1 - t) * s_len + (s_len - 1 - s)]
