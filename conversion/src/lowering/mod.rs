@@ -15,6 +15,7 @@ mod layout;
 mod memory;
 mod print;
 mod reduce;
+mod scan;
 mod view;
 
 use std::collections::HashMap;
@@ -764,6 +765,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.broadcast" | "tt.expand_dims" => view::remap(self, emit, op),
             "ttg.convert_layout" => convert_layout::lower(self, emit, op),
             "tt.reduce" => reduce::lower(self, emit, op),
+            "tt.scan" => scan::lower(self, emit, op),
             "tt.addptr" => view::addptr(self, emit, op),
             "tt.load" => memory::load(self, emit, op),
             "tt.store" => memory::store(self, emit, op),

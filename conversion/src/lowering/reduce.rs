@@ -138,7 +138,7 @@ pub(super) fn scratch<'c, 'a>(
 }
 
 /// Stores `v` at `address` in shared memory when `predicate` holds.
-fn store_if<'c, 'a>(
+pub(super) fn store_if<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     address: Value<'c, 'a>,
     v: Value<'c, 'a>,
