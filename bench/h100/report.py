@@ -3,7 +3,8 @@
 usage: python3 report.py LOGDIR MODE
 Reads LOGDIR/check.log (CHECK name err triton_err verdict), LOGDIR/triton.log
 (TRITON name ms, TCOMPILE name to_ptx_ms total_ms) and LOGDIR/ours.log
-(BENCH name ms, OCOMPILE name ms: in one process like Triton's, OCOLD name ms:
+(BENCH name ms, TBENCH name ms: Triton's PTX under tt-run, OCOMPILE name ms: in one
+process like Triton's, OCOLD name ms:
 a fresh ttc process each). Ratios are ours / Triton: below 1 is faster.
 """
 import csv, os, sys
@@ -42,7 +43,9 @@ def main():
     bench = lines(os.path.join(out, "ours.log"), "BENCH")
     ocompile = lines(os.path.join(out, "ours.log"), "OCOMPILE")
     ocold = lines(os.path.join(out, "ours.log"), "OCOLD")
+    tbench = lines(os.path.join(out, "ours.log"), "TBENCH")
     header = ["kernel", "err", "triton_err", "check", "ours_ms", "triton_ms", "kernel_ratio",
+              "triton_ptx_ms", "same_runner_ratio",
               "ours_compile_ms", "triton_compile_ms", "compile_ratio", "ours_process_ms",
               "process_ratio"]
     rows = []
@@ -50,7 +53,9 @@ def main():
         c = check.get(n, ["-", "-", "missing"])
         ours_ms, triton_ms = num(bench, n), num(triton, n)
         oc, tc, cold = num(ocompile, n), num(tcompile, n), num(ocold, n)
+        tptx = num(tbench, n)
         rows.append([n, c[0], c[1], " ".join(c[2:]), ours_ms, triton_ms, ratio(ours_ms, triton_ms),
+                     tptx, ratio(ours_ms, tptx),
                      oc, tc, ratio(oc, tc), cold, ratio(cold, tc)])
     with open(os.path.join(out, "results.csv"), "w", newline="") as fh:
         w = csv.writer(fh)
@@ -59,6 +64,8 @@ def main():
     fmt = lambda v: "-" if v is None else (f"{v:.4g}" if isinstance(v, float) else str(v))
     with open(os.path.join(out, "results.md"), "w") as fh:
         fh.write(f"Kernels from: {mode}. Ratios are ours / Triton (below 1: ours is faster). "
+                 "triton_ms: Triton's launcher and do_bench; triton_ptx_ms: Triton's PTX run by tt-run, "
+                 "as ours is (same_runner_ratio = ours_ms / triton_ptx_ms). "
                  "Compile times: .ttir to PTX, cache off, median; ours_compile_ms in one process "
                  "as Triton's are taken (ttc --repeat), ours_process_ms a fresh ttc process each "
                  "(start-up of the static binary included).\n\n")

@@ -110,6 +110,10 @@ else
   cp "$W"/tbench/triton/* "$W/obench/"
 fi
 "$TT_RUN" bench "$W/obench" >> "$LOG/ours.log" 2>&1 || fail "tt-run bench"
+# Triton's own bench PTX under the same runner: a ratio free of the two
+# harnesses' differences (Triton's launcher and do_bench against tt-run).
+"$TT_RUN" bench "$W/tbench/triton" 2>&1 | sed 's/^BENCH /TBENCH /' >> "$LOG/ours.log" \
+  || fail "tt-run bench (Triton's PTX)"
 cat "$LOG/ours.log"
 
 echo "== results"

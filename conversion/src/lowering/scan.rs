@@ -350,7 +350,8 @@ pub fn lower<'c, 'a>(
             Some(i) => emit.icmp("eq", i, emit.i32(lanes - 1)),
             None => emit.int(emit.int_type(1), 1),
         };
-        lw.shared_access(emit, Access::Write);
+        let span = crate::allocation::buffer_range(op);
+        lw.shared_access(emit, Access::Write(span.clone()));
         for (g, row) in totals.iter().enumerate() {
             for (t, x) in row.iter().enumerate() {
                 let at_slot = slot((g * tiles + t) as i64, index);
@@ -360,7 +361,7 @@ pub fn lower<'c, 'a>(
                 }
             }
         }
-        lw.shared_access(emit, Access::Read);
+        lw.shared_access(emit, Access::Read(span));
         for (g, row) in totals.iter().enumerate() {
             let mut loaded_row = Vec::new();
             for (t, x) in row.iter().enumerate() {
