@@ -72,6 +72,11 @@ def main():
         fh.write("| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n")
         for r in rows:
             fh.write("| " + " | ".join(fmt(v) for v in r) + " |\n")
+        scans = lines(os.path.join(out, "check.log"), "SCAN")
+        if scans:
+            passed = sorted(n for n, v in scans.items() if v[0] == "PASS")
+            fh.write(f"\ntt.scan on the GPU (scan_check.py, against torch): {len(passed)}/{len(scans)} "
+                     f"PASS ({', '.join(sorted(scans))})\n")
         if "add_print_stdout" in check:
             fh.write(f"\nadd_print device output vs corpus stdout.log: {' '.join(check['add_print_stdout'])}\n")
 

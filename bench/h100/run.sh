@@ -3,7 +3,7 @@
 # repository root; see README.md for the carry list):
 #   1. unpack the carried ttc (.device/ttc.zst or .device/ttc.xz);
 #   2. compile the nine non-dot corpus .ttir with ttc (warps/stages from result.json);
-#   3. tt-run check, and add_print's device output against corpus stdout.log;
+#   3. tt-run check, add_print's device output against corpus stdout.log, scan_check.py;
 #   4. triton_side.py: Triton's kernel times and bench .ttir, Triton's compile times;
 #   5. ttc on the bench .ttir, tt-run bench; our compile times (median, cache off): in one
 #      process (ttc --repeat, as Triton's are taken) and a fresh process per compilation;
@@ -74,6 +74,12 @@ if [ -s "$W/print.triton" ] && cmp -s "$W/print.ours" "$W/print.triton"; then
 else
   diff "$W/print.ours" "$W/print.triton" | head -20
   echo "CHECK add_print_stdout FAIL" | tee -a "$LOG/check.log"; status=1
+fi
+
+if [ "$MODE" = ttc ]; then
+  echo "== tt.scan: Triton's scan kernels compiled by ttc, against torch"
+  python3 "$HERE/scan_check.py" "$TTC" "$W/scan" > "$LOG/scan.log" 2>&1 || fail "scan_check.py"
+  grep '^SCAN' "$LOG/scan.log" | tee -a "$LOG/check.log"
 fi
 
 echo "== Triton: kernel times, bench .ttir, compile times"
