@@ -478,7 +478,7 @@ module {
         );
         assert!(output.ttgir.contains("#ttg.blocked"), "{}", output.ttgir);
         let steps: Vec<&str> = output.timings.iter().map(|(s, _)| s.as_str()).collect();
-        assert_eq!(steps, ["parse", "make-ttir", "make-ttgir"]);
+        assert_eq!(steps, ["context", "parse", "make-ttir", "make-ttgir"]);
         assert!(!output.cached);
     }
 
