@@ -70,12 +70,13 @@ fn compiler_id() -> &'static str {
 pub(crate) fn key(name: &str, input: &str, options: &Options, until: Stage) -> String {
     let mut hash = Sha256::new();
     let header = format!(
-        "{}\0cap={} warps={} stages={} ctas={} until={until:?}\0",
+        "{}\0cap={} warps={} stages={} ctas={} line-info={} until={until:?}\0",
         compiler_id(),
         options.capability,
         options.num_warps,
         options.num_stages,
         options.num_ctas,
+        options.line_info,
     );
     hash.update(header.as_bytes());
     hash.update(name.as_bytes());

@@ -38,6 +38,9 @@ pub struct Options {
     pub num_stages: u32,
     /// CTAs per cluster.
     pub num_ctas: u32,
+    /// Line tables in the PTX (`.file`/`.loc`, from the input's
+    /// locations), as Triton emits unless `TRITON_DISABLE_LINE_INFO`.
+    pub line_info: bool,
     /// Where results are cached; not part of the cache key.
     pub cache: Cache,
 }
@@ -50,6 +53,7 @@ impl Default for Options {
             num_warps: 4,
             num_stages: 3,
             num_ctas: 1,
+            line_info: true,
             cache: Cache::Default,
         }
     }
@@ -325,7 +329,11 @@ impl<'c, 'o> Compilation<'c, 'o> {
         }
         let kernel =
             kernel::Kernel::read(&module).map_err(|e| CompileError::new(Some(Stage::Llir), e))?;
-        let llir = format!("make-llir{{target={}}}", self.options.target());
+        let llir = format!(
+            "make-llir{{target={} line-info={}}}",
+            self.options.target(),
+            self.options.line_info
+        );
         self.time("make-llir", |c| {
             c.run_pipeline(context, &mut module, &llir, Stage::Llir)
         })?;

@@ -11,6 +11,7 @@ pub mod allocate_warp_groups;
 pub mod allocation;
 pub mod check_matmul_two_cta;
 pub mod convert_triton_gpu_to_llvm;
+pub mod enable_line_info;
 pub mod global_scratch_memory_allocation;
 pub mod gluon_inline;
 mod llvm_ir;
@@ -79,12 +80,14 @@ pub static PASSES: &[PassInfo] = &[
         ],
         kind: PassKind::Rust(convert_triton_gpu_to_llvm::factory),
     },
+    rust(&enable_line_info::PASS),
     rust(&gluon_inline::PASS),
     PassInfo {
         name: "make-llir",
         summary: "Triton's make_llir stage: shared-memory allocation, the lowering to the LLVM dialect, clean-up",
         anchor: MODULE,
         options: &[
+            opt("line-info", "Debug scopes for line tables in the PTX, true or false (default true)"),
             opt("ptx-version", "The PTX version, times ten (default 87)"),
             opt("target", "The GPU, as cuda:<capability> (default cuda:90)"),
         ],

@@ -4,8 +4,9 @@
 //! Two of Triton's passes are left out because nothing they convert can
 //! reach them here: `convert-nv-gpu-to-llvm` (this lowering emits no
 //! `nvgpu` ops) and `convert-warp-specialize-to-llvm` (warp
-//! specialisation is refused earlier). `enable-line-info` (debug scopes)
-//! is not implemented yet; the PTX carries no line table.
+//! specialisation is refused earlier). `enable-line-info` (debug scopes,
+//! hence `.loc` lines in the PTX) runs last unless `line-info=false`, the
+//! counterpart of Triton's `TRITON_DISABLE_LINE_INFO`.
 
 use tt_passes::{options::PassOptions, registry, stages::Target};
 
@@ -22,13 +23,22 @@ pub fn make_llir(options: &PassOptions) -> Result<String, String> {
             format!("option 'ptx-version' must be a number such as 87, not '{text}'")
         })?,
     };
+    let line_info = match options.get("line-info") {
+        None | Some("true") | Some("1") => true,
+        Some("false") | Some("0") => false,
+        Some(text) => {
+            return Err(format!(
+                "option 'line-info' must be true or false, not '{text}'"
+            ))
+        }
+    };
     let cc = target.capability;
     if !(80..100).contains(&cc) {
         return Err(format!(
             "make-llir supports cuda:80 to cuda:99, not cuda:{cc}"
         ));
     }
-    let passes = [
+    let mut passes = vec![
         "tritongpu-combine-tensor-select-and-if".to_owned(),
         "tritongpu-allocate-warp-groups".to_owned(),
         "convert-scf-to-cf".to_owned(),
@@ -46,6 +56,9 @@ pub fn make_llir(options: &PassOptions) -> Result<String, String> {
         "symbol-dce".to_owned(),
         "convert-nvvm-to-llvm".to_owned(),
     ];
+    if line_info {
+        passes.push("enable-line-info".to_owned());
+    }
     let missing: Vec<&str> = passes
         .iter()
         .map(|p| p.split('{').next().unwrap_or(p))

@@ -26,6 +26,8 @@ Options:
   --num-stages N        software pipelining stages (default 3)
   --num-ctas N          CTAs per cluster (default 1)
   --emit STAGE          ttir, ttgir, llir or ptx (default ptx)
+  --no-line-info        no line tables (.file/.loc) in the PTX, as Triton's
+                        TRITON_DISABLE_LINE_INFO
   -o FILE               output file (default stdout)
   --metadata FILE       kernel metadata JSON (ptx only; default: the -o file
                         with the extension .json)
@@ -143,6 +145,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
             "-o" => output = Some(PathBuf::from(value()?)),
             "--metadata" => metadata = Some(PathBuf::from(value()?)),
             "--no-cache" => options.cache = Cache::Off,
+            "--no-line-info" => options.line_info = false,
             "--time" => time = true,
             "--repeat" => repeat = count(flag, &value()?)?,
             _ if inline.is_some() || (flag.starts_with('-') && flag != "-") => {
@@ -154,7 +157,12 @@ fn parse(args: &[String]) -> Result<Command, String> {
                 }
             }
         }
-        if inline.is_some() && matches!(flag, "--no-cache" | "--time" | "--help" | "--version") {
+        if inline.is_some()
+            && matches!(
+                flag,
+                "--no-cache" | "--no-line-info" | "--time" | "--help" | "--version"
+            )
+        {
             return Err(format!("{flag} takes no value"));
         }
     }

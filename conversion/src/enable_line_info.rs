@@ -1,0 +1,202 @@
+//! `enable-line-info`: Triton 3.6's debug scopes (`add_di_scope` in
+//! `make_llir`). Each `llvm.func` with a body gets a `DISubprogram` in a
+//! `DICompileUnit` that asks for line tables only, attached as the metadata
+//! of a fused location around the function's own. The translation to LLVM
+//! IR then gives every instruction with a file location a `!dbg`, and the
+//! PTX gets `.file` and `.loc` lines that profilers map back to the source.
+//!
+//! The file, line and name come from the first file location inside the
+//! function's location (through names, call sites and fused locations), as
+//! Triton reads them; a function without one, or that already has a
+//! subprogram, is left alone.
+
+use melior::ir::{
+    operation::{OperationLike, OperationRef},
+    Attribute, Location,
+};
+use mlir_sys::{MlirAttribute, MlirLocation, MlirOperation};
+use tt_passes::{
+    rust_pass::{fail, PassResult, RustPass},
+    ttir::loop_support::ir,
+};
+
+/// The pass.
+pub static PASS: RustPass = RustPass {
+    name: "LLVMDIScope",
+    argument: "enable-line-info",
+    description: "Materialize LLVM line info",
+    anchor: "builtin.module",
+    run,
+};
+
+/// A file location: file name, line and column.
+struct FileLine {
+    file: String,
+    line: u32,
+}
+
+fn string_of(raw: mlir_sys::MlirStringRef) -> String {
+    // SAFETY: MLIR hands out a valid (pointer, length) pair that lives as
+    // long as the context.
+    let bytes = unsafe { std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The first file location in `loc`, looking through names (their child),
+/// call sites (the callee, where the code is) and fused locations.
+fn file_line(loc: MlirLocation) -> Option<FileLine> {
+    unsafe {
+        if mlir_sys::mlirLocationIsAFileLineColRange(loc) {
+            let file =
+                mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationFileLineColRangeGetFilename(loc));
+            let line = mlir_sys::mlirLocationFileLineColRangeGetStartLine(loc);
+            return Some(FileLine {
+                file: string_of(file),
+                line: u32::try_from(line).unwrap_or(0),
+            });
+        }
+        if mlir_sys::mlirLocationIsAName(loc) {
+            return file_line(mlir_sys::mlirLocationNameGetChildLoc(loc));
+        }
+        if mlir_sys::mlirLocationIsACallSite(loc) {
+            return file_line(mlir_sys::mlirLocationCallSiteGetCallee(loc));
+        }
+        if mlir_sys::mlirLocationIsAFused(loc) {
+            let n = mlir_sys::mlirLocationFusedGetNumLocations(loc) as usize;
+            let mut parts = vec![loc; n];
+            mlir_sys::mlirLocationFusedGetLocations(loc, parts.as_mut_ptr());
+            return parts.into_iter().find_map(file_line);
+        }
+    }
+    None
+}
+
+/// Whether `loc` already carries a subprogram (a fused location whose
+/// metadata is one).
+fn has_subprogram(loc: MlirLocation) -> bool {
+    unsafe {
+        if !mlir_sys::mlirLocationIsAFused(loc) {
+            return false;
+        }
+        let metadata: MlirAttribute = mlir_sys::mlirLocationFusedGetMetadata(loc);
+        // The C API has no `isa` for debug attributes; this path is rare
+        // (a module run through the pass twice), so printing is fine.
+        !metadata.ptr.is_null()
+            && Attribute::from_raw(metadata)
+                .to_string()
+                .starts_with("#llvm.di_subprogram")
+    }
+}
+
+/// `text` as the body of an MLIR string literal.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The subprogram of a function `name` defined at `at`, in its own compile
+/// unit (Triton's producer name, C as the language, line tables only).
+fn subprogram_text(name: &str, at: &FileLine) -> String {
+    // The directory is the path up to the file name, its separator kept,
+    // and empty for a bare file name (as Triton splits it).
+    let split = at.file.rfind('/').map_or(0, |i| i + 1);
+    let (directory, file) = at.file.split_at(split);
+    let file = format!(
+        "#llvm.di_file<\"{}\" in \"{}\">",
+        escape(file),
+        escape(directory)
+    );
+    let unit = format!(
+        "#llvm.di_compile_unit<id = distinct[0]<>, sourceLanguage = DW_LANG_C, file = {file}, \
+         producer = \"triton\", isOptimized = true, emissionKind = LineTablesOnly>"
+    );
+    let name = escape(name);
+    format!(
+        "#llvm.di_subprogram<id = distinct[1]<>, compileUnit = {unit}, scope = {file}, \
+         name = \"{name}\", linkageName = \"{name}\", file = {file}, line = {line}, \
+         scopeLine = {line}, subprogramFlags = \"Definition|Optimized\", \
+         type = #llvm.di_subroutine_type<callingConvention = DW_CC_normal>>",
+        line = at.line
+    )
+}
+
+fn run(module: OperationRef) -> PassResult {
+    let context_ref = module.context();
+    // SAFETY: the context outlives this pass run.
+    let context = unsafe { context_ref.to_ref() };
+    let mut functions: Vec<MlirOperation> = Vec::new();
+    ir::walk_pre(module.to_raw(), &mut |op| {
+        if ir::is(op, "llvm.func") {
+            functions.push(op);
+        }
+    });
+    for op in functions {
+        // SAFETY: `op` is a live operation of the module.
+        let (loc, has_body) = unsafe {
+            let region = mlir_sys::mlirOperationGetRegion(op, 0);
+            let first = mlir_sys::mlirRegionGetFirstBlock(region);
+            (mlir_sys::mlirOperationGetLocation(op), !first.ptr.is_null())
+        };
+        if !has_body || has_subprogram(loc) {
+            continue;
+        }
+        let Some(at) = file_line(loc) else {
+            continue;
+        };
+        let name = ir::attribute(op, "sym_name")
+            .filter(|a| unsafe { mlir_sys::mlirAttributeIsAString(*a) })
+            .map(|a| string_of(unsafe { mlir_sys::mlirStringAttrGetValue(a) }))
+            .unwrap_or_default();
+        let text = subprogram_text(&name, &at);
+        let Some(subprogram) = Attribute::parse(context, &text) else {
+            return Err(fail(
+                unsafe { OperationRef::from_raw(op) },
+                &format!("enable-line-info: cannot build the debug scope of '{name}'"),
+            ));
+        };
+        // SAFETY: `loc` belongs to this context.
+        let own = unsafe { Location::from_raw(loc) };
+        let fused = Location::fused(context, &[own], subprogram);
+        unsafe { mlir_sys::mlirOperationSetLocation(op, fused.to_raw()) };
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_and_directory_split_like_tritons() {
+        let at = FileLine {
+            file: "/src/kernels.py".into(),
+            line: 15,
+        };
+        let text = subprogram_text("add", &at);
+        assert!(text.contains("#llvm.di_file<\"kernels.py\" in \"/src/\">"));
+        assert!(text.contains("line = 15, scopeLine = 15"));
+        let bare = subprogram_text(
+            "k",
+            &FileLine {
+                file: "kernels.py".into(),
+                line: 1,
+            },
+        );
+        assert!(bare.contains("\"kernels.py\" in \"\""));
+    }
+
+    #[test]
+    fn names_are_escaped() {
+        assert_eq!(escape("a\"b\\c\n"), "a\\\"b\\\\c\\0A");
+    }
+}
