@@ -532,16 +532,19 @@ impl Liveness {
     }
 }
 
+/// The ops that view their operand's shared buffer (result and operand 0
+/// point into the same allocation).
+pub(crate) const MEMDESC_VIEWS: &[&str] = &[
+    "ttg.memdesc_index",
+    "ttg.memdesc_subslice",
+    "ttg.memdesc_trans",
+    "ttg.memdesc_reshape",
+    "ttg.memdesc_reinterpret",
+];
+
 /// The allocations a memdesc value may point into (Triton's
 /// `SharedMemoryAliasAnalysis` over views and branches).
 fn alias_sets(func: MlirOperation) -> Result<HashMap<Val, HashSet<Op>>, Unsupported> {
-    const VIEWS: &[&str] = &[
-        "ttg.memdesc_index",
-        "ttg.memdesc_subslice",
-        "ttg.memdesc_trans",
-        "ttg.memdesc_reshape",
-        "ttg.memdesc_reinterpret",
-    ];
     let is_memdesc =
         |v: MlirValue| unsafe { MemDesc::of(Type::from_raw(ir::value_type(v))).is_some() };
     let mut sets: HashMap<Val, HashSet<Op>> = HashMap::new();
@@ -558,7 +561,7 @@ fn alias_sets(func: MlirOperation) -> Result<HashMap<Val, HashSet<Op>>, Unsuppor
             };
             if ir::is(op, "ttg.local_alloc") {
                 changed |= add(ir::result(op, 0), HashSet::from([Op(op)]), &mut sets);
-            } else if VIEWS.contains(&ir::name(op).as_str()) {
+            } else if MEMDESC_VIEWS.contains(&ir::name(op).as_str()) {
                 let s = sets
                     .get(&Val(ir::operand(op, 0)))
                     .cloned()

@@ -23,15 +23,7 @@ pub fn make_llir(options: &PassOptions) -> Result<String, String> {
             format!("option 'ptx-version' must be a number such as 87, not '{text}'")
         })?,
     };
-    let line_info = match options.get("line-info") {
-        None | Some("true") | Some("1") => true,
-        Some("false") | Some("0") => false,
-        Some(text) => {
-            return Err(format!(
-                "option 'line-info' must be true or false, not '{text}'"
-            ))
-        }
-    };
+    let line_info = options.flag("line-info", true)?;
     let cc = target.capability;
     if !(80..100).contains(&cc) {
         return Err(format!(

@@ -55,6 +55,19 @@ impl PassOptions {
             .map(|(_, v)| unquote(v))
     }
 
+    /// The boolean option `key` (`true`/`1` or `false`/`0`), `default` when
+    /// it is not given.
+    pub fn flag(&self, key: &str, default: bool) -> Result<bool, String> {
+        match self.get(key) {
+            None => Ok(default),
+            Some("true") | Some("1") => Ok(true),
+            Some("false") | Some("0") => Ok(false),
+            Some(other) => Err(format!(
+                "invalid value '{other}' for option '{key}': expected true or false"
+            )),
+        }
+    }
+
     /// Whether no option was given.
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
@@ -110,6 +123,18 @@ fn value_end(text: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flags_take_true_false_one_zero_or_the_default() {
+        let o = PassOptions::parse("a=true b=0 c=maybe").unwrap();
+        assert_eq!(o.flag("a", false), Ok(true));
+        assert_eq!(o.flag("b", true), Ok(false));
+        assert_eq!(o.flag("absent", true), Ok(true));
+        assert_eq!(
+            o.flag("c", false),
+            Err("invalid value 'maybe' for option 'c': expected true or false".to_owned())
+        );
+    }
 
     #[test]
     fn parses_pairs_in_order() {

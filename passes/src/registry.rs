@@ -276,20 +276,21 @@ pub fn register_extension(passes: &'static [PassInfo]) -> Result<(), String> {
 /// Every registered pass: [`PASSES`] and the registered extension, sorted by
 /// name.
 pub fn all() -> Vec<&'static PassInfo> {
-    let mut passes: Vec<&'static PassInfo> = PASSES
-        .iter()
-        .chain(EXTENSION.get().copied().unwrap_or_default())
-        .collect();
+    let mut passes: Vec<&'static PassInfo> = unsorted().collect();
     passes.sort_by_key(|p| p.name);
     passes
 }
 
+/// [`PASSES`], then the registered extension.
+fn unsorted() -> impl Iterator<Item = &'static PassInfo> {
+    PASSES
+        .iter()
+        .chain(EXTENSION.get().copied().unwrap_or_default())
+}
+
 /// The registered pass called `name`, or an error naming the closest one.
 pub fn lookup(name: &str) -> Result<&'static PassInfo, String> {
-    let mut passes = PASSES
-        .iter()
-        .chain(EXTENSION.get().copied().unwrap_or_default());
-    passes.find(|p| p.name == name).ok_or_else(|| {
+    unsorted().find(|p| p.name == name).ok_or_else(|| {
         format!(
             "unknown pass '{name}'{}",
             suggest::did_you_mean(name, all().iter().map(|p| p.name))

@@ -5,10 +5,7 @@
 //! used, thread 0 passes it to the others through shared memory (the
 //! scratch at the op's `allocation.offset`).
 
-use melior::ir::{
-    operation::{OperationLike, OperationRef},
-    Type, Value, ValueLike,
-};
+use melior::ir::{operation::OperationRef, Type, Value, ValueLike};
 use tt_dialect::{ir as ttir, types::TensorView};
 
 use super::{
@@ -259,17 +256,11 @@ fn broadcast_scalar<'c, 'a>(
     bits: u32,
     owner: Option<Value<'c, 'a>>,
 ) -> Result<Value<'c, 'a>, String> {
-    let offset = op
-        .attribute("allocation.offset")
-        .ok()
-        .and_then(ttir::int_value)
-        .map(|(v, _)| v)
-        .ok_or(
-            "a scalar atomic whose result is used needs shared scratch ('allocation.offset'): \
-             run allocate-shared-memory-nv first",
-        )?;
-    let base = lw.shared_base();
-    let pointer = emit.gep(base, emit.i32(offset), emit.int_type(8));
+    let offset = crate::allocation::offset(op).ok_or(
+        "a scalar atomic whose result is used needs shared scratch ('allocation.offset'): \
+         run allocate-shared-memory-nv first",
+    )?;
+    let pointer = lw.shared_at(emit, offset);
     let (c, _) = constraint(bits)?;
     let owner = owner.unwrap_or_else(|| emit.int(emit.int_type(1), 1));
     let span = crate::allocation::buffer_range(op);

@@ -66,11 +66,12 @@ pub fn lower<'c, 'a>(
     }
     let result: Value = op.result(0).expect("one result").into();
     let result_type = result.r#type();
-    let n = if TensorView::of(result_type).is_some() {
-        Distributed::of(result_type)?.len()
+    let dist = if TensorView::of(result_type).is_some() {
+        Some(Distributed::of(result_type)?)
     } else {
-        1
+        None
     };
+    let n = dist.as_ref().map_or(1, Distributed::len);
     let operands: Vec<Vec<Value>> = op.operands().map(|v| lw.get(v)).collect::<Result<_, _>>()?;
     if operands.iter().any(|o| o.len() != n && o.len() != 1) {
         return Err("operands and result hold different numbers of elements".into());
@@ -80,15 +81,12 @@ pub fn lower<'c, 'a>(
     // Triton's deduplication: where the result is constant over aligned
     // groups of a thread's registers (AxisInfo's constancy), only the
     // first register of each group is computed and the others reuse it.
-    let constant_bits = match Distributed::of(result_type) {
-        Ok(dist) if n > 1 => {
-            let constancy: Vec<i64> = (0..dist.rank())
-                .map(|d| lw.axis.constancy(result, d))
-                .collect();
-            dist.constant_register_bits(&constancy)
-        }
-        _ => 0,
-    };
+    let constant_bits = dist.map_or(0, |dist| {
+        let constancy: Vec<i64> = (0..dist.rank())
+            .map(|d| lw.axis.constancy(result, d))
+            .collect();
+        dist.constant_register_bits(&constancy)
+    });
     let mut values = Vec::with_capacity(n);
     for i in 0..n {
         let representative = i & !constant_bits;

@@ -3,11 +3,7 @@
 //! `memdesc_index`, `local_load`, `local_store`) and asynchronous copies
 //! from global to shared memory (`cp.async`).
 
-use melior::ir::{
-    operation::{OperationLike, OperationRef},
-    r#type::TypeLike,
-    Type, Value, ValueLike,
-};
+use melior::ir::{operation::OperationRef, r#type::TypeLike, Type, Value, ValueLike};
 use tt_dialect::{ir as ttir, types::TensorView};
 use ttg_dialect::layout::{Layout, MemDesc};
 
@@ -493,15 +489,9 @@ pub fn local_alloc<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    let offset = op
-        .attribute("allocation.offset")
-        .ok()
-        .and_then(ttir::int_value)
-        .map(|(v, _)| v)
+    let offset = crate::allocation::offset(op)
         .ok_or("the buffer has no 'allocation.offset': run allocate-shared-memory-nv first")?;
-    let base = lw.shared_base();
-    let i8_type = emit.int_type(8);
-    let pointer = emit.gep(base, emit.i32(offset), i8_type);
+    let pointer = lw.shared_at(emit, offset);
     let desc_value = result(op);
     lw.set(desc_value, vec![pointer]);
     if let Some(src) = ttir::operand(op, 0) {

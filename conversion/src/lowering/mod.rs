@@ -204,6 +204,12 @@ impl<'c, 'a> Lowering<'c, 'a> {
         v
     }
 
+    /// `@global_smem + offset` bytes (an offset the allocation assigned).
+    pub fn shared_at(&mut self, emit: &Emitter<'c, 'a>, offset: u64) -> Value<'c, 'a> {
+        let base = self.shared_base();
+        emit.gep(base, emit.i32(offset as i64), emit.int_type(8))
+    }
+
     /// Orders shared-memory accesses across threads: a `bar.sync` before a
     /// read that may see another thread's write since the last barrier, or
     /// a write that may overwrite what another thread read or wrote since
@@ -244,15 +250,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
             if ttir::is_op(op, "ttg.local_alloc") {
                 return crate::allocation::buffer_range(op);
             }
-            let is_view = [
-                "ttg.memdesc_index",
-                "ttg.memdesc_subslice",
-                "ttg.memdesc_trans",
-                "ttg.memdesc_reshape",
-                "ttg.memdesc_reinterpret",
-            ]
-            .iter()
-            .any(|name| ttir::is_op(op, name));
+            let is_view = crate::allocation::MEMDESC_VIEWS
+                .iter()
+                .any(|name| ttir::is_op(op, name));
             if !is_view {
                 return None;
             }

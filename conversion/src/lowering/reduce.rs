@@ -128,13 +128,7 @@ pub(super) fn scratch<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> Value<'c, 'a> {
-    let offset = op
-        .attribute("allocation.offset")
-        .ok()
-        .and_then(ttir::int_value)
-        .map_or(0, |(v, _)| v);
-    let base = lw.shared_base();
-    emit.gep(base, emit.i32(offset), emit.int_type(8))
+    lw.shared_at(emit, crate::allocation::offset(op).unwrap_or(0))
 }
 
 /// Stores `v` at `address` in shared memory when `predicate` holds.

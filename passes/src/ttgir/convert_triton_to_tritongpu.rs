@@ -68,15 +68,7 @@ impl Options {
                     }),
             }
         };
-        let enable_source_remat = match options.get("enable-source-remat") {
-            None | Some("false") | Some("0") => false,
-            Some("true") | Some("1") => true,
-            Some(other) => {
-                return Err(format!(
-                "invalid value '{other}' for option 'enable-source-remat': expected true or false"
-            ))
-            }
-        };
+        let enable_source_remat = options.flag("enable-source-remat", false)?;
         Ok(Self {
             target: options.get("target").map(str::to_owned),
             num_warps: number("num-warps", 4)?,

@@ -532,17 +532,6 @@ pub static MMA_LOWERING: RustPass = gate(
 
 // ----------------------------------------------------------------- options
 
-fn bool_option(options: &PassOptions, key: &str, default: bool) -> Result<bool, String> {
-    match options.get(key) {
-        None => Ok(default),
-        Some("true") | Some("1") => Ok(true),
-        Some("false") | Some("0") => Ok(false),
-        Some(other) => Err(format!(
-            "invalid value '{other}' for option '{key}': expected true or false"
-        )),
-    }
-}
-
 fn int_option(options: &PassOptions, key: &str, default: i64) -> Result<i64, String> {
     match options.get(key) {
         None => Ok(default),
@@ -554,7 +543,7 @@ fn int_option(options: &PassOptions, key: &str, default: i64) -> Result<i64, Str
 
 /// `tritongpu-optimize-dot-operands{hoist-layout-conversion=true}`.
 pub fn optimize_dot_operands_factory(options: &PassOptions) -> Result<melior::pass::Pass, String> {
-    Ok(if bool_option(options, "hoist-layout-conversion", true)? {
+    Ok(if options.flag("hoist-layout-conversion", true)? {
         OPTIMIZE_DOT_OPERANDS.build()
     } else {
         OPTIMIZE_DOT_OPERANDS_NO_HOIST.build()
@@ -565,7 +554,7 @@ pub fn optimize_dot_operands_factory(options: &PassOptions) -> Result<melior::pa
 /// the options are checked; neither changes which loops are refused.
 pub fn warp_specialization_factory(options: &PassOptions) -> Result<melior::pass::Pass, String> {
     int_option(options, "num-stages", 0)?;
-    bool_option(options, "dump-intermediate-steps", false)?;
+    options.flag("dump-intermediate-steps", false)?;
     Ok(WARP_SPECIALIZATION.build())
 }
 

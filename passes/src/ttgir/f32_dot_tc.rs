@@ -60,13 +60,7 @@ static TF32X3_PATTERN: Pattern = Pattern {
 
 /// Parses `emu-tf32` (default `false`).
 pub fn parse_emu_tf32(options: &PassOptions) -> Result<bool, String> {
-    match options.get("emu-tf32") {
-        None | Some("false") | Some("0") => Ok(false),
-        Some("true") | Some("1") => Ok(true),
-        Some(other) => Err(format!(
-            "invalid value '{other}' for option 'emu-tf32': expected true or false"
-        )),
-    }
+    options.flag("emu-tf32", false)
 }
 
 /// The pass; its `run` uses the default options.

@@ -63,18 +63,10 @@ pub static PASS: RustPass = RustPass {
 /// Builds the pass from its options.
 pub fn factory(options: &PassOptions) -> Result<Pass, String> {
     parse_num_stages(options)?;
-    match options.get("dump-intermediate-steps") {
-        None | Some("false") | Some("0") => {}
-        Some("true") | Some("1") => {
-            return Err(format!(
-                "{ARGUMENT}: option 'dump-intermediate-steps=true' is not supported yet"
-            ))
-        }
-        Some(text) => {
-            return Err(format!(
-                "invalid value '{text}' for option 'dump-intermediate-steps': expected a boolean"
-            ))
-        }
+    if options.flag("dump-intermediate-steps", false)? {
+        return Err(format!(
+            "{ARGUMENT}: option 'dump-intermediate-steps=true' is not supported yet"
+        ));
     }
     Ok(PASS.build())
 }
