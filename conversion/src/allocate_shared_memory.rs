@@ -4,8 +4,10 @@
 //! (an `i32` byte offset) and the module gets `ttg.shared` (`i32`), the
 //! largest function's size. The NVIDIA variant's options
 //! (`compute-capability`, `ptx-version`, default 80) only change the
-//! scratch of layout conversions, which is not supported here yet, so both
-//! passes do the same. Modules over several CTAs, function calls and the
+//! scratch of layout conversions; here that scratch follows the module's
+//! `ttg.target` instead (the lowering reads the same), so both passes do
+//! the same, the NVIDIA one's (Triton's generic pass considers
+//! `ld.shared`/`st.shared` only). Modules over several CTAs, function calls and the
 //! ops [`crate::allocation::scratch_bytes`] refuses stop the pass with a
 //! located "'<pass>' does not support ... yet" error.
 

@@ -28,6 +28,7 @@ use melior::ir::{operation::OperationRef, r#type::TypeLike, Type};
 use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
 use tt_dialect::types::{bit_width, TensorView};
 use tt_passes::ttir::loop_support::ir::{self, Blk, Op, Val};
+use ttg_dialect::convert_layout::{classify, plan, Movement, Plan};
 use ttg_dialect::layout::{memory_space, Layout, MemDesc, MemorySpace};
 use ttg_dialect::to_linear::to_linear_layout;
 
@@ -105,10 +106,17 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 ///   ceil(shape[axis] / tile[axis]) * prod_{d != axis} ceil(shape[d] /
 ///   tile[d])` elements of `Σ ceil(bits_i / 8)` bytes (operands one after
 ///   the other), `tile = spt * tpw * wpc`. One warp along the axis: none.
-/// * `ttg.convert_layout` between identical types: none.
+/// * `ttg.convert_layout`: none when every thread keeps its elements
+///   ([`ttg_dialect::convert_layout::classify`]); otherwise Triton's
+///   swizzled tile ([`ttg_dialect::convert_layout::plan`] for the compute
+///   capability of the module's `ttg.target`, 80 when absent):
+///   `numel / reps` elements of `max(bits, 8) / 8` bytes (pointers 8),
+///   where the layout maps scratch element `i` of round `rep` to a tensor
+///   element; the lowering stores and loads exactly that map, `reps`
+///   rounds over the same bytes. Conversions within a warp, which Triton
+///   does with shuffles and no scratch, take this shared-memory path too.
 ///
-/// Refused (`Err`): conversions between different layouts (Triton's
-/// swizzled scratch size is not implemented here), scans over other
+/// Refused (`Err`): conversions over several CTAs, scans over other
 /// layouts or broadcasting ones, `tt.gather`,
 /// warp specialization, TMA descriptor creation and function calls.
 pub fn scratch_bytes(op: OperationRef) -> Result<Option<u64>, String> {
@@ -121,17 +129,7 @@ fn scratch(op: MlirOperation) -> Result<Option<u64>, Unsupported> {
         "tt.reduce" => reduce_scratch(op)?,
         "tt.atomic_rmw" | "tt.atomic_cas" => atomic_scratch(op)?,
         "tt.histogram" => histogram_scratch(op)?,
-        "ttg.convert_layout" => {
-            let src = ir::value_type(ir::operand(op, 0));
-            let dst = ir::value_type(ir::result(op, 0));
-            if !ir::same_type(src, dst) {
-                return Err(unsupported(
-                    op,
-                    "ttg.convert_layout between different layouts (its swizzled scratch size)",
-                ));
-            }
-            0
-        }
+        "ttg.convert_layout" => convert_scratch(op)?,
         "tt.scan" => scan_scratch(op)?,
         "tt.gather" | "ttg.warp_specialize" | "ttng.tensormap_create" | "tt.call" | "func.call" => {
             return Err(unsupported(op, name))
@@ -139,6 +137,56 @@ fn scratch(op: MlirOperation) -> Result<Option<u64>, Unsupported> {
         _ => 0,
     };
     Ok((bytes > 0).then_some(bytes))
+}
+
+/// The compute capability of the module around `op` (its `ttg.target`,
+/// `cuda:NN`), 80 when there is none.
+pub(crate) fn compute_capability(op: MlirOperation) -> u32 {
+    let mut at = Some(op);
+    while let Some(o) = at {
+        if let Some(attr) = ir::attribute(o, "ttg.target") {
+            let text = unsafe {
+                let s = mlir_sys::mlirStringAttrGetValue(attr);
+                String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length))
+                    .into_owned()
+            };
+            if let Some(cc) = text.strip_prefix("cuda:").and_then(|t| t.parse().ok()) {
+                return cc;
+            }
+        }
+        at = ir::parent_op(o);
+    }
+    80
+}
+
+/// The swizzled round trip of a `ttg.convert_layout` whose operand and
+/// result layouts differ in which thread holds what; `None` when only
+/// registers move.
+pub(crate) fn convert_plan(op: MlirOperation) -> Result<Option<Plan>, Unsupported> {
+    let (shape, element, src) = tensor_of(op, ir::operand(op, 0))?;
+    let (_, _, dst) = tensor_of(op, ir::result(op, 0))?;
+    let linear = |layout: &Layout| {
+        to_linear_layout(layout, &shape).map_err(|e| unsupported(op, format!("this layout ({e})")))
+    };
+    let (src, dst) = (linear(&src)?, linear(&dst)?);
+    let movement = classify(&src, &dst).map_err(|e| unsupported(op, e))?;
+    if movement == Movement::Registers {
+        return Ok(None);
+    }
+    let bits = (bits_of(op, element)? as u32).max(8);
+    plan(&src, &dst, bits, compute_capability(op))
+        .map(Some)
+        .map_err(|e| unsupported(op, format!("ttg.convert_layout with {e}")))
+}
+
+fn convert_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
+    if ir::same_type(
+        ir::value_type(ir::operand(op, 0)),
+        ir::value_type(ir::result(op, 0)),
+    ) {
+        return Ok(0);
+    }
+    Ok(convert_plan(op)?.map_or(0, |p| p.scratch_elements * u64::from(p.bits / 8)))
 }
 
 fn tensor_of(

@@ -1,21 +1,27 @@
-//! `ttg.convert_layout` between distributed layouts. When both layouts give
-//! every thread the same elements, the registers are only permuted;
-//! otherwise the tensor goes through shared memory.
+//! `ttg.convert_layout` between distributed layouts, classified by
+//! [`ttg_dialect::convert_layout::classify`] exactly as the allocation does.
+//! When every thread keeps its elements, the registers are only permuted;
+//! otherwise the tensor goes through shared memory along Triton's swizzled
+//! plan ([`ttg_dialect::convert_layout::plan`]).
 //!
 //! Scratch contract with `allocate-shared-memory-nv`: the op's scratch
 //! starts at its `allocation.offset` attribute (bytes; 0 when absent) and
-//! holds the whole tensor in row-major order, one element per slot of
-//! `max(bits, 8) / 8` bytes (`i1` as a byte, pointers as 8 bytes): the
-//! product of the shape times that size. Every thread stores the elements
-//! it holds at their row-major index, a barrier follows, and every thread
-//! loads the elements its destination registers hold.
+//! holds one tile of the plan, `scratch_elements` slots of
+//! `max(bits, 8) / 8` bytes (`i1` as a byte, pointers as 8 bytes). In each
+//! of the plan's rounds every thread stores its source registers with
+//! vector stores at `offset ^ thread part` (the XOR of what its lane and
+//! warp bits contribute), a barrier follows, every thread loads its
+//! destination registers the same way, and a barrier separates the next
+//! round's stores from these loads. Broadcast copies are stored once and
+//! loaded once.
 
 use melior::ir::{operation::OperationRef, Value, ValueLike};
 use tt_dialect::ir as ttir;
+use ttg_dialect::convert_layout::Side;
 
 use super::{
-    reduce::{bit_width, from_int, linear_index, scratch, to_int},
-    view::{register_map, same_thread_parts},
+    reduce::{from_int, scratch, to_int},
+    view::register_map,
     Access, Distributed, Emitter, LowerResult, Lowering,
 };
 
@@ -32,38 +38,118 @@ pub fn lower<'c, 'a>(
     if src.shape != dst.shape {
         return Err("the operand and result shapes differ".into());
     }
-    // Fast path: the same elements in every thread, in other registers.
-    let identity = |c: &[i32]| c.to_vec();
-    if same_thread_parts(&src, &dst, identity) {
-        if let Ok(map) = register_map(&src, &dst, identity) {
-            lw.set(result, map.into_iter().map(|r| values[r]).collect());
-            return Ok(());
-        }
-    }
+    let plan = match crate::allocation::convert_plan(op.to_raw()) {
+        Ok(plan) => plan,
+        Err(e) => return Err(e.what),
+    };
+    let Some(plan) = plan else {
+        let map = register_map(&src, &dst, |c: &[i32]| c.to_vec())?;
+        lw.set(result, map.into_iter().map(|r| values[r]).collect());
+        return Ok(());
+    };
     let base = scratch(lw, emit, op);
     let ty = lw.element_type(src_value.r#type());
-    let memory = emit.int_type(bit_width(ty).max(8));
-    let source_coordinates = lw.coordinates(emit, src_value.r#type())?;
-    let span = crate::allocation::buffer_range(op);
-    lw.shared_access(emit, Access::Write(span.clone()));
-    for (r, (v, c)) in values.iter().zip(&source_coordinates).enumerate() {
-        if src.is_duplicate_register(r) {
-            continue;
+    let memory = emit.int_type(plan.bits);
+    let vector_type = |n: usize| {
+        if n == 1 {
+            memory
+        } else {
+            emit.vector_type(n as u64, memory)
         }
-        let address = emit.gep(base, linear_index(emit, c, &src.shape), memory);
-        let bits = to_int(emit, *v, bit_width(memory));
-        emit.op("llvm.store", &[bits, address], &[], &[]);
+    };
+    let (lane, warp) = {
+        let (_, lane, warp) = lw.thread_ids();
+        (lane, warp)
+    };
+    let thread_part = |side: &Side| {
+        let mut acc: Option<Value> = None;
+        for (id, contributions) in [(lane, &side.lanes), (warp, &side.warps)] {
+            for (bit, &c) in contributions.iter().enumerate() {
+                if c == 0 {
+                    continue;
+                }
+                let one = emit.and(emit.lshr(id, emit.i32(bit as i64)), emit.i32(1));
+                let term = emit.mul(one, emit.i32(i64::from(c)));
+                acc = Some(acc.map_or(term, |a| emit.xor(a, term)));
+            }
+        }
+        acc.unwrap_or_else(|| emit.i32(0))
+    };
+    let address = |part: Value<'c, 'a>, offset: u32| {
+        let index = if offset == 0 {
+            part
+        } else {
+            emit.xor(part, emit.i32(i64::from(offset)))
+        };
+        emit.gep(base, index, memory)
+    };
+    let store_part = thread_part(&plan.store);
+    let load_part = thread_part(&plan.load);
+    let span = crate::allocation::buffer_range(op);
+    let mut loaded: Vec<Option<Value>> = vec![None; dst.len()];
+    for rep in 0..plan.reps {
+        lw.shared_access(emit, Access::Write(span.clone()));
+        for group in plan.store.groups.iter().filter(|g| g.rep == rep) {
+            let words: Vec<Value> = group
+                .registers
+                .iter()
+                .map(|&r| to_int(emit, values[r], plan.bits))
+                .collect();
+            let data = pack(emit, &words, vector_type(words.len()));
+            emit.op(
+                "llvm.store",
+                &[data, address(store_part, group.offset)],
+                &[],
+                &[],
+            );
+        }
+        lw.shared_access(emit, Access::Read(span.clone()));
+        for group in plan.load.groups.iter().filter(|g| g.rep == rep) {
+            let n = group.registers.len();
+            let data = emit.value(
+                "llvm.load",
+                &[address(load_part, group.offset)],
+                vector_type(n),
+                &[],
+            );
+            for (i, &r) in group.registers.iter().enumerate() {
+                let word = if n == 1 {
+                    data
+                } else {
+                    emit.value(
+                        "llvm.extractelement",
+                        &[data, emit.i32(i as i64)],
+                        memory,
+                        &[],
+                    )
+                };
+                loaded[r] = Some(from_int(emit, word, ty));
+            }
+        }
     }
-    let target_coordinates = lw.coordinates(emit, result.r#type())?;
-    lw.shared_access(emit, Access::Read(span));
-    let loaded = target_coordinates
-        .iter()
-        .map(|c| {
-            let address = emit.gep(base, linear_index(emit, c, &dst.shape), memory);
-            let word = emit.value("llvm.load", &[address], memory, &[]);
-            from_int(emit, word, ty)
-        })
-        .collect();
+    for &(r, from) in &plan.load.copies {
+        loaded[r] = loaded[from];
+    }
+    let loaded = loaded
+        .into_iter()
+        .collect::<Option<Vec<_>>>()
+        .ok_or("the conversion plan leaves a destination register unset")?;
     lw.set(result, loaded);
     Ok(())
+}
+
+/// One value of `ty` (an integer, or a vector of them) from `words`.
+fn pack<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    words: &[Value<'c, 'a>],
+    ty: melior::ir::Type<'c>,
+) -> Value<'c, 'a> {
+    if words.len() == 1 {
+        return words[0];
+    }
+    let mut v = emit.value("llvm.mlir.poison", &[], ty, &[]);
+    for (i, &w) in words.iter().enumerate() {
+        v = emit.value("llvm.insertelement", &[v, w, emit.i32(i as i64)], ty, &[]);
+    }
+    v
 }

@@ -7,6 +7,7 @@
 //! a dialect plugin for Debian's `mlir-opt`.
 
 pub mod canonicalize;
+pub mod convert_layout;
 pub mod ffi;
 pub mod layout;
 pub mod linear_layout;

@@ -1,18 +1,6 @@
 // Input the allocation does not handle yet is refused with a located error.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --allocate-shared-memory-nv
 
-#a = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
-#b = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @convert(%x: tensor<64x64xf32, #a>) -> tensor<64x64xf32, #b> {
-    // expected-error @+1 {{'allocate-shared-memory-nv' does not support ttg.convert_layout between different layouts (its swizzled scratch size) yet}}
-    %y = ttg.convert_layout %x : tensor<64x64xf32, #a> -> tensor<64x64xf32, #b>
-    tt.return %y : tensor<64x64xf32, #b>
-  }
-}
-
-// -----
-
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @scan(%x: tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked> {

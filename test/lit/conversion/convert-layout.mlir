@@ -1,5 +1,7 @@
 // ttg.convert_layout: a register permutation when every thread keeps its
-// elements, otherwise a round trip through the op's scratch (row-major).
+// elements, otherwise a round trip through the op's scratch along Triton's
+// swizzled layout, vectorised where registers are contiguous in it, in
+// rounds separated by barriers when the scratch holds a tile only.
 // RUN: tt-opt %s --split-input-file --convert-triton-gpu-to-llvm | FileCheck %s
 
 #a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -12,13 +14,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     // CHECK: ^bb1:
     // CHECK: %[[OFF:.*]] = llvm.mlir.constant(16 : i32)
     // CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]] {{.*}}, i8
-    // CHECK-COUNT-4: llvm.store {{.*}} : i32, !llvm.ptr<3>
+    // One element per thread in the source: scalar stores; four
+    // contiguous in the destination: one 128-bit load.
+    // CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
     // CHECK-NOT: llvm.load
     // CHECK: nvvm.barrier0
     // CHECK-NOT: llvm.store
-    // CHECK: %[[L0:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
-    // CHECK-COUNT-3: llvm.load {{.*}} : !llvm.ptr<3> -> i32
-    // CHECK: st.global.b32 {{.*}} %[[L0]],
+    // CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xi32>
+    // CHECK-NOT: llvm.load
+    // CHECK: st.global
     %p = tt.splat %out : !tt.ptr<i32> -> tensor<512x!tt.ptr<i32>, #b>
     %q = tt.addptr %p, %c : tensor<512x!tt.ptr<i32>, #b>, tensor<512xi32, #b>
     tt.store %q, %c : tensor<512x!tt.ptr<i32>, #b>
@@ -39,6 +43,60 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     // CHECK-NOT: llvm.store
     // CHECK-NOT: nvvm.barrier0
     // CHECK: llvm.return
+    tt.return
+  }
+}
+
+// -----
+
+// A 64x64 f32 transposition: Triton's vector holds the two register bases
+// both layouts share (rows 32 and columns 32 apart), so both sides move
+// 128 bits per access; the whole tensor fits the tile: one round.
+#a = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @transpose
+  tt.func public @transpose(%v: f32, %out: !tt.ptr<f32>) {
+    %x = tt.splat %v : f32 -> tensor<64x64xf32, #a>
+    // CHECK-COUNT-8: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
+    // CHECK-NOT: llvm.store {{.*}}!llvm.ptr<3>
+    // CHECK: nvvm.barrier0
+    // CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xi32>
+    // CHECK-NOT: nvvm.barrier0
+    // CHECK: llvm.return
+    %y = ttg.convert_layout %x {allocation.offset = 0 : i32} : tensor<64x64xf32, #a> -> tensor<64x64xf32, #b>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #b>
+    tt.store %p, %y : tensor<64x64x!tt.ptr<f32>, #b>
+    tt.return
+  }
+}
+
+// -----
+
+// The wgmma epilogue: the scratch holds a quarter of the tensor, so four
+// rounds of 8 vector stores and 8 vector loads, barriers between them.
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#c = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @epilogue
+  tt.func public @epilogue(%v: f32, %out: !tt.ptr<f32>) {
+    %x = tt.splat %v : f32 -> tensor<128x128xf32, #mma>
+    // CHECK-COUNT-8: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
+    // CHECK-NEXT: nvvm.barrier0
+    // CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xi32>
+    // CHECK: nvvm.barrier0
+    // CHECK-COUNT-8: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
+    // CHECK: nvvm.barrier0
+    // CHECK: nvvm.barrier0
+    // CHECK: nvvm.barrier0
+    // CHECK: nvvm.barrier0
+    // CHECK: nvvm.barrier0
+    // CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xi32>
+    // CHECK-NOT: nvvm.barrier0
+    // CHECK: llvm.return
+    %y = ttg.convert_layout %x {allocation.offset = 0 : i32} : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #c>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<128x128x!tt.ptr<f32>, #c>
+    tt.store %p, %y : tensor<128x128x!tt.ptr<f32>, #c>
     tt.return
   }
 }

@@ -1,0 +1,976 @@
+//! How `ttg.convert_layout` between two distributed layouts moves data, as
+//! Triton 3.6 decides it: shared by the shared-memory allocation (scratch
+//! size) and the lowering (address plan).
+//!
+//! [`classify`] follows Triton's `minimalCvtLayout`: the conversion
+//! `dst⁻¹ ∘ src` is quotiented by `block`, `warp` and `lane`; when all three
+//! drop out every thread keeps its elements and only registers move.
+//! Everything else goes through shared memory (Triton lowers conversions
+//! within a warp with shuffles; this crate does not, see
+//! [`Movement::SharedMemory`]).
+//!
+//! [`plan`] computes Triton's swizzled shared-memory layout (the NVIDIA
+//! `optimalSwizzling` over the `ld.shared`/`st.shared`, `ldmatrix` and
+//! `stmatrix` tiles of the target, with the `ld`/`st` fallback): a map from
+//! the `vector`, `bank`, `segment` and `reps` bits of a scratch index to the
+//! tensor element, built by linear algebra over GF(2) on the flattened
+//! element index so that warp-wide vector accesses avoid bank conflicts. The
+//! scratch holds one tile (`numel / reps` elements) and the tensor passes
+//! through it in `reps` rounds. The plan turns that layout into the
+//! accesses of each thread: vectorised stores of the source registers and
+//! loads of the destination registers, per round.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::linear_layout::LinearLayout;
+
+/// How a conversion moves data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Movement {
+    /// Every thread keeps its elements: registers are renumbered.
+    Registers,
+    /// Data crosses threads: a round trip through shared memory. This
+    /// includes conversions within a warp, which Triton does with warp
+    /// shuffles and no scratch.
+    SharedMemory,
+}
+
+/// Triton's classification of the conversion from `src` to `dst` (two
+/// distributed linear layouts of one tensor).
+pub fn classify(src: &LinearLayout, dst: &LinearLayout) -> Result<Movement, String> {
+    let mut conversion = dst.invert_and_compose(src)?;
+    for dim in ["block", "warp", "lane"] {
+        if !conversion.has_in_dim(dim) && !conversion.has_out_dim(dim) {
+            continue;
+        }
+        match conversion.quotient(&[dim]) {
+            Some(q) => conversion = q,
+            None => return Ok(Movement::SharedMemory),
+        }
+    }
+    Ok(Movement::Registers)
+}
+
+// ---- linear algebra over GF(2) on flattened element indices ----
+
+/// The reduced row echelon form of `rows` (pivot = lowest set bit, each
+/// pivot bit cleared from the other rows), without zero rows. It depends
+/// only on the span, so the pivots and null spaces below are canonical.
+fn rref(rows: &[u32]) -> Vec<u32> {
+    let mut basis: Vec<u32> = Vec::new();
+    for &r in rows {
+        let mut v = r;
+        for &b in &basis {
+            if v & (b & b.wrapping_neg()) != 0 {
+                v ^= b;
+            }
+        }
+        if v == 0 {
+            continue;
+        }
+        let pivot = v & v.wrapping_neg();
+        for b in &mut basis {
+            if *b & pivot != 0 {
+                *b ^= v;
+            }
+        }
+        basis.push(v);
+    }
+    basis
+}
+
+/// A basis of `{x : x·v = 0 for all v in vectors}` over `dim` bits, one
+/// vector per non-pivot column.
+fn null_space(vectors: &[u32], dim: u32) -> Vec<u32> {
+    let rows = rref(vectors);
+    let pivots: Vec<u32> = rows.iter().map(|r| r.trailing_zeros()).collect();
+    (0..dim)
+        .filter(|c| !pivots.contains(c))
+        .map(|free| {
+            rows.iter()
+                .zip(&pivots)
+                .filter(|(r, _)| *r >> free & 1 == 1)
+                .fold(1u32 << free, |v, (_, &p)| v ^ 1 << p)
+        })
+        .collect()
+}
+
+/// A basis of span(a) ∩ span(b). When every vector is a power of two, the
+/// common vectors in `a`'s order (Triton's heuristic); otherwise through
+/// null spaces.
+fn intersection(a: &[u32], b: &[u32], dim: u32) -> Vec<u32> {
+    if a.iter().chain(b).all(|v| v.is_power_of_two()) {
+        return a.iter().copied().filter(|v| b.contains(v)).collect();
+    }
+    let mut joint = null_space(a, dim);
+    joint.extend(null_space(b, dim));
+    null_space(&joint, dim)
+}
+
+/// The unit vectors completing `basis` to the whole space.
+fn complement(basis: &[u32], dim: u32) -> Vec<u32> {
+    let pivots: Vec<u32> = rref(basis).iter().map(|r| r.trailing_zeros()).collect();
+    (0..dim)
+        .filter(|c| !pivots.contains(c))
+        .map(|c| 1 << c)
+        .collect()
+}
+
+/// Solves `Σ bits(x)_i · columns[i] = target`.
+struct Solver {
+    /// Reduced vectors with the combination of columns they stand for.
+    rows: Vec<(u32, u64)>,
+}
+
+impl Solver {
+    fn new(columns: &[u32]) -> Self {
+        let mut rows: Vec<(u32, u64)> = Vec::new();
+        for (i, &c) in columns.iter().enumerate() {
+            let (mut v, mut combo) = (c, 1u64 << i);
+            for &(b, bc) in &rows {
+                if v & (b & b.wrapping_neg()) != 0 {
+                    v ^= b;
+                    combo ^= bc;
+                }
+            }
+            if v != 0 {
+                rows.push((v, combo));
+            }
+        }
+        Self { rows }
+    }
+
+    fn solve(&self, target: u32) -> Option<u64> {
+        let (mut v, mut combo) = (target, 0u64);
+        for &(b, bc) in &self.rows {
+            if v & (b & b.wrapping_neg()) != 0 {
+                v ^= b;
+                combo ^= bc;
+            }
+        }
+        (v == 0).then_some(combo)
+    }
+}
+
+// ---- Triton's swizzled shared-memory layout ----
+
+/// One distributed layout flattened to element indices (`dim0` minor),
+/// register broadcasting removed.
+#[derive(Clone, Debug)]
+struct Flat {
+    /// The register bits kept (not free variables), by original bit.
+    kept: Vec<usize>,
+    registers: Vec<u32>,
+    lanes: Vec<u32>,
+    warps: Vec<u32>,
+    /// The layout itself (flattened, registers kept only).
+    layout: LinearLayout,
+}
+
+impl Flat {
+    fn of(ll: &LinearLayout) -> Result<Self, String> {
+        let free = ll
+            .free_variable_masks()
+            .into_iter()
+            .find(|(n, _)| n == "register")
+            .map_or(0, |(_, m)| m);
+        let all = ll.bases("register");
+        let kept: Vec<usize> = (0..all.len()).filter(|b| free >> b & 1 == 0).collect();
+        let layout = ll
+            .with_bases("register", kept.iter().map(|&b| all[b].clone()).collect())?
+            .flatten_outs()?;
+        let flat =
+            |name: &str| -> Vec<u32> { layout.bases(name).iter().map(|b| b[0] as u32).collect() };
+        Ok(Self {
+            registers: flat("register"),
+            lanes: flat("lane"),
+            warps: flat("warp"),
+            kept,
+            layout,
+        })
+    }
+}
+
+/// The shared-memory layout: the element each bit of a scratch index
+/// selects, lowest bits first (`vector`, `bank`, `segment`, then `reps`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Swizzle {
+    pub vector: Vec<u32>,
+    pub bank: Vec<u32>,
+    pub segment: Vec<u32>,
+    pub reps: Vec<u32>,
+}
+
+impl Swizzle {
+    fn columns(&self) -> Vec<u32> {
+        [&self.vector, &self.bank, &self.segment, &self.reps]
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect()
+    }
+
+    /// Bits of one round's scratch index.
+    pub fn tile_bits(&self) -> u32 {
+        (self.vector.len() + self.bank.len() + self.segment.len()) as u32
+    }
+}
+
+/// An instruction's shape: the lanes whose elements are contiguous in
+/// memory and the lanes giving addresses in one wavefront (Triton's
+/// `LocalMemOpTile`).
+struct Tile {
+    contiguous: &'static [usize],
+    address: &'static [usize],
+}
+
+const LD_ST: Tile = Tile {
+    contiguous: &[],
+    address: &[0, 1, 2],
+};
+const MATRIX: Tile = Tile {
+    contiguous: &[0, 1],
+    address: &[2, 3, 4],
+};
+const MATRIX_TRANS: Tile = Tile {
+    contiguous: &[2, 3, 4],
+    address: &[0, 1],
+};
+
+fn log2(x: u32) -> u32 {
+    31 - x.leading_zeros()
+}
+
+/// Triton's `computeSegment`: `len` segment bases avoiding the bank bases
+/// of both sides, trading conflicts evenly when that is impossible.
+fn segment(bank_src: &[u32], bank_dst: &[u32], dim: u32, len: usize) -> Vec<u32> {
+    let src: HashSet<u32> = bank_src.iter().copied().filter(|&v| v != 0).collect();
+    let dst: HashSet<u32> = bank_dst.iter().copied().filter(|&v| v != 0).collect();
+    let mut seg: Vec<u32> = (0..dim)
+        .map(|b| 1u32 << b)
+        .filter(|v| !src.contains(v) && !dst.contains(v))
+        .collect();
+    if seg.len() >= len {
+        seg.truncate(len);
+        return seg;
+    }
+    let mut a: Vec<u32> = src.iter().copied().filter(|v| !dst.contains(v)).collect();
+    let mut b: Vec<u32> = dst.iter().copied().filter(|v| !src.contains(v)).collect();
+    if a.len() > b.len() {
+        std::mem::swap(&mut a, &mut b);
+    }
+    a.sort_unstable();
+    b.sort_unstable();
+    let conflicts = (len as i64 - a.len() as i64 - seg.len() as i64)
+        .max(0)
+        .min(a.len() as i64) as usize;
+    for i in conflicts..a.len() {
+        seg.push(a[i] ^ b[i]);
+    }
+    seg.extend(&a[..conflicts]);
+    seg.extend(&b[..conflicts]);
+    seg.truncate(len);
+    seg
+}
+
+/// Triton's `optimalSwizzling` for given vector and per-side tile bases.
+fn swizzle(
+    src: &Flat,
+    dst: &Flat,
+    bits: u32,
+    dim: u32,
+    vbasis: &[u32],
+    [tile_src, tile_dst]: [&[u32]; 2],
+    mut leave_reps: usize,
+) -> Swizzle {
+    let bank_src: Vec<u32> = vbasis.iter().chain(tile_src).copied().collect();
+    let bank_dst: Vec<u32> = vbasis.iter().chain(tile_dst).copied().collect();
+    let vec_bits = (1u32 << vbasis.len()) * bits;
+    let len_bank = (log2((1024 / vec_bits).max(1)) as usize).min(dim as usize - vbasis.len());
+    let len_seg = dim as usize - len_bank - vbasis.len();
+    let seg = segment(&bank_src, &bank_dst, dim, len_seg);
+    let union: Vec<u32> = vbasis.iter().chain(&seg).copied().collect();
+    let bank = complement(&union, dim);
+    // Segment bases held in registers on both sides become rounds.
+    let (mut kept, mut reps) = (Vec::new(), Vec::new());
+    for s in seg {
+        if src.registers.contains(&s) && dst.registers.contains(&s) {
+            if leave_reps > 0 {
+                leave_reps -= 1;
+                kept.push(s);
+            } else {
+                reps.push(s);
+            }
+        } else {
+            kept.push(s);
+        }
+    }
+    Swizzle {
+        vector: vbasis.to_vec(),
+        bank,
+        segment: kept,
+        reps,
+    }
+}
+
+/// Triton's `getVbasis`: the elements of one vector access.
+fn vector_basis(src: &Flat, dst: &Flat, bits: u32, dim: u32) -> Vec<u32> {
+    let mut reg_src = src.registers.clone();
+    let mut reg_dst = dst.registers.clone();
+    let mut vbasis = intersection(&reg_src, &reg_dst, dim);
+    vbasis.truncate(log2(128 / bits) as usize);
+    let per_bank = if bits > 32 {
+        0
+    } else {
+        log2(32 / bits) as usize
+    };
+    let max_extra = log2(128 / bits.max(32)) as usize;
+    let after_bank0 = |regs: &[u32], vb: &[u32], other_lanes: &[u32]| {
+        let mut extra = Vec::new();
+        for &r in regs {
+            if vb.contains(&r) {
+                continue;
+            }
+            if other_lanes.contains(&r) {
+                extra.push(r);
+            }
+            if extra.len() == max_extra {
+                break;
+            }
+        }
+        extra
+    };
+    let fill = |regs: &[u32], vb: &[u32]| {
+        let mut out = vb.to_vec();
+        for &r in regs.iter().take(per_bank).skip(vb.len()) {
+            out.push(r);
+        }
+        out
+    };
+    let is_prefix = |vb: &[u32], regs: &[u32]| regs.starts_with(vb);
+    let mut vec_src = true;
+    if (1u32 << vbasis.len()) * bits < 32 {
+        let mut src_prefix = is_prefix(&vbasis, &reg_src);
+        let mut dst_prefix = is_prefix(&vbasis, &reg_dst);
+        if !vbasis.is_empty() && !src_prefix && !dst_prefix {
+            let front = |regs: &[u32]| -> Vec<u32> {
+                let mut out = vbasis.clone();
+                out.extend(regs.iter().filter(|r| !vbasis.contains(r)));
+                out
+            };
+            reg_src = front(&reg_src);
+            reg_dst = front(&reg_dst);
+            src_prefix = true;
+            dst_prefix = true;
+        }
+        if src_prefix && dst_prefix {
+            // Triton compares the two candidate lists lexicographically.
+            let a = after_bank0(&reg_src, &fill(&reg_src, &vbasis), &dst.lanes);
+            let b = after_bank0(&reg_dst, &fill(&reg_dst, &vbasis), &src.lanes);
+            src_prefix = a >= b;
+        }
+        vec_src = src_prefix;
+        vbasis = fill(if vec_src { &reg_src } else { &reg_dst }, &vbasis);
+    }
+    let extra = if vec_src {
+        after_bank0(&reg_src, &vbasis, &dst.lanes)
+    } else {
+        after_bank0(&reg_dst, &vbasis, &src.lanes)
+    };
+    vbasis.extend(extra);
+    vbasis
+}
+
+/// Triton's `optimalSwizzlingLdSt`.
+fn swizzle_ld_st(src: &Flat, dst: &Flat, bits: u32, dim: u32) -> Swizzle {
+    let vbasis = vector_basis(src, dst, bits, dim);
+    let tile = |flat: &Flat| -> Vec<u32> {
+        let n = flat
+            .registers
+            .iter()
+            .zip(&vbasis)
+            .take_while(|(r, v)| r == v)
+            .count();
+        let mut lanes = flat.lanes.clone();
+        let vec_bits = (1u32 << n) * bits;
+        if vec_bits > 32 {
+            let drop = log2(vec_bits / 32) as usize;
+            lanes.truncate(lanes.len().saturating_sub(drop));
+        }
+        lanes.retain(|l| !vbasis.contains(l));
+        lanes
+    };
+    let (ts, td) = (tile(src), tile(dst));
+    swizzle(src, dst, bits, dim, &vbasis, [&ts, &td], 0)
+}
+
+/// Triton's `optimalSwizzlingTile`: the vector of an instruction pair.
+fn pair_vector(
+    a: &Flat,
+    b: &Flat,
+    regs_a: usize,
+    regs_b: usize,
+    lanes_a: &[usize],
+    lanes_b: &[usize],
+    dim: u32,
+) -> Option<Vec<u32>> {
+    if regs_a < regs_b {
+        return pair_vector(b, a, regs_b, regs_a, lanes_b, lanes_a, dim);
+    }
+    let cvt = b.layout.invert_and_compose(&a.layout).ok()?;
+    let mut vbasis = intersection(&a.registers, &b.registers, dim);
+    if vbasis.len() < regs_b {
+        return None;
+    }
+    vbasis.truncate(regs_b);
+    let pick = |lanes: &[u32], ids: &[usize]| -> Option<Vec<u32>> {
+        ids.iter().map(|&i| lanes.get(i).copied()).collect()
+    };
+    let tile_a = pick(&a.lanes, lanes_a)?;
+    let tile_b = pick(&b.lanes, lanes_b)?;
+    if tile_a.iter().chain(&tile_b).any(|&v| v == 0) {
+        return None;
+    }
+    for &i in lanes_b.iter().take(regs_a - regs_b) {
+        if cvt.basis("lane", i, "register") == 0 {
+            return None;
+        }
+    }
+    let tail = &lanes_b[lanes_b.len() - lanes_a.len()..];
+    for (&ia, &ib) in lanes_a.iter().zip(tail) {
+        if cvt.basis("lane", ib, "lane") != 1 << ia {
+            return None;
+        }
+    }
+    vbasis.extend(tile_b);
+    Some(vbasis)
+}
+
+/// Triton's `bankConflicts` estimate (reads + writes beyond the first
+/// wavefront) of a layout for the given per-side tiles.
+fn estimated_conflicts(tile_src: &[u32], tile_dst: &[u32], s: &Swizzle, dim: u32) -> u32 {
+    let write = (1u32 << intersection(&s.segment, tile_src, dim).len()) - 1;
+    let read = (1u32 << intersection(&s.segment, tile_dst, dim).len()) - 1;
+    read + write
+}
+
+/// Triton's NVIDIA choice of shared-memory layout (`optimalSwizzling` over
+/// the instruction tiles of compute capability `cc`).
+fn choose(src: &Flat, dst: &Flat, bits: u32, dim: u32, cc: u32) -> Swizzle {
+    let mut src_tiles = vec![&LD_ST];
+    let mut dst_tiles = vec![&LD_ST];
+    if bits <= 32 {
+        if cc >= 90 {
+            src_tiles.push(&MATRIX);
+        }
+        if cc >= 75 {
+            dst_tiles.push(&MATRIX);
+        }
+    }
+    if bits == 16 {
+        if cc >= 90 {
+            src_tiles.push(&MATRIX_TRANS);
+        }
+        if cc >= 75 {
+            dst_tiles.push(&MATRIX_TRANS);
+        }
+    }
+    let total = log2(128 / bits) as usize;
+    let tile_of = |t: &Tile, flat: &Flat, vbasis: &[u32]| -> Option<Vec<u32>> {
+        let needed = 3 - t.address.len();
+        let mut tile: Vec<u32> = flat
+            .registers
+            .iter()
+            .copied()
+            .filter(|r| !vbasis.contains(r))
+            .take(needed)
+            .collect();
+        if tile.len() < needed {
+            return None;
+        }
+        for &i in t.address {
+            tile.push(*flat.lanes.get(i)?);
+        }
+        Some(tile)
+    };
+    let mut best: Option<(u32, Swizzle)> = None;
+    for ts in &src_tiles {
+        for td in &dst_tiles {
+            let (Some(rs), Some(rd)) = (
+                total.checked_sub(ts.contiguous.len()),
+                total.checked_sub(td.contiguous.len()),
+            ) else {
+                continue;
+            };
+            let Some(vbasis) = pair_vector(src, dst, rs, rd, ts.contiguous, td.contiguous, dim)
+            else {
+                continue;
+            };
+            let (Some(tile_src), Some(tile_dst)) =
+                (tile_of(ts, src, &vbasis), tile_of(td, dst, &vbasis))
+            else {
+                continue;
+            };
+            let missing = |t: &Tile| t.contiguous.len() + t.address.len() - 3;
+            let leave = missing(ts).min(missing(td));
+            let s = swizzle(src, dst, bits, dim, &vbasis, [&tile_src, &tile_dst], leave);
+            let cost = estimated_conflicts(&tile_src, &tile_dst, &s, dim);
+            let better = match &best {
+                None => true,
+                Some((c, b)) => cost < *c || (cost == *c && s.reps.len() > b.reps.len()),
+            };
+            if better {
+                best = Some((cost, s));
+            }
+        }
+    }
+    match best {
+        Some((_, s)) => s,
+        None => swizzle_ld_st(src, dst, bits, dim),
+    }
+}
+
+// ---- the access plan ----
+
+/// One vector access: the registers (in element order) at `offset`
+/// (elements, this thread's part XOR-ed in at run time) in round `rep`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    pub rep: usize,
+    pub offset: u32,
+    pub registers: Vec<usize>,
+}
+
+/// One side of the round trip (the stores of the source or the loads of
+/// the destination).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Side {
+    /// Elements per access.
+    pub vector: usize,
+    pub groups: Vec<Group>,
+    /// What each lane bit and warp bit XORs into the offset.
+    pub lanes: Vec<u32>,
+    pub warps: Vec<u32>,
+    /// Registers with no access of their own: (register, register holding
+    /// the same element).
+    pub copies: Vec<(usize, usize)>,
+    /// Distinct addresses a bank sees in one wavefront of an access (1 =
+    /// conflict-free), from the linear map of the wavefront's lanes.
+    pub conflicts: u32,
+}
+
+/// The shared-memory round trip of a conversion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Bits of one element in memory: `max(bits, 8)`, pointers 64.
+    pub bits: u32,
+    pub swizzle: Swizzle,
+    /// Rounds; the scratch holds `numel / reps` elements.
+    pub reps: usize,
+    pub scratch_elements: u64,
+    pub store: Side,
+    pub load: Side,
+}
+
+/// The swizzled round trip from `src` to `dst` for elements of `bits` bits
+/// in memory (8, 16, 32 or 64) on compute capability `cc`.
+pub fn plan(src: &LinearLayout, dst: &LinearLayout, bits: u32, cc: u32) -> Result<Plan, String> {
+    if ![8, 16, 32, 64].contains(&bits) {
+        return Err(format!("elements of {bits} bits"));
+    }
+    for ll in [src, dst] {
+        if ll.has_in_dim("block") && ll.in_dim_size("block") > 1 {
+            return Err("layouts over several CTAs".into());
+        }
+    }
+    let numel = src.total_out_size();
+    if numel != dst.total_out_size() || numel > 1 << 30 {
+        return Err("tensors whose layouts cover different or unsupported sizes".into());
+    }
+    let dim = numel.trailing_zeros();
+    let fs = Flat::of(src)?;
+    let fd = Flat::of(dst)?;
+    let swizzle = choose(&fs, &fd, bits, dim, cc);
+    let columns = swizzle.columns();
+    if rref(&columns).len() != dim as usize {
+        return Err("the shared-memory layout is not a bijection".into());
+    }
+    let solver = Solver::new(&columns);
+    let tile_bits = swizzle.tile_bits();
+    let reps = 1usize << swizzle.reps.len();
+    let store = side(&solver, &fs, src, bits, tile_bits, true)?;
+    let load = side(&solver, &fd, dst, bits, tile_bits, false)?;
+    Ok(Plan {
+        bits,
+        reps,
+        scratch_elements: (numel as u64) >> swizzle.reps.len(),
+        swizzle,
+        store,
+        load,
+    })
+}
+
+fn side(
+    solver: &Solver,
+    flat: &Flat,
+    original: &LinearLayout,
+    bits: u32,
+    tile_bits: u32,
+    store: bool,
+) -> Result<Side, String> {
+    let index = |element: u32| -> Result<u32, String> {
+        solver
+            .solve(element)
+            .map(|c| c as u32)
+            .ok_or_else(|| "an element outside the shared-memory layout".to_owned())
+    };
+    let regs: Vec<u32> = flat
+        .registers
+        .iter()
+        .map(|&e| index(e))
+        .collect::<Result<_, _>>()?;
+    let lanes: Vec<u32> = flat
+        .lanes
+        .iter()
+        .map(|&e| index(e))
+        .collect::<Result<_, _>>()?;
+    let warps: Vec<u32> = flat
+        .warps
+        .iter()
+        .map(|&e| index(e))
+        .collect::<Result<_, _>>()?;
+    let tile_mask = (1u32 << tile_bits) - 1;
+    if lanes.iter().chain(&warps).any(|&v| v & !tile_mask != 0) {
+        return Err("a round of the shared-memory layout that depends on the thread".into());
+    }
+    // Vector width: registers at offsets 1, 2, 4, ... (in any register
+    // order) that nothing else touches.
+    let max_vector = log2(128 / bits) as usize;
+    let mut lanes_of_vector: Vec<usize> = Vec::new();
+    while lanes_of_vector.len() < max_vector {
+        let want = 1u32 << lanes_of_vector.len();
+        match regs.iter().position(|&v| v == want) {
+            Some(j) => lanes_of_vector.push(j),
+            None => break,
+        }
+    }
+    loop {
+        let low = (1u32 << lanes_of_vector.len()) - 1;
+        let others = (0..regs.len())
+            .filter(|j| !lanes_of_vector.contains(j))
+            .map(|j| regs[j])
+            .chain(lanes.iter().copied())
+            .chain(warps.iter().copied());
+        if others.into_iter().all(|v| v & low == 0) {
+            break;
+        }
+        lanes_of_vector.pop();
+    }
+    let vector = 1usize << lanes_of_vector.len();
+    let rest: Vec<usize> = (0..regs.len())
+        .filter(|j| !lanes_of_vector.contains(j))
+        .collect();
+    let register_of = |j: usize| -> usize {
+        flat.kept
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| j >> i & 1 == 1)
+            .fold(0, |r, (_, &bit)| r | 1 << bit)
+    };
+    let spread = |bits: &[usize], n: usize| -> usize {
+        bits.iter()
+            .enumerate()
+            .filter(|&(i, _)| n >> i & 1 == 1)
+            .fold(0, |j, (_, &b)| j | 1 << b)
+    };
+    let mut groups = Vec::new();
+    for g in 0..1usize << rest.len() {
+        let base = spread(&rest, g);
+        let at = rest
+            .iter()
+            .filter(|&&b| base >> b & 1 == 1)
+            .fold(0, |a, &b| a ^ regs[b]);
+        groups.push(Group {
+            rep: (at >> tile_bits) as usize,
+            offset: at & tile_mask,
+            registers: (0..vector)
+                .map(|i| register_of(base | spread(&lanes_of_vector, i)))
+                .collect(),
+        });
+    }
+    groups.sort_by_key(|g| g.rep);
+    // Registers left out (broadcast copies): the register with the same
+    // element among those accessed. Stores skip them.
+    let mut copies = Vec::new();
+    if !store {
+        let mut first: HashMap<Vec<i32>, usize> = HashMap::new();
+        let accessed: HashSet<usize> = groups.iter().flat_map(|g| g.registers.clone()).collect();
+        let element = |r: usize| original.apply_index(&register_index(original, r));
+        for &r in &accessed {
+            first.insert(element(r), r);
+        }
+        for r in 0..original.in_dim_size("register") as usize {
+            if !accessed.contains(&r) {
+                let e = element(r);
+                let from = *first
+                    .get(&e)
+                    .ok_or_else(|| "a register with no element of its own".to_owned())?;
+                copies.push((r, from));
+            }
+        }
+    }
+    let conflicts = bank_conflicts(&lanes, vector as u32 * bits / 8, bits / 8);
+    Ok(Side {
+        vector,
+        groups,
+        lanes,
+        warps,
+        copies,
+        conflicts,
+    })
+}
+
+/// The input index of `ll` for register `r` of lane 0, warp 0.
+fn register_index(ll: &LinearLayout, r: usize) -> Vec<i32> {
+    ll.ins()
+        .iter()
+        .map(|(n, _)| if n == "register" { r as i32 } else { 0 })
+        .collect()
+}
+
+/// The lanes that share one wavefront for an access of `bytes` bytes:
+/// 8 for 16-byte, 16 for 8-byte and all 32 for smaller accesses.
+pub fn lanes_per_wavefront(bytes: u32) -> u32 {
+    match bytes {
+        16.. => 8,
+        8 => 16,
+        _ => 32,
+    }
+}
+
+/// Distinct addresses per bank in one wavefront, when lane bit `b` XORs
+/// `lanes[b]` elements of `element_bytes` into the offset and each lane
+/// accesses `bytes` contiguous bytes: the units (`max(bytes, 4)`-byte
+/// slots) the wavefront's lanes reach that fall in bank group 0.
+fn bank_conflicts(lanes: &[u32], bytes: u32, element_bytes: u32) -> u32 {
+    let unit = bytes.max(4);
+    let per_wavefront = log2(lanes_per_wavefront(bytes)) as usize;
+    let banks = 128 / unit;
+    let units: Vec<u32> = lanes
+        .iter()
+        .take(per_wavefront)
+        .map(|&l| l * element_bytes / unit)
+        .collect();
+    let span = rref(&units);
+    let bank_rank = rref(&span.iter().map(|u| u % banks).collect::<Vec<_>>()).len();
+    1 << (span.len() - bank_rank)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Layout;
+    use crate::to_linear::to_linear_layout;
+
+    fn blocked(spt: &[u32], tpw: &[u32], wpc: &[u32], order: &[u32]) -> Layout {
+        Layout::Blocked {
+            size_per_thread: spt.to_vec(),
+            threads_per_warp: tpw.to_vec(),
+            warps_per_cta: wpc.to_vec(),
+            order: order.to_vec(),
+            cga: vec![],
+        }
+    }
+
+    fn mma(major: u32, warps: &[u32], instr: &[u32]) -> Layout {
+        Layout::NvidiaMma {
+            version_major: major,
+            version_minor: 0,
+            warps_per_cta: warps.to_vec(),
+            instr_shape: instr.to_vec(),
+            cga: vec![],
+        }
+    }
+
+    fn slice(dim: u32, parent: Layout) -> Layout {
+        Layout::Slice {
+            dim,
+            parent: Some(Box::new(parent)),
+        }
+    }
+
+    fn element(ll: &LinearLayout, reg: usize, lane: usize, warp: usize) -> Vec<i32> {
+        let index: Vec<i32> = ll
+            .ins()
+            .iter()
+            .map(|(n, _)| match n.as_str() {
+                "register" => reg as i32,
+                "lane" => lane as i32,
+                "warp" => warp as i32,
+                _ => 0,
+            })
+            .collect();
+        ll.apply_index(&index)
+    }
+
+    fn thread_part(side: &Side, lane: usize, warp: usize) -> u32 {
+        let bits = |v: &[u32], id: usize| {
+            v.iter()
+                .enumerate()
+                .filter(|&(b, _)| id >> b & 1 == 1)
+                .fold(0, |a, (_, &x)| a ^ x)
+        };
+        bits(&side.lanes, lane) ^ bits(&side.warps, warp)
+    }
+
+    /// The most distinct units one bank sees in a wavefront of `group`.
+    fn simulated_conflicts(side: &Side, group: &Group, bits: u32, warp: usize) -> u32 {
+        let bytes = side.vector as u32 * bits / 8;
+        let unit = bytes.max(4);
+        let per = lanes_per_wavefront(bytes) as usize;
+        let mut worst = 0;
+        for start in (0..32).step_by(per) {
+            let mut by_bank: HashMap<u32, HashSet<u32>> = HashMap::new();
+            for lane in start..start + per {
+                let offset = group.offset ^ thread_part(side, lane, warp);
+                let u = offset * (bits / 8) / unit;
+                by_bank.entry(u % (128 / unit)).or_default().insert(u);
+            }
+            worst = worst.max(by_bank.values().map(|s| s.len() as u32).max().unwrap());
+        }
+        worst
+    }
+
+    /// Runs the plan on every thread of a CTA and checks that each
+    /// destination register receives its element, that nothing collides in
+    /// the scratch, and that no wavefront has more bank conflicts than the
+    /// plan claims. Returns the plan.
+    fn simulate(src: &Layout, dst: &Layout, shape: &[i64], bits: u32) -> Plan {
+        let s = to_linear_layout(src, shape).unwrap();
+        let d = to_linear_layout(dst, shape).unwrap();
+        assert_eq!(classify(&s, &d).unwrap(), Movement::SharedMemory);
+        let p = plan(&s, &d, bits, 90).unwrap();
+        let warps = s.in_dim_size("warp") as usize;
+        assert_eq!(warps, d.in_dim_size("warp") as usize);
+        let lanes = 32;
+        let size = p.scratch_elements as u32;
+        for rep in 0..p.reps {
+            let mut memory: HashMap<u32, Vec<i32>> = HashMap::new();
+            for w in 0..warps {
+                for l in 0..lanes {
+                    let t = thread_part(&p.store, l, w);
+                    for g in p.store.groups.iter().filter(|g| g.rep == rep) {
+                        assert_eq!(g.offset & t & (p.store.vector as u32 - 1), 0);
+                        for (i, &r) in g.registers.iter().enumerate() {
+                            let at = (g.offset ^ t) + i as u32;
+                            assert!(at < size, "offset {at} past the scratch");
+                            let e = element(&s, r, l, w);
+                            let old = memory.insert(at, e.clone());
+                            assert!(old.is_none() || old == Some(e), "collision at {at}");
+                        }
+                    }
+                }
+            }
+            for w in 0..warps {
+                for l in 0..lanes {
+                    let t = thread_part(&p.load, l, w);
+                    for g in p.load.groups.iter().filter(|g| g.rep == rep) {
+                        for (i, &r) in g.registers.iter().enumerate() {
+                            let at = (g.offset ^ t) + i as u32;
+                            assert_eq!(memory.get(&at), Some(&element(&d, r, l, w)));
+                        }
+                    }
+                }
+            }
+        }
+        let loaded: HashSet<usize> = p
+            .load
+            .groups
+            .iter()
+            .flat_map(|g| g.registers.clone())
+            .chain(p.load.copies.iter().map(|c| c.0))
+            .collect();
+        assert_eq!(loaded.len(), d.in_dim_size("register") as usize);
+        for &(r, from) in &p.load.copies {
+            assert_eq!(element(&d, r, 0, 0), element(&d, from, 0, 0));
+        }
+        for (side, n) in [
+            (&p.store, s.in_dim_size("register")),
+            (&p.load, d.in_dim_size("register")),
+        ] {
+            assert!(side.groups.len() * side.vector <= n as usize);
+            for g in &side.groups {
+                for w in 0..warps {
+                    let seen = simulated_conflicts(side, g, bits, w);
+                    assert!(seen <= side.conflicts, "{seen} > {}", side.conflicts);
+                }
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn transpose_64x64_f32() {
+        let a = blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
+        let b = blocked(&[4, 1], &[4, 8], &[1, 4], &[0, 1]);
+        let p = simulate(&a, &b, &[64, 64], 32);
+        assert_eq!((p.store.vector, p.load.vector), (4, 4));
+        assert_eq!((p.store.conflicts, p.load.conflicts), (1, 1));
+        assert_eq!(p.scratch_elements, 4096);
+    }
+
+    #[test]
+    fn mma_v3_epilogue_128x128_f32() {
+        let a = mma(3, &[4, 1], &[16, 128, 16]);
+        let b = blocked(&[1, 4], &[2, 16], &[4, 1], &[1, 0]);
+        let p = simulate(&a, &b, &[128, 128], 32);
+        assert_eq!(p.load.vector, 4);
+    }
+
+    #[test]
+    fn mma_v3_to_blocked_f16_corpus() {
+        let a = mma(3, &[8, 1], &[16, 128, 16]);
+        let b = blocked(&[1, 1], &[1, 32], &[2, 4], &[1, 0]);
+        simulate(&a, &b, &[128, 128], 16);
+        let a = mma(2, &[2, 2], &[16, 8]);
+        let b = blocked(&[1, 2], &[4, 8], &[4, 1], &[1, 0]);
+        simulate(&a, &b, &[16, 16], 16);
+    }
+
+    #[test]
+    fn slices_and_broadcasts() {
+        let parent = blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]);
+        let other = blocked(&[4, 1], &[32, 1], &[1, 4], &[0, 1]);
+        simulate(
+            &slice(0, parent.clone()),
+            &slice(0, other.clone()),
+            &[128],
+            32,
+        );
+        simulate(&slice(1, parent), &slice(1, other), &[64], 8);
+        let a = blocked(&[1], &[32], &[4], &[0]);
+        let b = blocked(&[4], &[32], &[4], &[0]);
+        let p = simulate(&a, &b, &[512], 32);
+        assert_eq!(p.load.vector, 4);
+        // A tensor smaller than the layout (broadcast registers and lanes).
+        simulate(&a, &b, &[64], 16);
+        simulate(&b, &a, &[2048], 64);
+    }
+
+    #[test]
+    fn register_permutations_need_no_memory() {
+        let a = blocked(&[1, 4], &[32, 1], &[4, 1], &[1, 0]);
+        let b = blocked(&[1, 4], &[32, 1], &[4, 1], &[0, 1]);
+        let s = to_linear_layout(&a, &[128, 4]).unwrap();
+        let d = to_linear_layout(&b, &[128, 4]).unwrap();
+        assert_eq!(classify(&s, &d).unwrap(), Movement::Registers);
+    }
+
+    #[test]
+    fn gf2_helpers() {
+        assert_eq!(null_space(&[0b011], 3), vec![0b011, 0b100]);
+        assert_eq!(intersection(&[0b011, 0b100], &[0b111, 0b010], 3).len(), 1);
+        assert_eq!(complement(&[0b110], 3), vec![0b001, 0b100]);
+        assert_eq!(Solver::new(&[0b01, 0b11]).solve(0b10), Some(0b11));
+    }
+}
