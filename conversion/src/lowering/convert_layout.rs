@@ -20,6 +20,7 @@ use tt_dialect::ir as ttir;
 use ttg_dialect::convert_layout::Side;
 
 use super::{
+    layout::xor_of_bits,
     reduce::{from_int, scratch, to_int},
     view::register_map,
     Access, Distributed, Emitter, LowerResult, Lowering,
@@ -61,20 +62,8 @@ pub fn lower<'c, 'a>(
         let (_, lane, warp) = lw.thread_ids();
         (lane, warp)
     };
-    let thread_part = |side: &Side| {
-        let mut acc: Option<Value> = None;
-        for (id, contributions) in [(lane, &side.lanes), (warp, &side.warps)] {
-            for (bit, &c) in contributions.iter().enumerate() {
-                if c == 0 {
-                    continue;
-                }
-                let one = emit.and(emit.lshr(id, emit.i32(bit as i64)), emit.i32(1));
-                let term = emit.mul(one, emit.i32(i64::from(c)));
-                acc = Some(acc.map_or(term, |a| emit.xor(a, term)));
-            }
-        }
-        acc.unwrap_or_else(|| emit.i32(0))
-    };
+    let thread_part =
+        |side: &Side| xor_of_bits(emit, &[(lane, &side.lanes[..]), (warp, &side.warps[..])]);
     let address = |part: Value<'c, 'a>, offset: u32| {
         let index = if offset == 0 {
             part
@@ -95,7 +84,7 @@ pub fn lower<'c, 'a>(
                 .iter()
                 .map(|&r| to_int(emit, values[r], plan.bits))
                 .collect();
-            let data = pack(emit, &words, vector_type(words.len()));
+            let data = emit.vector_of(&words, memory);
             emit.op(
                 "llvm.store",
                 &[data, address(store_part, group.offset)],
@@ -112,17 +101,11 @@ pub fn lower<'c, 'a>(
                 vector_type(n),
                 &[],
             );
-            for (i, &r) in group.registers.iter().enumerate() {
-                let word = if n == 1 {
-                    data
-                } else {
-                    emit.value(
-                        "llvm.extractelement",
-                        &[data, emit.i32(i as i64)],
-                        memory,
-                        &[],
-                    )
-                };
+            for (&r, word) in group
+                .registers
+                .iter()
+                .zip(emit.elements_of(data, n, memory))
+            {
                 loaded[r] = Some(from_int(emit, word, ty));
             }
         }
@@ -136,20 +119,4 @@ pub fn lower<'c, 'a>(
         .ok_or("the conversion plan leaves a destination register unset")?;
     lw.set(result, loaded);
     Ok(())
-}
-
-/// One value of `ty` (an integer, or a vector of them) from `words`.
-fn pack<'c, 'a>(
-    emit: &Emitter<'c, 'a>,
-    words: &[Value<'c, 'a>],
-    ty: melior::ir::Type<'c>,
-) -> Value<'c, 'a> {
-    if words.len() == 1 {
-        return words[0];
-    }
-    let mut v = emit.value("llvm.mlir.poison", &[], ty, &[]);
-    for (i, &w) in words.iter().enumerate() {
-        v = emit.value("llvm.insertelement", &[v, w, emit.i32(i as i64)], ty, &[]);
-    }
-    v
 }

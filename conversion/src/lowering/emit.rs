@@ -201,6 +201,43 @@ impl<'c, 'a> Emitter<'c, 'a> {
         )
     }
 
+    /// A vector of `element`s holding `values` in order (the single value
+    /// itself when there is one).
+    pub fn vector_of(&self, values: &[Value<'c, 'a>], element: Type<'c>) -> Value<'c, 'a> {
+        if values.len() == 1 {
+            return values[0];
+        }
+        let ty = self.vector_type(values.len() as u64, element);
+        let mut acc = self.value("llvm.mlir.poison", &[], ty, &[]);
+        for (i, &v) in values.iter().enumerate() {
+            acc = self.value("llvm.insertelement", &[acc, v, self.i32(i as i64)], ty, &[]);
+        }
+        acc
+    }
+
+    /// The `n` elements (of type `element`) of `vector`, which is a single
+    /// element when `n` is 1.
+    pub fn elements_of(
+        &self,
+        vector: Value<'c, 'a>,
+        n: usize,
+        element: Type<'c>,
+    ) -> Vec<Value<'c, 'a>> {
+        if n == 1 {
+            return vec![vector];
+        }
+        (0..n)
+            .map(|i| {
+                self.value(
+                    "llvm.extractelement",
+                    &[vector, self.i32(i as i64)],
+                    element,
+                    &[],
+                )
+            })
+            .collect()
+    }
+
     pub fn bitcast(&self, value: Value<'c, 'a>, ty: Type<'c>) -> Value<'c, 'a> {
         if value.r#type() == ty {
             return value;

@@ -215,27 +215,41 @@ impl<'c, 'a> ThreadIds<'c, 'a> {
         if let Some(v) = self.offsets.get(&key) {
             return v.clone();
         }
-        let mut dims = Vec::with_capacity(ty.rank());
-        for d in 0..ty.rank() {
-            let mut acc: Option<Value> = None;
-            for (in_dim, id) in [("lane", self.lane), ("warp", self.warp)] {
-                for (bit, basis) in ty.layout.bases(in_dim).iter().enumerate() {
-                    let b = basis[d];
-                    if b == 0 {
-                        continue;
-                    }
-                    // ((id >> bit) & 1) * b, XOR-accumulated.
-                    let one = entry.and(entry.lshr(id, entry.i32(bit as i64)), entry.i32(1));
-                    let term = entry.mul(one, entry.i32(b as i64));
-                    acc = Some(match acc {
-                        Some(a) => entry.xor(a, term),
-                        None => term,
-                    });
-                }
-            }
-            dims.push(acc.unwrap_or_else(|| entry.i32(0)));
-        }
+        let dims: Vec<Value> = (0..ty.rank())
+            .map(|d| {
+                let along = |in_dim: &str| -> Vec<i32> {
+                    ty.layout.bases(in_dim).iter().map(|b| b[d]).collect()
+                };
+                xor_of_bits(
+                    entry,
+                    &[(self.lane, &along("lane")), (self.warp, &along("warp"))],
+                )
+            })
+            .collect();
         self.offsets.insert(key, dims.clone());
         dims
     }
+}
+
+/// The XOR over every `(id, weights)` pair and every bit `k` of `id` of
+/// `weights[k]` when that bit is set: what a thread's lane and warp ids
+/// contribute to a linear map whose bases are the weights. Zero weights
+/// emit nothing; no set weight gives the constant 0.
+pub fn xor_of_bits<'c, 'a, W: Copy + Into<i64>>(
+    emit: &Emitter<'c, 'a>,
+    parts: &[(Value<'c, 'a>, &[W])],
+) -> Value<'c, 'a> {
+    let mut acc: Option<Value> = None;
+    for &(id, weights) in parts {
+        for (bit, &w) in weights.iter().enumerate() {
+            let w: i64 = w.into();
+            if w == 0 {
+                continue;
+            }
+            let one = emit.and(emit.lshr(id, emit.i32(bit as i64)), emit.i32(1));
+            let term = emit.mul(one, emit.i32(w));
+            acc = Some(acc.map_or(term, |a| emit.xor(a, term)));
+        }
+    }
+    acc.unwrap_or_else(|| emit.i32(0))
 }

@@ -105,16 +105,8 @@ fn pack<'c, 'a>(
         .iter()
         .map(|&e| to_bits(emit, e, shape.elem_bits))
         .collect();
-    if bits.len() == 1 {
-        return bits[0];
-    }
-    let vector = emit.vector_type(bits.len() as u64, emit.int_type(shape.elem_bits));
-    let mut acc = emit.value("llvm.mlir.poison", &[], vector, &[]);
-    for (i, b) in bits.iter().enumerate() {
-        let index = emit.i32(i as i64);
-        acc = emit.value("llvm.insertelement", &[acc, *b, index], vector, &[]);
-    }
-    emit.bitcast(acc, emit.int_type(shape.word_bits))
+    let vector = emit.vector_of(&bits, emit.int_type(shape.elem_bits));
+    emit.bitcast(vector, emit.int_type(shape.word_bits))
 }
 
 /// The words of the vector of `values` that starts at element `start`.
@@ -148,12 +140,9 @@ fn unpack<'c, 'a>(
     }
     let element = emit.int_type(shape.elem_bits);
     let vector = emit.bitcast(word, emit.vector_type(n as u64, element));
-    (0..n)
-        .map(|i| {
-            let index = emit.i32(i as i64);
-            let bits = emit.value("llvm.extractelement", &[vector, index], element, &[]);
-            from_bits(emit, bits, ty)
-        })
+    emit.elements_of(vector, n, element)
+        .into_iter()
+        .map(|bits| from_bits(emit, bits, ty))
         .collect()
 }
 
