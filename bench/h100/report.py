@@ -72,11 +72,18 @@ def main():
         fh.write("| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n")
         for r in rows:
             fh.write("| " + " | ".join(fmt(v) for v in r) + " |\n")
-        scans = lines(os.path.join(out, "check.log"), "SCAN")
-        if scans:
-            passed = sorted(n for n, v in scans.items() if v[0] == "PASS")
-            fh.write(f"\ntt.scan on the GPU (scan_check.py, against torch): {len(passed)}/{len(scans)} "
-                     f"PASS ({', '.join(sorted(scans))})\n")
+        for group, what in (("SCAN", "tt.scan"), ("CVT", "ttg.convert_layout")):
+            cases = lines(os.path.join(out, "check.log"), group)
+            if cases:
+                passed = [n for n, v in cases.items() if v[0] == "PASS"]
+                fh.write(f"\n{what} on the GPU (op_check.py, against torch): {len(passed)}/{len(cases)} "
+                         f"PASS ({', '.join(sorted(cases))})\n")
+        times = lines(os.path.join(out, "check.log"), "CVTTIME")
+        if times:
+            fh.write("\n| convert kernel | ours_ms | triton_ms (same launcher) | ratio | shared bytes ours / Triton |\n"
+                     "|---|---|---|---|---|\n")
+            for n, v in sorted(times.items()):
+                fh.write(f"| {n} | {v[0]} | {v[1]} | {v[2]} | {v[4]} / {v[5]} |\n")
         if "add_print_stdout" in check:
             fh.write(f"\nadd_print device output vs corpus stdout.log: {' '.join(check['add_print_stdout'])}\n")
 

@@ -3,7 +3,7 @@
 # repository root; see README.md for the carry list):
 #   1. unpack the carried ttc (.device/ttc.zst or .device/ttc.xz);
 #   2. compile the nine non-dot corpus .ttir with ttc (warps/stages from result.json);
-#   3. tt-run check, add_print's device output against corpus stdout.log, scan_check.py;
+#   3. tt-run check, add_print's device output against corpus stdout.log, op_check.py;
 #   4. triton_side.py: Triton's kernel times and bench .ttir, Triton's compile times;
 #   5. ttc on the bench .ttir, tt-run bench; our compile times (median, cache off): in one
 #      process (ttc --repeat, as Triton's are taken) and a fresh process per compilation;
@@ -77,9 +77,9 @@ else
 fi
 
 if [ "$MODE" = ttc ]; then
-  echo "== tt.scan: Triton's scan kernels compiled by ttc, against torch"
-  python3 "$HERE/scan_check.py" "$TTC" "$W/scan" > "$LOG/scan.log" 2>&1 || fail "scan_check.py"
-  grep '^SCAN' "$LOG/scan.log" | tee -a "$LOG/check.log"
+  echo "== tt.scan and ttg.convert_layout: Triton's kernels compiled by ttc, against torch"
+  python3 "$HERE/op_check.py" "$TTC" "$W/ops" > "$LOG/ops.log" 2>&1 || fail "op_check.py"
+  grep -E '^(SCAN|CVT|CVTTIME) ' "$LOG/ops.log" | tee -a "$LOG/check.log"
 fi
 
 echo "== Triton: kernel times, bench .ttir, compile times"
