@@ -20,7 +20,6 @@ use tt_dialect::ir as ttir;
 use ttg_dialect::convert_layout::Side;
 
 use super::{
-    layout::xor_of_bits,
     reduce::{from_int, scratch, to_int},
     view::register_map,
     Access, Distributed, Emitter, LowerResult, Lowering,
@@ -58,12 +57,7 @@ pub fn lower<'c, 'a>(
             emit.vector_type(n as u64, memory)
         }
     };
-    let (lane, warp) = {
-        let (_, lane, warp) = lw.thread_ids();
-        (lane, warp)
-    };
-    let thread_part =
-        |side: &Side| xor_of_bits(emit, &[(lane, &side.lanes[..]), (warp, &side.warps[..])]);
+    let thread_part = |side: &Side| lw.thread_linear(emit, &side.lanes, &side.warps);
     let address = |part: Value<'c, 'a>, offset: u32| {
         let index = if offset == 0 {
             part

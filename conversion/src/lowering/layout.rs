@@ -186,7 +186,10 @@ pub struct ThreadIds<'c, 'a> {
     pub tid: Value<'c, 'a>,
     pub lane: Value<'c, 'a>,
     pub warp: Value<'c, 'a>,
-    offsets: HashMap<String, Vec<Value<'c, 'a>>>,
+    /// `log2(threads per warp)`: the lane bits at the bottom of `tid`.
+    lane_bits: usize,
+    /// Per distributed tensor type (its uniqued `MlirType`), the offsets.
+    offsets: HashMap<usize, Vec<Value<'c, 'a>>>,
 }
 
 impl<'c, 'a> ThreadIds<'c, 'a> {
@@ -199,6 +202,7 @@ impl<'c, 'a> ThreadIds<'c, 'a> {
             tid,
             lane,
             warp,
+            lane_bits: threads_per_warp.trailing_zeros() as usize,
             offsets: HashMap::new(),
         }
     }
@@ -209,7 +213,7 @@ impl<'c, 'a> ThreadIds<'c, 'a> {
     pub fn offsets(
         &mut self,
         entry: &Emitter<'c, 'a>,
-        key: String,
+        key: usize,
         ty: &Distributed,
     ) -> Vec<Value<'c, 'a>> {
         if let Some(v) = self.offsets.get(&key) {
@@ -220,35 +224,75 @@ impl<'c, 'a> ThreadIds<'c, 'a> {
                 let along = |in_dim: &str| -> Vec<i32> {
                     ty.layout.bases(in_dim).iter().map(|b| b[d]).collect()
                 };
-                xor_of_bits(
-                    entry,
-                    &[(self.lane, &along("lane")), (self.warp, &along("warp"))],
-                )
+                self.linear(entry, &along("lane"), &along("warp"))
             })
             .collect();
         self.offsets.insert(key, dims.clone());
         dims
     }
+
+    /// The XOR over the set bits of this thread's lane and warp ids of the
+    /// matching weights (`lane_weights[k]` for lane bit `k`, likewise for
+    /// warps): a linear map's value at this thread. As `tid` is the lane
+    /// bits below the warp bits, the weights are read as one list over
+    /// `tid`'s bits when every lane bit has one, and runs of bits whose
+    /// weights are consecutive powers of two become one shifted field, so
+    /// `4 * tid` is a shift, not a term per bit.
+    pub fn linear<W: Copy + Into<i64>>(
+        &self,
+        emit: &Emitter<'c, 'a>,
+        lane_weights: &[W],
+        warp_weights: &[W],
+    ) -> Value<'c, 'a> {
+        let weights = |ws: &[W]| ws.iter().map(|&w| w.into()).collect::<Vec<i64>>();
+        if lane_weights.len() == self.lane_bits {
+            let mut all = weights(lane_weights);
+            all.extend(weights(warp_weights));
+            return xor_of_bits(emit, &[(self.tid, &all)]);
+        }
+        xor_of_bits(
+            emit,
+            &[
+                (self.lane, &weights(lane_weights)),
+                (self.warp, &weights(warp_weights)),
+            ],
+        )
+    }
 }
 
-/// The XOR over every `(id, weights)` pair and every bit `k` of `id` of
-/// `weights[k]` when that bit is set: what a thread's lane and warp ids
-/// contribute to a linear map whose bases are the weights. Zero weights
-/// emit nothing; no set weight gives the constant 0.
-pub fn xor_of_bits<'c, 'a, W: Copy + Into<i64>>(
-    emit: &Emitter<'c, 'a>,
-    parts: &[(Value<'c, 'a>, &[W])],
-) -> Value<'c, 'a> {
+/// The XOR, over every `(id, weights)` pair and every set bit `k` of `id`,
+/// of `weights[k]`; zero weights cost nothing and no term gives the
+/// constant 0. A run of bits `k..k+n` whose weights are `w, 2w, 4w, ...`
+/// with `w` a power of two is one term, `((id >> k) & (2^n - 1)) * w`.
+fn xor_of_bits<'c, 'a>(emit: &Emitter<'c, 'a>, parts: &[(Value<'c, 'a>, &[i64])]) -> Value<'c, 'a> {
     let mut acc: Option<Value> = None;
     for &(id, weights) in parts {
-        for (bit, &w) in weights.iter().enumerate() {
-            let w: i64 = w.into();
+        let mut k = 0;
+        while k < weights.len() {
+            let w = weights[k];
             if w == 0 {
+                k += 1;
                 continue;
             }
-            let one = emit.and(emit.lshr(id, emit.i32(bit as i64)), emit.i32(1));
-            let term = emit.mul(one, emit.i32(w));
+            let mut n = 1;
+            if w > 0 && w & (w - 1) == 0 {
+                while k + n < weights.len() && weights[k + n] == w << n {
+                    n += 1;
+                }
+            }
+            let shifted = if k == 0 {
+                id
+            } else {
+                emit.lshr(id, emit.i32(k as i64))
+            };
+            let field = emit.and(shifted, emit.i32((1i64 << n) - 1));
+            let term = if w == 1 {
+                field
+            } else {
+                emit.mul(field, emit.i32(w))
+            };
             acc = Some(acc.map_or(term, |a| emit.xor(a, term)));
+            k += n;
         }
     }
     acc.unwrap_or_else(|| emit.i32(0))

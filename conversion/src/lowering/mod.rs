@@ -151,7 +151,19 @@ impl<'c, 'a> Lowering<'c, 'a> {
     pub fn offsets(&mut self, ty: Type<'c>, dist: &Distributed) -> Vec<Value<'c, 'a>> {
         let entry = self.prologue(Location::unknown(self.context));
         let threads = self.threads.as_mut().expect("inside a function");
-        threads.offsets(&entry, ty.to_string(), dist)
+        threads.offsets(&entry, ty.to_raw().ptr as usize, dist)
+    }
+
+    /// This thread's value of a linear map over its lane and warp bits
+    /// ([`ThreadIds::linear`]), emitted at `emit`.
+    pub fn thread_linear<W: Copy + Into<i64>>(
+        &self,
+        emit: &Emitter<'c, 'a>,
+        lane_weights: &[W],
+        warp_weights: &[W],
+    ) -> Value<'c, 'a> {
+        let threads = self.threads.as_ref().expect("inside a function");
+        threads.linear(emit, lane_weights, warp_weights)
     }
 
     /// The thread's ids (`tid.x`, lane, warp).
