@@ -626,11 +626,9 @@ const LLIR_PASSES: &[&str] = &[
 ];
 
 /// Known gaps, as (pass, kernel): these steps must stop with a located
-/// "'<pass>' does not support ... yet" error (layout conversions through
-/// shared memory; wgmma reading shared memory through the async proxy).
+/// "'<pass>' does not support ... yet" error (wgmma reading shared memory
+/// through the async proxy).
 const LLIR_REFUSALS: &[(&str, &str)] = &[
-    ("allocate-shared-memory-nv", "matmul"),
-    ("allocate-shared-memory-nv", "matmul_naive"),
     ("triton-nvidia-gpu-proxy-fence-insertion", "matmul"),
 ];
 
