@@ -9,12 +9,19 @@
 //! function's location (through names, call sites and fused locations), as
 //! Triton reads them; a function without one, or that already has a
 //! subprogram, is left alone.
+//!
+//! Code inlined from other functions (ops whose location is a call site)
+//! gets, as in Triton, every file location of its call-site chain wrapped
+//! in a `DILexicalBlockFile` of the subprogram for that location's own
+//! file: the line tables then name the callee's file (`.file 2
+//! ".../standard.py"` for `tl.max`) and record where it was inlined.
 
 use melior::ir::{
+    attribute::AttributeLike,
     operation::{OperationLike, OperationRef},
     Attribute, Location,
 };
-use mlir_sys::{MlirAttribute, MlirLocation, MlirOperation};
+use mlir_sys::{MlirAttribute, MlirContext, MlirLocation, MlirOperation};
 use tt_passes::{
     rust_pass::{fail, PassResult, RustPass},
     ttir::loop_support::ir,
@@ -104,13 +111,21 @@ fn escape(text: &str) -> String {
     out
 }
 
+/// `path` as Triton's `DIFile` holds it: the directory (LLVM's
+/// `parent_path`: up to the last separator, which is dropped; empty for a
+/// bare name) and the file name.
+fn split_path(path: &str) -> (&str, &str) {
+    match path.rfind('/') {
+        Some(0) => ("/", &path[1..]),
+        Some(i) => (&path[..i], &path[i + 1..]),
+        None => ("", path),
+    }
+}
+
 /// The subprogram of a function `name` defined at `at`, in its own compile
 /// unit (Triton's producer name, C as the language, line tables only).
 fn subprogram_text(name: &str, at: &FileLine) -> String {
-    // The directory is the path up to the file name, its separator kept,
-    // and empty for a bare file name (as Triton splits it).
-    let split = at.file.rfind('/').map_or(0, |i| i + 1);
-    let (directory, file) = at.file.split_at(split);
+    let (directory, file) = split_path(&at.file);
     let file = format!(
         "#llvm.di_file<\"{}\" in \"{}\">",
         escape(file),
@@ -128,6 +143,63 @@ fn subprogram_text(name: &str, at: &FileLine) -> String {
          type = #llvm.di_subroutine_type<callingConvention = DW_CC_normal>>",
         line = at.line
     )
+}
+
+/// A string attribute holding `text`.
+fn string_attr(context: MlirContext, text: &str) -> MlirAttribute {
+    // SAFETY: the string is copied into the context.
+    unsafe {
+        mlir_sys::mlirStringAttrGet(
+            context,
+            mlir_sys::MlirStringRef {
+                data: text.as_ptr().cast(),
+                length: text.len(),
+            },
+        )
+    }
+}
+
+/// `loc`, a call site, with every leaf of its callee and caller chains
+/// that has a file location fused with a `DILexicalBlockFile` of `scope`
+/// for that file; leaves without a file are kept as they are.
+fn scoped(context: MlirContext, loc: MlirLocation, scope: MlirAttribute) -> MlirLocation {
+    // SAFETY: every location and attribute belongs to `context`.
+    unsafe {
+        if mlir_sys::mlirLocationIsACallSite(loc) {
+            let callee = scoped(context, mlir_sys::mlirLocationCallSiteGetCallee(loc), scope);
+            let caller = scoped(context, mlir_sys::mlirLocationCallSiteGetCaller(loc), scope);
+            return mlir_sys::mlirLocationCallSiteGet(callee, caller);
+        }
+        let Some(at) = file_line(loc) else {
+            return loc;
+        };
+        let (directory, file) = split_path(&at.file);
+        let file = mlir_sys::mlirLLVMDIFileAttrGet(
+            context,
+            string_attr(context, file),
+            string_attr(context, directory),
+        );
+        let block = mlir_sys::mlirLLVMDILexicalBlockFileAttrGet(context, scope, file, 0);
+        mlir_sys::mlirLocationFusedGet(context, 1, &loc, block)
+    }
+}
+
+/// Scopes the call-site locations of the ops inside `function` to
+/// `subprogram`.
+fn scope_inlined_code(function: MlirOperation, subprogram: MlirAttribute) {
+    let context = unsafe { mlir_sys::mlirOperationGetContext(function) };
+    ir::walk_pre(function, &mut |op| {
+        if op.ptr == function.ptr {
+            return;
+        }
+        // SAFETY: `op` is a live operation nested in `function`.
+        unsafe {
+            let loc = mlir_sys::mlirOperationGetLocation(op);
+            if mlir_sys::mlirLocationIsACallSite(loc) {
+                mlir_sys::mlirOperationSetLocation(op, scoped(context, loc, subprogram));
+            }
+        }
+    });
 }
 
 fn run(module: OperationRef) -> PassResult {
@@ -168,6 +240,7 @@ fn run(module: OperationRef) -> PassResult {
         let own = unsafe { Location::from_raw(loc) };
         let fused = Location::fused(context, &[own], subprogram);
         unsafe { mlir_sys::mlirOperationSetLocation(op, fused.to_raw()) };
+        scope_inlined_code(op, subprogram.to_raw());
     }
     Ok(())
 }
@@ -183,7 +256,7 @@ mod tests {
             line: 15,
         };
         let text = subprogram_text("add", &at);
-        assert!(text.contains("#llvm.di_file<\"kernels.py\" in \"/src/\">"));
+        assert!(text.contains("#llvm.di_file<\"kernels.py\" in \"/src\">"));
         assert!(text.contains("line = 15, scopeLine = 15"));
         let bare = subprogram_text(
             "k",
@@ -193,6 +266,16 @@ mod tests {
             },
         );
         assert!(bare.contains("\"kernels.py\" in \"\""));
+    }
+
+    #[test]
+    fn paths_split_as_llvm_parent_path() {
+        assert_eq!(
+            split_path("triton/language/standard.py"),
+            ("triton/language", "standard.py")
+        );
+        assert_eq!(split_path("/k.py"), ("/", "k.py"));
+        assert_eq!(split_path("k.py"), ("", "k.py"));
     }
 
     #[test]

@@ -32,7 +32,7 @@ use llvm_sys::target::{
 use llvm_sys::target_machine::{
     LLVMCodeGenFileType, LLVMCodeGenOptLevel, LLVMCodeModel, LLVMCreateTargetDataLayout,
     LLVMCreateTargetMachine, LLVMDisposeTargetMachine, LLVMGetTargetFromTriple, LLVMRelocMode,
-    LLVMTargetMachineEmitToMemoryBuffer, LLVMTargetMachineRef,
+    LLVMSetTargetMachineAsmVerbosity, LLVMTargetMachineEmitToMemoryBuffer, LLVMTargetMachineRef,
 };
 use llvm_sys::transforms::pass_builder::{
     LLVMCreatePassBuilderOptions, LLVMDisposePassBuilderOptions, LLVMPassBuilderOptionsRef,
@@ -241,6 +241,10 @@ impl TargetMachine {
                     "LLVM could not create a target machine for {TRIPLE}"
                 )));
             }
+            // Verbose assembly, as Triton's: each `.loc` is followed by its
+            // `// file:line:col @[ inlined-at ]`, blocks and functions are
+            // labelled in comments.
+            LLVMSetTargetMachineAsmVerbosity(machine, 1);
             Ok(Self(machine))
         }
     }

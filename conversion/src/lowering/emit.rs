@@ -23,6 +23,16 @@ pub struct Emitter<'c, 'a> {
 }
 
 impl<'c, 'a> Emitter<'c, 'a> {
+    /// The same insertion point, at `location`.
+    pub fn at(&self, location: Location<'c>) -> Self {
+        Self {
+            context: self.context,
+            block: self.block,
+            location,
+            before: self.before,
+        }
+    }
+
     /// Appends op `name` and returns it.
     pub fn op(
         &self,

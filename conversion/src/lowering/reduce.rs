@@ -155,6 +155,8 @@ pub(super) fn store_if<'c, 'a>(
 
 /// Clones the combine region of `op` (a `tt.reduce` or `tt.scan`) once on
 /// the scalars `lhs` and `rhs`, and returns what its terminator yields.
+/// Each combine op keeps its own location (the combine function's lines,
+/// called from the op's), as in Triton's line tables.
 pub(super) fn combine<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
@@ -180,7 +182,7 @@ pub(super) fn combine<'c, 'a>(
         if name == "tt.reduce.return" || name == "tt.scan.return" {
             return o.operands().map(|v| lw.scalar(v)).collect();
         }
-        lw.lower_op(emit, o)?;
+        lw.lower_op(&emit.at(o.location()), o)?;
         next = o.next_in_block();
     }
     Err("the combine region has no terminator".into())

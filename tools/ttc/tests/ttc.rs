@@ -365,10 +365,20 @@ fn count(ptx: &str, needle: &str) -> usize {
     ptx.matches(needle).count()
 }
 
+/// The PTX's `.file` directives: the line tables' source files, inlined
+/// callees' files included.
+fn source_files(ptx: &str) -> Vec<&str> {
+    ptx.lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with(".file"))
+        .collect()
+}
+
 /// Every non-dot corpus kernel compiles from Triton's `.ttir` to PTX that
 /// ptxas accepts; its metadata's shared memory equals Triton's; its global
 /// loads, stores, atomics, async copies and printf calls are Triton's, the
-/// same instructions and widths, as many. Reductions across warps read every
+/// same instructions and widths, as many; its line tables name the same
+/// source files (inlined `standard.py` code too). Reductions across warps read every
 /// warp's partial from shared memory instead of shuffling a second time, so
 /// they have fewer shuffles and barriers than Triton's, never more.
 #[test]
@@ -422,6 +432,11 @@ fn corpus_kernels_compile_to_ptx_like_tritons() {
             memory_instructions(&ptx),
             memory_instructions(&triton),
             "{kernel}: memory instructions differ from Triton's"
+        );
+        assert_eq!(
+            source_files(&ptx),
+            source_files(&triton),
+            "{kernel}: line tables over other files than Triton's"
         );
         for sync in ["shfl.sync", "bar.sync"] {
             assert!(
