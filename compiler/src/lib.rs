@@ -347,7 +347,7 @@ impl<'c, 'o> Compilation<'c, 'o> {
             .map_err(|e| CompileError::new(Some(Stage::Llir), e.0))?;
         self.time("llvm-opt", |_| target.optimize(&llvm))
             .map_err(|e| CompileError::new(Some(Stage::Llir), e.0))?;
-        output.llir = Some(llvm.to_ir_string());
+        output.llir = Some(self.time("llir-text", |_| llvm.to_ir_string()));
         if until == Stage::Llir {
             return Ok(self.finish(output));
         }

@@ -628,9 +628,7 @@ const LLIR_PASSES: &[&str] = &[
 /// Known gaps, as (pass, kernel): these steps must stop with a located
 /// "'<pass>' does not support ... yet" error (wgmma reading shared memory
 /// through the async proxy).
-const LLIR_REFUSALS: &[(&str, &str)] = &[
-    ("triton-nvidia-gpu-proxy-fence-insertion", "matmul"),
-];
+const LLIR_REFUSALS: &[(&str, &str)] = &[("triton-nvidia-gpu-proxy-fence-insertion", "matmul")];
 
 #[test]
 fn make_llir_passes_match_triton() {

@@ -33,7 +33,9 @@ Options:
                         with the extension .json)
   --no-cache            neither read nor write the compilation cache
                         ($TT_CACHE_DIR, else ~/.cache/tt-compiler)
-  --time                print the wall time of each step to stderr
+  --time                print the wall time of each step to stderr, then
+                        `stages` (the steps Triton's own stage timings
+                        cover: parsed module to PTX text) and `total`
   --repeat N            compile N times in this process, without the cache;
                         --time then prints each step's median (the first
                         compilation pays one-off start-up costs, so this is
@@ -230,6 +232,12 @@ fn compile(args: &Args) -> Result<(), String> {
         )
         .map_err(|e| e.to_string())?;
         let mut timings = this.timings.clone();
+        let stages = timings
+            .iter()
+            .filter(|(step, _)| STAGE_STEPS.contains(&step.as_str()))
+            .map(|(_, d)| *d)
+            .sum();
+        timings.push(("stages".to_owned(), stages));
         timings.push(("total".to_owned(), start.elapsed()));
         runs.push(timings);
         output = Some(this);
@@ -260,6 +268,20 @@ fn compile(args: &Args) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The steps that Triton's own stage timings cover (its `make_ttir` to
+/// `make_ptx`, the LLVM IR text included, as its `make_llir` returns it):
+/// from the parsed module to the PTX text, without creating the context,
+/// parsing, printing the MLIR stages or tearing down.
+const STAGE_STEPS: &[&str] = &[
+    "make-ttir",
+    "make-ttgir",
+    "make-llir",
+    "translate",
+    "llvm-opt",
+    "llir-text",
+    "ptx",
+];
 
 /// Each step's median over `runs` (the steps of the first run, in order).
 fn median_timings(runs: &[Vec<(String, Duration)>]) -> Vec<(String, Duration)> {

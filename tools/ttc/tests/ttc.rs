@@ -242,7 +242,9 @@ fn repeat_times_each_step_in_one_process() {
             "make-llir",
             "translate",
             "llvm-opt",
+            "llir-text",
             "ptx",
+            "stages",
             "total"
         ]
     );
@@ -253,6 +255,37 @@ fn repeat_times_each_step_in_one_process() {
         .contains(".visible .entry copy("));
     let zero = ttc_with_input(&["-", "--repeat", "0"], cache.path(), TTIR);
     assert_eq!(zero.status.code(), Some(2));
+    // One compilation: `stages` is the sum of the steps from make-ttir to
+    // ptx, and leaves out context, parse and the rest of `total`.
+    let once = ttc_with_input(
+        &["-", "-o", ptx.to_str().unwrap(), "--time", "--no-cache"],
+        cache.path(),
+        TTIR,
+    );
+    let ms: Vec<(String, f64)> = stderr(&once)
+        .lines()
+        .filter_map(|l| l.strip_prefix("ttc: time: "))
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            let step = words.next().unwrap().to_owned();
+            (step, words.next().unwrap().parse().unwrap())
+        })
+        .collect();
+    let get = |name: &str| ms.iter().find(|(s, _)| s == name).unwrap().1;
+    let staged: f64 = [
+        "make-ttir",
+        "make-ttgir",
+        "make-llir",
+        "translate",
+        "llvm-opt",
+        "llir-text",
+        "ptx",
+    ]
+    .iter()
+    .map(|s| get(s))
+    .sum();
+    assert!((get("stages") - staged).abs() < 0.01, "{ms:?}");
+    assert!(get("stages") + get("parse") <= get("total"), "{ms:?}");
 }
 
 #[test]
