@@ -772,33 +772,6 @@ mod tests {
     use crate::layout::Layout;
     use crate::to_linear::to_linear_layout;
 
-    fn blocked(spt: &[u32], tpw: &[u32], wpc: &[u32], order: &[u32]) -> Layout {
-        Layout::Blocked {
-            size_per_thread: spt.to_vec(),
-            threads_per_warp: tpw.to_vec(),
-            warps_per_cta: wpc.to_vec(),
-            order: order.to_vec(),
-            cga: vec![],
-        }
-    }
-
-    fn mma(major: u32, warps: &[u32], instr: &[u32]) -> Layout {
-        Layout::NvidiaMma {
-            version_major: major,
-            version_minor: 0,
-            warps_per_cta: warps.to_vec(),
-            instr_shape: instr.to_vec(),
-            cga: vec![],
-        }
-    }
-
-    fn slice(dim: u32, parent: Layout) -> Layout {
-        Layout::Slice {
-            dim,
-            parent: Some(Box::new(parent)),
-        }
-    }
-
     fn element(ll: &LinearLayout, reg: usize, lane: usize, warp: usize) -> Vec<i32> {
         let index: Vec<i32> = ll
             .ins()
@@ -911,8 +884,8 @@ mod tests {
 
     #[test]
     fn transpose_64x64_f32() {
-        let a = blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
-        let b = blocked(&[4, 1], &[4, 8], &[1, 4], &[0, 1]);
+        let a = Layout::blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
+        let b = Layout::blocked(&[4, 1], &[4, 8], &[1, 4], &[0, 1]);
         let p = simulate(&a, &b, &[64, 64], 32);
         assert_eq!((p.store.vector, p.load.vector), (4, 4));
         assert_eq!((p.store.conflicts, p.load.conflicts), (1, 1));
@@ -921,35 +894,40 @@ mod tests {
 
     #[test]
     fn mma_v3_epilogue_128x128_f32() {
-        let a = mma(3, &[4, 1], &[16, 128, 16]);
-        let b = blocked(&[1, 4], &[2, 16], &[4, 1], &[1, 0]);
+        let a = Layout::nvidia_mma(3, &[4, 1], &[16, 128, 16]);
+        let b = Layout::blocked(&[1, 4], &[2, 16], &[4, 1], &[1, 0]);
         let p = simulate(&a, &b, &[128, 128], 32);
         assert_eq!(p.load.vector, 4);
     }
 
     #[test]
     fn mma_v3_to_blocked_f16_corpus() {
-        let a = mma(3, &[8, 1], &[16, 128, 16]);
-        let b = blocked(&[1, 1], &[1, 32], &[2, 4], &[1, 0]);
+        let a = Layout::nvidia_mma(3, &[8, 1], &[16, 128, 16]);
+        let b = Layout::blocked(&[1, 1], &[1, 32], &[2, 4], &[1, 0]);
         simulate(&a, &b, &[128, 128], 16);
-        let a = mma(2, &[2, 2], &[16, 8]);
-        let b = blocked(&[1, 2], &[4, 8], &[4, 1], &[1, 0]);
+        let a = Layout::nvidia_mma(2, &[2, 2], &[16, 8]);
+        let b = Layout::blocked(&[1, 2], &[4, 8], &[4, 1], &[1, 0]);
         simulate(&a, &b, &[16, 16], 16);
     }
 
     #[test]
     fn slices_and_broadcasts() {
-        let parent = blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]);
-        let other = blocked(&[4, 1], &[32, 1], &[1, 4], &[0, 1]);
+        let parent = Layout::blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]);
+        let other = Layout::blocked(&[4, 1], &[32, 1], &[1, 4], &[0, 1]);
         simulate(
-            &slice(0, parent.clone()),
-            &slice(0, other.clone()),
+            &Layout::slice(0, parent.clone()),
+            &Layout::slice(0, other.clone()),
             &[128],
             32,
         );
-        simulate(&slice(1, parent), &slice(1, other), &[64], 8);
-        let a = blocked(&[1], &[32], &[4], &[0]);
-        let b = blocked(&[4], &[32], &[4], &[0]);
+        simulate(
+            &Layout::slice(1, parent),
+            &Layout::slice(1, other),
+            &[64],
+            8,
+        );
+        let a = Layout::blocked(&[1], &[32], &[4], &[0]);
+        let b = Layout::blocked(&[4], &[32], &[4], &[0]);
         let p = simulate(&a, &b, &[512], 32);
         assert_eq!(p.load.vector, 4);
         // A tensor smaller than the layout (broadcast registers and lanes).
@@ -959,8 +937,8 @@ mod tests {
 
     #[test]
     fn register_permutations_need_no_memory() {
-        let a = blocked(&[1, 4], &[32, 1], &[4, 1], &[1, 0]);
-        let b = blocked(&[1, 4], &[32, 1], &[4, 1], &[0, 1]);
+        let a = Layout::blocked(&[1, 4], &[32, 1], &[4, 1], &[1, 0]);
+        let b = Layout::blocked(&[1, 4], &[32, 1], &[4, 1], &[0, 1]);
         let s = to_linear_layout(&a, &[128, 4]).unwrap();
         let d = to_linear_layout(&b, &[128, 4]).unwrap();
         assert_eq!(classify(&s, &d).unwrap(), Movement::Registers);

@@ -112,6 +112,41 @@ fn bases(raw: MlirAttribute) -> Vec<Vec<i64>> {
 }
 
 impl Layout {
+    /// A blocked layout within one CTA.
+    pub fn blocked(
+        size_per_thread: &[u32],
+        threads_per_warp: &[u32],
+        warps_per_cta: &[u32],
+        order: &[u32],
+    ) -> Self {
+        Self::Blocked {
+            size_per_thread: size_per_thread.to_vec(),
+            threads_per_warp: threads_per_warp.to_vec(),
+            warps_per_cta: warps_per_cta.to_vec(),
+            order: order.to_vec(),
+            cga: Vec::new(),
+        }
+    }
+
+    /// An NVIDIA MMA layout (minor version 0) within one CTA.
+    pub fn nvidia_mma(version_major: u32, warps_per_cta: &[u32], instr_shape: &[u32]) -> Self {
+        Self::NvidiaMma {
+            version_major,
+            version_minor: 0,
+            warps_per_cta: warps_per_cta.to_vec(),
+            instr_shape: instr_shape.to_vec(),
+            cga: Vec::new(),
+        }
+    }
+
+    /// `parent` with dimension `dim` sliced away.
+    pub fn slice(dim: u32, parent: Layout) -> Self {
+        Self::Slice {
+            dim,
+            parent: Some(Box::new(parent)),
+        }
+    }
+
     /// Reads `attr` if it is a `ttg` layout encoding.
     pub fn read(attr: Attribute) -> Option<Self> {
         Self::read_raw(attr.to_raw())

@@ -441,26 +441,6 @@ mod tests {
     use super::*;
     use crate::linear_layout::tests::Rng;
 
-    fn blocked(spt: &[u32], tpw: &[u32], wpc: &[u32], order: &[u32]) -> Layout {
-        Layout::Blocked {
-            size_per_thread: spt.to_vec(),
-            threads_per_warp: tpw.to_vec(),
-            warps_per_cta: wpc.to_vec(),
-            order: order.to_vec(),
-            cga: vec![],
-        }
-    }
-
-    fn mma(major: u32, warps: &[u32], instr: &[u32]) -> Layout {
-        Layout::NvidiaMma {
-            version_major: major,
-            version_minor: 0,
-            warps_per_cta: warps.to_vec(),
-            instr_shape: instr.to_vec(),
-            cga: vec![],
-        }
-    }
-
     fn v(b: &[&[i32]]) -> Vec<Vec<i32>> {
         b.iter().map(|x| x.to_vec()).collect()
     }
@@ -474,7 +454,7 @@ mod tests {
 
     #[test]
     fn blocked_1d_repeats_and_wraps() {
-        let b = blocked(&[4], &[32], &[4], &[0]);
+        let b = Layout::blocked(&[4], &[32], &[4], &[0]);
         let ll = to_linear_layout(&b, &[1024]).unwrap();
         expect(
             &ll,
@@ -506,7 +486,7 @@ mod tests {
 
     #[test]
     fn blocked_2d() {
-        let b = blocked(&[1, 8], &[4, 8], &[4, 1], &[1, 0]);
+        let b = Layout::blocked(&[1, 8], &[4, 8], &[4, 1], &[1, 0]);
         let ll = to_linear_layout(&b, &[32, 64]).unwrap();
         expect(
             &ll,
@@ -601,7 +581,7 @@ mod tests {
                 order.swap(i, rng.below(i as u64 + 1) as usize);
             }
             let shape: Vec<i64> = (0..rank).map(|_| 1 << rng.below(7)).collect();
-            let layout = blocked(&spt, &tpw, &wpc, &order);
+            let layout = Layout::blocked(&spt, &tpw, &wpc, &order);
             let ll = to_linear_layout(&layout, &shape).unwrap();
             let regs = ll.in_dim_size(REGISTER) as i64;
             let expect_regs: i64 = (0..rank)
@@ -676,7 +656,7 @@ mod tests {
 
     #[test]
     fn slice_of_blocked_by_hand() {
-        let parent = blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
+        let parent = Layout::blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
         let s = Layout::Slice {
             dim: 0,
             parent: Some(Box::new(parent.clone())),
@@ -703,7 +683,7 @@ mod tests {
 
     #[test]
     fn mma_v2() {
-        let ll = to_linear_layout(&mma(2, &[1, 1], &[16, 8]), &[16, 16]).unwrap();
+        let ll = to_linear_layout(&Layout::nvidia_mma(2, &[1, 1], &[16, 8]), &[16, 16]).unwrap();
         expect(
             &ll,
             &[&[0, 1], &[8, 0], &[0, 8]],
@@ -711,7 +691,7 @@ mod tests {
             &[],
         );
         // Warps row-major (dim1 first) for Ampere.
-        let ll = to_linear_layout(&mma(2, &[2, 2], &[16, 8]), &[32, 16]).unwrap();
+        let ll = to_linear_layout(&Layout::nvidia_mma(2, &[2, 2], &[16, 8]), &[32, 16]).unwrap();
         expect(
             &ll,
             &[&[0, 1], &[8, 0]],
@@ -719,7 +699,7 @@ mod tests {
             &[&[0, 8], &[16, 0]],
         );
         // Larger tensors repeat along registers, dim1 first.
-        let ll = to_linear_layout(&mma(2, &[1, 1], &[16, 8]), &[32, 16]).unwrap();
+        let ll = to_linear_layout(&Layout::nvidia_mma(2, &[1, 1], &[16, 8]), &[32, 16]).unwrap();
         assert_eq!(
             ll.bases(REGISTER),
             v(&[&[0, 1], &[8, 0], &[0, 8], &[16, 0]]).as_slice()
@@ -729,14 +709,16 @@ mod tests {
 
     #[test]
     fn mma_v3() {
-        let ll = to_linear_layout(&mma(3, &[4, 1], &[16, 16, 8]), &[64, 16]).unwrap();
+        let ll =
+            to_linear_layout(&Layout::nvidia_mma(3, &[4, 1], &[16, 16, 8]), &[64, 16]).unwrap();
         expect(
             &ll,
             &[&[0, 1], &[8, 0], &[0, 8]],
             &[&[0, 2], &[0, 4], &[1, 0], &[2, 0], &[4, 0]],
             &[&[16, 0], &[32, 0]],
         );
-        let ll = to_linear_layout(&mma(3, &[4, 2], &[16, 64, 16]), &[128, 128]).unwrap();
+        let ll =
+            to_linear_layout(&Layout::nvidia_mma(3, &[4, 2], &[16, 64, 16]), &[128, 128]).unwrap();
         assert_eq!(ll.in_dim_size(REGISTER), 64);
         assert_eq!(
             ll.bases(WARP),
@@ -747,7 +729,7 @@ mod tests {
 
     #[test]
     fn dot_operands_of_mma_v2() {
-        let parent = Some(Box::new(mma(2, &[2, 2], &[16, 8])));
+        let parent = Some(Box::new(Layout::nvidia_mma(2, &[2, 2], &[16, 8])));
         let a = Layout::DotOperand {
             op_idx: 0,
             k_width: 2,
@@ -776,7 +758,7 @@ mod tests {
         let a4 = Layout::DotOperand {
             op_idx: 0,
             k_width: 4,
-            parent: Some(Box::new(mma(2, &[1, 1], &[16, 8]))),
+            parent: Some(Box::new(Layout::nvidia_mma(2, &[1, 1], &[16, 8]))),
         };
         let ll = to_linear_layout(&a4, &[16, 32]).unwrap();
         assert_eq!(ll.contig_per_thread(), vec![1, 4]);
@@ -785,7 +767,7 @@ mod tests {
         let h = Layout::DotOperand {
             op_idx: 0,
             k_width: 2,
-            parent: Some(Box::new(mma(3, &[4, 1], &[16, 64, 16]))),
+            parent: Some(Box::new(Layout::nvidia_mma(3, &[4, 1], &[16, 64, 16]))),
         };
         let ll = to_linear_layout(&h, &[64, 16]).unwrap();
         assert_eq!(ll.bases(WARP), v(&[&[16, 0], &[32, 0]]).as_slice());
@@ -795,13 +777,6 @@ mod tests {
         Layout::DotOperand {
             op_idx,
             k_width,
-            parent: Some(Box::new(parent)),
-        }
-    }
-
-    fn slice(parent: Layout, dim: u32) -> Layout {
-        Layout::Slice {
-            dim,
             parent: Some(Box::new(parent)),
         }
     }
@@ -817,9 +792,9 @@ mod tests {
             &'a [&'a [i32]],
             &'a [&'a [i32]],
         );
-        let v2_41 = mma(2, &[4, 1], &[16, 8]);
-        let v2_22 = mma(2, &[2, 2], &[16, 8]);
-        let v3_44 = mma(3, &[4, 4], &[16, 16, 8]);
+        let v2_41 = Layout::nvidia_mma(2, &[4, 1], &[16, 8]);
+        let v2_22 = Layout::nvidia_mma(2, &[2, 2], &[16, 8]);
+        let v3_44 = Layout::nvidia_mma(3, &[4, 4], &[16, 16, 8]);
         let cases: Vec<Case> = vec![
             (
                 v3_44.clone(),
@@ -836,14 +811,14 @@ mod tests {
                 &[&[16, 0], &[32, 0], &[0, 0], &[0, 0]],
             ),
             (
-                dot(mma(2, &[1, 1], &[16, 8]), 0, 8),
+                dot(Layout::nvidia_mma(2, &[1, 1], &[16, 8]), 0, 8),
                 &[16, 64],
                 &[&[0, 1], &[0, 2], &[0, 4], &[8, 0], &[0, 32]],
                 &[&[0, 8], &[0, 16], &[1, 0], &[2, 0], &[4, 0]],
                 &[],
             ),
             (
-                dot(mma(2, &[1, 1], &[16, 8]), 1, 8),
+                dot(Layout::nvidia_mma(2, &[1, 1], &[16, 8]), 1, 8),
                 &[64, 8],
                 &[&[1, 0], &[2, 0], &[4, 0], &[32, 0]],
                 &[&[8, 0], &[16, 0], &[0, 1], &[0, 2], &[0, 4]],
@@ -903,14 +878,14 @@ mod tests {
                 &[&[0, 8], &[0, 0]],
             ),
             (
-                dot(mma(3, &[4, 2], &[16, 16, 8]), 0, 4),
+                dot(Layout::nvidia_mma(3, &[4, 2], &[16, 16, 8]), 0, 4),
                 &[128, 64],
                 &[&[0, 1], &[0, 2], &[8, 0], &[0, 16], &[0, 32], &[64, 0]],
                 &[&[0, 4], &[0, 8], &[1, 0], &[2, 0], &[4, 0]],
                 &[&[16, 0], &[32, 0], &[0, 0]],
             ),
             (
-                dot(mma(2, &[2, 4, 2], &[1, 16, 8]), 0, 8),
+                dot(Layout::nvidia_mma(2, &[2, 4, 2], &[1, 16, 8]), 0, 8),
                 &[16, 128, 128],
                 &[
                     &[0, 0, 1],
@@ -928,7 +903,7 @@ mod tests {
                 &[&[0, 0, 0], &[0, 16, 0], &[0, 32, 0], &[1, 0, 0]],
             ),
             (
-                dot(mma(2, &[2, 4, 2], &[1, 16, 8]), 1, 8),
+                dot(Layout::nvidia_mma(2, &[2, 4, 2], &[1, 16, 8]), 1, 8),
                 &[8, 128, 64],
                 &[
                     &[0, 1, 0],
@@ -945,42 +920,42 @@ mod tests {
                 &[&[0, 0, 8], &[0, 0, 0], &[0, 0, 0], &[1, 0, 0]],
             ),
             (
-                slice(dot(mma(2, &[1, 1], &[16, 8]), 0, 8), 1),
+                Layout::slice(1, dot(Layout::nvidia_mma(2, &[1, 1], &[16, 8]), 0, 8)),
                 &[16],
                 &[&[8]],
                 &[&[0], &[0], &[1], &[2], &[4]],
                 &[],
             ),
             (
-                slice(dot(mma(3, &[4, 1], &[16, 16, 8]), 0, 2), 0),
+                Layout::slice(0, dot(Layout::nvidia_mma(3, &[4, 1], &[16, 16, 8]), 0, 2)),
                 &[16],
                 &[&[1], &[8]],
                 &[&[2], &[4], &[0], &[0], &[0]],
                 &[&[0], &[0]],
             ),
             (
-                slice(v2_22.clone(), 0),
+                Layout::slice(0, v2_22.clone()),
                 &[128],
                 &[&[1], &[16], &[32], &[64]],
                 &[&[2], &[4], &[0], &[0], &[0]],
                 &[&[8], &[0]],
             ),
             (
-                slice(v2_22.clone(), 1),
+                Layout::slice(1, v2_22.clone()),
                 &[8],
                 &[],
                 &[&[0], &[0], &[1], &[2], &[4]],
                 &[&[0], &[0]],
             ),
             (
-                slice(v2_22, 1),
+                Layout::slice(1, v2_22),
                 &[128],
                 &[&[8], &[32], &[64]],
                 &[&[0], &[0], &[1], &[2], &[4]],
                 &[&[0], &[16]],
             ),
             (
-                slice(blocked(&[1, 4], &[8, 4], &[2, 2], &[0, 1]), 0),
+                Layout::slice(0, Layout::blocked(&[1, 4], &[8, 4], &[2, 2], &[0, 1])),
                 &[1],
                 &[],
                 &[&[0], &[0], &[0], &[0], &[0]],
@@ -1003,7 +978,7 @@ mod tests {
             order: vec![1, 0],
             cga: vec![vec![0, 1], vec![1, 0]],
         };
-        let ll = to_linear_layout(&slice(parent.clone(), 0), &[128]).unwrap();
+        let ll = to_linear_layout(&Layout::slice(0, parent.clone()), &[128]).unwrap();
         expect(
             &ll,
             &[&[1], &[2], &[16], &[32]],
@@ -1011,7 +986,7 @@ mod tests {
             &[&[8], &[0]],
         );
         assert_eq!(ll.bases(BLOCK), &[vec![64], vec![0]]);
-        let ll = to_linear_layout(&slice(parent, 1), &[128]).unwrap();
+        let ll = to_linear_layout(&Layout::slice(1, parent), &[128]).unwrap();
         expect(
             &ll,
             &[&[1], &[16], &[32]],
@@ -1023,7 +998,7 @@ mod tests {
 
     #[test]
     fn equivalence_across_kinds() {
-        let b = blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
+        let b = Layout::blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
         let ll = to_linear_layout(&b, &[32, 16]).unwrap();
         let conv = |v: &[Vec<i32>]| -> Vec<Vec<i64>> {
             v.iter()
@@ -1037,7 +1012,7 @@ mod tests {
             block: vec![],
         };
         assert!(equivalent(&b, &linear, &[32, 16]).unwrap());
-        let other = blocked(&[4, 1], &[4, 8], &[1, 4], &[0, 1]);
+        let other = Layout::blocked(&[4, 1], &[4, 8], &[1, 4], &[0, 1]);
         assert!(!equivalent(&b, &other, &[32, 16]).unwrap());
         // Only the register repeats differ between shapes.
         assert_eq!(ll.elems_per_thread_per_dim(), vec![1, 4]);
@@ -1051,7 +1026,7 @@ mod tests {
 
     #[test]
     fn dot_operands_of_blocked() {
-        let parent = blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
+        let parent = Layout::blocked(&[1, 4], &[8, 4], &[4, 1], &[1, 0]);
         let a = dot(parent.clone(), 0, 0);
         let ll = to_linear_layout(&a, &[32, 16]).unwrap();
         expect(
@@ -1076,7 +1051,7 @@ mod tests {
 
     #[test]
     fn errors() {
-        let b = blocked(&[1], &[32], &[4], &[0]);
+        let b = Layout::blocked(&[1], &[32], &[4], &[0]);
         assert!(to_linear_layout(&b, &[100]).is_err());
         assert!(to_linear_layout(&b, &[16, 16]).is_err());
         let shared = Layout::SwizzledShared {
@@ -1087,6 +1062,6 @@ mod tests {
             cga: vec![],
         };
         assert!(to_linear_layout(&shared, &[16]).is_err());
-        assert!(to_linear_layout(&mma(1, &[1, 1], &[]), &[16, 16]).is_err());
+        assert!(to_linear_layout(&Layout::nvidia_mma(1, &[1, 1], &[]), &[16, 16]).is_err());
     }
 }

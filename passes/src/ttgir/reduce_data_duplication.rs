@@ -345,39 +345,41 @@ fn mixed_transpositions(src: &LinearLayout, dst: &LinearLayout) -> Result<usize,
 mod tests {
     use super::*;
 
-    fn blocked(spt: &[u32], tpw: &[u32], wpc: &[u32], order: &[u32]) -> Layout {
-        Layout::Blocked {
-            size_per_thread: spt.to_vec(),
-            threads_per_warp: tpw.to_vec(),
-            warps_per_cta: wpc.to_vec(),
-            order: order.to_vec(),
-            cga: Vec::new(),
-        }
-    }
-
     fn ll(l: &Layout, shape: &[i64]) -> LinearLayout {
         to_linear_layout(l, shape).unwrap()
     }
 
     #[test]
     fn same_layout_needs_nothing() {
-        let b = blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]);
+        let b = Layout::blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]);
         let l = ll(&b, &[64, 64]);
         assert!(!cvt_needs_shared_memory(&l, &l).unwrap());
     }
 
     #[test]
     fn warps_moving_need_shared_memory() {
-        let a = ll(&blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]), &[64, 64]);
-        let b = ll(&blocked(&[1, 4], &[4, 8], &[1, 4], &[1, 0]), &[64, 64]);
+        let a = ll(
+            &Layout::blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]),
+            &[64, 64],
+        );
+        let b = ll(
+            &Layout::blocked(&[1, 4], &[4, 8], &[1, 4], &[1, 0]),
+            &[64, 64],
+        );
         assert!(cvt_needs_shared_memory(&a, &b).unwrap());
     }
 
     #[test]
     fn a_lane_register_swap_is_a_shuffle() {
         // [1,2] x [32,1] vs [2,1] x [1,32] along a 2x32 tensor... one warp.
-        let a = ll(&blocked(&[1, 2], &[32, 1], &[1, 1], &[1, 0]), &[32, 2]);
-        let b = ll(&blocked(&[2, 1], &[16, 2], &[1, 1], &[1, 0]), &[32, 2]);
+        let a = ll(
+            &Layout::blocked(&[1, 2], &[32, 1], &[1, 1], &[1, 0]),
+            &[32, 2],
+        );
+        let b = ll(
+            &Layout::blocked(&[2, 1], &[16, 2], &[1, 1], &[1, 0]),
+            &[32, 2],
+        );
         let comp = minimal_cvt_layout(&a, &b).unwrap();
         assert_eq!(comp.out_dim_names(), vec!["register", "lane"]);
         assert_eq!(mixed_transpositions(&a, &b).unwrap(), 1);
