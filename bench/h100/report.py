@@ -2,10 +2,10 @@
 
 usage: python3 report.py LOGDIR MODE
 Reads LOGDIR/check.log (CHECK name err triton_err verdict), LOGDIR/triton.log
-(TRITON name ms, TCOMPILE name to_ptx_ms total_ms) and LOGDIR/ours.log
-(BENCH name ms, TBENCH name ms: Triton's PTX under tt-run, OCOMPILE name ms: in one
-process, the stages Triton's to_ptx times cover, OCALL name ms: the whole compile call
-in one process, OCOLD name ms: a fresh ttc process each). Ratios are ours / Triton: below 1 is faster.
+(TRITON name ms, TCOMPILE name to_ptx_ms total_ms, and interleaved with them OCOMPILE
+name ms: ours in one process, the stages Triton's to_ptx times cover, OCALL name ms: the
+whole compile call in one process) and LOGDIR/ours.log (BENCH name ms, TBENCH name ms:
+Triton's PTX under tt-run, OCOLD name ms: a fresh ttc process each). Ratios are ours / Triton: below 1 is faster.
 """
 import csv, os, sys
 
@@ -41,9 +41,9 @@ def main():
     triton = lines(os.path.join(out, "triton.log"), "TRITON")
     tcompile = lines(os.path.join(out, "triton.log"), "TCOMPILE")
     bench = lines(os.path.join(out, "ours.log"), "BENCH")
-    ocompile = lines(os.path.join(out, "ours.log"), "OCOMPILE")
+    ocompile = lines(os.path.join(out, "triton.log"), "OCOMPILE")
     ocold = lines(os.path.join(out, "ours.log"), "OCOLD")
-    ocall = lines(os.path.join(out, "ours.log"), "OCALL")
+    ocall = lines(os.path.join(out, "triton.log"), "OCALL")
     tbench = lines(os.path.join(out, "ours.log"), "TBENCH")
     header = ["kernel", "err", "triton_err", "check", "ours_ms", "triton_ms", "kernel_ratio",
               "triton_ptx_ms", "same_runner_ratio",

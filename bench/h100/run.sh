@@ -4,10 +4,10 @@
 #   1. unpack the carried ttc (.device/ttc.zst or .device/ttc.xz);
 #   2. compile the nine non-dot corpus .ttir with ttc (warps/stages from result.json);
 #   3. tt-run check, add_print's device output against corpus stdout.log, op_check.py;
-#   4. triton_side.py: Triton's kernel times and bench .ttir, Triton's compile times;
-#   5. ttc on the bench .ttir, tt-run bench; our compile times (median, cache off): in one
-#      process (ttc --repeat, as Triton's are taken: the stages Triton times, and the whole
-#      call) and a fresh process per compilation;
+#   4. triton_side.py: Triton's kernel times and bench .ttir, Triton's compile times and,
+#      interleaved with them, ours in one process (ttc --repeat, as Triton's are taken: the
+#      stages Triton times, and the whole call; median, cache off);
+#   5. ttc on the bench .ttir, tt-run bench; our compile time in a fresh process each;
 #   6. results.md / results.csv / results.png under $OUT, and logs.tar.gz (the logs,
 #      Triton's bench .ttir/.opts.json and Triton's bench PTX): $OUT keeps 8 files at most.
 # TT_PTX=triton runs the checks on Triton's own corpus PTX and the benchmarks on
@@ -84,9 +84,11 @@ if [ "$MODE" = ttc ]; then
 fi
 
 echo "== Triton: kernel times, bench .ttir, compile times"
-python3 "$HERE/triton_side.py" "$CORPUS" "$W/tbench" "$REPS" > "$LOG/triton.log" 2> "$LOG/triton.err" \
+# With ttc, our in-process compile times are taken there too, interleaved
+# with Triton's (the host's speed drifts; see triton_side.py).
+python3 "$HERE/triton_side.py" "$CORPUS" "$W/tbench" "$REPS" $TTC > "$LOG/triton.log" 2> "$LOG/triton.err" \
   || { fail "triton_side.py"; tail -20 "$LOG/triton.err"; }
-grep -E '^(TRITON|TCOMPILE)' "$LOG/triton.log"
+grep -E '^(TRITON|TCOMPILE|OCOMPILE|OCALL) ' "$LOG/triton.log"
 
 echo "== our bench kernels and compile times"
 mkdir -p "$W/obench"
@@ -99,15 +101,6 @@ if [ "$MODE" = ttc ]; then
   done
   for n in $NINE; do
     read -r nw ns < <(opts "$CORPUS/$n/result.json")
-    # In-process, as Triton's times are taken: REPS compilations in one ttc
-    # process (cache off). OCOMPILE: median of `stages`, the scope of
-    # Triton's own stage timings (parsed module to PTX text); OCALL: median
-    # of the whole call (context, parse, printing the stages, teardown too).
-    "$TTC" "$CORPUS/$n/$n.ttir" --arch sm_90 --num-warps "$nw" --num-stages "$ns" --no-cache \
-      --time --repeat "$REPS" -o "$W/time.ptx" 2>&1 >/dev/null \
-      | awk -v n="$n" '$3 == "stages" { printf "OCOMPILE %s %s\n", n, $4 }
-                       $3 == "total" { printf "OCALL %s %s\n", n, $4 }' >> "$LOG/ours.log" \
-      || fail "ttc timing $n"
     # Cold: a fresh ttc process per compilation, start-up included.
     for _ in $(seq "$REPS"); do
       t0=$(date +%s%N)

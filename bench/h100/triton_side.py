@@ -1,6 +1,6 @@
 """The Triton side of the H100 comparison (runs on the device, needs Triton 3.6 + torch).
 
-usage: python3 triton_side.py CORPUS OUTDIR [REPS]
+usage: python3 triton_side.py CORPUS OUTDIR [REPS [TTC]]
 CORPUS holds gen.py, kernels.py and the corpus folders (NAME/NAME.ttir, NAME/result.json).
 (a) For each benchmark case, gen.py's `bench` logic: run once, then
     triton.testing.do_bench (50 ms warm-up, 300 ms of reps, median); prints
@@ -11,12 +11,37 @@ CORPUS holds gen.py, kernels.py and the corpus folders (NAME/NAME.ttir, NAME/res
     with an empty cache, as corpus compile_time.py does, median of REPS
     (default 5); prints `TCOMPILE name to_ptx_ms total_ms` where to_ptx sums the
     ttir, ttgir, llir and ptx stages (total adds ptxas's cubin stage).
+    With TTC, ours is timed in the same window, interleaved: ROUNDS rounds per
+    kernel of REPS Triton compilations then `TTC --repeat REPS --time` (one
+    process, cache off), so both see the same host load; prints `OCOMPILE name
+    ms` (median of ttc's `stages`, the scope of Triton's to_ptx) and `OCALL name
+    ms` (median of ttc's `total`, the whole call), medians over the rounds.
 """
-import json, os, sys, tempfile, time
+import json, os, subprocess, sys, tempfile, time
 
 BENCH = ["vector_add", "rgb2grey", "softmax", "layernorm_bwd", "max_reduce"]
 NINE = ["vector_add", "add_print", "copy", "rgb2grey", "softmax", "swizzle",
         "layernorm_bwd", "max_reduce", "prod_reduce"]
+ROUNDS = 3
+
+
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2]
+
+
+def ttc_times(ttc, path, md, reps):
+    """ttc's median `stages` and `total` (ms) over `reps` compilations in one process."""
+    run = subprocess.run(
+        [ttc, path, "--arch", "sm_90", "--num-warps", str(md["num_warps"]),
+         "--num-stages", str(md["num_stages"]), "--no-cache", "--time", "--repeat", str(reps),
+         "-o", os.devnull], capture_output=True, text=True, check=True)
+    steps = {}
+    for line in run.stderr.splitlines():
+        words = line.split()
+        if line.startswith("ttc: time: ") and len(words) >= 4:
+            steps[words[2]] = float(words[3])
+    return steps["stages"], steps["total"]
 
 
 def bench(gen, outdir):
@@ -47,7 +72,7 @@ def bench(gen, outdir):
         json.dump(meta, open(os.path.join(outdir, "triton", f"{name}.json"), "w"), indent=2)
 
 
-def compile_times(corpus, reps):
+def compile_times(corpus, reps, ttc):
     import triton
     from triton.backends.nvidia.compiler import CUDABackend
 
@@ -68,30 +93,38 @@ def compile_times(corpus, reps):
     for name in NINE:
         path = os.path.join(corpus, name, f"{name}.ttir")
         md = json.load(open(os.path.join(corpus, name, "result.json")))["metadata"]
-        runs = []
-        for _ in range(reps):
-            stage_s.clear()
-            with tempfile.TemporaryDirectory() as cache:
-                os.environ["TRITON_CACHE_DIR"] = cache
-                t = time.perf_counter()
-                triton.compile(path, options={"num_warps": md["num_warps"], "num_stages": md["num_stages"]})
-                total = time.perf_counter() - t
-            to_ptx = sum(v for k, v in stage_s.items() if k != "cubin")
-            runs.append((to_ptx, total))
+        runs, ours = [], []
+        for _ in range(ROUNDS if ttc else 1):
+            for _ in range(reps):
+                stage_s.clear()
+                with tempfile.TemporaryDirectory() as cache:
+                    os.environ["TRITON_CACHE_DIR"] = cache
+                    t = time.perf_counter()
+                    triton.compile(path, options={"num_warps": md["num_warps"],
+                                                  "num_stages": md["num_stages"]})
+                    total = time.perf_counter() - t
+                to_ptx = sum(v for k, v in stage_s.items() if k != "cubin")
+                runs.append((to_ptx, total))
+            if ttc:
+                ours.append(ttc_times(ttc, path, md, reps))
         runs.sort()
         to_ptx, total = runs[len(runs) // 2]
         print(f"TCOMPILE {name} {to_ptx * 1e3:.2f} {total * 1e3:.2f}", flush=True)
+        if ours:
+            print(f"OCOMPILE {name} {median([o[0] for o in ours]):.3f}", flush=True)
+            print(f"OCALL {name} {median([o[1] for o in ours]):.3f}", flush=True)
 
 
 def main():
     corpus, outdir = os.path.abspath(sys.argv[1]), sys.argv[2]
     reps = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    ttc = sys.argv[4] if len(sys.argv) > 4 else None
     os.makedirs(outdir, exist_ok=True)
     sys.path.insert(0, corpus)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import gen
     bench(gen, outdir)
-    compile_times(corpus, reps)
+    compile_times(corpus, reps, ttc)
 
 
 if __name__ == "__main__":
