@@ -418,6 +418,14 @@ impl<'c, 'a> Lowering<'c, 'a> {
 
 /// The value standing for element `i` of an operand: a scalar operand (one
 /// value) stands for every element.
+/// The `axis` attribute of `op` (`tt.reduce`, `tt.scan`, `tt.expand_dims`).
+pub fn axis(op: OperationRef) -> Result<usize, String> {
+    ttir::inherent_attribute(op, "axis")
+        .and_then(ttir::int_value)
+        .map(|(v, _)| v as usize)
+        .ok_or_else(|| "the axis attribute is missing".to_owned())
+}
+
 pub fn value_at<'c, 'a>(values: &[Value<'c, 'a>], i: usize) -> Value<'c, 'a> {
     if values.len() == 1 {
         values[0]

@@ -20,7 +20,7 @@ use melior::ir::{
     r#type::TypeLike,
     RegionLike, Type, Value, ValueLike,
 };
-use tt_dialect::{ir as ttir, types::TensorView};
+use tt_dialect::types::TensorView;
 
 use super::{Access, Distributed, Emitter, LowerResult, Lowering};
 
@@ -239,10 +239,7 @@ pub fn lower<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    let axis = ttir::inherent_attribute(op, "axis")
-        .and_then(ttir::int_value)
-        .map(|(v, _)| v as usize)
-        .ok_or("the axis attribute is missing")?;
+    let axis = super::axis(op)?;
     let inputs: Vec<Value<'c, 'a>> = op.operands().collect();
     let first = *inputs.first().ok_or("a reduction needs an operand")?;
     let src_type = first.r#type();

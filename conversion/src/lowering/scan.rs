@@ -189,10 +189,7 @@ pub fn lower<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    let axis = ttir::inherent_attribute(op, "axis")
-        .and_then(ttir::int_value)
-        .map(|(v, _)| v as usize)
-        .ok_or("the axis attribute is missing")?;
+    let axis = super::axis(op)?;
     let reverse = ttir::inherent_attribute(op, "reverse")
         .and_then(|a| melior::ir::attribute::BoolAttribute::try_from(a).ok())
         .is_some_and(|b| b.value());

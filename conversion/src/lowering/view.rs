@@ -133,14 +133,7 @@ pub fn remap<'c, 'a>(
     let values = lw.get(src_value)?;
     let name = op.name();
     let is_expand = name.as_string_ref().as_str() == Ok("tt.expand_dims");
-    let axis = if is_expand {
-        ttir::inherent_attribute(op, "axis")
-            .and_then(ttir::int_value)
-            .map(|(v, _)| v as usize)
-            .ok_or("the axis attribute is missing")?
-    } else {
-        0
-    };
+    let axis = if is_expand { super::axis(op)? } else { 0 };
     let src_shape = src.shape.clone();
     let to_src = move |c: &[i32]| -> Vec<i32> {
         if is_expand {
