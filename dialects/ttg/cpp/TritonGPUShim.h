@@ -5,7 +5,6 @@
 
 #include "TritonShim.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/OpImplementation.h"
 
 #include "ttg-c/TritonGPU.h"

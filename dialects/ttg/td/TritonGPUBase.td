@@ -21,8 +21,7 @@ def TritonGPU_Dialect : Dialect {
     lanes, warps and CTAs); shared-memory buffers are memory descriptors with
     a shared encoding.
   }];
-  let dependentDialects = ["::mlir::triton::TritonDialect",
-                           "::mlir::gpu::GPUDialect"];
+  let dependentDialects = ["::mlir::triton::TritonDialect"];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
