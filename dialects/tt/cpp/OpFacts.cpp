@@ -1,7 +1,8 @@
 // Glue for what the MLIR C API cannot ask or build: an op's traits and
-// memory effects (answered by MLIR's own interfaces), and a rewrite pattern
-// that matches any op (for Rust patterns keyed on a trait rather than a
-// name). No decisions are made here.
+// memory effects (answered by MLIR's own interfaces), its attribute
+// dictionary in one call, and a rewrite pattern that matches any op (for
+// Rust patterns keyed on a trait rather than a name). No decisions are made
+// here.
 #include "TritonShim.h"
 
 #include "mlir/CAPI/IR.h"
@@ -58,6 +59,10 @@ bool ttOpMemoryEffects(MlirOperation op, int *mask) {
   }
   *mask = bits;
   return true;
+}
+
+MlirAttribute ttOpGetAttributeDictionary(MlirOperation op) {
+  return wrap(static_cast<Attribute>(unwrap(op)->getAttrDictionary()));
 }
 
 namespace {

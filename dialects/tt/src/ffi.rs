@@ -65,6 +65,7 @@ unsafe extern "C" {
     pub fn ttOpIsSpeculatable(op: MlirOperation) -> bool;
     pub fn ttOpIsTriviallyDead(op: MlirOperation) -> bool;
     pub fn ttOpMemoryEffects(op: MlirOperation, mask: *mut i32) -> bool;
+    pub fn ttOpGetAttributeDictionary(op: MlirOperation) -> MlirAttribute;
     pub fn ttAnyOpRewritePatternCreate(
         benefit: u32,
         context: MlirContext,

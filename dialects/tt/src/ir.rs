@@ -100,6 +100,12 @@ pub fn int_value(attr: Attribute) -> Option<(i64, u64)> {
     }
 }
 
+/// The value of a `BoolAttr` (`true`/`false`), `None` for other attributes.
+pub fn bool_value(attr: Attribute) -> Option<bool> {
+    let raw = attr.to_raw();
+    unsafe { mlir_sys::mlirAttributeIsABool(raw).then(|| mlir_sys::mlirBoolAttrGetValue(raw)) }
+}
+
 /// Whether `attr` is an integer zero, scalar or splat.
 pub fn is_int_zero(attr: Attribute) -> bool {
     splat_int(attr) == Some(0)
@@ -453,6 +459,13 @@ pub fn is_speculatable(op: OperationRef) -> bool {
 /// Whether erasing `op` would change nothing (no uses, no effects).
 pub fn is_trivially_dead(op: OperationRef) -> bool {
     unsafe { crate::ffi::ttOpIsTriviallyDead(op.to_raw()) }
+}
+
+/// All attributes of `op` (inherent and discardable) as one uniqued
+/// dictionary attribute: two ops carry equal attributes exactly when their
+/// dictionaries are the same attribute.
+pub fn attribute_dictionary(op: OperationRef) -> mlir_sys::MlirAttribute {
+    unsafe { crate::ffi::ttOpGetAttributeDictionary(op.to_raw()) }
 }
 
 /// The memory effects of `op` and everything nested in it.

@@ -89,6 +89,13 @@ enum TtEffect {
 };
 MLIR_CAPI_EXPORTED bool ttOpMemoryEffects(MlirOperation op, int *mask);
 
+/* All attributes of `op`, inherent and discardable, as one uniqued
+ * dictionary (Operation::getAttrDictionary): built once, where the C API's
+ * mlirOperationGetNumAttributes/GetAttribute rebuild it on every call. Two
+ * ops have equal attributes exactly when their dictionaries are the same
+ * attribute. */
+MLIR_CAPI_EXPORTED MlirAttribute ttOpGetAttributeDictionary(MlirOperation op);
+
 /* A rewrite pattern offered every op (MLIR's MatchAnyOpTypeTag), for
  * patterns keyed on a trait. Same callbacks as mlirOpRewritePatternCreate. */
 MLIR_CAPI_EXPORTED MlirRewritePattern ttAnyOpRewritePatternCreate(

@@ -58,17 +58,16 @@ pub fn ops_equivalent(
     if lhs.ptr == rhs.ptr {
         return true;
     }
-    if !same_attributes(lhs, rhs)
-        || !unsafe {
-            mlir_sys::mlirIdentifierEqual(
-                mlir_sys::mlirOperationGetName(lhs),
-                mlir_sys::mlirOperationGetName(rhs),
-            )
-        }
-        || ir::region_count(lhs) != ir::region_count(rhs)
+    if !unsafe {
+        mlir_sys::mlirIdentifierEqual(
+            mlir_sys::mlirOperationGetName(lhs),
+            mlir_sys::mlirOperationGetName(rhs),
+        )
+    } || ir::region_count(lhs) != ir::region_count(rhs)
         || ir::successor_count(lhs) != ir::successor_count(rhs)
         || ir::operand_count(lhs) != ir::operand_count(rhs)
         || ir::result_count(lhs) != ir::result_count(rhs)
+        || !same_attributes(lhs, rhs)
     {
         return false;
     }
@@ -93,11 +92,7 @@ pub fn ops_equivalent(
 }
 
 fn same_attributes(lhs: MlirOperation, rhs: MlirOperation) -> bool {
-    let (a, b) = (ir::attributes(lhs), ir::attributes(rhs));
-    a.len() == b.len()
-        && a.iter()
-            .zip(&b)
-            .all(|((na, va), (nb, vb))| na == nb && ir::same_attribute(*va, *vb))
+    ir::attribute_dictionary(lhs).ptr == ir::attribute_dictionary(rhs).ptr
 }
 
 fn regions_equivalent(
@@ -165,11 +160,12 @@ fn cse_equal(lhs: MlirOperation, rhs: MlirOperation) -> bool {
 /// and operands.
 fn cse_hash(op: MlirOperation) -> u64 {
     let mut hasher = DefaultHasher::new();
-    ir::name(op).hash(&mut hasher);
-    for (name, attr) in ir::attributes(op) {
-        name.hash(&mut hasher);
-        attr.ptr.hash(&mut hasher);
-    }
+    // Operation names and dictionaries are uniqued: their addresses
+    // identify them.
+    unsafe { mlir_sys::mlirOperationGetName(op) }
+        .ptr
+        .hash(&mut hasher);
+    ir::attribute_dictionary(op).ptr.hash(&mut hasher);
     for result in ir::results(op) {
         ir::value_type(result).ptr.hash(&mut hasher);
     }

@@ -399,16 +399,24 @@ pub fn identifier(ctx: MlirContext, name: &str) -> mlir_sys::MlirIdentifier {
 /// Every attribute of `op`, inherent ones included, as (name, value) in
 /// MLIR's sorted dictionary order.
 pub fn attributes(op: MlirOperation) -> Vec<(String, MlirAttribute)> {
+    let dictionary = attribute_dictionary(op);
     unsafe {
-        (0..mlir_sys::mlirOperationGetNumAttributes(op))
+        (0..mlir_sys::mlirDictionaryAttrGetNumElements(dictionary))
             .map(|i| {
-                let named = mlir_sys::mlirOperationGetAttribute(op, i);
+                let named = mlir_sys::mlirDictionaryAttrGetElement(dictionary, i);
                 let raw = mlir_sys::mlirIdentifierStr(named.name);
                 let bytes = std::slice::from_raw_parts(raw.data as *const u8, raw.length);
                 (String::from_utf8_lossy(bytes).into_owned(), named.attribute)
             })
             .collect()
     }
+}
+
+/// Every attribute of `op` as one uniqued dictionary: ops with equal
+/// attributes have the same dictionary.
+pub fn attribute_dictionary(op: MlirOperation) -> MlirAttribute {
+    let op = unsafe { melior::ir::operation::OperationRef::from_raw(op) };
+    tt_dialect::ir::attribute_dictionary(op)
 }
 
 /// The attribute `name` of `op` (inherent or discardable), if set.
