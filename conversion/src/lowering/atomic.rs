@@ -10,7 +10,7 @@ use tt_dialect::{ir as ttir, types::TensorView};
 
 use super::{
     memory::{memory_bits, owner_mask, vector_width},
-    value_at, Access, Distributed, Emitter, LowerResult, Lowering,
+    types, value_at, Access, Distributed, Emitter, LowerResult, Lowering,
 };
 
 fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
@@ -56,7 +56,7 @@ fn constraint(bits: u32) -> Result<(&'static str, u32), String> {
 }
 
 fn is_float(ty: Type) -> bool {
-    matches!(ty.to_string().as_str(), "f16" | "bf16" | "f32" | "f64")
+    matches!(types::float_bits(ty), Some(16 | 32 | 64))
 }
 
 /// Whether `value` has uses.
@@ -99,7 +99,7 @@ fn rmw_instruction(kind: i64, ty: Type, bits: u32) -> Result<(String, String), S
     } else {
         name.to_owned()
     };
-    let ty = if ty.to_string() == "bf16" {
+    let ty = if types::is_bf16(ty) {
         "bf16".to_owned()
     } else {
         format!("{class}{bits}")
@@ -291,7 +291,7 @@ pub fn rmw<'c, 'a>(
     let prefix = format!("atom.global.{}.{}.{name}", scope(op)?, semantic(op)?);
     // Hopper adds vector float additions.
     let vectorisable =
-        kind == 5 && value_type.to_string() == "f32" && lw.options.compute_capability >= 90;
+        kind == 5 && types::is_f32(value_type) && lw.options.compute_capability >= 90;
     let instruction = move |vec: usize| {
         if vec > 1 {
             format!("{prefix}.v{vec}.{ty}")

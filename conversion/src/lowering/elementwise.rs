@@ -11,7 +11,7 @@ use melior::ir::{
 };
 use tt_dialect::{ir as ttir, types::TensorView};
 
-use super::{value_at, Distributed, Emitter, LowerResult, Lowering};
+use super::{types, value_at, Distributed, Emitter, LowerResult, Lowering};
 
 /// `math` ops that NVPTX cannot select directly and that libdevice
 /// provides as `__nv_<name>f` (f32) and `__nv_<name>` (f64).
@@ -122,10 +122,6 @@ pub fn lower<'c, 'a>(
     Ok(())
 }
 
-fn is_f32(ty: Type) -> bool {
-    ty.to_string() == "f32"
-}
-
 /// Ops with a lowering of their own; `None` for the generic rebuild.
 fn special<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
@@ -136,7 +132,7 @@ fn special<'c, 'a>(
 ) -> Result<Option<Value<'c, 'a>>, String> {
     Ok(match name {
         // Triton's f32 division: the full-range approximate divide.
-        "arith.divf" if is_f32(ty) => emit
+        "arith.divf" if types::is_f32(ty) => emit
             .inline_asm(
                 "div.full.f32 $0, $1, $2;",
                 "=r,r,r",
@@ -148,7 +144,7 @@ fn special<'c, 'a>(
             )
             .map(|v| emit.bitcast(v, ty)),
         // exp(x) = 2^(x * log2(e)), with the hardware's ex2.
-        "math.exp" if is_f32(ty) => {
+        "math.exp" if types::is_f32(ty) => {
             let log2e = emit.constant(
                 ty,
                 FloatAttribute::new(emit.context, ty, std::f64::consts::LOG2_E).into(),
@@ -156,13 +152,15 @@ fn special<'c, 'a>(
             let scaled = emit.value("llvm.fmul", &[args[0], log2e], ty, &[]);
             Some(ex2(emit, scaled))
         }
-        "math.exp2" if is_f32(ty) => Some(ex2(emit, args[0])),
+        "math.exp2" if types::is_f32(ty) => Some(ex2(emit, args[0])),
         _ => match LIBDEVICE.iter().find(|(n, _)| *n == name) {
             Some((_, base)) => {
-                let suffix = match ty.to_string().as_str() {
-                    "f32" => "f",
-                    "f64" => "",
-                    other => return Err(format!("'{name}' on {other} is not supported yet")),
+                let suffix = if types::is_f32(ty) {
+                    "f"
+                } else if types::is_f64(ty) {
+                    ""
+                } else {
+                    return Err(format!("'{name}' on {ty} is not supported yet"));
                 };
                 Some(libdevice_call(
                     lw,
@@ -202,19 +200,7 @@ fn libdevice_call<'c, 'a>(
     let params: Vec<String> = args.iter().map(|a| a.r#type().to_string()).collect();
     let fn_type = format!("!llvm.func<{ty} ({})>", params.join(", "));
     lw.declare_function(symbol, &fn_type);
-    emit.value(
-        "llvm.call",
-        args,
-        ty,
-        &[
-            ("callee", emit.attr(&format!("@{symbol}"))),
-            (
-                "operandSegmentSizes",
-                emit.attr(&format!("array<i32: {}, 0>", args.len())),
-            ),
-            ("op_bundle_sizes", emit.attr("array<i32>")),
-        ],
-    )
+    emit.call(symbol, args, Some(ty)).expect("one result")
 }
 
 /// `arith.constant`: scalars are rebuilt; splat tensors become one scalar

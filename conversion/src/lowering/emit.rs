@@ -4,7 +4,10 @@
 
 use melior::{
     ir::{
-        attribute::{DenseI32ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+        attribute::{
+            DenseI32ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute,
+            IntegerAttribute, StringAttribute, TypeAttribute,
+        },
         block::BlockLike,
         operation::{OperationBuilder, OperationRef},
         r#type::IntegerType,
@@ -105,12 +108,17 @@ impl<'c, 'a> Emitter<'c, 'a> {
 
     /// `!llvm.struct<(types...)>`.
     pub fn struct_type(&self, types: &[Type<'c>]) -> Type<'c> {
-        let fields: Vec<String> = types.iter().map(|t| t.to_string()).collect();
-        Type::parse(
-            self.context,
-            &format!("!llvm.struct<({})>", fields.join(", ")),
-        )
-        .expect("struct type")
+        let fields: Vec<mlir_sys::MlirType> = types.iter().map(|t| t.to_raw()).collect();
+        // SAFETY: `fields` outlives the call; a literal (unnamed) struct of
+        // LLVM-compatible types is always valid.
+        unsafe {
+            Type::from_raw(mlir_sys::mlirLLVMStructTypeLiteralGet(
+                self.context.to_raw(),
+                fields.len() as isize,
+                fields.as_ptr(),
+                false,
+            ))
+        }
     }
 
     pub fn attr(&self, text: &str) -> Attribute<'c> {
@@ -282,7 +290,10 @@ impl<'c, 'a> Emitter<'c, 'a> {
             "llvm.extractvalue",
             &[value],
             ty,
-            &[("position", self.attr(&format!("array<i64: {index}>")))],
+            &[(
+                "position",
+                DenseI64ArrayAttribute::new(self.context, &[index]).into(),
+            )],
         )
     }
 
@@ -312,8 +323,11 @@ impl<'c, 'a> Emitter<'c, 'a> {
             &[
                 ("asm_string", self.string_attr(asm)),
                 ("constraints", self.string_attr(constraints)),
-                ("has_side_effects", self.attr("unit")),
-                ("asm_dialect", self.attr("0 : i64")),
+                ("has_side_effects", Attribute::unit(self.context)),
+                (
+                    "asm_dialect",
+                    IntegerAttribute::new(self.int_type(64), 0).into(),
+                ),
             ],
         );
         result.map(|_| op.result(0).expect("one result").into())
@@ -332,12 +346,18 @@ impl<'c, 'a> Emitter<'c, 'a> {
             operands,
             result.as_slice(),
             &[
-                ("callee", self.attr(&format!("@{callee}"))),
+                (
+                    "callee",
+                    FlatSymbolRefAttribute::new(self.context, callee).into(),
+                ),
                 (
                     "operandSegmentSizes",
-                    self.attr(&format!("array<i32: {}, 0>", operands.len())),
+                    DenseI32ArrayAttribute::new(self.context, &[operands.len() as i32, 0]).into(),
                 ),
-                ("op_bundle_sizes", self.attr("array<i32>")),
+                (
+                    "op_bundle_sizes",
+                    DenseI32ArrayAttribute::new(self.context, &[]).into(),
+                ),
             ],
         );
         result.map(|_| op.result(0).expect("one result").into())

@@ -7,7 +7,7 @@ use melior::ir::{operation::OperationRef, r#type::TypeLike, Type, Value, ValueLi
 use tt_dialect::{ir as ttir, types::TensorView};
 use ttg_dialect::layout::{Layout, MemDesc};
 
-use super::{pointee_type, value_at, Access, Distributed, Emitter, LowerResult, Lowering};
+use super::{pointee_type, types, value_at, Access, Distributed, Emitter, LowerResult, Lowering};
 
 fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
     op.result(0).expect("one result").into()
@@ -15,17 +15,7 @@ fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
 
 /// Bits of one element in memory (`i1` is stored as a byte).
 pub(super) fn memory_bits(ty: Type) -> u32 {
-    if ty.is_integer() {
-        let bits = melior::ir::r#type::IntegerType::try_from(ty).map_or(32, |t| t.width());
-        return bits.max(8);
-    }
-    match ty.to_string().as_str() {
-        "f16" | "bf16" => 16,
-        "f32" => 32,
-        "f64" => 64,
-        _ if ty.to_string().starts_with("f8") => 8,
-        _ => 64, // pointers
-    }
+    types::bit_width(ty).max(8)
 }
 
 /// The PTX register constraint and `mov` width for a word of `bits`.
@@ -73,7 +63,7 @@ fn to_bits<'c, 'a>(emit: &Emitter<'c, 'a>, v: Value<'c, 'a>, bits: u32) -> Value
         // i1 in a byte.
         return emit.value("llvm.zext", &[v], int, &[]);
     }
-    if ty.to_string().starts_with("!llvm.ptr") {
+    if types::is_llvm_pointer(ty) {
         return emit.value("llvm.ptrtoint", &[v], int, &[]);
     }
     emit.bitcast(v, int)
@@ -87,7 +77,7 @@ fn from_bits<'c, 'a>(emit: &Emitter<'c, 'a>, v: Value<'c, 'a>, ty: Type<'c>) -> 
     if ty.is_integer() {
         return emit.value("llvm.trunc", &[v], ty, &[]);
     }
-    if ty.to_string().starts_with("!llvm.ptr") {
+    if types::is_llvm_pointer(ty) {
         return emit.value("llvm.inttoptr", &[v], ty, &[]);
     }
     emit.bitcast(v, ty)
@@ -159,7 +149,7 @@ fn cache_suffix(op: OperationRef, store: bool) -> Result<String, String> {
             .map(|(v, _)| v)
     };
     let mut s = String::new();
-    if !store && ttir::inherent_attribute(op, "isVolatile").is_some_and(|a| a.to_string() == "true")
+    if !store && ttir::inherent_attribute(op, "isVolatile").and_then(ttir::bool_value) == Some(true)
     {
         s.push_str(".volatile");
     }

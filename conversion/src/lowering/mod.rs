@@ -16,6 +16,7 @@ mod memory;
 mod print;
 mod reduce;
 mod scan;
+mod types;
 mod view;
 
 use std::collections::HashMap;
@@ -26,7 +27,7 @@ use melior::{
         attribute::{StringAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, OperationRef},
-        r#type::TypeLike,
+        r#type::{IntegerType, TypeLike},
         Attribute, Block, BlockRef, Identifier, Location, Region, RegionLike, Type, Value,
         ValueLike,
     },
@@ -440,13 +441,13 @@ pub fn convert_type<'c>(context: &'c Context, ty: Type<'c>) -> Type<'c> {
         return convert_type(context, tensor.element);
     }
     if let Some(space) = pointer_address_space(ty) {
-        return Type::parse(context, &format!("!llvm.ptr<{space}>")).expect("pointer type");
+        return types::llvm_pointer(context, space);
     }
-    if ty.to_string() == "!ttg.async.token" {
-        return Type::parse(context, "i32").expect("i32");
+    if unsafe { ttg_dialect::ffi::ttgTypeIsAAsyncToken(ty.to_raw()) } {
+        return IntegerType::new(context, 32).into();
     }
-    if ttg_dialect::layout::MemDesc::of(ty).is_some() {
-        return Type::parse(context, "!llvm.ptr<3>").expect("pointer type");
+    if unsafe { ttg_dialect::ffi::ttgTypeIsAMemDesc(ty.to_raw()) } {
+        return types::llvm_pointer(context, 3);
     }
     ty
 }

@@ -12,42 +12,29 @@ use melior::ir::{
 };
 use tt_dialect::{ir as ttir, types::TensorView};
 
-use super::{Emitter, LowerResult, Lowering};
+use super::{types, Emitter, LowerResult, Lowering};
 
 /// printf takes at most 32 arguments: the three program ids, the index
 /// and the value leave room for this many index dimensions.
 const MAX_INDEX_DIMS: usize = 28;
 
-fn is_pointer(ty: Type) -> bool {
-    ty.to_string().starts_with("!llvm.ptr")
-}
-
 fn int_bits(ty: Type) -> Option<u32> {
     IntegerType::try_from(ty).ok().map(|t| t.width())
 }
 
-fn float_bits(ty: Type) -> Option<u32> {
-    match ty.to_string().as_str() {
-        "f16" | "bf16" => Some(16),
-        "f32" => Some(32),
-        "f64" => Some(64),
-        _ => None,
-    }
-}
-
 /// The conversion specifier of one element of type `ty`.
 fn element_spec(ty: Type, hex: bool, signed: bool) -> Result<String, String> {
-    if is_pointer(ty) {
+    if types::is_llvm_pointer(ty) {
         return Ok("%p".into());
     }
     let bits = int_bits(ty)
-        .or_else(|| float_bits(ty))
+        .or_else(|| types::float_bits(ty))
         .ok_or_else(|| format!("cannot print values of type {ty}"))?;
     if hex {
         let long = if bits > 32 { "ll" } else { "" };
         return Ok(format!("0x%0{}{long}x", bits / 4));
     }
-    if float_bits(ty).is_some() {
+    if types::float_bits(ty).is_some() {
         return Ok("%f".into());
     }
     Ok(match (bits == 64, signed) {
@@ -68,7 +55,7 @@ fn promote<'c, 'a>(
     signed: bool,
 ) -> Value<'c, 'a> {
     let ty = value.r#type();
-    let value = match (hex, float_bits(ty)) {
+    let value = match (hex, types::float_bits(ty)) {
         (true, Some(bits)) => emit.bitcast(value, emit.int_type(bits)),
         _ => value,
     };
@@ -80,7 +67,7 @@ fn promote<'c, 'a>(
         }
         return value;
     }
-    if matches!(float_bits(ty), Some(16 | 32)) {
+    if matches!(types::float_bits(ty), Some(16 | 32)) {
         let f64_type = Type::parse(emit.context, "f64").expect("f64");
         return emit.value("llvm.fpext", &[value], f64_type, &[]);
     }
@@ -155,7 +142,7 @@ pub fn lower<'c, 'a>(
         .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
         .map(|s| s.value().to_owned())
         .ok_or("the prefix attribute is missing")?;
-    let hex = ttir::inherent_attribute(op, "hex").is_some_and(|a| a.to_string() == "true");
+    let hex = ttir::inherent_attribute(op, "hex").and_then(ttir::bool_value) == Some(true);
     let signedness: Vec<bool> = match ttir::inherent_attribute(op, "isSigned") {
         Some(a) => {
             let array =

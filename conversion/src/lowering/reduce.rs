@@ -17,42 +17,23 @@
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationRef},
-    r#type::TypeLike,
     RegionLike, Type, Value, ValueLike,
 };
 use tt_dialect::types::TensorView;
 
-use super::{Access, Distributed, Emitter, LowerResult, Lowering};
-
-/// Bits of one value of LLVM type `ty` (pointers are 64-bit).
-pub(super) fn bit_width(ty: Type) -> u32 {
-    if ty.is_integer() {
-        return melior::ir::r#type::IntegerType::try_from(ty).map_or(32, |t| t.width());
-    }
-    match ty.to_string().as_str() {
-        "f16" | "bf16" => 16,
-        "f32" => 32,
-        "f64" => 64,
-        s if s.starts_with("f8") => 8,
-        _ => 64,
-    }
-}
+use super::{types, Access, Distributed, Emitter, LowerResult, Lowering};
 
 /// Bytes one element of type `ty` takes in shared memory (`i1` is a byte).
 pub(super) fn memory_bytes(ty: Type) -> i64 {
-    (bit_width(ty).max(8) / 8) as i64
-}
-
-fn is_pointer(ty: Type) -> bool {
-    ty.to_string().starts_with("!llvm.ptr")
+    (types::bit_width(ty).max(8) / 8) as i64
 }
 
 /// `v` as an integer of `bits` bits (zero-extended when wider).
 pub(super) fn to_int<'c, 'a>(emit: &Emitter<'c, 'a>, v: Value<'c, 'a>, bits: u32) -> Value<'c, 'a> {
     let ty = v.r#type();
-    let own = bit_width(ty);
+    let own = types::bit_width(ty);
     let own_int = emit.int_type(own);
-    let as_int = if is_pointer(ty) {
+    let as_int = if types::is_llvm_pointer(ty) {
         emit.value("llvm.ptrtoint", &[v], own_int, &[])
     } else {
         emit.bitcast(v, own_int)
@@ -70,14 +51,14 @@ pub(super) fn from_int<'c, 'a>(
     v: Value<'c, 'a>,
     ty: Type<'c>,
 ) -> Value<'c, 'a> {
-    let own = bit_width(ty);
+    let own = types::bit_width(ty);
     let own_int = emit.int_type(own);
-    let narrow = if bit_width(v.r#type()) > own {
+    let narrow = if types::bit_width(v.r#type()) > own {
         emit.value("llvm.trunc", &[v], own_int, &[])
     } else {
         v
     };
-    if is_pointer(ty) {
+    if types::is_llvm_pointer(ty) {
         emit.value("llvm.inttoptr", &[narrow], ty, &[])
     } else {
         emit.bitcast(narrow, ty)
@@ -103,7 +84,7 @@ pub(super) fn shuffle<'c, 'a>(
         )
     };
     let ty = v.r#type();
-    if bit_width(ty) <= 32 {
+    if types::bit_width(ty) <= 32 {
         return from_int(emit, one(to_int(emit, v, 32)), ty);
     }
     let i64_type = emit.int_type(64);
@@ -138,7 +119,7 @@ pub(super) fn store_if<'c, 'a>(
     v: Value<'c, 'a>,
     predicate: Value<'c, 'a>,
 ) {
-    let bits = bit_width(v.r#type()).max(8);
+    let bits = types::bit_width(v.r#type()).max(8);
     let constraint = match bits {
         8 => "c",
         16 => "h",
@@ -333,7 +314,7 @@ pub fn lower<'c, 'a>(
         lw.shared_access(emit, Access::Write(span.clone()));
         for (p, &slot) in partials.iter().zip(&slots) {
             for (k, &v) in p.values.iter().enumerate() {
-                let memory = emit.int_type(bit_width(v.r#type()).max(8));
+                let memory = emit.int_type(types::bit_width(v.r#type()).max(8));
                 let address = emit.gep(bases[k], emit.add(slot, warp_index), memory);
                 store_if(emit, address, v, leader);
             }
@@ -348,7 +329,7 @@ pub fn lower<'c, 'a>(
                     .enumerate()
                     .map(|(k, &v)| {
                         let ty = v.r#type();
-                        let memory = emit.int_type(bit_width(ty).max(8));
+                        let memory = emit.int_type(types::bit_width(ty).max(8));
                         let address = emit.gep(bases[k], emit.add(slot, emit.i32(w)), memory);
                         let word = emit.value("llvm.load", &[address], memory, &[]);
                         from_int(emit, word, ty)

@@ -48,10 +48,8 @@ use melior::ir::{
 };
 use tt_dialect::ir as ttir;
 
-use super::reduce::{
-    axis_bits, bit_width, combine, from_int, memory_bytes, scratch, shuffle, store_if,
-};
-use super::{Access, Distributed, Emitter, LowerResult, Lowering};
+use super::reduce::{axis_bits, combine, from_int, memory_bytes, scratch, shuffle, store_if};
+use super::{types, Access, Distributed, Emitter, LowerResult, Lowering};
 
 /// How the axis is spread over registers, lanes and warps.
 struct AxisSplit {
@@ -353,7 +351,7 @@ pub fn lower<'c, 'a>(
             for (t, x) in row.iter().enumerate() {
                 let at_slot = slot((g * tiles + t) as i64, index);
                 for (k, &v) in x.iter().enumerate() {
-                    let memory = emit.int_type(bit_width(v.r#type()).max(8));
+                    let memory = emit.int_type(types::bit_width(v.r#type()).max(8));
                     store_if(emit, emit.gep(bases[k], at_slot, memory), v, last_lane);
                 }
             }
@@ -370,7 +368,7 @@ pub fn lower<'c, 'a>(
                         .enumerate()
                         .map(|(k, &v)| {
                             let ty = v.r#type();
-                            let memory = emit.int_type(bit_width(ty).max(8));
+                            let memory = emit.int_type(types::bit_width(ty).max(8));
                             let address = emit.gep(bases[k], at_slot, memory);
                             from_int(emit, emit.value("llvm.load", &[address], memory, &[]), ty)
                         })

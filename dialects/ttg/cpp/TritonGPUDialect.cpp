@@ -893,6 +893,10 @@ TtgUnsignedArray ttgPaddedSharedGetField(MlirAttribute raw, int field) {
   return view(field == 0 ? attr.getIntervals() : attr.getPaddings());
 }
 
+bool ttgTypeIsAAsyncToken(MlirType type) {
+  return isa<AsyncTokenType>(unwrap(type));
+}
+
 bool ttgTypeIsAMemDesc(MlirType type) {
   return isa<MemDescType>(unwrap(type));
 }

@@ -64,6 +64,7 @@ unsafe extern "C" {
     pub fn ttgSharedLinearGetAlignment(attr: MlirAttribute) -> u32;
     pub fn ttgPaddedSharedGetField(attr: MlirAttribute, field: i32) -> UnsignedArray;
 
+    pub fn ttgTypeIsAAsyncToken(ty: MlirType) -> bool;
     pub fn ttgTypeIsAMemDesc(ty: MlirType) -> bool;
     pub fn ttgMemDescGetEncoding(ty: MlirType) -> MlirAttribute;
     pub fn ttgMemDescGetMemorySpace(ty: MlirType) -> MlirAttribute;

@@ -82,6 +82,9 @@ MLIR_CAPI_EXPORTED unsigned ttgSharedLinearGetAlignment(MlirAttribute attr);
 /* #ttg.padded_shared: field 0 intervals, 1 paddings. */
 MLIR_CAPI_EXPORTED TtgUnsignedArray ttgPaddedSharedGetField(MlirAttribute attr, int field);
 
+/* !ttg.async.token */
+MLIR_CAPI_EXPORTED bool ttgTypeIsAAsyncToken(MlirType type);
+
 /* !ttg.memdesc */
 MLIR_CAPI_EXPORTED bool ttgTypeIsAMemDesc(MlirType type);
 MLIR_CAPI_EXPORTED MlirAttribute ttgMemDescGetEncoding(MlirType type);
