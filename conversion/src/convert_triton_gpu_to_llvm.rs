@@ -48,9 +48,11 @@ pub fn factory(options: &PassOptions) -> Result<Pass, String> {
     Ok(PASS.build_with(move |op| run(op, options)))
 }
 
-/// The upstream conversions that finish the scalar ops.
+/// The upstream conversions that finish the scalar ops: one conversion
+/// for the three dialects (through their `ConvertToLLVMPatternInterface`s)
+/// walks the module once instead of three times.
 const FINISH: &str =
-    "builtin.module(convert-arith-to-llvm,convert-math-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts)";
+    "builtin.module(convert-to-llvm{filter-dialects=arith,math,cf},reconcile-unrealized-casts)";
 
 fn run(module: OperationRef, options: Options) -> PassResult {
     let context_ref = module.context();

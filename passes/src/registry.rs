@@ -125,6 +125,11 @@ pub static PASSES: &[PassInfo] = &[
     upstream("convert-scf-to-cf", "Convert SCF dialect to ControlFlow dialect, replacing structured control flow with a CFG", None, &[
         opt("allow-pattern-rollback", "Experimental performance flag to disallow pattern rollback"),
     ]),
+    upstream("convert-to-llvm", "Convert to LLVM via dialect interfaces found in the input IR", None, &[
+        opt("allow-pattern-rollback", "Experimental performance flag to disallow pattern rollback"),
+        opt("dynamic", "Use op conversion attributes to configure the conversion"),
+        opt("filter-dialects", "Test conversion patterns of only the specified dialects"),
+    ]),
     PassInfo {
         name: "convert-triton-to-tritongpu",
         summary: "Convert Triton to TritonGPU: default blocked layouts for every tensor, module attributes",
