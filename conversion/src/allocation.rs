@@ -166,7 +166,7 @@ pub(crate) enum Conversion {
     /// Warp shuffles, no scratch.
     Shuffle(ShufflePlan),
     /// The swizzled round trip through the op's scratch.
-    Shared(Plan),
+    Shared(Box<Plan>),
 }
 
 /// The movement of a `ttg.convert_layout` and its plan.
@@ -186,7 +186,7 @@ pub(crate) fn convert_plan(op: MlirOperation) -> Result<Conversion, Unsupported>
         Movement::SharedMemory => {
             let bits = (bits_of(op, element)? as u32).max(8);
             plan(&src, &dst, bits, compute_capability(op))
-                .map(Conversion::Shared)
+                .map(|p| Conversion::Shared(Box::new(p)))
                 .map_err(fail)
         }
     }

@@ -77,10 +77,15 @@ pub fn classify(src: &LinearLayout, dst: &LinearLayout) -> Result<Movement, Stri
 
 // ---- conversions within a warp ----
 
-/// The flattened register bases of `ll` that are not zero (Triton's
-/// `actionRemoveBroadcastedRegs`), as (original bit, element) pairs, and
-/// its lane bases.
-fn register_lane_bases(ll: &LinearLayout) -> Result<(Vec<(usize, u32)>, Vec<u32>), String> {
+/// A layout's flattened register and lane bases.
+struct WarpBases {
+    /// The register bases that are not zero (Triton's
+    /// `actionRemoveBroadcastedRegs`), as (original bit, element) pairs.
+    registers: Vec<(usize, u32)>,
+    lanes: Vec<u32>,
+}
+
+fn register_lane_bases(ll: &LinearLayout) -> Result<WarpBases, String> {
     let flat = ll.flatten_outs()?;
     let column = |name: &str| -> Vec<u32> {
         if flat.has_in_dim(name) {
@@ -94,7 +99,10 @@ fn register_lane_bases(ll: &LinearLayout) -> Result<(Vec<(usize, u32)>, Vec<u32>
         .enumerate()
         .filter(|&(_, e)| e != 0)
         .collect();
-    Ok((registers, column("lane")))
+    Ok(WarpBases {
+        registers,
+        lanes: column("lane"),
+    })
 }
 
 /// Triton's `getWarpLayoutConvertDecomposition` for 32-bit values: the
@@ -118,8 +126,14 @@ impl Factors {
     /// `None` when the two layouts are not related by a permutation of
     /// register and lane bits (Triton's decomposition assumes they are).
     fn of(src: &LinearLayout, dst: &LinearLayout) -> Option<Self> {
-        let (src_regs, src_lanes) = register_lane_bases(src).ok()?;
-        let (dst_regs, dst_lanes) = register_lane_bases(dst).ok()?;
+        let WarpBases {
+            registers: src_regs,
+            lanes: src_lanes,
+        } = register_lane_bases(src).ok()?;
+        let WarpBases {
+            registers: dst_regs,
+            lanes: dst_lanes,
+        } = register_lane_bases(dst).ok()?;
         let n_reg = src_regs.len().max(dst_regs.len());
         let n_lane = src_lanes.len().max(dst_lanes.len());
         // Hardware bit k: register bit k below n_reg, lane bit k - n_reg
@@ -324,7 +338,7 @@ fn spread_bits(positions: &[usize], x: usize) -> usize {
 
 /// The element each (register, lane) of warp 0 holds, flattened.
 fn elements(ll: &LinearLayout) -> Result<Vec<Vec<u32>>, String> {
-    let (_, lanes) = register_lane_bases(ll)?;
+    let lanes = register_lane_bases(ll)?.lanes;
     let flat = ll.flatten_outs()?;
     let regs: Vec<u32> = flat.bases("register").iter().map(|b| b[0] as u32).collect();
     Ok((0..1u32 << lanes.len())
