@@ -28,7 +28,7 @@ use melior::ir::{operation::OperationRef, r#type::TypeLike, Type};
 use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
 use tt_dialect::types::{bit_width, TensorView};
 use tt_passes::ttir::loop_support::ir::{self, Blk, Op, Val};
-use ttg_dialect::convert_layout::{classify, plan, Movement, Plan};
+use ttg_dialect::convert_layout::{classify, plan, shuffle_plan, Movement, Plan, ShufflePlan};
 use ttg_dialect::layout::{memory_space, Layout, MemDesc, MemorySpace};
 use ttg_dialect::to_linear::to_linear_layout;
 
@@ -106,15 +106,15 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 ///   ceil(shape[axis] / tile[axis]) * prod_{d != axis} ceil(shape[d] /
 ///   tile[d])` elements of `Σ ceil(bits_i / 8)` bytes (operands one after
 ///   the other), `tile = spt * tpw * wpc`. One warp along the axis: none.
-/// * `ttg.convert_layout`: none when every thread keeps its elements
+/// * `ttg.convert_layout`: none when every thread keeps its elements or
+///   when data only moves within warps along a pattern Triton shuffles
 ///   ([`ttg_dialect::convert_layout::classify`]); otherwise Triton's
 ///   swizzled tile ([`ttg_dialect::convert_layout::plan`] for the compute
 ///   capability of the module's `ttg.target`, 80 when absent):
 ///   `numel / reps` elements of `max(bits, 8) / 8` bytes (pointers 8),
 ///   where the layout maps scratch element `i` of round `rep` to a tensor
 ///   element; the lowering stores and loads exactly that map, `reps`
-///   rounds over the same bytes. Conversions within a warp, which Triton
-///   does with shuffles and no scratch, take this shared-memory path too.
+///   rounds over the same bytes.
 ///
 /// Refused (`Err`): conversions over several CTAs, scans over other
 /// layouts or broadcasting ones, `tt.gather`,
@@ -159,24 +159,37 @@ pub(crate) fn compute_capability(op: MlirOperation) -> u32 {
     80
 }
 
-/// The swizzled round trip of a `ttg.convert_layout` whose operand and
-/// result layouts differ in which thread holds what; `None` when only
-/// registers move.
-pub(crate) fn convert_plan(op: MlirOperation) -> Result<Option<Plan>, Unsupported> {
+/// How a `ttg.convert_layout` moves its data.
+pub(crate) enum Conversion {
+    /// Registers renumbered within each thread.
+    Registers,
+    /// Warp shuffles, no scratch.
+    Shuffle(ShufflePlan),
+    /// The swizzled round trip through the op's scratch.
+    Shared(Box<Plan>),
+}
+
+/// The movement of a `ttg.convert_layout` and its plan.
+pub(crate) fn convert_plan(op: MlirOperation) -> Result<Conversion, Unsupported> {
     let (shape, element, src) = tensor_of(op, ir::operand(op, 0))?;
     let (_, _, dst) = tensor_of(op, ir::result(op, 0))?;
     let linear = |layout: &Layout| {
         to_linear_layout(layout, &shape).map_err(|e| unsupported(op, format!("this layout ({e})")))
     };
     let (src, dst) = (linear(&src)?, linear(&dst)?);
-    let movement = classify(&src, &dst).map_err(|e| unsupported(op, e))?;
-    if movement == Movement::Registers {
-        return Ok(None);
+    let fail = |e: String| unsupported(op, format!("ttg.convert_layout with {e}"));
+    match classify(&src, &dst).map_err(|e| unsupported(op, e))? {
+        Movement::Registers => Ok(Conversion::Registers),
+        Movement::WarpShuffle => shuffle_plan(&src, &dst)
+            .map(Conversion::Shuffle)
+            .map_err(fail),
+        Movement::SharedMemory => {
+            let bits = (bits_of(op, element)? as u32).max(8);
+            plan(&src, &dst, bits, compute_capability(op))
+                .map(|p| Conversion::Shared(Box::new(p)))
+                .map_err(fail)
+        }
     }
-    let bits = (bits_of(op, element)? as u32).max(8);
-    plan(&src, &dst, bits, compute_capability(op))
-        .map(Some)
-        .map_err(|e| unsupported(op, format!("ttg.convert_layout with {e}")))
 }
 
 fn convert_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
@@ -186,7 +199,10 @@ fn convert_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     ) {
         return Ok(0);
     }
-    Ok(convert_plan(op)?.map_or(0, |p| p.scratch_elements * u64::from(p.bits / 8)))
+    Ok(match convert_plan(op)? {
+        Conversion::Shared(p) => p.scratch_elements * u64::from(p.bits / 8),
+        Conversion::Registers | Conversion::Shuffle(_) => 0,
+    })
 }
 
 fn tensor_of(

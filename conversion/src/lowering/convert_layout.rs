@@ -1,7 +1,13 @@
 //! `ttg.convert_layout` between distributed layouts, classified by
 //! [`ttg_dialect::convert_layout::classify`] exactly as the allocation does.
-//! When every thread keeps its elements, the registers are only permuted;
-//! otherwise the tensor goes through shared memory along Triton's swizzled
+//! When every thread keeps its elements, the registers are only permuted.
+//! When data only moves within warps in a pattern Triton shuffles, the
+//! steps of [`ttg_dialect::convert_layout::shuffle_plan`] are emitted as
+//! Triton's `transferWithinWarp` emits them: selects on a lane bit
+//! (`llvm.select` of `(lane & 1 << bit) == 0`) and `nvvm.shfl.sync`
+//! (`bfly` by a constant, or `idx` from a permuted lane id) over the full
+//! warp, values of up to 32 bits as one i32 and 64-bit values as two.
+//! Otherwise the tensor goes through shared memory along Triton's swizzled
 //! plan ([`ttg_dialect::convert_layout::plan`]).
 //!
 //! Scratch contract with `allocate-shared-memory-nv`: the op's scratch
@@ -17,10 +23,12 @@
 
 use melior::ir::{operation::OperationRef, Value, ValueLike};
 use tt_dialect::ir as ttir;
-use ttg_dialect::convert_layout::Side;
+use ttg_dialect::convert_layout::{ShufflePlan, Side, Step};
+
+use crate::allocation::Conversion;
 
 use super::{
-    reduce::{from_int, scratch, to_int},
+    reduce::{from_int, scratch, shuffle, to_int},
     view::register_map,
     Access, Distributed, Emitter, LowerResult, Lowering,
 };
@@ -39,13 +47,19 @@ pub fn lower<'c, 'a>(
         return Err("the operand and result shapes differ".into());
     }
     let plan = match crate::allocation::convert_plan(op.to_raw()) {
-        Ok(plan) => plan,
+        Ok(Conversion::Shared(plan)) => plan,
+        Ok(Conversion::Registers) => {
+            let map = register_map(&src, &dst, |c: &[i32]| c.to_vec())?;
+            lw.set(result, map.into_iter().map(|r| values[r]).collect());
+            return Ok(());
+        }
+        Ok(Conversion::Shuffle(plan)) => {
+            let lane = lw.thread_ids().1;
+            let out = shuffles(lw, emit, &plan, lane, &values);
+            lw.set(result, out);
+            return Ok(());
+        }
         Err(e) => return Err(e.what),
-    };
-    let Some(plan) = plan else {
-        let map = register_map(&src, &dst, |c: &[i32]| c.to_vec())?;
-        lw.set(result, map.into_iter().map(|r| values[r]).collect());
-        return Ok(());
     };
     let base = scratch(lw, emit, op);
     let ty = lw.element_type(src_value.r#type());
@@ -113,4 +127,72 @@ pub fn lower<'c, 'a>(
         .ok_or("the conversion plan leaves a destination register unset")?;
     lw.set(result, loaded);
     Ok(())
+}
+
+/// Emits `plan` (see [`ShufflePlan::run`]) on this thread's source values.
+fn shuffles<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    plan: &ShufflePlan,
+    lane: Value<'c, 'a>,
+    values: &[Value<'c, 'a>],
+) -> Vec<Value<'c, 'a>> {
+    let mut vals: Vec<Value> = plan.inputs.iter().map(|&r| values[r]).collect();
+    let bit_clear = |bit: u32| {
+        let set = emit.and(lane, emit.i32(1 << bit));
+        emit.icmp("eq", set, emit.i32(0))
+    };
+    let pairs = |register: u32, n: usize| {
+        (0..n)
+            .filter(move |r| r >> register & 1 == 0)
+            .map(move |r| (r, r | 1 << register))
+    };
+    for step in &plan.steps {
+        match step {
+            Step::Swap { register, lane } => {
+                let clear = bit_clear(*lane);
+                for (r0, r1) in pairs(*register, vals.len()) {
+                    let (v0, v1) = (vals[r0], vals[r1]);
+                    vals[r0] = emit.select(clear, v0, v1);
+                    vals[r1] = emit.select(clear, v1, v0);
+                }
+            }
+            Step::Shuffle { sources, masks } => {
+                let base = sources
+                    .as_ref()
+                    .map(|s| lw.thread_linear::<i64>(emit, &to_i64(s), &[]));
+                for (v, &mask) in vals.iter_mut().zip(masks) {
+                    match base {
+                        Some(base) => {
+                            let from = if mask == 0 {
+                                base
+                            } else {
+                                emit.xor(base, emit.i32(i64::from(mask)))
+                            };
+                            *v = shuffle(emit, *v, "idx", from, 0x1f);
+                        }
+                        None if mask != 0 => {
+                            *v = shuffle(emit, *v, "bfly", emit.i32(i64::from(mask)), 0x1f);
+                        }
+                        None => {}
+                    }
+                }
+            }
+            Step::Ship { register, lane } => {
+                let clear = bit_clear(*lane);
+                for (r0, r1) in pairs(*register, vals.len()) {
+                    let (v0, v1) = (vals[r0], vals[r1]);
+                    let sent = emit.select(clear, v1, v0);
+                    let got = shuffle(emit, sent, "bfly", emit.i32(1 << lane), 0x1f);
+                    vals[r0] = emit.select(clear, v0, got);
+                    vals[r1] = emit.select(clear, got, v1);
+                }
+            }
+        }
+    }
+    plan.outputs.iter().map(|&r| vals[r]).collect()
+}
+
+fn to_i64(v: &[u32]) -> Vec<i64> {
+    v.iter().map(|&x| i64::from(x)).collect()
 }

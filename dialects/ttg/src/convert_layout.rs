@@ -1,13 +1,24 @@
 //! How `ttg.convert_layout` between two distributed layouts moves data, as
 //! Triton 3.6 decides it: shared by the shared-memory allocation (scratch
-//! size) and the lowering (address plan).
+//! size) and the lowering (shuffle and address plans).
 //!
-//! [`classify`] follows Triton's `minimalCvtLayout`: the conversion
-//! `dst⁻¹ ∘ src` is quotiented by `block`, `warp` and `lane`; when all three
-//! drop out every thread keeps its elements and only registers move.
-//! Everything else goes through shared memory (Triton lowers conversions
-//! within a warp with shuffles; this crate does not, see
-//! [`Movement::SharedMemory`]).
+//! [`classify`] follows Triton's `minimalCvtLayout` and
+//! `cvtNeedsWarpShuffle`: the conversion `dst⁻¹ ∘ src` is quotiented by
+//! `block`, `warp` and `lane`. When all three drop out every thread keeps
+//! its elements and only registers move. When only `lane` stays, data moves
+//! within warps: the conversion is a permutation `P` of the register and
+//! lane bits, factored as `P_mixed ∘ P_lane ∘ P_reg` ([`shuffle_plan`]),
+//! and Triton uses warp shuffles (no scratch) when `P_mixed` swaps fewer
+//! than two register bits with lane bits. Everything else goes through
+//! shared memory.
+//!
+//! [`shuffle_plan`] turns the factorization into Triton's
+//! `transferWithinWarp` steps: a register renumbering (`P_reg`), then either
+//! one "ship" (one mixed transposition, lanes unpermuted: select the value
+//! to send, `shfl.sync.bfly`, select the results) or selects, shuffles
+//! (`bfly` when `P_lane` is trivial, `idx` otherwise) and selects. The plan
+//! runs on values of any type ([`ShufflePlan::run`]), which is how it is
+//! tested and how it checks itself when built.
 //!
 //! [`plan`] computes Triton's swizzled shared-memory layout (the NVIDIA
 //! `optimalSwizzling` over the `ld.shared`/`st.shared`, `ldmatrix` and
@@ -29,9 +40,12 @@ use crate::linear_layout::LinearLayout;
 pub enum Movement {
     /// Every thread keeps its elements: registers are renumbered.
     Registers,
-    /// Data crosses threads: a round trip through shared memory. This
-    /// includes conversions within a warp, which Triton does with warp
-    /// shuffles and no scratch.
+    /// Data crosses lanes of a warp only, along a permutation of register
+    /// and lane bits with at most one register/lane swap: warp shuffles,
+    /// no scratch ([`shuffle_plan`]).
+    WarpShuffle,
+    /// Data crosses warps (or lanes in a pattern too costly to shuffle): a
+    /// round trip through shared memory ([`plan`]).
     SharedMemory,
 }
 
@@ -45,10 +59,369 @@ pub fn classify(src: &LinearLayout, dst: &LinearLayout) -> Result<Movement, Stri
         }
         match conversion.quotient(&[dim]) {
             Some(q) => conversion = q,
+            // Triton's `cvtNeedsWarpShuffle`: what is left maps (register,
+            // lane) to (register, lane), and its factorization (taken for
+            // 32-bit values, so without packing) has at most one mixed
+            // transposition.
+            None if dim == "lane" => {
+                return Ok(match Factors::of(src, dst) {
+                    Some(f) if f.transpositions.len() < 2 => Movement::WarpShuffle,
+                    _ => Movement::SharedMemory,
+                })
+            }
             None => return Ok(Movement::SharedMemory),
         }
     }
     Ok(Movement::Registers)
+}
+
+// ---- conversions within a warp ----
+
+/// A layout's flattened register and lane bases.
+struct WarpBases {
+    /// The register bases that are not zero (Triton's
+    /// `actionRemoveBroadcastedRegs`), as (original bit, element) pairs.
+    registers: Vec<(usize, u32)>,
+    lanes: Vec<u32>,
+}
+
+fn register_lane_bases(ll: &LinearLayout) -> Result<WarpBases, String> {
+    let flat = ll.flatten_outs()?;
+    let column = |name: &str| -> Vec<u32> {
+        if flat.has_in_dim(name) {
+            flat.bases(name).iter().map(|b| b[0] as u32).collect()
+        } else {
+            Vec::new()
+        }
+    };
+    let registers = column("register")
+        .into_iter()
+        .enumerate()
+        .filter(|&(_, e)| e != 0)
+        .collect();
+    Ok(WarpBases {
+        registers,
+        lanes: column("lane"),
+    })
+}
+
+/// Triton's `getWarpLayoutConvertDecomposition` for 32-bit values: the
+/// permutation `P` of hardware bits with `src = dst ∘ P` (both sides'
+/// register and lane dimensions padded with zero bases to equal sizes),
+/// factored as `P_mixed ∘ P_lane ∘ P_reg`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Factors {
+    /// Original register bits of the source and destination kept (non-zero
+    /// bases), lowest first.
+    src_kept: Vec<usize>,
+    dst_kept: Vec<usize>,
+    /// `P_reg` and `P_lane`: the bit each register / lane bit goes to.
+    p_reg: Vec<u32>,
+    p_lane: Vec<u32>,
+    /// `P_mixed`: disjoint (register bit, lane bit) transpositions.
+    transpositions: Vec<(u32, u32)>,
+}
+
+impl Factors {
+    /// `None` when the two layouts are not related by a permutation of
+    /// register and lane bits (Triton's decomposition assumes they are).
+    fn of(src: &LinearLayout, dst: &LinearLayout) -> Option<Self> {
+        let WarpBases {
+            registers: src_regs,
+            lanes: src_lanes,
+        } = register_lane_bases(src).ok()?;
+        let WarpBases {
+            registers: dst_regs,
+            lanes: dst_lanes,
+        } = register_lane_bases(dst).ok()?;
+        let n_reg = src_regs.len().max(dst_regs.len());
+        let n_lane = src_lanes.len().max(dst_lanes.len());
+        // Hardware bit k: register bit k below n_reg, lane bit k - n_reg
+        // above.
+        let columns = |regs: &[(usize, u32)], lanes: &[u32]| -> Vec<u32> {
+            let mut out: Vec<u32> = regs.iter().map(|&(_, e)| e).collect();
+            out.resize(n_reg, 0);
+            out.extend(lanes);
+            out.resize(n_reg + n_lane, 0);
+            out
+        };
+        let s = columns(&src_regs, &src_lanes);
+        let t = columns(&dst_regs, &dst_lanes);
+        let n = n_reg + n_lane;
+        // P's image of every hardware bit: the destination bit holding the
+        // same element; bits that are zero on both sides stay, and the
+        // remaining zeros pair up in order.
+        let mut image: Vec<Option<usize>> = vec![None; n];
+        let (mut src_free, mut dst_free) = (Vec::new(), Vec::new());
+        for k in 0..n {
+            match (s[k], t[k]) {
+                (0, 0) => image[k] = Some(k),
+                (0, _) => src_free.push(k),
+                (_, 0) => dst_free.push(k),
+                _ => {}
+            }
+            if s[k] != 0 {
+                image[k] = Some(t.iter().position(|&e| e == s[k])?);
+            }
+        }
+        if src_free.len() != dst_free.len() {
+            return None;
+        }
+        for (&a, &b) in src_free.iter().zip(&dst_free) {
+            image[a] = Some(b);
+        }
+        let image: Vec<usize> = image.into_iter().collect::<Option<_>>()?;
+        let mut hit = vec![false; n];
+        for &i in &image {
+            if std::mem::replace(&mut hit[i], true) {
+                return None;
+            }
+        }
+        // Walk the cycles of P from their lowest register bit, cutting every
+        // run `r_m l_j .. l_k r_i` into the transposition (r_i l_j), the
+        // register step r_m -> r_i and the lane cycle l_k -> l_j.
+        let is_reg = |k: usize| k < n_reg;
+        let mut p_reg: Vec<u32> = (0..n_reg as u32).collect();
+        let mut p_lane: Vec<u32> = (0..n_lane as u32).collect();
+        let mut transpositions = Vec::new();
+        let mut visited = vec![false; n];
+        for entry in 0..n {
+            if visited[entry] {
+                continue;
+            }
+            let mut into_lanes: Option<(usize, usize)> = None;
+            let mut at = entry;
+            loop {
+                visited[at] = true;
+                let next = image[at];
+                match (is_reg(at), is_reg(next)) {
+                    (true, true) => p_reg[at] = next as u32,
+                    (false, false) => p_lane[at - n_reg] = (next - n_reg) as u32,
+                    (true, false) => into_lanes = Some((at, next - n_reg)),
+                    (false, true) => {
+                        let (reg_start, lane_start) = into_lanes.take()?;
+                        p_reg[reg_start] = next as u32;
+                        p_lane[at - n_reg] = lane_start as u32;
+                        transpositions.push((next as u32, lane_start as u32));
+                    }
+                }
+                at = next;
+                if at == entry {
+                    break;
+                }
+            }
+        }
+        Some(Self {
+            src_kept: src_regs.iter().map(|&(b, _)| b).collect(),
+            dst_kept: dst_regs.iter().map(|&(b, _)| b).collect(),
+            p_reg,
+            p_lane,
+            transpositions,
+        })
+    }
+}
+
+/// One step of a [`ShufflePlan`] over the working registers of every lane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// In lanes with bit `lane` set, registers `r` and `r | 1 << register`
+    /// (for each `r` without that bit) trade values: two selects per pair.
+    Swap { register: u32, lane: u32 },
+    /// Register `r` is read from another lane. With `sources` (a
+    /// permutation of lanes, what each lane bit contributes), from lane
+    /// `sources(lane) ^ masks[r]` (`shfl.sync.idx`, every register);
+    /// without, from lane `lane ^ masks[r]` (`shfl.sync.bfly`, registers
+    /// with a non-zero mask only).
+    Shuffle {
+        sources: Option<Vec<u32>>,
+        masks: Vec<u32>,
+    },
+    /// The single transposition of register bit `register` with lane bit
+    /// `lane`, out of place: for each pair (`r0` without the register bit,
+    /// `r1 = r0 | 1 << register`) a lane sends `r1` when its lane bit is
+    /// clear and `r0` when set (a select), the value comes back over
+    /// `shfl.sync.bfly` by `1 << lane`, and replaces `r1` (bit clear) or
+    /// `r0` (bit set): three selects and one shuffle per pair.
+    Ship { register: u32, lane: u32 },
+}
+
+/// Triton's warp-shuffle lowering of a conversion within warps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShufflePlan {
+    /// The source register each working register starts from.
+    pub inputs: Vec<usize>,
+    pub steps: Vec<Step>,
+    /// The working register each destination register ends in.
+    pub outputs: Vec<usize>,
+}
+
+impl ShufflePlan {
+    /// Runs the plan on one warp: `src[lane][register]` in the source
+    /// layout gives `[lane][register]` in the destination layout.
+    pub fn run<T: Clone>(&self, src: &[Vec<T>]) -> Vec<Vec<T>> {
+        let mut vals: Vec<Vec<T>> = src
+            .iter()
+            .map(|regs| self.inputs.iter().map(|&r| regs[r].clone()).collect())
+            .collect();
+        let pairs = |register: u32, n: usize| {
+            (0..n)
+                .filter(move |r| r >> register & 1 == 0)
+                .map(move |r| (r, r | 1 << register))
+        };
+        for step in &self.steps {
+            match step {
+                Step::Swap { register, lane } => {
+                    for (l, regs) in vals.iter_mut().enumerate() {
+                        if l >> lane & 1 == 1 {
+                            for (r0, r1) in pairs(*register, regs.len()) {
+                                regs.swap(r0, r1);
+                            }
+                        }
+                    }
+                }
+                Step::Shuffle { sources, masks } => {
+                    let before = vals.clone();
+                    for (l, regs) in vals.iter_mut().enumerate() {
+                        let base = sources.as_ref().map_or(l as u32, |s| linear(s, l as u32));
+                        for (r, v) in regs.iter_mut().enumerate() {
+                            if sources.is_some() || masks[r] != 0 {
+                                *v = before[(base ^ masks[r]) as usize][r].clone();
+                            }
+                        }
+                    }
+                }
+                Step::Ship { register, lane } => {
+                    let n = vals[0].len();
+                    let sent: Vec<Vec<T>> = vals
+                        .iter()
+                        .enumerate()
+                        .map(|(l, regs)| {
+                            let clear = l >> lane & 1 == 0;
+                            pairs(*register, n)
+                                .map(|(r0, r1)| regs[if clear { r1 } else { r0 }].clone())
+                                .collect()
+                        })
+                        .collect();
+                    for (l, regs) in vals.iter_mut().enumerate() {
+                        let clear = l >> lane & 1 == 0;
+                        let from = &sent[l ^ 1 << lane];
+                        for (i, (r0, r1)) in pairs(*register, n).enumerate() {
+                            regs[if clear { r1 } else { r0 }] = from[i].clone();
+                        }
+                    }
+                }
+            }
+        }
+        vals.iter()
+            .map(|regs| self.outputs.iter().map(|&r| regs[r].clone()).collect())
+            .collect()
+    }
+}
+
+/// The XOR of `bases[k]` over the set bits `k` of `x`.
+fn linear(bases: &[u32], x: u32) -> u32 {
+    bases
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| x >> k & 1 == 1)
+        .fold(0, |a, (_, &b)| a ^ b)
+}
+
+/// `x`'s bits `k` moved to bits `positions[k]`.
+fn spread_bits(positions: &[usize], x: usize) -> usize {
+    positions
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| x >> k & 1 == 1)
+        .fold(0, |a, (_, &p)| a | 1 << p)
+}
+
+/// The element each (register, lane) of warp 0 holds, flattened.
+fn elements(ll: &LinearLayout) -> Result<Vec<Vec<u32>>, String> {
+    let lanes = register_lane_bases(ll)?.lanes;
+    let flat = ll.flatten_outs()?;
+    let regs: Vec<u32> = flat.bases("register").iter().map(|b| b[0] as u32).collect();
+    Ok((0..1u32 << lanes.len())
+        .map(|l| {
+            (0..1u32 << regs.len())
+                .map(|r| linear(&regs, r) ^ linear(&lanes, l))
+                .collect()
+        })
+        .collect())
+}
+
+/// Triton's `transferWithinWarp` for a conversion [`classify`] finds
+/// [`Movement::WarpShuffle`] (values of 32 bits or less travel one per
+/// shuffle, 64-bit ones as two 32-bit halves). The plan is run on the
+/// layouts' elements before it is returned.
+pub fn shuffle_plan(src: &LinearLayout, dst: &LinearLayout) -> Result<ShufflePlan, String> {
+    let f = Factors::of(src, dst)
+        .ok_or("a conversion that is not a permutation of register and lane bits")?;
+    let n_reg = f.p_reg.len();
+    let src_count = 1usize << f.src_kept.len();
+    // Broadcast source registers dropped, the rest repeated up to the
+    // padded size, then renumbered by P_reg.
+    let mut inputs = vec![0; 1 << n_reg];
+    for i in 0..1usize << n_reg {
+        let to = linear(
+            &f.p_reg.iter().map(|&b| 1 << b).collect::<Vec<u32>>(),
+            i as u32,
+        );
+        inputs[to as usize] = spread_bits(&f.src_kept, i % src_count);
+    }
+    let dst_registers = 1usize << dst.in_dim_size_log2("register");
+    let outputs = (0..dst_registers)
+        .map(|r| {
+            f.dst_kept
+                .iter()
+                .enumerate()
+                .filter(|&(_, &b)| r >> b & 1 == 1)
+                .fold(0, |a, (k, _)| a | 1 << k)
+        })
+        .collect();
+    let lane_trivial = f.p_lane.iter().enumerate().all(|(k, &b)| b == k as u32);
+    let mut inverse = vec![0u32; f.p_lane.len()];
+    for (k, &b) in f.p_lane.iter().enumerate() {
+        inverse[b as usize] = 1 << k;
+    }
+    let mut steps = Vec::new();
+    if let ([(register, lane)], true) = (f.transpositions.as_slice(), lane_trivial) {
+        steps.push(Step::Ship {
+            register: *register,
+            lane: *lane,
+        });
+    } else {
+        for &(register, lane) in &f.transpositions {
+            steps.push(Step::Swap {
+                register,
+                lane: inverse[lane as usize].trailing_zeros(),
+            });
+        }
+        let masks = (0..1usize << n_reg)
+            .map(|r| {
+                f.transpositions
+                    .iter()
+                    .filter(|&&(reg, _)| r >> reg & 1 == 1)
+                    .fold(0, |a, &(_, lane)| a ^ inverse[lane as usize])
+            })
+            .collect();
+        steps.push(Step::Shuffle {
+            sources: (!lane_trivial).then_some(inverse),
+            masks,
+        });
+        for &(register, lane) in &f.transpositions {
+            steps.push(Step::Swap { register, lane });
+        }
+    }
+    let plan = ShufflePlan {
+        inputs,
+        steps,
+        outputs,
+    };
+    if plan.run(&elements(src)?) != elements(dst)? {
+        return Err("a warp-shuffle plan that does not deliver every element".into());
+    }
+    Ok(plan)
 }
 
 // ---- linear algebra over GF(2) on flattened element indices ----
@@ -942,6 +1315,162 @@ mod tests {
         let s = to_linear_layout(&a, &[128, 4]).unwrap();
         let d = to_linear_layout(&b, &[128, 4]).unwrap();
         assert_eq!(classify(&s, &d).unwrap(), Movement::Registers);
+    }
+
+    /// A one-dimensional layout from its register, lane and warp bases.
+    fn flat(regs: &[i32], lanes: &[i32], warps: &[i32]) -> LinearLayout {
+        let dim = |v: &[i32]| v.iter().map(|&b| vec![b]).collect::<Vec<_>>();
+        LinearLayout::from_bases(
+            vec![
+                ("register".into(), dim(regs)),
+                ("lane".into(), dim(lanes)),
+                ("warp".into(), dim(warps)),
+                ("block".into(), vec![]),
+            ],
+            &["dim0"],
+        )
+        .unwrap()
+    }
+
+    /// Classifies, plans and runs a conversion on every warp: each
+    /// destination register of each lane must receive its element, and
+    /// each step must be of the kind Triton emits. Returns the plan.
+    fn shuffle(s: &LinearLayout, d: &LinearLayout) -> ShufflePlan {
+        assert_eq!(classify(s, d).unwrap(), Movement::WarpShuffle);
+        let p = shuffle_plan(s, d).unwrap();
+        let lanes = s.in_dim_size("lane") as usize;
+        for w in 0..s.in_dim_size("warp") as usize {
+            let src: Vec<Vec<Vec<i32>>> = (0..lanes)
+                .map(|l| {
+                    (0..s.in_dim_size("register") as usize)
+                        .map(|r| element(s, r, l, w))
+                        .collect()
+                })
+                .collect();
+            let out = p.run(&src);
+            for (l, regs) in out.iter().enumerate() {
+                assert_eq!(regs.len(), d.in_dim_size("register") as usize);
+                for (r, e) in regs.iter().enumerate() {
+                    assert_eq!(e, &element(d, r, l, w), "lane {l} register {r}");
+                }
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn one_register_lane_swap_ships() {
+        // Register bit 0 and lane bit 0 trade places; lanes keep their order.
+        let s = flat(&[1], &[2, 4, 8, 16, 32], &[64, 128]);
+        let d = flat(&[2], &[1, 4, 8, 16, 32], &[64, 128]);
+        let p = shuffle(&s, &d);
+        assert_eq!(
+            p.steps,
+            vec![Step::Ship {
+                register: 0,
+                lane: 0
+            }]
+        );
+        // The same swap of a higher register bit, with more registers.
+        let s = flat(&[1, 2, 64], &[4, 8, 16, 32, 128], &[]);
+        let d = flat(&[1, 2, 128], &[4, 8, 16, 32, 64], &[]);
+        let p = shuffle(&s, &d);
+        assert_eq!(
+            p.steps,
+            vec![Step::Ship {
+                register: 2,
+                lane: 4
+            }]
+        );
+    }
+
+    #[test]
+    fn lane_permutations_and_rotations_use_indexed_shuffles() {
+        // Lanes only: one idx shuffle per register, no selects.
+        let s = flat(&[64], &[1, 2, 4, 8, 16], &[32]);
+        let d = flat(&[64], &[2, 1, 4, 8, 16], &[32]);
+        let p = shuffle(&s, &d);
+        assert!(matches!(
+            p.steps.as_slice(),
+            [Step::Shuffle {
+                sources: Some(_),
+                ..
+            }]
+        ));
+        // blocked<[2]> -> blocked<[1]> over 64 elements: the register bit
+        // enters the lanes at the bottom and lane bit 4 leaves: one
+        // transposition plus a lane rotation.
+        let s = flat(&[1], &[2, 4, 8, 16, 32], &[]);
+        let d = flat(&[32], &[1, 2, 4, 8, 16], &[]);
+        let p = shuffle(&s, &d);
+        assert_eq!(p.steps.len(), 3);
+        assert!(matches!(
+            p.steps[1],
+            Step::Shuffle {
+                sources: Some(_),
+                ..
+            }
+        ));
+        shuffle(&d, &s);
+    }
+
+    #[test]
+    fn broadcasts_are_dropped_and_restored() {
+        // The destination repeats registers; lanes repeat on both sides.
+        let s = flat(&[1], &[2, 4, 8, 0, 0], &[]);
+        let d = flat(&[2, 0], &[1, 4, 8, 0, 0], &[]);
+        shuffle(&s, &d);
+        shuffle(&d, &s);
+        // Two elements leave the registers for lanes that broadcast, so
+        // P pairs the freed register bit with the broadcast lane bit: two
+        // mixed transpositions.
+        let s = flat(&[1, 2], &[4, 8, 16, 0, 0], &[]);
+        let d = flat(&[4, 0], &[1, 2, 8, 16, 0], &[]);
+        assert_eq!(classify(&s, &d).unwrap(), Movement::SharedMemory);
+        let s = flat(&[1], &[2, 4, 8, 16, 32], &[]);
+        let d = flat(&[0, 2], &[1, 4, 8, 16, 32], &[]);
+        shuffle(&s, &d);
+        shuffle(&d, &s);
+    }
+
+    #[test]
+    fn two_mixed_transpositions_go_through_memory() {
+        let s = flat(&[1, 2], &[4, 8, 16, 32, 64], &[]);
+        let d = flat(&[4, 8], &[1, 2, 16, 32, 64], &[]);
+        assert_eq!(classify(&s, &d).unwrap(), Movement::SharedMemory);
+        // Data crossing warps never shuffles.
+        let s = flat(&[1], &[2, 4, 8, 16, 32], &[64]);
+        let d = flat(&[1], &[2, 4, 8, 16, 64], &[32]);
+        assert_eq!(classify(&s, &d).unwrap(), Movement::SharedMemory);
+    }
+
+    #[test]
+    fn blocked_conversions_within_a_warp() {
+        // 1 warp, 16x16: 4 columns per thread over 8x4 lanes -> 4 rows per
+        // thread over 4x8 lanes (two register/lane swaps: memory).
+        let a = Layout::blocked(&[1, 4], &[8, 4], &[1, 1], &[1, 0]);
+        let b = Layout::blocked(&[4, 1], &[4, 8], &[1, 1], &[0, 1]);
+        let s = to_linear_layout(&a, &[32, 32]).unwrap();
+        let d = to_linear_layout(&b, &[32, 32]).unwrap();
+        assert_eq!(classify(&s, &d).unwrap(), Movement::SharedMemory);
+        // 4 warps along rows, 2 -> 1 columns per thread across 32 lanes of
+        // a row: one swap.
+        let a = Layout::blocked(&[1, 2], &[1, 32], &[4, 1], &[1, 0]);
+        let b = Layout::blocked(&[1, 1], &[1, 32], &[4, 1], &[1, 0]);
+        let s = to_linear_layout(&a, &[4, 64]).unwrap();
+        let d = to_linear_layout(&b, &[4, 64]).unwrap();
+        shuffle(&s, &d);
+        shuffle(&d, &s);
+        // 32 columns: lanes broadcast on both sides.
+        let s = to_linear_layout(&a, &[4, 32]).unwrap();
+        let d = to_linear_layout(&b, &[4, 32]).unwrap();
+        shuffle(&s, &d);
+        // 16-bit-style pairs: 4 -> 2 columns per thread, 8 warps.
+        let a = Layout::blocked(&[1, 4], &[2, 16], &[8, 1], &[1, 0]);
+        let b = Layout::blocked(&[1, 2], &[1, 32], &[8, 1], &[1, 0]);
+        let s = to_linear_layout(&a, &[16, 64]).unwrap();
+        let d = to_linear_layout(&b, &[16, 64]).unwrap();
+        assert_eq!(classify(&s, &d).unwrap(), Movement::SharedMemory);
     }
 
     #[test]
