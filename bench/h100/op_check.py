@@ -3,10 +3,11 @@
 usage: python3 op_check.py TTC [OUTDIR]
 
 Two groups of cases: SCAN (tl.cumsum / tl.associative_scan: tt.scan) and
-CVT (transposes and stored reductions, whose Triton TTGIR carries a
-ttg.convert_layout that moves data between threads). For each case:
+CVT (transposes and stored reductions, one-warp ones among them, whose
+Triton TTGIR carries a ttg.convert_layout that moves data between
+threads: through shared memory, or within a warp by shuffles). For each case:
 Triton compiles and runs the kernel (its output is Triton's result), its
-`.ttir` goes to OUTDIR/NAME.ttir, TTC compiles that `.ttir` (with Triton's
+`.ttir` goes to OUTDIR/NAME.ttir (its PTX to OUTDIR/NAME.triton.ptx), TTC compiles that `.ttir` (with Triton's
 num_warps / num_stages) to OUTDIR/NAME.ptx and OUTDIR/NAME.json (our
 metadata), and the PTX is loaded with the CUDA driver API through ctypes
 and launched on fresh output tensors over the same grid. Inputs are small
@@ -132,6 +133,13 @@ def cases():
         ("row_sums_f32", row_sums, {"N": 128, "BM": 64}, 4, (8192 // 64, 1, 1), xs,
          torch.empty(8192, dtype=torch.float32, device="cuda"), xs.sum(1)),
     ]
+    # One warp: the reduced rows change layout within the warp, which
+    # Triton does with shuffles and no scratch (shared 0 on both sides).
+    for dtype, n in ((torch.float32, 16), (torch.float32, 32), (torch.int64, 16)):
+        x = small_ints((8192, n), dtype)
+        converts.append((f"row_sums_one_warp_{str(dtype)[6:]}_{n}", row_sums, {"N": n, "BM": n},
+                         1, (8192 // n, 1, 1), x,
+                         torch.empty(8192, dtype=dtype, device="cuda"), x.sum(1)))
     return [("SCAN",) + c for c in scans] + [("CVT",) + c for c in converts]
 
 
@@ -234,6 +242,8 @@ def main():
             ttir = os.path.join(outdir, f"{name}.ttir")
             with open(ttir, "w") as fh:
                 fh.write(compiled.asm["ttir"])
+            with open(os.path.join(outdir, f"{name}.triton.ptx"), "w") as fh:
+                fh.write(compiled.asm["ptx"])
             ptx = os.path.join(outdir, f"{name}.ptx")
             run = subprocess.run(
                 [ttc, ttir, "--arch", "sm_90",

@@ -363,6 +363,13 @@ impl<'c, 'a> Emitter<'c, 'a> {
         result.map(|_| op.result(0).expect("one result").into())
     }
 
+    /// `bar.warp.sync -1`: a barrier across the warp, which is the whole
+    /// CTA when it has one warp (Triton's barrier then).
+    pub fn warp_barrier(&self) {
+        let all = self.i32(-1);
+        self.op("nvvm.bar.warp.sync", &[all], &[], &[]);
+    }
+
     /// `bar.sync 0`: a barrier across the CTA.
     pub fn barrier(&self) {
         self.op("nvvm.barrier0", &[], &[], &[]);

@@ -223,7 +223,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
         emit.gep(base, emit.i32(offset as i64), emit.int_type(8))
     }
 
-    /// Orders shared-memory accesses across threads: a `bar.sync` before a
+    /// Orders shared-memory accesses across threads: a `bar.sync` (with one
+    /// warp, `bar.warp.sync`) before a
     /// read that may see another thread's write since the last barrier, or
     /// a write that may overwrite what another thread read or wrote since
     /// then. Accesses to disjoint bytes (two buffers the allocation placed
@@ -243,7 +244,11 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 .any(|a| overlap(a, span)),
         };
         if conflict {
-            emit.barrier();
+            if self.num_warps == 1 {
+                emit.warp_barrier();
+            } else {
+                emit.barrier();
+            }
             self.pending = Pending::default();
         }
         match access {

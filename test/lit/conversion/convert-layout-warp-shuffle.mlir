@@ -20,7 +20,7 @@
 // CHECK: llvm.select %[[CLEAR]]
 // CHECK: llvm.select %[[CLEAR]]
 // CHECK-NOT: nvvm.shfl.sync
-// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: nvvm.bar
 // CHECK: llvm.return
 #a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
 #b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
@@ -87,11 +87,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // One warp, 32x32: 4 columns per thread over 8x4 lanes -> 4 rows per
 // thread over 4x8 lanes. Within the warp, but two register bits trade
-// places with lane bits: Triton goes through shared memory.
+// places with lane bits: Triton goes through shared memory. With one warp
+// in the CTA, the barrier between the stores and the loads is a warp's
+// (bar.warp.sync -1), as Triton's.
 // CHECK: ttg.shared = {{[1-9][0-9]*}}
 // CHECK-LABEL: llvm.func @two_swaps
 // CHECK-NOT: nvvm.shfl.sync
 // CHECK: llvm.store {{.*}}!llvm.ptr<3>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: %[[ALL:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// CHECK-NEXT: nvvm.bar.warp.sync %[[ALL]] : i32
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.load {{.*}}!llvm.ptr<3>
 #a = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
 #b = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [0, 1]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
