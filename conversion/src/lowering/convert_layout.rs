@@ -23,7 +23,7 @@
 
 use melior::ir::{operation::OperationRef, Value, ValueLike};
 use tt_dialect::ir as ttir;
-use ttg_dialect::convert_layout::{ShufflePlan, Side, Step};
+use ttg_dialect::convert_layout::{register_pairs, ShufflePlan, Side, Step};
 
 use crate::allocation::Conversion;
 
@@ -142,16 +142,11 @@ fn shuffles<'c, 'a>(
         let set = emit.and(lane, emit.i32(1 << bit));
         emit.icmp("eq", set, emit.i32(0))
     };
-    let pairs = |register: u32, n: usize| {
-        (0..n)
-            .filter(move |r| r >> register & 1 == 0)
-            .map(move |r| (r, r | 1 << register))
-    };
     for step in &plan.steps {
         match step {
             Step::Swap { register, lane } => {
                 let clear = bit_clear(*lane);
-                for (r0, r1) in pairs(*register, vals.len()) {
+                for (r0, r1) in register_pairs(*register, vals.len()) {
                     let (v0, v1) = (vals[r0], vals[r1]);
                     vals[r0] = emit.select(clear, v0, v1);
                     vals[r1] = emit.select(clear, v1, v0);
@@ -180,7 +175,7 @@ fn shuffles<'c, 'a>(
             }
             Step::Ship { register, lane } => {
                 let clear = bit_clear(*lane);
-                for (r0, r1) in pairs(*register, vals.len()) {
+                for (r0, r1) in register_pairs(*register, vals.len()) {
                     let (v0, v1) = (vals[r0], vals[r1]);
                     let sent = emit.select(clear, v1, v0);
                     let got = shuffle(emit, sent, "bfly", emit.i32(1 << lane), 0x1f);

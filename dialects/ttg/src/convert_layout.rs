@@ -221,6 +221,14 @@ impl Factors {
     }
 }
 
+/// The pairs `(r, r | 1 << register)` of `n` registers whose index has bit
+/// `register` clear: the registers a swap or ship step on that bit pairs up.
+pub fn register_pairs(register: u32, n: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..n)
+        .filter(move |r| r >> register & 1 == 0)
+        .map(move |r| (r, r | 1 << register))
+}
+
 /// One step of a [`ShufflePlan`] over the working registers of every lane.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -263,17 +271,12 @@ impl ShufflePlan {
             .iter()
             .map(|regs| self.inputs.iter().map(|&r| regs[r].clone()).collect())
             .collect();
-        let pairs = |register: u32, n: usize| {
-            (0..n)
-                .filter(move |r| r >> register & 1 == 0)
-                .map(move |r| (r, r | 1 << register))
-        };
         for step in &self.steps {
             match step {
                 Step::Swap { register, lane } => {
                     for (l, regs) in vals.iter_mut().enumerate() {
                         if l >> lane & 1 == 1 {
-                            for (r0, r1) in pairs(*register, regs.len()) {
+                            for (r0, r1) in register_pairs(*register, regs.len()) {
                                 regs.swap(r0, r1);
                             }
                         }
@@ -297,7 +300,7 @@ impl ShufflePlan {
                         .enumerate()
                         .map(|(l, regs)| {
                             let clear = l >> lane & 1 == 0;
-                            pairs(*register, n)
+                            register_pairs(*register, n)
                                 .map(|(r0, r1)| regs[if clear { r1 } else { r0 }].clone())
                                 .collect()
                         })
@@ -305,7 +308,7 @@ impl ShufflePlan {
                     for (l, regs) in vals.iter_mut().enumerate() {
                         let clear = l >> lane & 1 == 0;
                         let from = &sent[l ^ 1 << lane];
-                        for (i, (r0, r1)) in pairs(*register, n).enumerate() {
+                        for (i, (r0, r1)) in register_pairs(*register, n).enumerate() {
                             regs[if clear { r1 } else { r0 }] = from[i].clone();
                         }
                     }
