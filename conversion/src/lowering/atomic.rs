@@ -9,7 +9,7 @@ use melior::ir::{operation::OperationRef, Type, Value, ValueLike};
 use tt_dialect::{ir as ttir, types::TensorView};
 
 use super::{
-    memory::{memory_bits, owner_mask, vector_width},
+    memory::{owner_mask, vector_width},
     types, value_at, Access, Distributed, Emitter, LowerResult, Lowering,
 };
 
@@ -191,7 +191,7 @@ fn lower_atomic<'c, 'a>(
     vectorisable: bool,
 ) -> LowerResult {
     let value_type = lw.element_type(result(op).r#type());
-    let bits = memory_bits(value_type);
+    let bits = types::memory_bits(value_type);
     let dist = TensorView::of(ptr.r#type())
         .map(|_| Distributed::of(ptr.r#type()))
         .transpose()?;
@@ -286,7 +286,7 @@ pub fn rmw<'c, 'a>(
     let mask = ttir::operand(op, 2);
     let kind = int_attr(op, "atomic_rmw_op")?;
     let value_type = lw.element_type(value.r#type());
-    let bits = memory_bits(value_type);
+    let bits = types::memory_bits(value_type);
     let (name, ty) = rmw_instruction(kind, value_type, bits)?;
     let prefix = format!("atom.global.{}.{}.{name}", scope(op)?, semantic(op)?);
     // Hopper adds vector float additions.
@@ -311,7 +311,7 @@ pub fn cas<'c, 'a>(
     let ptr = ttir::operand(op, 0).ok_or("missing pointer")?;
     let compare = ttir::operand(op, 1).ok_or("missing comparand")?;
     let value = ttir::operand(op, 2).ok_or("missing value")?;
-    let bits = memory_bits(lw.element_type(value.r#type()));
+    let bits = types::memory_bits(lw.element_type(value.r#type()));
     let instruction = format!("atom.global.{}.{}.cas.b{bits}", semantic(op)?, scope(op)?);
     lower_atomic(
         lw,

@@ -13,11 +13,6 @@ fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
     op.result(0).expect("one result").into()
 }
 
-/// Bits of one element in memory (`i1` is stored as a byte).
-pub(super) fn memory_bits(ty: Type) -> u32 {
-    types::bit_width(ty).max(8)
-}
-
 /// The PTX register constraint and `mov` width for a word of `bits`.
 fn word_constraint(bits: u32) -> (&'static str, u32) {
     match bits {
@@ -237,7 +232,7 @@ pub fn load<'c, 'a>(
     }
     let value_type = lw.element_type(result(op).r#type());
     let memory_type = pointee_type(ptr.r#type()).ok_or("the operand is not a pointer")?;
-    let elem_bits = memory_bits(memory_type);
+    let elem_bits = types::memory_bits(memory_type);
     let dist = TensorView::of(ptr.r#type())
         .map(|_| Distributed::of(ptr.r#type()))
         .transpose()?;
@@ -332,7 +327,7 @@ pub fn store<'c, 'a>(
         );
     }
     let memory_type = pointee_type(ptr.r#type()).ok_or("the operand is not a pointer")?;
-    let elem_bits = memory_bits(memory_type);
+    let elem_bits = types::memory_bits(memory_type);
     let dist = TensorView::of(ptr.r#type())
         .map(|_| Distributed::of(ptr.r#type()))
         .transpose()?;
@@ -568,7 +563,7 @@ pub fn async_copy<'c, 'a>(
     let mask = ttir::segment(op, 2).and_then(|s| s.first().copied());
     let desc = MemDesc::of(dst.r#type()).ok_or("expected a memory descriptor")?;
     let element = lw.element_type(desc.element);
-    let elem_bytes = memory_bits(desc.element) / 8;
+    let elem_bytes = types::memory_bits(desc.element) / 8;
     let dist = Distributed::of(src.r#type())?;
     let base = lw.scalar(dst)?;
     let ptrs = lw.get(src)?;

@@ -68,7 +68,7 @@ fn promote<'c, 'a>(
         return value;
     }
     if matches!(types::float_bits(ty), Some(16 | 32)) {
-        let f64_type = Type::parse(emit.context, "f64").expect("f64");
+        let f64_type = Type::float64(emit.context);
         return emit.value("llvm.fpext", &[value], f64_type, &[]);
     }
     value

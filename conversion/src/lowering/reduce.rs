@@ -25,7 +25,7 @@ use super::{types, Access, Distributed, Emitter, LowerResult, Lowering};
 
 /// Bytes one element of type `ty` takes in shared memory (`i1` is a byte).
 pub(super) fn memory_bytes(ty: Type) -> i64 {
-    (types::bit_width(ty).max(8) / 8) as i64
+    (types::memory_bits(ty) / 8) as i64
 }
 
 /// `v` as an integer of `bits` bits (zero-extended when wider).
@@ -119,7 +119,7 @@ pub(super) fn store_if<'c, 'a>(
     v: Value<'c, 'a>,
     predicate: Value<'c, 'a>,
 ) {
-    let bits = types::bit_width(v.r#type()).max(8);
+    let bits = types::memory_bits(v.r#type());
     let constraint = match bits {
         8 => "c",
         16 => "h",
@@ -314,7 +314,7 @@ pub fn lower<'c, 'a>(
         lw.shared_access(emit, Access::Write(span.clone()));
         for (p, &slot) in partials.iter().zip(&slots) {
             for (k, &v) in p.values.iter().enumerate() {
-                let memory = emit.int_type(types::bit_width(v.r#type()).max(8));
+                let memory = emit.int_type(types::memory_bits(v.r#type()));
                 let address = emit.gep(bases[k], emit.add(slot, warp_index), memory);
                 store_if(emit, address, v, leader);
             }
@@ -329,7 +329,7 @@ pub fn lower<'c, 'a>(
                     .enumerate()
                     .map(|(k, &v)| {
                         let ty = v.r#type();
-                        let memory = emit.int_type(types::bit_width(ty).max(8));
+                        let memory = emit.int_type(types::memory_bits(ty));
                         let address = emit.gep(bases[k], emit.add(slot, emit.i32(w)), memory);
                         let word = emit.value("llvm.load", &[address], memory, &[]);
                         from_int(emit, word, ty)

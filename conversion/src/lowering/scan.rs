@@ -188,9 +188,7 @@ pub fn lower<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let axis = super::axis(op)?;
-    let reverse = ttir::inherent_attribute(op, "reverse")
-        .and_then(|a| melior::ir::attribute::BoolAttribute::try_from(a).ok())
-        .is_some_and(|b| b.value());
+    let reverse = ttir::inherent_attribute(op, "reverse").and_then(ttir::bool_value) == Some(true);
     let inputs: Vec<Value<'c, 'a>> = op.operands().collect();
     let first = *inputs.first().ok_or("a scan needs an operand")?;
     let src = Distributed::of(first.r#type())?;
@@ -351,7 +349,7 @@ pub fn lower<'c, 'a>(
             for (t, x) in row.iter().enumerate() {
                 let at_slot = slot((g * tiles + t) as i64, index);
                 for (k, &v) in x.iter().enumerate() {
-                    let memory = emit.int_type(types::bit_width(v.r#type()).max(8));
+                    let memory = emit.int_type(types::memory_bits(v.r#type()));
                     store_if(emit, emit.gep(bases[k], at_slot, memory), v, last_lane);
                 }
             }
@@ -368,7 +366,7 @@ pub fn lower<'c, 'a>(
                         .enumerate()
                         .map(|(k, &v)| {
                             let ty = v.r#type();
-                            let memory = emit.int_type(types::bit_width(ty).max(8));
+                            let memory = emit.int_type(types::memory_bits(ty));
                             let address = emit.gep(bases[k], at_slot, memory);
                             from_int(emit, emit.value("llvm.load", &[address], memory, &[]), ty)
                         })

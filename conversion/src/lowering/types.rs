@@ -46,6 +46,12 @@ pub fn bit_width(ty: Type) -> u32 {
     float_bits(ty).unwrap_or(64)
 }
 
+/// Bits of one element in memory: [`bit_width`], with `i1` stored as a
+/// byte.
+pub fn memory_bits(ty: Type) -> u32 {
+    bit_width(ty).max(8)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,6 +78,8 @@ mod tests {
         ] {
             assert_eq!(bit_width(parse(text)), bits, "{text}");
         }
+        assert_eq!(memory_bits(parse("i1")), 8);
+        assert_eq!(memory_bits(parse("f16")), 16);
         assert_eq!(float_bits(parse("i32")), None);
         assert!(is_f32(parse("f32")) && !is_f32(parse("f64")));
         assert!(is_f64(parse("f64")) && is_bf16(parse("bf16")) && !is_bf16(parse("f16")));

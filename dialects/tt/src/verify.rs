@@ -78,9 +78,8 @@ unsafe extern "C" fn inline_callback(_call: MlirOperation, callee: MlirOperation
         let noinline = callee
             .attribute("noinline")
             .ok()
-            .and_then(|a| melior::ir::attribute::BoolAttribute::try_from(a).ok())
-            .map(|b| b.value())
-            .unwrap_or(false);
+            .and_then(crate::ir::bool_value)
+            == Some(true);
         i32::from(!noinline)
     }))
     .unwrap_or(0)

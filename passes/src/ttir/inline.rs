@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use melior::ir::{
-    attribute::{BoolAttribute, FlatSymbolRefAttribute, StringAttribute},
+    attribute::{FlatSymbolRefAttribute, StringAttribute},
     operation::{OperationLike, OperationRef},
     BlockLike, RegionLike,
 };
@@ -135,6 +135,6 @@ fn symbol_name(func: OperationRef) -> String {
 fn is_noinline(func: OperationRef) -> bool {
     func.attribute("noinline")
         .ok()
-        .and_then(|a| BoolAttribute::try_from(a).ok())
-        .is_some_and(|b| b.value())
+        .and_then(tt_dialect::ir::bool_value)
+        == Some(true)
 }
