@@ -193,7 +193,7 @@ fn lower_atomic<'c, 'a>(
     let value_type = lw.element_type(result(op).r#type());
     let bits = types::memory_bits(value_type);
     let dist = TensorView::of(ptr.r#type())
-        .map(|_| Distributed::of(ptr.r#type()))
+        .map(|_| lw.distributed(ptr.r#type()))
         .transpose()?;
     let n = dist.as_ref().map_or(1, |d| d.len());
     let vec = match &dist {
@@ -206,8 +206,8 @@ fn lower_atomic<'c, 'a>(
         .map(|&v| lw.get(v))
         .collect::<Result<_, _>>()?;
     let masks = mask.map(|m| lw.get(m)).transpose()?;
-    let owner = owner_mask(lw, emit, dist.as_ref());
-    let duplicates = dist.as_ref().map_or(0, duplicate_register_mask);
+    let owner = owner_mask(lw, emit, dist.as_deref());
+    let duplicates = dist.as_deref().map_or(0, duplicate_register_mask);
     let mut results: Vec<Option<Value>> = vec![None; n];
     for start in (0..n).step_by(vec) {
         if start & duplicates != 0 {

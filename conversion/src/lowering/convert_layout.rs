@@ -30,7 +30,7 @@ use crate::allocation::Conversion;
 use super::{
     reduce::{from_int, scratch, shuffle, to_int},
     view::register_map,
-    Access, Distributed, Emitter, LowerResult, Lowering,
+    Access, Emitter, LowerResult, Lowering,
 };
 
 pub fn lower<'c, 'a>(
@@ -40,8 +40,8 @@ pub fn lower<'c, 'a>(
 ) -> LowerResult {
     let src_value = ttir::operand(op, 0).ok_or("missing operand")?;
     let result: Value = op.result(0).map_err(|_| "missing result")?.into();
-    let src = Distributed::of(src_value.r#type())?;
-    let dst = Distributed::of(result.r#type())?;
+    let src = lw.distributed(src_value.r#type())?;
+    let dst = lw.distributed(result.r#type())?;
     let values = lw.get(src_value)?;
     if src.shape != dst.shape {
         return Err("the operand and result shapes differ".into());

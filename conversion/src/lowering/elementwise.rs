@@ -67,11 +67,11 @@ pub fn lower<'c, 'a>(
     let result: Value = op.result(0).expect("one result").into();
     let result_type = result.r#type();
     let dist = if TensorView::of(result_type).is_some() {
-        Some(Distributed::of(result_type)?)
+        Some(lw.distributed(result_type)?)
     } else {
         None
     };
-    let n = dist.as_ref().map_or(1, Distributed::len);
+    let n = dist.as_deref().map_or(1, Distributed::len);
     let operands: Vec<Vec<Value>> = op.operands().map(|v| lw.get(v)).collect::<Result<_, _>>()?;
     if operands.iter().any(|o| o.len() != n && o.len() != 1) {
         return Err("operands and result hold different numbers of elements".into());
@@ -219,7 +219,7 @@ fn constant<'c, 'a>(
         return Ok(());
     }
     let element = ttir::splat_element(value).ok_or("only splat tensor constants are supported")?;
-    let n = Distributed::of(ty)?.len();
+    let n = lw.distributed(ty)?.len();
     let scalar_type = lw.element_type(ty);
     if !scalar_type.is_integer() && !scalar_type.is_float() {
         return Err("only integer and float tensor constants are supported".into());

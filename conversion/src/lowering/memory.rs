@@ -234,7 +234,7 @@ pub fn load<'c, 'a>(
     let memory_type = pointee_type(ptr.r#type()).ok_or("the operand is not a pointer")?;
     let elem_bits = types::memory_bits(memory_type);
     let dist = TensorView::of(ptr.r#type())
-        .map(|_| Distributed::of(ptr.r#type()))
+        .map(|_| lw.distributed(ptr.r#type()))
         .transpose()?;
     let n = dist.as_ref().map_or(1, |d| d.len());
     let vec = dist
@@ -329,7 +329,7 @@ pub fn store<'c, 'a>(
     let memory_type = pointee_type(ptr.r#type()).ok_or("the operand is not a pointer")?;
     let elem_bits = types::memory_bits(memory_type);
     let dist = TensorView::of(ptr.r#type())
-        .map(|_| Distributed::of(ptr.r#type()))
+        .map(|_| lw.distributed(ptr.r#type()))
         .transpose()?;
     let n = dist.as_ref().map_or(1, |d| d.len());
     let vec = dist
@@ -339,7 +339,7 @@ pub fn store<'c, 'a>(
     let ptrs = lw.get(ptr)?;
     let values = lw.get(value)?;
     let masks = mask.map(|m| lw.get(m)).transpose()?;
-    let owner = owner_mask(lw, emit, dist.as_ref());
+    let owner = owner_mask(lw, emit, dist.as_deref());
     let suffix = cache_suffix(op, true)?;
     let (constraint, _) = word_constraint(shape.word_bits);
     for start in (0..n).step_by(vec) {
@@ -564,7 +564,7 @@ pub fn async_copy<'c, 'a>(
     let desc = MemDesc::of(dst.r#type()).ok_or("expected a memory descriptor")?;
     let element = lw.element_type(desc.element);
     let elem_bytes = types::memory_bits(desc.element) / 8;
-    let dist = Distributed::of(src.r#type())?;
+    let dist = lw.distributed(src.r#type())?;
     let base = lw.scalar(dst)?;
     let ptrs = lw.get(src)?;
     let masks = mask.map(|m| lw.get(m)).transpose()?;

@@ -19,8 +19,10 @@ mod scan;
 mod types;
 mod view;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
+use std::rc::Rc;
 
 use melior::{
     ir::{
@@ -107,6 +109,9 @@ pub struct Lowering<'c, 'a> {
     /// Where the ops after the current one go, when its lowering split
     /// the block (see [`Lowering::split_block`]).
     continuation: Option<BlockRef<'c, 'a>>,
+    /// Each tensor type's layout, read once: types are uniqued, so a type's
+    /// address is its key.
+    layouts: RefCell<HashMap<usize, Rc<Distributed>>>,
 }
 
 fn key(value: Value) -> usize {
@@ -180,7 +185,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
         emit: &Emitter<'c, 'a>,
         ty: Type<'c>,
     ) -> Result<Vec<Vec<Value<'c, 'a>>>, String> {
-        let dist = Distributed::of(ty)?;
+        let dist = self.distributed(ty)?;
         let offsets = self.offsets(ty, &dist);
         Ok(dist
             .registers
@@ -502,6 +507,7 @@ pub fn lower_module<'c, 'a>(
         shared_base: None,
         pending: Pending::default(),
         continuation: None,
+        layouts: RefCell::default(),
     };
     if int_attr("ttg.num-ctas", 1) != 1 {
         tt_passes::rust_pass::fail(
@@ -764,10 +770,21 @@ impl<'c, 'a> Lowering<'c, 'a> {
         Ok(())
     }
 
+    /// `ty`'s distributed layout ([`Distributed::of`]), built once per type.
+    pub fn distributed(&self, ty: Type<'c>) -> Result<Rc<Distributed>, String> {
+        let key = ty.to_raw().ptr as usize;
+        if let Some(layout) = self.layouts.borrow().get(&key) {
+            return Ok(layout.clone());
+        }
+        let layout = Rc::new(Distributed::of(ty)?);
+        self.layouts.borrow_mut().insert(key, layout.clone());
+        Ok(layout)
+    }
+
     /// How many values stand for a value of type `ty`.
     fn value_count(&self, ty: Type<'c>) -> Result<usize, String> {
         if TensorView::of(ty).is_some() {
-            Ok(Distributed::of(ty)?.len())
+            Ok(self.distributed(ty)?.len())
         } else {
             Ok(1)
         }

@@ -224,7 +224,7 @@ pub fn lower<'c, 'a>(
     let inputs: Vec<Value<'c, 'a>> = op.operands().collect();
     let first = *inputs.first().ok_or("a reduction needs an operand")?;
     let src_type = first.r#type();
-    let src = Distributed::of(src_type)?;
+    let src = lw.distributed(src_type)?;
     if axis >= src.rank() {
         return Err(format!("axis {axis} is out of range"));
     }
@@ -358,7 +358,7 @@ pub fn lower<'c, 'a>(
         }
         return Ok(());
     }
-    let dst = Distributed::of(result.r#type())?;
+    let dst = lw.distributed(result.r#type())?;
     let mut picked: Vec<Vec<Value>> = vec![Vec::new(); results.len()];
     for c in &dst.registers {
         let mut key = c.clone();

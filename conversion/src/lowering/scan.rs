@@ -191,12 +191,12 @@ pub fn lower<'c, 'a>(
     let reverse = ttir::inherent_attribute(op, "reverse").and_then(ttir::bool_value) == Some(true);
     let inputs: Vec<Value<'c, 'a>> = op.operands().collect();
     let first = *inputs.first().ok_or("a scan needs an operand")?;
-    let src = Distributed::of(first.r#type())?;
+    let src = lw.distributed(first.r#type())?;
     if axis >= src.rank() {
         return Err(format!("axis {axis} is out of range"));
     }
     for v in &inputs[1..] {
-        if Distributed::of(v.r#type())?.layout != src.layout {
+        if lw.distributed(v.r#type())?.layout != src.layout {
             return Err("the operands of a scan must share one layout".into());
         }
     }

@@ -47,7 +47,7 @@ pub fn splat<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let value = lw.scalar(operand(op, 0)?)?;
-    let n = Distributed::of(result(op).r#type())?.len();
+    let n = lw.distributed(result(op).r#type())?.len();
     lw.set(result(op), vec![value; n]);
     Ok(())
 }
@@ -128,8 +128,8 @@ pub fn remap<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let src_value = operand(op, 0)?;
-    let src = Distributed::of(src_value.r#type())?;
-    let dst = Distributed::of(result(op).r#type())?;
+    let src = lw.distributed(src_value.r#type())?;
+    let dst = lw.distributed(result(op).r#type())?;
     let values = lw.get(src_value)?;
     let name = op.name();
     let is_expand = name.as_string_ref().as_str() == Ok("tt.expand_dims");
