@@ -71,8 +71,10 @@ def main():
                  "Compile times: .ttir to PTX, cache off, median. triton_compile_ms is the sum of "
                  "Triton's stage functions (make_ttir to make_ptx: the parsed module to the PTX text; "
                  "Triton's context, parsing and ptxas are outside it); ours_compile_ms is the same "
-                 "scope in one process (ttc --repeat, `stages`), ours_call_ms our whole compile call "
-                 "in one process (context, parse, printing the stages and teardown too), "
+                 "scope in one process (ttc --repeat: one Compiler reused, as a frontend keeps one; its "
+                 "dialects load before the stages, as Triton's load_dialects; `stages`), "
+                 "ours_call_ms our whole compile call in that process (context, parse, printing "
+                 "the stages and teardown too), "
                  "ours_process_ms a fresh ttc process each (start-up of the static binary "
                  "included).\n\n")
         fh.write("| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n")

@@ -16,6 +16,9 @@ CORPUS holds gen.py, kernels.py and the corpus folders (NAME/NAME.ttir, NAME/res
     process, cache off), so both see the same host load; prints `OCOMPILE name
     ms` (median of ttc's `stages`, the scope of Triton's to_ptx) and `OCALL name
     ms` (median of ttc's `total`, the whole call), medians over the rounds.
+    `TSTEPS name stage=ms ...` gives the stages of Triton's median compilation and
+    `OSTEPS name step=ms ...` the median of each of ttc's steps, to see where the
+    time goes.
 """
 import json, os, subprocess, sys, tempfile, time
 
@@ -31,7 +34,8 @@ def median(values):
 
 
 def ttc_times(ttc, path, md, reps):
-    """ttc's median `stages` and `total` (ms) over `reps` compilations in one process."""
+    """ttc's median time of each step (ms, `stages` and `total` included) over `reps`
+    compilations in one process."""
     run = subprocess.run(
         [ttc, path, "--arch", "sm_90", "--num-warps", str(md["num_warps"]),
          "--num-stages", str(md["num_stages"]), "--no-cache", "--time", "--repeat", str(reps),
@@ -41,7 +45,7 @@ def ttc_times(ttc, path, md, reps):
         words = line.split()
         if line.startswith("ttc: time: ") and len(words) >= 4:
             steps[words[2]] = float(words[3])
-    return steps["stages"], steps["total"]
+    return steps
 
 
 def bench(gen, outdir):
@@ -104,15 +108,19 @@ def compile_times(corpus, reps, ttc):
                                                   "num_stages": md["num_stages"]})
                     total = time.perf_counter() - t
                 to_ptx = sum(v for k, v in stage_s.items() if k != "cubin")
-                runs.append((to_ptx, total))
+                runs.append((to_ptx, total, dict(stage_s)))
             if ttc:
                 ours.append(ttc_times(ttc, path, md, reps))
-        runs.sort()
-        to_ptx, total = runs[len(runs) // 2]
+        runs.sort(key=lambda r: r[:2])
+        to_ptx, total, stages = runs[len(runs) // 2]
         print(f"TCOMPILE {name} {to_ptx * 1e3:.2f} {total * 1e3:.2f}", flush=True)
+        print(f"TSTEPS {name} " + " ".join(f"{k}={v * 1e3:.2f}" for k, v in stages.items()),
+              flush=True)
         if ours:
-            print(f"OCOMPILE {name} {median([o[0] for o in ours]):.3f}", flush=True)
-            print(f"OCALL {name} {median([o[1] for o in ours]):.3f}", flush=True)
+            print(f"OCOMPILE {name} {median([o['stages'] for o in ours]):.3f}", flush=True)
+            print(f"OCALL {name} {median([o['total'] for o in ours]):.3f}", flush=True)
+            print(f"OSTEPS {name} " + " ".join(f"{k}={median([o[k] for o in ours]):.2f}"
+                                              for k in ours[0]), flush=True)
 
 
 def main():
