@@ -5,8 +5,12 @@
 //! (`arith`, `math`, `cf`), run on the module from inside this pass so the
 //! flag yields a pure LLVM-dialect module, as Triton's does.
 
+use std::cell::RefCell;
+
 use melior::ir::operation::{OperationLike, OperationRef};
 use melior::pass::Pass;
+use melior::Context;
+use mlir_sys::MlirPassManager;
 use tt_passes::{
     options::PassOptions,
     pipeline,
@@ -45,7 +49,8 @@ pub fn factory(options: &PassOptions) -> Result<Pass, String> {
         compute_capability: number("compute-capability", 80)?,
         ptx_version: number("ptx-version", 80)?,
     };
-    Ok(PASS.build_with(move |op| run(op, options)))
+    let finisher = Finisher::default();
+    Ok(PASS.build_with(move |op| run_with(op, options, &finisher)))
 }
 
 /// The upstream conversions that finish the scalar ops: one conversion
@@ -54,7 +59,58 @@ pub fn factory(options: &PassOptions) -> Result<Pass, String> {
 const FINISH: &str =
     "builtin.module(convert-to-llvm{filter-dialects=arith,math,cf},reconcile-unrealized-casts)";
 
+/// [`FINISH`]'s pass manager, built on the first run of the pass that owns
+/// it and kept for the next: building it (and collecting its conversion
+/// patterns) cost as much as running it on a small kernel. A clone of the
+/// pass (MLIR clones passes to run them on several threads) starts with
+/// none of its own.
+#[derive(Default)]
+struct Finisher(RefCell<Option<MlirPassManager>>);
+
+impl Clone for Finisher {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl Finisher {
+    /// The pass manager, built in `context` if this is the first run.
+    ///
+    /// A pass belongs to one pass manager, which runs in one context and
+    /// destroys its passes, and with them this one, before that context
+    /// goes: the manager kept here never outlives the context it was
+    /// built in.
+    fn manager(&self, context: &Context) -> Result<MlirPassManager, String> {
+        if let Some(manager) = *self.0.borrow() {
+            return Ok(manager);
+        }
+        let manager = pipeline::parse(FINISH)
+            .and_then(|p| p.build(context))
+            .map_err(|e| e.to_string())?;
+        // The pass manager running this pass verifies its result (when
+        // asked to); verifying after each finishing pass too would only
+        // repeat that.
+        manager.enable_verifier(false);
+        let raw = manager.to_raw();
+        std::mem::forget(manager);
+        *self.0.borrow_mut() = Some(raw);
+        Ok(raw)
+    }
+}
+
+impl Drop for Finisher {
+    fn drop(&mut self) {
+        if let Some(manager) = self.0.get_mut().take() {
+            unsafe { mlir_sys::mlirPassManagerDestroy(manager) };
+        }
+    }
+}
+
 fn run(module: OperationRef, options: Options) -> PassResult {
+    run_with(module, options, &Finisher::default())
+}
+
+fn run_with(module: OperationRef, options: Options, finisher: &Finisher) -> PassResult {
     let context_ref = module.context();
     let context = unsafe { context_ref.to_ref() };
     // The dialects the lowering builds in. A module pass runs alone, so
@@ -63,13 +119,10 @@ fn run(module: OperationRef, options: Options) -> PassResult {
         context.get_or_load_dialect(dialect);
     }
     lower_module(context, module, options)?;
-    let manager = pipeline::parse(FINISH)
-        .and_then(|p| p.build(context))
+    let manager = finisher
+        .manager(context)
         .map_err(|e| fail(module, &format!("convert-triton-gpu-to-llvm: {e}")))?;
-    // The pass manager running this pass verifies its result (when asked
-    // to); verifying after each finishing pass too would only repeat that.
-    manager.enable_verifier(false);
-    let result = unsafe { mlir_sys::mlirPassManagerRunOnOp(manager.to_raw(), module.to_raw()) };
+    let result = unsafe { mlir_sys::mlirPassManagerRunOnOp(manager, module.to_raw()) };
     if result.value == 0 {
         return Err(fail(
             module,
