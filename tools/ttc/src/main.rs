@@ -84,7 +84,6 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[String]) -> ExitCode {
-    tt_conversion::register_passes();
     match parse(args) {
         Ok(Command::Help) => {
             print!("{HELP}");
