@@ -6,9 +6,9 @@ use std::{cell::RefCell, rc::Rc};
 
 use melior::{
     diagnostic::{Diagnostic, DiagnosticSeverity},
-    ir::Location,
     Context,
 };
+use tt_dialect::ir::file_loc;
 
 /// The diagnostics of one context, in the order MLIR reported them.
 #[derive(Clone, Default)]
@@ -59,26 +59,4 @@ fn render(diagnostic: &Diagnostic) -> String {
         }
     }
     out
-}
-
-/// `file:line:col` of a location, walking name, call-site and fused
-/// locations down to a file position as MLIR's own handlers do.
-fn file_loc(location: Location) -> Option<String> {
-    if location.is_file_line_col_range() {
-        let file = location.file_line_col_range_filename();
-        Some(format!(
-            "{}:{}:{}",
-            file.as_string_ref().as_str().ok()?,
-            location.file_line_col_range_start_line(),
-            location.file_line_col_range_start_column()
-        ))
-    } else if location.is_name() {
-        file_loc(location.name_child_location())
-    } else if location.is_call_site() {
-        file_loc(location.call_site_callee())
-    } else if location.is_fused() {
-        (0..location.fused_num_locations()).find_map(|i| file_loc(location.fused_location(i)))
-    } else {
-        None
-    }
 }

@@ -22,6 +22,7 @@ use melior::ir::{
     Attribute, Location,
 };
 use mlir_sys::{MlirAttribute, MlirContext, MlirLocation, MlirOperation};
+use tt_dialect::ir::{file_loc, FileLoc};
 use tt_passes::{
     rust_pass::{fail, PassResult, RustPass},
     ttir::loop_support::ir,
@@ -36,12 +37,6 @@ pub static PASS: RustPass = RustPass {
     run,
 };
 
-/// A file location: file name, line and column.
-struct FileLine {
-    file: String,
-    line: u32,
-}
-
 fn string_of(raw: mlir_sys::MlirStringRef) -> String {
     // SAFETY: MLIR hands out a valid (pointer, length) pair that lives as
     // long as the context.
@@ -49,33 +44,10 @@ fn string_of(raw: mlir_sys::MlirStringRef) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// The first file location in `loc`, looking through names (their child),
-/// call sites (the callee, where the code is) and fused locations.
-fn file_line(loc: MlirLocation) -> Option<FileLine> {
-    unsafe {
-        if mlir_sys::mlirLocationIsAFileLineColRange(loc) {
-            let file =
-                mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationFileLineColRangeGetFilename(loc));
-            let line = mlir_sys::mlirLocationFileLineColRangeGetStartLine(loc);
-            return Some(FileLine {
-                file: string_of(file),
-                line: u32::try_from(line).unwrap_or(0),
-            });
-        }
-        if mlir_sys::mlirLocationIsAName(loc) {
-            return file_line(mlir_sys::mlirLocationNameGetChildLoc(loc));
-        }
-        if mlir_sys::mlirLocationIsACallSite(loc) {
-            return file_line(mlir_sys::mlirLocationCallSiteGetCallee(loc));
-        }
-        if mlir_sys::mlirLocationIsAFused(loc) {
-            let n = mlir_sys::mlirLocationFusedGetNumLocations(loc) as usize;
-            let mut parts = vec![loc; n];
-            mlir_sys::mlirLocationFusedGetLocations(loc, parts.as_mut_ptr());
-            return parts.into_iter().find_map(file_line);
-        }
-    }
-    None
+/// The file position of a raw location ([`file_loc`]).
+fn file_line(loc: MlirLocation) -> Option<FileLoc> {
+    // SAFETY: `loc` is a live location of the module being converted.
+    file_loc(unsafe { Location::from_raw(loc) })
 }
 
 /// Whether `loc` already carries a subprogram (a fused location whose
@@ -124,7 +96,7 @@ fn split_path(path: &str) -> (&str, &str) {
 
 /// The subprogram of a function `name` defined at `at`, in its own compile
 /// unit (Triton's producer name, C as the language, line tables only).
-fn subprogram_text(name: &str, at: &FileLine) -> String {
+fn subprogram_text(name: &str, at: &FileLoc) -> String {
     let (directory, file) = split_path(&at.file);
     let file = format!(
         "#llvm.di_file<\"{}\" in \"{}\">",
@@ -251,18 +223,20 @@ mod tests {
 
     #[test]
     fn file_and_directory_split_like_tritons() {
-        let at = FileLine {
+        let at = FileLoc {
             file: "/src/kernels.py".into(),
             line: 15,
+            column: 1,
         };
         let text = subprogram_text("add", &at);
         assert!(text.contains("#llvm.di_file<\"kernels.py\" in \"/src\">"));
         assert!(text.contains("line = 15, scopeLine = 15"));
         let bare = subprogram_text(
             "k",
-            &FileLine {
+            &FileLoc {
                 file: "kernels.py".into(),
                 line: 1,
+                column: 1,
             },
         );
         assert!(bare.contains("\"kernels.py\" in \"\""));

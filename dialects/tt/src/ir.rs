@@ -1,7 +1,7 @@
 //! Small, safe queries and edits on IR that folders, patterns and passes
 //! share: the op that defines a value, operands by index and by segment,
 //! constant values and their splat elements, dense constants rebuilt with
-//! another type, and ops built by name.
+//! another type, ops built by name, and the file position of a location.
 
 use melior::ir::{
     attribute::DenseI32ArrayAttribute,
@@ -13,6 +13,48 @@ use melior::ir::{
     Attribute, AttributeLike, Identifier, Location, Operation, Type, TypeLike, Value, ValueLike,
 };
 use melior::{RewriterBase, StringRef};
+use std::fmt;
+
+/// A position in a named source (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileLoc {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl fmt::Display for FileLoc {
+    /// `file:line:column`, as MLIR's diagnostics print positions.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// The file position `location` points at, walking wrapped locations as
+/// MLIR's source manager handler does: a name's child, a call site's callee
+/// (where the code is), the first part of a fused location that has one.
+pub fn file_loc(location: Location) -> Option<FileLoc> {
+    if location.is_file_line_col_range() {
+        Some(FileLoc {
+            file: location
+                .file_line_col_range_filename()
+                .as_string_ref()
+                .as_str()
+                .ok()?
+                .to_owned(),
+            line: location.file_line_col_range_start_line(),
+            column: location.file_line_col_range_start_column(),
+        })
+    } else if location.is_name() {
+        file_loc(location.name_child_location())
+    } else if location.is_call_site() {
+        file_loc(location.call_site_callee())
+    } else if location.is_fused() {
+        (0..location.fused_num_locations()).find_map(|i| file_loc(location.fused_location(i)))
+    } else {
+        None
+    }
+}
 
 /// The op whose result `value` is, or `None` for a block argument.
 ///
@@ -487,4 +529,31 @@ pub fn memory_effects(op: OperationRef) -> Option<Effects> {
         allocate: mask & crate::ffi::EFFECT_ALLOCATE != 0,
         free: mask & crate::ffi::EFFECT_FREE != 0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::{ir::attribute::StringAttribute, Context};
+
+    #[test]
+    fn walks_wrapped_locations_to_the_file_position() {
+        let context = Context::new();
+        let file = Location::new(&context, "a.mlir", 3, 4);
+        let position = FileLoc {
+            file: "a.mlir".into(),
+            line: 3,
+            column: 4,
+        };
+        assert_eq!(position.to_string(), "a.mlir:3:4");
+        let expected = Some(position);
+        let named = Location::name(&context, "x", file);
+        assert_eq!(file_loc(named), expected);
+        let call = Location::call_site(file, Location::new(&context, "b.mlir", 9, 9));
+        assert_eq!(file_loc(call), expected);
+        let meta: Attribute = StringAttribute::new(&context, "m").into();
+        let fused = Location::fused(&context, &[Location::unknown(&context), named], meta);
+        assert_eq!(file_loc(fused), expected);
+        assert_eq!(file_loc(Location::unknown(&context)), None);
+    }
 }

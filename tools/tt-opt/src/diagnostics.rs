@@ -6,9 +6,9 @@ use std::{cell::RefCell, fmt::Write, rc::Rc};
 
 use melior::{
     diagnostic::{Diagnostic, DiagnosticSeverity},
-    ir::Location,
     Context,
 };
+pub use tt_dialect::ir::{file_loc, FileLoc};
 
 use crate::source::Source;
 
@@ -42,14 +42,6 @@ impl Severity {
             _ => return None,
         })
     }
-}
-
-/// A position in a named buffer (1-based line and column).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileLoc {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
 }
 
 /// One diagnostic with its notes.
@@ -127,32 +119,6 @@ impl Diag {
             out.push_str(&note.render(source));
         }
         out
-    }
-}
-
-/// Walks name, call-site and fused locations down to a file position, as
-/// MLIR's source manager handler does: a name's child, a call site's
-/// callee, a fused location's first part that has one.
-pub fn file_loc(location: Location) -> Option<FileLoc> {
-    if location.is_file_line_col_range() {
-        Some(FileLoc {
-            file: location
-                .file_line_col_range_filename()
-                .as_string_ref()
-                .as_str()
-                .ok()?
-                .to_owned(),
-            line: location.file_line_col_range_start_line(),
-            column: location.file_line_col_range_start_column(),
-        })
-    } else if location.is_name() {
-        file_loc(location.name_child_location())
-    } else if location.is_call_site() {
-        file_loc(location.call_site_callee())
-    } else if location.is_fused() {
-        (0..location.fused_num_locations()).find_map(|i| file_loc(location.fused_location(i)))
-    } else {
-        None
     }
 }
 
@@ -245,24 +211,5 @@ mod tests {
             ],
         };
         assert_eq!(diag.without_op_dumps().notes, [note("other")]);
-    }
-
-    #[test]
-    fn walks_wrapped_locations_to_the_file_position() {
-        let context = Context::new();
-        let file = Location::new(&context, "a.mlir", 3, 4);
-        let expected = Some(FileLoc {
-            file: "a.mlir".into(),
-            line: 3,
-            column: 4,
-        });
-        let named = Location::name(&context, "x", file);
-        assert_eq!(file_loc(named), expected);
-        let call = Location::call_site(file, Location::new(&context, "b.mlir", 9, 9));
-        assert_eq!(file_loc(call), expected);
-        let meta: Attribute = StringAttribute::new(&context, "m").into();
-        let fused = Location::fused(&context, &[Location::unknown(&context), named], meta);
-        assert_eq!(file_loc(fused), expected);
-        assert_eq!(file_loc(Location::unknown(&context)), None);
     }
 }
