@@ -93,6 +93,13 @@ def row_sums(x_ptr, y_ptr, N: tl.constexpr, BM: tl.constexpr):
     tl.store(y_ptr + rm, tl.sum(x, axis=1))
 
 
+@triton.jit
+def row_maxes(x_ptr, y_ptr, N: tl.constexpr, BM: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    x = tl.load(x_ptr + rm[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(y_ptr + rm, tl.max(x, axis=1))
+
+
 def small_ints(shape, dtype):
     return torch.randint(-8, 8, shape, device="cuda").to(dtype)
 
@@ -140,7 +147,24 @@ def cases():
         converts.append((f"row_sums_one_warp_{str(dtype)[6:]}_{n}", row_sums, {"N": n, "BM": n},
                          1, (8192 // n, 1, 1), x,
                          torch.empty(8192, dtype=dtype, device="cuda"), x.sum(1)))
+    # The same within 16- and 8-bit elements (tl.max keeps the element
+    # type, where tl.sum widens it): Triton packs two or four of them per
+    # shuffled register.
+    for dtype, n in ((torch.float16, 16), (torch.float16, 32), (torch.int8, 16),
+                     (torch.int8, 32)):
+        x = small_ints((8192, n), dtype)
+        converts.append((f"row_maxes_one_warp_{str(dtype)[6:]}_{n}", row_maxes,
+                         {"N": n, "BM": n}, 1, (8192 // n, 1, 1), x,
+                         torch.empty(8192, dtype=dtype, device="cuda"), x.max(1).values))
     return [("SCAN",) + c for c in scans] + [("CVT",) + c for c in converts]
+
+
+MIX = ("shfl.sync", "prmt.b32", "selp", "st.shared", "ld.shared", "bar.sync", "bar.warp.sync")
+
+
+def mix(ptx):
+    """How many of each instruction in MIX the PTX text has."""
+    return " ".join(f"{m}={ptx.count(m)}" for m in MIX)
 
 
 CUDA = None
@@ -272,6 +296,9 @@ def main():
                 t_theirs = median_ms(kernel_theirs, grid, [x, mine])
                 print(f"CVTTIME {name} {t_ours:.4f} {t_theirs:.4f} {t_ours / t_theirs:.3f}"
                       f" shared {meta['shared']} {compiled.metadata.shared}", flush=True)
+                with open(ptx) as fh:
+                    print(f"CVTMIX {name} ours {mix(fh.read())} | triton {mix(compiled.asm['ptx'])}",
+                          flush=True)
         except Exception as e:  # one failing case must not hide the others
             ok = False
             print(f"{group} {name} FAIL inf ({e})", flush=True)

@@ -87,11 +87,24 @@ def main():
                 fh.write(f"\n{what} on the GPU (op_check.py, against torch): {len(passed)}/{len(cases)} "
                          f"PASS ({', '.join(sorted(cases))})\n")
         times = lines(os.path.join(out, "check.log"), "CVTTIME")
+        mixes = lines(os.path.join(out, "check.log"), "CVTMIX")
+
+        def shuffles(name):
+            # CVTMIX name ours k=v ... | triton k=v ...: shfl.sync and prmt.b32 counts.
+            words = mixes.get(name)
+            if not words or "|" not in words:
+                return "-"
+            cut = words.index("|")
+            count = lambda side, key: next((w.split("=")[1] for w in side if w.startswith(key + "=")), "?")
+            ours, theirs = words[1:cut], words[cut + 2:]
+            return (f"{count(ours, 'shfl.sync')} / {count(theirs, 'shfl.sync')}, "
+                    f"{count(ours, 'prmt.b32')} / {count(theirs, 'prmt.b32')}")
+
         if times:
-            fh.write("\n| convert kernel | ours_ms | triton_ms (same launcher) | ratio | shared bytes ours / Triton |\n"
-                     "|---|---|---|---|---|\n")
+            fh.write("\n| convert kernel | ours_ms | triton_ms (same launcher) | ratio | shared bytes ours / Triton "
+                     "| shfl, prmt ours / Triton |\n|---|---|---|---|---|---|\n")
             for n, v in sorted(times.items()):
-                fh.write(f"| {n} | {v[0]} | {v[1]} | {v[2]} | {v[4]} / {v[5]} |\n")
+                fh.write(f"| {n} | {v[0]} | {v[1]} | {v[2]} | {v[4]} / {v[5]} | {shuffles(n)} |\n")
         if "add_print_stdout" in check:
             fh.write(f"\nadd_print device output vs corpus stdout.log: {' '.join(check['add_print_stdout'])}\n")
 

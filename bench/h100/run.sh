@@ -80,7 +80,7 @@ fi
 if [ "$MODE" = ttc ]; then
   echo "== tt.scan and ttg.convert_layout: Triton's kernels compiled by ttc, against torch"
   python3 "$HERE/op_check.py" "$TTC" "$W/ops" > "$LOG/ops.log" 2>&1 || fail "op_check.py"
-  grep -E '^(SCAN|CVT|CVTTIME) ' "$LOG/ops.log" | tee -a "$LOG/check.log"
+  grep -E '^(SCAN|CVT|CVTTIME|CVTMIX) ' "$LOG/ops.log" | tee -a "$LOG/check.log"
 fi
 
 echo "== Triton: kernel times, bench .ttir, compile times"
