@@ -150,11 +150,13 @@ def cases():
     # The same within 16- and 8-bit elements (tl.max keeps the element
     # type, where tl.sum widens it): Triton packs two or four of them per
     # shuffled register.
-    for dtype, n in ((torch.float16, 16), (torch.float16, 32), (torch.int8, 16),
-                     (torch.int8, 32)):
+    # These shapes mix registers and lanes in the conversion (with
+    # unpacked elements they take selects as well as shuffles).
+    for dtype, bm, n in ((torch.float16, 16, 32), (torch.float16, 32, 16),
+                         (torch.int8, 32, 32), (torch.int8, 64, 16)):
         x = small_ints((8192, n), dtype)
-        converts.append((f"row_maxes_one_warp_{str(dtype)[6:]}_{n}", row_maxes,
-                         {"N": n, "BM": n}, 1, (8192 // n, 1, 1), x,
+        converts.append((f"row_maxes_one_warp_{str(dtype)[6:]}_{bm}x{n}", row_maxes,
+                         {"N": n, "BM": bm}, 1, (8192 // bm, 1, 1), x,
                          torch.empty(8192, dtype=dtype, device="cuda"), x.max(1).values))
     return [("SCAN",) + c for c in scans] + [("CVT",) + c for c in converts]
 
