@@ -256,8 +256,10 @@ pub fn lower<'c, 'a>(
     }
 
     // 2. Across lanes: after the butterfly every lane holds the result.
+    // The widest exchange comes first, as in Triton's `warpReduce`, so that
+    // floating-point results round as Triton's do.
     let lane_bits = axis_bits(&src, "lane", axis)?;
-    for &bit in &lane_bits {
+    for &bit in lane_bits.iter().rev() {
         for p in partials.iter_mut() {
             let other: Vec<Value> = p
                 .values
@@ -321,26 +323,33 @@ pub fn lower<'c, 'a>(
         }
         lw.shared_access(emit, Access::Read(span));
         for (p, &slot) in partials.iter_mut().zip(&slots) {
-            let mut acc: Option<Vec<Value>> = None;
-            for w in 0..warps {
-                let loaded: Vec<Value> = p
-                    .values
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &v)| {
-                        let ty = v.r#type();
-                        let memory = emit.int_type(types::memory_bits(ty));
-                        let address = emit.gep(bases[k], emit.add(slot, emit.i32(w)), memory);
-                        let word = emit.value("llvm.load", &[address], memory, &[]);
-                        from_int(emit, word, ty)
-                    })
-                    .collect();
-                acc = Some(match acc {
-                    None => loaded,
-                    Some(a) => combine(lw, emit, op, &a, &loaded)?,
-                });
+            let mut level: Vec<Vec<Value>> = (0..warps)
+                .map(|w| {
+                    p.values
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &v)| {
+                            let ty = v.r#type();
+                            let memory = emit.int_type(types::memory_bits(ty));
+                            let address = emit.gep(bases[k], emit.add(slot, emit.i32(w)), memory);
+                            let word = emit.value("llvm.load", &[address], memory, &[]);
+                            from_int(emit, word, ty)
+                        })
+                        .collect()
+                })
+                .collect();
+            // Every thread combines the warps' partials in the tree that
+            // Triton's second butterfly (over the partials, widest exchange
+            // first) builds in its lane 0, whose result all threads then
+            // read: the same combines in the same order, without the
+            // shuffles and the second trip through shared memory.
+            while level.len() > 1 {
+                let half = level.len() / 2;
+                level = (0..half)
+                    .map(|i| combine(lw, emit, op, &level[i], &level[i + half]))
+                    .collect::<Result<_, _>>()?;
             }
-            p.values = acc.expect("at least one warp");
+            p.values = level.pop().expect("at least one warp");
         }
     }
 

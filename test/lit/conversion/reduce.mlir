@@ -12,10 +12,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %c = arith.addi %a, %b : i32
       tt.reduce.return %c : i32
     }) {allocation.offset = 64 : i32} : (tensor<256xi32, #blocked>) -> i32
-    // The two registers first, then five lane steps.
+    // The two registers first, then five lane steps, the widest exchange
+    // first (as Triton's warpReduce: floats then round as Triton's do).
     // CHECK: ^bb1:
     // CHECK: llvm.add
-    // CHECK-COUNT-5: nvvm.shfl.sync bfly
+    // CHECK: %[[X16:.*]] = llvm.mlir.constant(16 : i32)
+    // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X16]]
+    // CHECK: %[[X8:.*]] = llvm.mlir.constant(8 : i32)
+    // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X8]]
+    // CHECK: %[[X4:.*]] = llvm.mlir.constant(4 : i32)
+    // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X4]]
+    // CHECK: %[[X2:.*]] = llvm.mlir.constant(2 : i32)
+    // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X2]]
+    // CHECK: %[[X1:.*]] = llvm.mlir.constant(1 : i32)
+    // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X1]]
     // CHECK-NOT: nvvm.barrier0
     // CHECK: %[[LANE_MASK:.*]] = llvm.mlir.constant(31 : i32)
     // CHECK: %[[LEADER_BITS:.*]] = llvm.and %{{.*}}, %[[LANE_MASK]]
@@ -24,9 +34,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     // CHECK: llvm.getelementptr %{{.*}}[%[[OFF]]]
     // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[LEADER]]
     // CHECK-NEXT: nvvm.barrier0
-    // CHECK-COUNT-3: llvm.load {{.*}} : !llvm.ptr<3> -> i32
-    // CHECK: %[[L4:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
-    // CHECK-NEXT: %[[LAST:.*]] = llvm.add %{{.*}}, %[[L4]] : i32
+    // The four warps' partials combine as Triton's second butterfly does in
+    // lane 0: (w0 + w2) + (w1 + w3).
+    // CHECK: %[[W0:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
+    // CHECK: %[[W1:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
+    // CHECK: %[[W2:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
+    // CHECK: %[[W3:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
+    // CHECK-NEXT: %[[A:.*]] = llvm.add %[[W0]], %[[W2]] : i32
+    // CHECK-NEXT: %[[B:.*]] = llvm.add %[[W1]], %[[W3]] : i32
+    // CHECK-NEXT: %[[LAST:.*]] = llvm.add %[[A]], %[[B]] : i32
     // CHECK-NOT: nvvm.shfl.sync
     // CHECK: st.global.b32 {{.*}} %[[LAST]], %arg0
     tt.store %out, %s : !tt.ptr<i32>
