@@ -180,7 +180,7 @@ pub(crate) fn convert_plan(op: MlirOperation) -> Result<Conversion, Unsupported>
     let fail = |e: String| unsupported(op, format!("ttg.convert_layout with {e}"));
     match classify(&src, &dst).map_err(|e| unsupported(op, e))? {
         Movement::Registers => Ok(Conversion::Registers),
-        Movement::WarpShuffle => shuffle_plan(&src, &dst)
+        Movement::WarpShuffle => shuffle_plan(&src, &dst, bits_of(op, element)? as u32)
             .map(Conversion::Shuffle)
             .map_err(fail),
         Movement::SharedMemory => {

@@ -6,7 +6,11 @@
 //! Triton's `transferWithinWarp` emits them: selects on a lane bit
 //! (`llvm.select` of `(lane & 1 << bit) == 0`) and `nvvm.shfl.sync`
 //! (`bfly` by a constant, or `idx` from a permuted lane id) over the full
-//! warp, values of up to 32 bits as one i32 and 64-bit values as two.
+//! warp, values of up to 32 bits as one i32 and 64-bit values as two. When
+//! the plan packs 8- or 16-bit elements, they are packed into i32 words
+//! first (vector bitcasts, or zext/shl/or for bytes in 16-bit slots), byte
+//! permutes are `llvm.nvvm.prmt` intrinsic calls, and the words are
+//! unpacked at the end.
 //! Otherwise the tensor goes through shared memory along Triton's swizzled
 //! plan ([`ttg_dialect::convert_layout::plan`]).
 //!
@@ -21,7 +25,7 @@
 //! round's stores from these loads. Broadcast copies are stored once and
 //! loaded once.
 
-use melior::ir::{operation::OperationRef, Value, ValueLike};
+use melior::ir::{operation::OperationRef, Type, Value, ValueLike};
 use tt_dialect::ir as ttir;
 use ttg_dialect::convert_layout::{register_pairs, ShufflePlan, Side, Step};
 
@@ -29,6 +33,7 @@ use crate::allocation::Conversion;
 
 use super::{
     reduce::{from_int, scratch, shuffle, to_int},
+    types,
     view::register_map,
     Access, Emitter, LowerResult, Lowering,
 };
@@ -129,7 +134,9 @@ pub fn lower<'c, 'a>(
     Ok(())
 }
 
-/// Emits `plan` (see [`ShufflePlan::run`]) on this thread's source values.
+/// Emits `plan` (see [`ShufflePlan::run`]) on this thread's source values:
+/// packs the elements into 32-bit words when the plan packs, runs the
+/// steps on the words and unpacks them, as Triton's `transferWithinWarp`.
 fn shuffles<'c, 'a>(
     lw: &Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
@@ -137,10 +144,26 @@ fn shuffles<'c, 'a>(
     lane: Value<'c, 'a>,
     values: &[Value<'c, 'a>],
 ) -> Vec<Value<'c, 'a>> {
-    let mut vals: Vec<Value> = plan.inputs.iter().map(|&r| values[r]).collect();
+    let elements: Vec<Value> = plan.inputs.iter().map(|&r| values[r]).collect();
+    let Some(&first) = values.first() else {
+        return Vec::new();
+    };
+    let ty = first.r#type();
+    let mut vals = if plan.pack == 0 {
+        elements
+    } else {
+        pack(emit, plan.pack, &elements)
+    };
     let bit_clear = |bit: u32| {
         let set = emit.and(lane, emit.i32(1 << bit));
         emit.icmp("eq", set, emit.i32(0))
+    };
+    let choose = |clear: Value<'c, 'a>, sels: [u16; 2]| {
+        emit.select(
+            clear,
+            emit.i32(i64::from(sels[0])),
+            emit.i32(i64::from(sels[1])),
+        )
     };
     for step in &plan.steps {
         match step {
@@ -150,6 +173,21 @@ fn shuffles<'c, 'a>(
                     let (v0, v1) = (vals[r0], vals[r1]);
                     vals[r0] = emit.select(clear, v0, v1);
                     vals[r1] = emit.select(clear, v1, v0);
+                }
+            }
+            Step::Permute {
+                register,
+                lane,
+                clear: when_clear,
+                set,
+            } => {
+                let clear = bit_clear(*lane);
+                for (r0, r1) in register_pairs(*register, vals.len()) {
+                    let (v0, v1) = (vals[r0], vals[r1]);
+                    let first = choose(clear, [when_clear[0], set[0]]);
+                    let second = choose(clear, [when_clear[1], set[1]]);
+                    vals[r0] = prmt(emit, v0, v1, first);
+                    vals[r1] = prmt(emit, v0, v1, second);
                 }
             }
             Step::Shuffle { sources, masks } => {
@@ -183,9 +221,105 @@ fn shuffles<'c, 'a>(
                     vals[r1] = emit.select(clear, got, v1);
                 }
             }
+            Step::ShipPermute {
+                register,
+                lane,
+                send,
+                keep0,
+                keep1,
+            } => {
+                let clear = bit_clear(*lane);
+                for (r0, r1) in register_pairs(*register, vals.len()) {
+                    let (v0, v1) = (vals[r0], vals[r1]);
+                    let sent = prmt(emit, v0, v1, choose(clear, *send));
+                    let got = shuffle(emit, sent, "bfly", emit.i32(1 << lane), 0x1f);
+                    let first = choose(clear, *keep0);
+                    let second = choose(clear, *keep1);
+                    vals[r0] = prmt(emit, v0, got, first);
+                    vals[r1] = prmt(emit, v1, got, second);
+                }
+            }
         }
     }
+    if plan.pack > 0 {
+        vals = unpack(emit, plan.pack, &vals, ty);
+    }
     plan.outputs.iter().map(|&r| vals[r]).collect()
+}
+
+/// `2^pack` elements to a 32-bit word, element `k` in slot `k` from the
+/// low end: slots of `32 >> pack` bits, narrower elements zero-extended
+/// (8-bit pairs by shift and or, as Triton works around a `ptxas` bug,
+/// otherwise through a vector bitcast).
+fn pack<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    pack: u32,
+    elements: &[Value<'c, 'a>],
+) -> Vec<Value<'c, 'a>> {
+    let per = 1usize << pack;
+    let slot = 32 >> pack;
+    let bits = types::bit_width(elements[0].r#type());
+    let i32_type = emit.i32_type();
+    elements
+        .chunks(per)
+        .map(|chunk| {
+            if bits == 8 && slot == 16 {
+                let low = to_int(emit, chunk[0], 32);
+                let high = emit.shl(to_int(emit, chunk[1], 32), emit.i32(16));
+                emit.or(low, high)
+            } else {
+                let slots: Vec<Value> = if bits < slot {
+                    chunk.iter().map(|&v| to_int(emit, v, slot)).collect()
+                } else {
+                    chunk.to_vec()
+                };
+                let vector = emit.vector_of(&slots, slots[0].r#type());
+                emit.bitcast(vector, i32_type)
+            }
+        })
+        .collect()
+}
+
+/// The inverse of [`pack`]: the elements of type `ty` in `words`.
+fn unpack<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    pack: u32,
+    words: &[Value<'c, 'a>],
+    ty: Type<'c>,
+) -> Vec<Value<'c, 'a>> {
+    let per = 1usize << pack;
+    let slot = 32 >> pack;
+    let narrow = types::bit_width(ty) < slot;
+    let slot_type = if narrow { emit.int_type(slot) } else { ty };
+    let vector_type = emit.vector_type(per as u64, slot_type);
+    words
+        .iter()
+        .flat_map(|&w| {
+            let vector = emit.bitcast(w, vector_type);
+            emit.elements_of(vector, per, slot_type)
+        })
+        .map(|v| if narrow { from_int(emit, v, ty) } else { v })
+        .collect()
+}
+
+/// `prmt.b32` of `a` and `b` by `selector`, as Triton: the
+/// `llvm.nvvm.prmt` intrinsic.
+fn prmt<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    a: Value<'c, 'a>,
+    b: Value<'c, 'a>,
+    selector: Value<'c, 'a>,
+) -> Value<'c, 'a> {
+    emit.value(
+        "llvm.call_intrinsic",
+        &[a, b, selector],
+        emit.i32_type(),
+        &[
+            ("intrin", emit.string_attr("llvm.nvvm.prmt")),
+            ("operandSegmentSizes", emit.attr("array<i32: 3, 0>")),
+            ("op_bundle_sizes", emit.attr("array<i32>")),
+        ],
+    )
 }
 
 fn to_i64(v: &[u32]) -> Vec<i64> {

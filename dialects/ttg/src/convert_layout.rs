@@ -16,9 +16,13 @@
 //! `transferWithinWarp` steps: a register renumbering (`P_reg`), then either
 //! one "ship" (one mixed transposition, lanes unpermuted: select the value
 //! to send, `shfl.sync.bfly`, select the results) or selects, shuffles
-//! (`bfly` when `P_lane` is trivial, `idx` otherwise) and selects. The plan
-//! runs on values of any type ([`ShufflePlan::run`]), which is how it is
-//! tested and how it checks itself when built.
+//! (`bfly` when `P_lane` is trivial, `idx` otherwise) and selects. Elements
+//! of 16 bits or less are packed two or four to a 32-bit word (Triton's
+//! `nPack`), and permutations of the packed register bits are folded into
+//! `prmt.b32` byte selectors around the shuffles (Triton's
+//! `getTranspositionSelectors`). The plan runs byte by byte on values of
+//! any type ([`ShufflePlan::run`]), which is how it is tested and how it
+//! checks itself when built.
 //!
 //! [`plan`] computes Triton's swizzled shared-memory layout (the NVIDIA
 //! `optimalSwizzling` over the `ld.shared`/`st.shared`, `ldmatrix` and
@@ -229,12 +233,44 @@ pub fn register_pairs(register: u32, n: usize) -> impl Iterator<Item = (usize, u
         .map(move |r| (r, r | 1 << register))
 }
 
-/// One step of a [`ShufflePlan`] over the working registers of every lane.
+/// The `prmt.b32` selector that leaves its first operand as it is.
+pub const PRMT_FIRST: u16 = 0x3210;
+/// The `prmt.b32` selector that yields its second operand.
+pub const PRMT_SECOND: u16 = 0x7654;
+
+/// `prmt.b32` without sign replication: byte `i` of the result is byte
+/// `sel >> 4i & 7` of the eight bytes `a` (bytes 0-3) then `b` (4-7).
+pub fn prmt<B: Clone>(a: &[B], b: &[B], sel: u16) -> Vec<B> {
+    (0..4)
+        .map(|i| {
+            let k = (sel >> (4 * i) & 7) as usize;
+            if k < 4 {
+                a[k].clone()
+            } else {
+                b[k - 4].clone()
+            }
+        })
+        .collect()
+}
+
+/// One step of a [`ShufflePlan`] over the working registers (32-bit words)
+/// of every lane.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
     /// In lanes with bit `lane` set, registers `r` and `r | 1 << register`
     /// (for each `r` without that bit) trade values: two selects per pair.
     Swap { register: u32, lane: u32 },
+    /// Like [`Step::Swap`] with byte permutes in place of the selects: for
+    /// each pair (`r0`, `r1`) the new `r0` is `prmt(r0, r1, s[0])` and the
+    /// new `r1` is `prmt(r0, r1, s[1])`, with `s` = `clear` in lanes whose
+    /// bit `lane` is clear and `set` in the others (two selects of the
+    /// selectors, shared by the pairs, and two `prmt` per pair).
+    Permute {
+        register: u32,
+        lane: u32,
+        clear: [u16; 2],
+        set: [u16; 2],
+    },
     /// Register `r` is read from another lane. With `sources` (a
     /// permutation of lanes, what each lane bit contributes), from lane
     /// `sources(lane) ^ masks[r]` (`shfl.sync.idx`, every register);
@@ -251,73 +287,176 @@ pub enum Step {
     /// `shfl.sync.bfly` by `1 << lane`, and replaces `r1` (bit clear) or
     /// `r0` (bit set): three selects and one shuffle per pair.
     Ship { register: u32, lane: u32 },
+    /// [`Step::Ship`] with byte permutes: a lane sends
+    /// `prmt(r0, r1, send[c])`, receives `got` over `shfl.sync.bfly` by
+    /// `1 << lane`, and keeps `prmt(r0, got, keep0[c])` and
+    /// `prmt(r1, got, keep1[c])`, where `c` is 0 when its lane bit is clear
+    /// and 1 when set (three selects of selectors, shared by the pairs,
+    /// and per pair three `prmt` and one shuffle).
+    ShipPermute {
+        register: u32,
+        lane: u32,
+        send: [u16; 2],
+        keep0: [u16; 2],
+        keep1: [u16; 2],
+    },
 }
 
 /// Triton's warp-shuffle lowering of a conversion within warps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShufflePlan {
-    /// The source register each working register starts from.
+    /// The source register each working element starts from.
     pub inputs: Vec<usize>,
+    /// `log2` of the elements packed into one 32-bit working register
+    /// (Triton's `nPack`): working element `e` sits in slot
+    /// `e % 2^pack` (bits `32 / 2^pack` wide, from the low end) of
+    /// register `e / 2^pack`. 0: one element per register.
+    pub pack: u32,
     pub steps: Vec<Step>,
-    /// The working register each destination register ends in.
+    /// The working element each destination register ends in.
     pub outputs: Vec<usize>,
 }
 
+/// One byte of a simulated word: the element it belongs to and its index
+/// within the element's slot.
+type Byte<T> = (T, usize);
+
 impl ShufflePlan {
-    /// Runs the plan on one warp: `src[lane][register]` in the source
-    /// layout gives `[lane][register]` in the destination layout.
-    pub fn run<T: Clone>(&self, src: &[Vec<T>]) -> Vec<Vec<T>> {
-        let mut vals: Vec<Vec<T>> = src
+    /// The number of 32-bit working registers.
+    pub fn words(&self) -> usize {
+        self.inputs.len() >> self.pack
+    }
+
+    /// Runs the plan on one warp, byte by byte: `src[lane][register]` in
+    /// the source layout gives `[lane][register]` in the destination
+    /// layout, or `None` when an element arrives torn (its slot's bytes
+    /// from different places).
+    pub fn run<T: Clone + PartialEq>(&self, src: &[Vec<T>]) -> Option<Vec<Vec<T>>> {
+        let per = 1usize << self.pack;
+        let width = 4 / per;
+        let mut vals: Vec<Vec<Vec<Byte<T>>>> = src
             .iter()
-            .map(|regs| self.inputs.iter().map(|&r| regs[r].clone()).collect())
+            .map(|regs| {
+                self.inputs
+                    .chunks(per)
+                    .map(|slots| {
+                        slots
+                            .iter()
+                            .flat_map(|&r| (0..width).map(move |b| (regs[r].clone(), b)))
+                            .collect()
+                    })
+                    .collect()
+            })
             .collect();
         for step in &self.steps {
-            match step {
-                Step::Swap { register, lane } => {
-                    for (l, regs) in vals.iter_mut().enumerate() {
-                        if l >> lane & 1 == 1 {
-                            for (r0, r1) in register_pairs(*register, regs.len()) {
-                                regs.swap(r0, r1);
-                            }
-                        }
-                    }
-                }
-                Step::Shuffle { sources, masks } => {
-                    let before = vals.clone();
-                    for (l, regs) in vals.iter_mut().enumerate() {
-                        let base = sources.as_ref().map_or(l as u32, |s| linear(s, l as u32));
-                        for (r, v) in regs.iter_mut().enumerate() {
-                            if sources.is_some() || masks[r] != 0 {
-                                *v = before[(base ^ masks[r]) as usize][r].clone();
-                            }
-                        }
-                    }
-                }
-                Step::Ship { register, lane } => {
-                    let n = vals[0].len();
-                    let sent: Vec<Vec<T>> = vals
-                        .iter()
-                        .enumerate()
-                        .map(|(l, regs)| {
-                            let clear = l >> lane & 1 == 0;
-                            register_pairs(*register, n)
-                                .map(|(r0, r1)| regs[if clear { r1 } else { r0 }].clone())
-                                .collect()
-                        })
-                        .collect();
-                    for (l, regs) in vals.iter_mut().enumerate() {
-                        let clear = l >> lane & 1 == 0;
-                        let from = &sent[l ^ 1 << lane];
-                        for (i, (r0, r1)) in register_pairs(*register, n).enumerate() {
-                            regs[if clear { r1 } else { r0 }] = from[i].clone();
+            vals = self.step(step, vals);
+        }
+        vals.iter()
+            .map(|words| {
+                self.outputs
+                    .iter()
+                    .map(|&e| {
+                        let word = &words[e / per];
+                        let slot = &word[e % per * width..][..width];
+                        let first = &slot[0].0;
+                        slot.iter()
+                            .enumerate()
+                            .all(|(b, (v, at))| v == first && *at == b)
+                            .then(|| first.clone())
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn step<T: Clone>(
+        &self,
+        step: &Step,
+        mut vals: Vec<Vec<Vec<Byte<T>>>>,
+    ) -> Vec<Vec<Vec<Byte<T>>>> {
+        let n = self.words();
+        match step {
+            Step::Swap { register, lane } => {
+                for (l, regs) in vals.iter_mut().enumerate() {
+                    if l >> lane & 1 == 1 {
+                        for (r0, r1) in register_pairs(*register, n) {
+                            regs.swap(r0, r1);
                         }
                     }
                 }
             }
+            Step::Permute {
+                register,
+                lane,
+                clear,
+                set,
+            } => {
+                for (l, regs) in vals.iter_mut().enumerate() {
+                    let s = if l >> lane & 1 == 0 { clear } else { set };
+                    for (r0, r1) in register_pairs(*register, n) {
+                        let (v0, v1) = (regs[r0].clone(), regs[r1].clone());
+                        regs[r0] = prmt(&v0, &v1, s[0]);
+                        regs[r1] = prmt(&v0, &v1, s[1]);
+                    }
+                }
+            }
+            Step::Shuffle { sources, masks } => {
+                let before = vals.clone();
+                for (l, regs) in vals.iter_mut().enumerate() {
+                    let base = sources.as_ref().map_or(l as u32, |s| linear(s, l as u32));
+                    for (r, v) in regs.iter_mut().enumerate() {
+                        if sources.is_some() || masks[r] != 0 {
+                            *v = before[(base ^ masks[r]) as usize][r].clone();
+                        }
+                    }
+                }
+            }
+            Step::Ship { register, lane } => {
+                let sent: Vec<Vec<_>> = vals
+                    .iter()
+                    .enumerate()
+                    .map(|(l, regs)| {
+                        let clear = l >> lane & 1 == 0;
+                        register_pairs(*register, n)
+                            .map(|(r0, r1)| regs[if clear { r1 } else { r0 }].clone())
+                            .collect()
+                    })
+                    .collect();
+                for (l, regs) in vals.iter_mut().enumerate() {
+                    let clear = l >> lane & 1 == 0;
+                    let from = &sent[l ^ 1 << lane];
+                    for (i, (r0, r1)) in register_pairs(*register, n).enumerate() {
+                        regs[if clear { r1 } else { r0 }] = from[i].clone();
+                    }
+                }
+            }
+            Step::ShipPermute {
+                register,
+                lane,
+                send,
+                keep0,
+                keep1,
+            } => {
+                let side = |l: usize| l >> lane & 1;
+                let sent: Vec<Vec<_>> = vals
+                    .iter()
+                    .enumerate()
+                    .map(|(l, regs)| {
+                        register_pairs(*register, n)
+                            .map(|(r0, r1)| prmt(&regs[r0], &regs[r1], send[side(l)]))
+                            .collect()
+                    })
+                    .collect();
+                for (l, regs) in vals.iter_mut().enumerate() {
+                    let from = &sent[l ^ 1 << lane];
+                    for (i, (r0, r1)) in register_pairs(*register, n).enumerate() {
+                        regs[r0] = prmt(&regs[r0], &from[i], keep0[side(l)]);
+                        regs[r1] = prmt(&regs[r1], &from[i], keep1[side(l)]);
+                    }
+                }
+            }
         }
-        vals.iter()
-            .map(|regs| self.outputs.iter().map(|&r| regs[r].clone()).collect())
-            .collect()
+        vals
     }
 }
 
@@ -353,13 +492,180 @@ fn elements(ll: &LinearLayout) -> Result<Vec<Vec<u32>>, String> {
         .collect())
 }
 
+/// The byte permutes Triton's `getTranspositionSelectors` fuses into a
+/// mixed transposition in place of selects, as `prmt.b32` selectors: the
+/// first/second result of the pair before the shuffle (`pre`) and after
+/// (`post`), for a lane whose lane bit is clear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Selectors {
+    top_pre: u16,
+    bot_pre: u16,
+    top_post: u16,
+    bot_post: u16,
+}
+
+impl Selectors {
+    const PLAIN: Self = Self {
+        top_pre: PRMT_FIRST,
+        bot_pre: PRMT_SECOND,
+        top_post: PRMT_FIRST,
+        bot_post: PRMT_SECOND,
+    };
+
+    /// Triton's `isShippable`: the out-of-place method cannot mix high and
+    /// low register bits.
+    fn shippable(&self) -> bool {
+        self.top_pre == self.top_post
+            || (self.top_pre, self.top_post) == (0x5140, 0x6240)
+            || (self.top_pre, self.top_post) == (0x6420, 0x5410)
+    }
+}
+
+/// `sel` with, in every nibble, the byte-address bit of packed register
+/// bit `bit` exchanged with the bit that picks the `prmt` operand (bit 2).
+fn exchange_selector_bit(sel: u16, bit: u32, pack: u32) -> u16 {
+    let lo = bit + 2 - pack;
+    let operand = 0x4444u16;
+    let low = 0x1111u16 << lo;
+    let shift = 2 - lo;
+    (sel & !operand & !low) | ((sel & operand) >> shift) | ((sel & low) << shift)
+}
+
+/// Triton's `getTranspositionSelectors` for the single mixed transposition
+/// `(rbit, lane)` with `pack` low (packed) register bits: folds the low
+/// register bits that `P_reg` cycles next to the lane bits into byte
+/// selectors, removing them from `p_reg`, and returns the register bit the
+/// shuffle pairs instead of `rbit` (its "partner", always a high bit).
+///
+/// Triton 3.6 also folds an isolated `(r0 r1)` of `P_reg` into the
+/// post-shuffle selectors when `pack` is 2 but leaves it in `P_reg` as
+/// well, which applies it twice (it miscompiles on an H100); that fold is
+/// not taken here.
+fn fold_low_bits(p_reg: &mut [u32], rbit: u32, pack: u32) -> (u32, Selectors) {
+    let next = |p: &[u32], b: u32| p[b as usize];
+    let mut cycle = vec![rbit];
+    while next(p_reg, *cycle.last().unwrap()) != rbit {
+        cycle.push(next(p_reg, *cycle.last().unwrap()));
+    }
+    let high = |b: &u32| *b >= pack;
+    let (head, tail, partner, post_low, mut pre_low);
+    if let Some(first) = cycle.iter().position(high) {
+        let last = cycle.iter().rposition(high).unwrap();
+        post_low = cycle[..first].to_vec();
+        pre_low = cycle[last + 1..].iter().rev().copied().collect::<Vec<_>>();
+        head = cycle[first];
+        tail = cycle[last];
+        partner = head;
+    } else {
+        // Low bits only, as (l0 r0 r1): conjugate by a free high bit.
+        post_low = cycle[..1].to_vec();
+        pre_low = cycle.iter().rev().copied().collect::<Vec<_>>();
+        head = pre_low[0];
+        tail = head;
+        let other = 1 - head;
+        let target = next(p_reg, other);
+        partner = if pack == 2 && next(p_reg, head) == head && target >= pack {
+            pre_low.push(other);
+            let before = (0..p_reg.len() as u32)
+                .find(|&b| next(p_reg, b) == other)
+                .unwrap();
+            p_reg[before as usize] = target;
+            target
+        } else {
+            // The lowest high bit: only `rbit` (low here) is paired.
+            pack
+        };
+    }
+    let mut fold = |bits: &mut dyn Iterator<Item = u32>| {
+        let (mut top, mut bot) = (PRMT_FIRST, PRMT_SECOND);
+        for bit in bits {
+            top = exchange_selector_bit(top, bit, pack);
+            bot = exchange_selector_bit(bot, bit, pack);
+            if bit != head && bit != tail {
+                p_reg[bit as usize] = bit;
+            }
+        }
+        (top, bot)
+    };
+    let (top_post, bot_post) = fold(&mut post_low.iter().rev().copied());
+    let (top_pre, bot_pre) = fold(&mut pre_low.iter().copied());
+    p_reg[tail as usize] = head;
+    (
+        partner,
+        Selectors {
+            top_pre,
+            bot_pre,
+            top_post,
+            bot_post,
+        },
+    )
+}
+
+/// Triton's `nPack` bound from the element width: 2 bits (four elements)
+/// for 8 bits or less, 1 for 16 bits, 0 from 32 bits up.
+fn pack_bound(bits: u32) -> u32 {
+    match bits {
+        0..=8 => 2,
+        9..=16 => 1,
+        _ => 0,
+    }
+}
+
 /// Triton's `transferWithinWarp` for a conversion [`classify`] finds
-/// [`Movement::WarpShuffle`] (values of 32 bits or less travel one per
-/// shuffle, 64-bit ones as two 32-bit halves). The plan is run on the
-/// layouts' elements before it is returned.
-pub fn shuffle_plan(src: &LinearLayout, dst: &LinearLayout) -> Result<ShufflePlan, String> {
+/// [`Movement::WarpShuffle`], for elements of `bits` bits: values of 8 or
+/// 16 bits are packed up to four or two to a 32-bit register as far as
+/// the register bits outside the mixed transposition allow (with the
+/// permutations of the packed bits folded into `prmt` selectors), values
+/// of 32 bits or less otherwise travel one per shuffle, 64-bit ones as two
+/// 32-bit halves. The plan is run on the layouts' elements before it is
+/// returned; where Triton 3.6's packed plan does not deliver every element
+/// (its out-of-place method with some selectors), the in-place one with
+/// the same selectors, then the unpacked plan, are taken instead.
+pub fn shuffle_plan(
+    src: &LinearLayout,
+    dst: &LinearLayout,
+    bits: u32,
+) -> Result<ShufflePlan, String> {
     let f = Factors::of(src, dst)
         .ok_or("a conversion that is not a permutation of register and lane bits")?;
+    let (given, wanted) = (elements(src)?, elements(dst)?);
+    let delivers = |p: &ShufflePlan| p.run(&given).as_ref() == Some(&wanted);
+    let pack = pack_bound(bits).min((f.p_reg.len() - f.transpositions.len()) as u32);
+    if pack > 0 && f.transpositions.len() <= 1 {
+        let mut folded = f.clone();
+        let mut selectors = Vec::new();
+        for t in &mut folded.transpositions {
+            let (partner, s) = fold_low_bits(&mut folded.p_reg, t.0, pack);
+            t.0 = partner;
+            selectors.push(s);
+        }
+        let ship = selectors.iter().all(Selectors::shippable);
+        for ship in [ship, false] {
+            let plan = build_plan(dst, &folded, pack, &selectors, ship);
+            if delivers(&plan) {
+                return Ok(plan);
+            }
+        }
+    }
+    let plain = vec![Selectors::PLAIN; f.transpositions.len()];
+    let plan = build_plan(dst, &f, 0, &plain, true);
+    if !delivers(&plan) {
+        return Err("a warp-shuffle plan that does not deliver every element".into());
+    }
+    Ok(plan)
+}
+
+/// The steps of `transferWithinWarp` for the factors `f` (with `P_reg`
+/// and the transpositions' register bits as folded for `pack` packed
+/// bits), one [`Selectors`] per transposition. `ship` allows the
+/// out-of-place method when it applies.
+fn build_plan(
+    dst: &LinearLayout,
+    f: &Factors,
+    pack: u32,
+    selectors: &[Selectors],
+    ship: bool,
+) -> ShufflePlan {
     let n_reg = f.p_reg.len();
     let src_count = 1usize << f.src_kept.len();
     // Broadcast source registers dropped, the rest repeated up to the
@@ -388,23 +694,51 @@ pub fn shuffle_plan(src: &LinearLayout, dst: &LinearLayout) -> Result<ShufflePla
         inverse[b as usize] = 1 << k;
     }
     let mut steps = Vec::new();
-    if let ([(register, lane)], true) = (f.transpositions.as_slice(), lane_trivial) {
-        steps.push(Step::Ship {
-            register: *register,
-            lane: *lane,
-        });
-    } else {
-        for &(register, lane) in &f.transpositions {
-            steps.push(Step::Swap {
+    if let ([(register, lane)], [s], true, true) = (
+        f.transpositions.as_slice(),
+        selectors,
+        lane_trivial,
+        ship && selectors.iter().all(Selectors::shippable),
+    ) {
+        let (register, lane) = (register - pack, *lane);
+        if (s.top_pre, s.top_post) == (PRMT_FIRST, PRMT_FIRST) {
+            steps.push(Step::Ship { register, lane });
+        } else {
+            steps.push(Step::ShipPermute {
                 register,
-                lane: inverse[lane as usize].trailing_zeros(),
+                lane,
+                send: [s.bot_pre, s.top_pre],
+                keep0: [s.top_post, ship_cross(s.top_post).1],
+                keep1: [ship_cross(s.top_post).0, s.bot_post ^ 0x4444],
             });
         }
-        let masks = (0..1usize << n_reg)
+    } else {
+        let swap = |register: u32, lane: u32, top: u16, bot: u16, set: [u16; 2]| {
+            if (top, bot) == (PRMT_FIRST, PRMT_SECOND) {
+                Step::Swap { register, lane }
+            } else {
+                Step::Permute {
+                    register,
+                    lane,
+                    clear: [top, bot],
+                    set,
+                }
+            }
+        };
+        for (&(register, lane), s) in f.transpositions.iter().zip(selectors) {
+            steps.push(swap(
+                register - pack,
+                inverse[lane as usize].trailing_zeros(),
+                s.top_pre,
+                s.bot_pre,
+                [s.bot_pre, s.top_pre],
+            ));
+        }
+        let masks = (0..1usize << (n_reg as u32 - pack))
             .map(|r| {
                 f.transpositions
                     .iter()
-                    .filter(|&&(reg, _)| r >> reg & 1 == 1)
+                    .filter(|&&(reg, _)| r >> (reg - pack) & 1 == 1)
                     .fold(0, |a, &(_, lane)| a ^ inverse[lane as usize])
             })
             .collect();
@@ -412,19 +746,36 @@ pub fn shuffle_plan(src: &LinearLayout, dst: &LinearLayout) -> Result<ShufflePla
             sources: (!lane_trivial).then_some(inverse),
             masks,
         });
-        for &(register, lane) in &f.transpositions {
-            steps.push(Step::Swap { register, lane });
+        for (&(register, lane), s) in f.transpositions.iter().zip(selectors) {
+            steps.push(swap(
+                register - pack,
+                lane,
+                s.top_post,
+                s.bot_post,
+                [s.top_post ^ 0x4444, s.bot_post ^ 0x4444],
+            ));
         }
     }
-    let plan = ShufflePlan {
+    ShufflePlan {
         inputs,
+        pack,
         steps,
         outputs,
-    };
-    if plan.run(&elements(src)?) != elements(dst)? {
-        return Err("a warp-shuffle plan that does not deliver every element".into());
     }
-    Ok(plan)
+}
+
+/// Triton 3.6's `shipDiagSels`: from the post-shuffle selector of the
+/// first register, the selector of the second register in lanes with the
+/// lane bit clear and that of the first in lanes with it set.
+fn ship_cross(top_post: u16) -> (u16, u16) {
+    let high = (top_post & 0x4444) >> 2;
+    let second = top_post
+        ^ if top_post & 0x1000 != 0 {
+            high << 1
+        } else {
+            high
+        };
+    (second, second ^ 0x4444)
 }
 
 // ---- linear algebra over GF(2) on flattened element indices ----
@@ -1339,8 +1690,15 @@ mod tests {
     /// destination register of each lane must receive its element, and
     /// each step must be of the kind Triton emits. Returns the plan.
     fn shuffle(s: &LinearLayout, d: &LinearLayout) -> ShufflePlan {
+        let p = shuffle_bits(s, d, 32);
+        assert_eq!(p.pack, 0);
+        p
+    }
+
+    /// [`shuffle`] for elements of `bits` bits.
+    fn shuffle_bits(s: &LinearLayout, d: &LinearLayout, bits: u32) -> ShufflePlan {
         assert_eq!(classify(s, d).unwrap(), Movement::WarpShuffle);
-        let p = shuffle_plan(s, d).unwrap();
+        let p = shuffle_plan(s, d, bits).unwrap();
         let lanes = s.in_dim_size("lane") as usize;
         for w in 0..s.in_dim_size("warp") as usize {
             let src: Vec<Vec<Vec<i32>>> = (0..lanes)
@@ -1350,7 +1708,7 @@ mod tests {
                         .collect()
                 })
                 .collect();
-            let out = p.run(&src);
+            let out = p.run(&src).expect("no torn element");
             for (l, regs) in out.iter().enumerate() {
                 assert_eq!(regs.len(), d.in_dim_size("register") as usize);
                 for (r, e) in regs.iter().enumerate() {
@@ -1385,6 +1743,148 @@ mod tests {
                 lane: 4
             }]
         );
+    }
+
+    /// Register bit 0 and lane bit 0 trade places, register bit 1 stays.
+    fn r0_l0() -> (LinearLayout, LinearLayout) {
+        (
+            flat(&[1, 64], &[2, 4, 8, 16, 32], &[]),
+            flat(&[2, 64], &[1, 4, 8, 16, 32], &[]),
+        )
+    }
+
+    #[test]
+    fn halves_ship_with_byte_permutes() {
+        // f16: two elements per word; the swapped register bit is packed,
+        // so the free register bit pairs the words and prmt selects the
+        // halves (the selectors of Triton 3.6's LLIR for this conversion).
+        let (s, d) = r0_l0();
+        let p = shuffle_bits(&s, &d, 16);
+        assert_eq!((p.pack, p.words()), (1, 2));
+        let ship = Step::ShipPermute {
+            register: 0,
+            lane: 0,
+            send: [0x7632, 0x5410],
+            keep0: [0x5410, 0x3254],
+            keep1: [0x7610, 0x3276],
+        };
+        assert_eq!(p.steps, vec![ship.clone()]);
+        // i8 with the same bits: packing is bounded by the free register
+        // bits (one), so bytes travel in 16-bit slots, the same way.
+        let p = shuffle_bits(&s, &d, 8);
+        assert_eq!((p.pack, p.steps.clone()), (1, vec![ship]));
+        // One register bit, taken by the transposition: no packing.
+        let s = flat(&[1], &[2, 4, 8, 16, 32], &[]);
+        let d = flat(&[2], &[1, 4, 8, 16, 32], &[]);
+        let p = shuffle_bits(&s, &d, 8);
+        assert_eq!(p.pack, 0);
+        assert_eq!(
+            p.steps,
+            vec![Step::Ship {
+                register: 0,
+                lane: 0
+            }]
+        );
+        // 32- and 64-bit elements never pack.
+        assert_eq!(shuffle_bits(&r0_l0().0, &r0_l0().1, 64).pack, 0);
+    }
+
+    #[test]
+    fn bytes_conjugated_by_a_partner_bit() {
+        // (l0 r0 r1) with r2 free: all of the cycle's register bits are
+        // packed, so Triton conjugates by the partner r2. Its out-of-place
+        // selectors for this cycle tear the bytes (the same conversion
+        // compiled by Triton 3.6 returns wrong data on an H100), so the
+        // plan takes the in-place method with the same pre/post selectors.
+        let s = flat(&[1, 2, 128], &[4, 8, 16, 32, 64], &[]);
+        let d = flat(&[4, 1, 128], &[2, 8, 16, 32, 64], &[]);
+        let p = shuffle_bits(&s, &d, 8);
+        assert_eq!((p.pack, p.words()), (2, 2));
+        assert_eq!(
+            p.steps,
+            vec![
+                Step::Permute {
+                    register: 0,
+                    lane: 0,
+                    clear: [0x5140, 0x7362],
+                    set: [0x7362, 0x5140],
+                },
+                Step::Shuffle {
+                    sources: None,
+                    masks: vec![0, 1],
+                },
+                Step::Permute {
+                    register: 0,
+                    lane: 0,
+                    clear: [0x6240, 0x7351],
+                    set: [0x2604, 0x3715],
+                },
+            ]
+        );
+        // (r0 r1)(r2 l0): the packed bits only swap among themselves and
+        // stay in P_reg (before packing); the words ship with selects.
+        let s = flat(&[1, 2, 4], &[8, 16, 32, 64, 128], &[]);
+        let d = flat(&[2, 1, 8], &[4, 16, 32, 64, 128], &[]);
+        let p = shuffle_bits(&s, &d, 8);
+        assert_eq!(p.pack, 2);
+        assert_eq!(
+            p.steps,
+            vec![Step::Ship {
+                register: 0,
+                lane: 0
+            }]
+        );
+        // (l0 r0 r2 ...) with a lane rotation: prmt before and after the
+        // indexed shuffles.
+        let s = flat(&[1, 2, 4], &[8, 16, 32, 64, 128], &[]);
+        let d = flat(&[8, 2, 4], &[16, 32, 64, 128, 1], &[]);
+        let p = shuffle_bits(&s, &d, 8);
+        assert_eq!(p.pack, 2);
+        assert!(matches!(
+            p.steps.as_slice(),
+            [
+                Step::Permute { .. },
+                Step::Shuffle {
+                    sources: Some(_),
+                    ..
+                },
+                Step::Permute { .. }
+            ]
+        ));
+    }
+
+    #[test]
+    fn packed_lane_permutations() {
+        // No transposition: both register bits pack, one idx shuffle per
+        // word.
+        let s = flat(&[1, 2], &[4, 8, 16, 32, 64], &[]);
+        let d = flat(&[1, 2], &[8, 4, 16, 32, 64], &[]);
+        let p = shuffle_bits(&s, &d, 16);
+        assert_eq!((p.pack, p.words()), (1, 2));
+        let p = shuffle_bits(&s, &d, 8);
+        assert_eq!((p.pack, p.words()), (2, 1));
+        // A high register bit through the lanes with a rotation: pack the
+        // low one, select on the words.
+        let d = flat(&[1, 64], &[2, 4, 8, 16, 32], &[]);
+        let p = shuffle_bits(&s, &d, 16);
+        assert_eq!(p.pack, 1);
+        assert!(matches!(
+            p.steps.as_slice(),
+            [
+                Step::Swap { register: 0, .. },
+                Step::Shuffle { .. },
+                Step::Swap { register: 0, .. }
+            ]
+        ));
+        shuffle_bits(&d, &s, 16);
+        shuffle_bits(&d, &s, 8);
+    }
+
+    #[test]
+    fn prmt_picks_bytes() {
+        assert_eq!(prmt(&[0, 1, 2, 3], &[4, 5, 6, 7], 0x5140), vec![0, 4, 1, 5]);
+        assert_eq!(exchange_selector_bit(PRMT_FIRST, 0, 1), 0x5410);
+        assert_eq!(exchange_selector_bit(PRMT_SECOND, 0, 2), 0x7351);
     }
 
     #[test]

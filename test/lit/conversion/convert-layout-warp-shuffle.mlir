@@ -110,3 +110,122 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Sub-32-bit elements pack into 32-bit words (Triton's nPack): f16, one
+// warp, register bit 0 <-> lane bit 0 with register bit 1 free. Two f16
+// per word leave one register bit for the words, so the swapped bit is a
+// packed one: it is folded into prmt selectors and the free bit pairs the
+// two words. Triton 3.6's out-of-place method: select the send selector,
+// one prmt, one shfl.sync.bfly by 1, two selector selects and two prmt
+// (3 prmt, 1 shuffle; unpacked it would be 2 shuffles and 6 selects).
+// The selectors are those of Triton 3.6's LLIR for this TTGIR.
+// CHECK: ttg.shared = 0
+// CHECK-LABEL: llvm.func @halves
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK-DAG: %[[C7632:.*]] = llvm.mlir.constant(30258 : i32)
+// CHECK-DAG: %[[C5410:.*]] = llvm.mlir.constant(21520 : i32)
+// CHECK: %[[SEND:.*]] = llvm.select %{{.*}}, %[[C7632]], %[[C5410]] : i1, i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.prmt"(%{{.*}}, %{{.*}}, %[[SEND]])
+// CHECK: nvvm.shfl.sync bfly
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.nvvm.prmt"
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: llvm.call_intrinsic "llvm.nvvm.prmt"
+// CHECK: llvm.bitcast %{{.*}} : i32 to vector<2xf16>
+// CHECK: llvm.return
+#a = #ttg.linear<{register = [[1], [64]], lane = [[2], [4], [8], [16], [32]], warp = [], block = []}>
+#b = #ttg.linear<{register = [[2], [64]], lane = [[1], [4], [8], [16], [32]], warp = [], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @halves(%v: f16, %out: !tt.ptr<f16>) {
+    %x = tt.splat %v : f16 -> tensor<128xf16, #a>
+    %y = ttg.convert_layout %x : tensor<128xf16, #a> -> tensor<128xf16, #b>
+    %p = tt.splat %out : !tt.ptr<f16> -> tensor<128x!tt.ptr<f16>, #b>
+    tt.store %p, %y : tensor<128x!tt.ptr<f16>, #b>
+    tt.return
+  }
+}
+
+// -----
+
+// The same with i8: packing is bounded by the register bits left outside
+// the transposition (one), so bytes travel two to a word in 16-bit slots,
+// packed by zext, shl 16 and or (Triton's ptxas workaround) and unpacked
+// through vector<2xi16> and trunc. Same 3 prmt and 1 shuffle.
+// CHECK: ttg.shared = 0
+// CHECK-LABEL: llvm.func @bytes_in_halves
+// CHECK: llvm.zext %{{.*}} : i8 to i32
+// CHECK: llvm.shl
+// CHECK: llvm.or
+// CHECK-COUNT-3: llvm.call_intrinsic "llvm.nvvm.prmt"
+// CHECK-NOT: llvm.call_intrinsic "llvm.nvvm.prmt"
+// CHECK: llvm.bitcast %{{.*}} : i32 to vector<2xi16>
+// CHECK: llvm.trunc %{{.*}} : i16 to i8
+// CHECK: llvm.return
+#a = #ttg.linear<{register = [[1], [64]], lane = [[2], [4], [8], [16], [32]], warp = [], block = []}>
+#b = #ttg.linear<{register = [[2], [64]], lane = [[1], [4], [8], [16], [32]], warp = [], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @bytes_in_halves(%v: i8, %out: !tt.ptr<i8>) {
+    %x = tt.splat %v : i8 -> tensor<128xi8, #a>
+    %y = ttg.convert_layout %x : tensor<128xi8, #a> -> tensor<128xi8, #b>
+    %p = tt.splat %out : !tt.ptr<i8> -> tensor<128x!tt.ptr<i8>, #b>
+    tt.store %p, %y : tensor<128x!tt.ptr<i8>, #b>
+    tt.return
+  }
+}
+
+// -----
+
+// i8, the cycle (l0 r0 r1) with r2 free: four bytes to a word, the cycle's
+// register bits are all packed, so it is conjugated by the partner bit r2
+// (the words' register bit). Triton 3.6 ships it out of place (3 prmt, 1
+// shuffle) but those selectors tear the bytes (its kernel returns wrong
+// data on an H100); the in-place method with the same pre/post selectors
+// is taken: 2 prmt, one shfl.sync.bfly (of the word with r2 set), 2 prmt.
+// CHECK: ttg.shared = 0
+// CHECK-LABEL: llvm.func @bytes_partner
+// CHECK: llvm.bitcast %{{.*}} : vector<4xi8> to i32
+// CHECK: llvm.bitcast %{{.*}} : vector<4xi8> to i32
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.nvvm.prmt"
+// CHECK: nvvm.shfl.sync bfly
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.nvvm.prmt"
+// CHECK-NOT: llvm.call_intrinsic "llvm.nvvm.prmt"
+// CHECK: llvm.bitcast %{{.*}} : i32 to vector<4xi8>
+// CHECK: llvm.return
+#a = #ttg.linear<{register = [[1], [2], [128]], lane = [[4], [8], [16], [32], [64]], warp = [], block = []}>
+#b = #ttg.linear<{register = [[4], [1], [128]], lane = [[2], [8], [16], [32], [64]], warp = [], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @bytes_partner(%v: i8, %out: !tt.ptr<i8>) {
+    %x = tt.splat %v : i8 -> tensor<256xi8, #a>
+    %y = ttg.convert_layout %x : tensor<256xi8, #a> -> tensor<256xi8, #b>
+    %p = tt.splat %out : !tt.ptr<i8> -> tensor<256x!tt.ptr<i8>, #b>
+    tt.store %p, %y : tensor<256x!tt.ptr<i8>, #b>
+    tt.return
+  }
+}
+
+// -----
+
+// f16, lanes permuted only: two elements to a word (nPack 1, the f16
+// bound), so the two words take one shfl.sync.idx each instead of four.
+// CHECK: ttg.shared = 0
+// CHECK-LABEL: llvm.func @halves_by_index
+// CHECK-NOT: llvm.select
+// CHECK-COUNT-2: nvvm.shfl.sync idx
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: llvm.call_intrinsic
+// CHECK: llvm.return
+#a = #ttg.linear<{register = [[1], [2]], lane = [[4], [8], [16], [32], [64]], warp = [], block = []}>
+#b = #ttg.linear<{register = [[1], [2]], lane = [[8], [4], [16], [32], [64]], warp = [], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @halves_by_index(%v: f16, %out: !tt.ptr<f16>) {
+    %x = tt.splat %v : f16 -> tensor<128xf16, #a>
+    %y = ttg.convert_layout %x : tensor<128xf16, #a> -> tensor<128xf16, #b>
+    %p = tt.splat %out : !tt.ptr<f16> -> tensor<128x!tt.ptr<f16>, #b>
+    tt.store %p, %y : tensor<128x!tt.ptr<f16>, #b>
+    tt.return
+  }
+}
