@@ -154,7 +154,6 @@ pub fn render_one(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use melior::ir::{attribute::StringAttribute, Attribute};
 
     fn source() -> Source {
         Source {
