@@ -7,7 +7,6 @@
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, TypeAttribute},
     operation::{OperationLike, OperationRef},
-    r#type::IntegerType,
     Type, Value, ValueLike,
 };
 use tt_dialect::{ir as ttir, types::TensorView};
@@ -18,16 +17,12 @@ use super::{types, Emitter, LowerResult, Lowering};
 /// and the value leave room for this many index dimensions.
 const MAX_INDEX_DIMS: usize = 28;
 
-fn int_bits(ty: Type) -> Option<u32> {
-    IntegerType::try_from(ty).ok().map(|t| t.width())
-}
-
 /// The conversion specifier of one element of type `ty`.
 fn element_spec(ty: Type, hex: bool, signed: bool) -> Result<String, String> {
     if types::is_llvm_pointer(ty) {
         return Ok("%p".into());
     }
-    let bits = int_bits(ty)
+    let bits = ttir::int_width(ty)
         .or_else(|| types::float_bits(ty))
         .ok_or_else(|| format!("cannot print values of type {ty}"))?;
     if hex {
@@ -60,7 +55,7 @@ fn promote<'c, 'a>(
         _ => value,
     };
     let ty = value.r#type();
-    if let Some(bits) = int_bits(ty) {
+    if let Some(bits) = ttir::int_width(ty) {
         if bits < 32 {
             let extend = if signed { "llvm.sext" } else { "llvm.zext" };
             return emit.value(extend, &[value], emit.i32_type(), &[]);

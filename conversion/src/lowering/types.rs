@@ -3,7 +3,7 @@
 //! type to compare its text would build an `AsmState` on each call.
 
 use melior::{
-    ir::{r#type::IntegerType, Type, TypeLike},
+    ir::{Type, TypeLike},
     Context,
 };
 
@@ -40,10 +40,9 @@ pub fn is_bf16(ty: Type) -> bool {
 /// Bits of one value of LLVM type `ty`: an integer's or a float's width,
 /// 64 for pointers.
 pub fn bit_width(ty: Type) -> u32 {
-    if let Ok(int) = IntegerType::try_from(ty) {
-        return int.width();
-    }
-    float_bits(ty).unwrap_or(64)
+    tt_dialect::ir::int_width(ty)
+        .or_else(|| float_bits(ty))
+        .unwrap_or(64)
 }
 
 /// Bits of one element in memory: [`bit_width`], with `i1` stored as a

@@ -366,6 +366,16 @@ pub fn resize_splat_attr<'c>(attr: Attribute<'c>, ty: Type<'c>) -> Option<Attrib
 
 /// Every attribute of `op`: inherent ones (properties) and discardable
 /// ones, as the generic printer shows them.
+/// The width of an integer type, `None` for other types. Unlike
+/// melior's `IntegerType::try_from`, a non-integer type costs nothing (its
+/// error prints the type).
+pub fn int_width(ty: Type) -> Option<u32> {
+    unsafe {
+        mlir_sys::mlirTypeIsAInteger(ty.to_raw())
+            .then(|| mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw()))
+    }
+}
+
 pub fn attributes<'c>(op: OperationRef<'c, '_>) -> Vec<(Identifier<'c>, Attribute<'c>)> {
     op.attributes().collect()
 }

@@ -204,7 +204,7 @@ fn constant_offset(value: Value) -> Option<(i64, u32)> {
     };
     let element = ir::constant_of(scalar).and_then(ir::splat_element)?;
     let int = IntegerAttribute::try_from(element).ok()?;
-    let width = IntegerType::try_from(element.r#type()).ok()?.width();
+    let width = ir::int_width(element.r#type())?;
     Some((int.value(), width))
 }
 
@@ -215,7 +215,7 @@ fn offsets_combinable(first: Value, second: Value) -> bool {
         return false;
     }
     let element = TensorView::of(first.r#type()).map_or(first.r#type(), |t| t.element);
-    if IntegerType::try_from(element).is_ok_and(|t| t.width() == 64) {
+    if ir::int_width(element) == Some(64) {
         return true;
     }
     match (constant_offset(first), constant_offset(second)) {
