@@ -1,9 +1,12 @@
 //! `convert-triton-gpu-to-llvm`: TritonGPU IR to the LLVM and NVVM
 //! dialects. The Rust walk-and-rebuild in [`crate::lowering`] turns every
 //! kernel into an `llvm.func` and every distributed op into per-thread
-//! scalar code; MLIR's own conversions then finish what is already scalar
-//! (`arith`, `math`, `cf`), run on the module from inside this pass so the
-//! flag yields a pure LLVM-dialect module, as Triton's does.
+//! scalar code in the LLVM and NVVM dialects. The few scalar `arith` and
+//! `math` ops it leaves in their dialects (those with fast-math or overflow
+//! flags, or with no counterpart in the lowering) are finished by MLIR's
+//! own conversions, run on the module from inside this pass, so the flag
+//! yields a pure LLVM-dialect module, as Triton's does. Most kernels leave
+//! none, and skip that conversion.
 
 use std::cell::RefCell;
 
@@ -53,7 +56,7 @@ pub fn factory(options: &PassOptions) -> Result<Pass, String> {
     Ok(PASS.build_with(move |op| run_with(op, options, &finisher)))
 }
 
-/// The upstream conversions that finish the scalar ops: one conversion
+/// The upstream conversions that finish the scalar ops left: one conversion
 /// for the three dialects (through their `ConvertToLLVMPatternInterface`s)
 /// walks the module once instead of three times.
 const FINISH: &str =
@@ -118,7 +121,9 @@ fn run_with(module: OperationRef, options: Options, finisher: &Finisher) -> Pass
     for dialect in ["llvm", "nvvm", "cf", "arith", "math"] {
         context.get_or_load_dialect(dialect);
     }
-    lower_module(context, module, options)?;
+    if !lower_module(context, module, options)? {
+        return Ok(());
+    }
     let manager = finisher
         .manager(context)
         .map_err(|e| fail(module, &format!("convert-triton-gpu-to-llvm: {e}")))?;

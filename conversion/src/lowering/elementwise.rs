@@ -1,7 +1,10 @@
-//! Elementwise ops: each is rebuilt once per element on scalars. `arith`
-//! and most of `math` stay in their dialects for MLIR's conversions; the
+//! Elementwise ops: each is rebuilt once per element on scalars. The
+//! `arith` and `math` ops with a one-to-one LLVM counterpart become it
+//! here, as MLIR's `arith`/`math`-to-LLVM patterns would map them; the
 //! ops Triton lowers to fast PTX (`divf`, `exp`, `exp2` on f32) or to
-//! libdevice get that lowering here.
+//! libdevice get that lowering. What is left (ops with fast-math or
+//! overflow flags, or without a counterpart here) stays in its dialect
+//! for MLIR's conversions, and the lowering records that it did.
 
 use melior::ir::{
     attribute::FloatAttribute,
@@ -40,9 +43,87 @@ const LIBDEVICE: &[(&str, &str)] = &[
     ("math.log10", "log10"),
 ];
 
-/// Ops rebuilt per element under their own name.
+/// `arith` and `math` ops and their LLVM-dialect counterparts, which take
+/// the same operands and give the same result: the mapping of MLIR's
+/// `arith`/`math`-to-LLVM patterns for these ops. `arith.cmpi`/`cmpf`
+/// keep their `predicate`, which numbers the predicates as `llvm.icmp`/
+/// `fcmp` do.
+const LLVM_OPS: &[(&str, &str)] = &[
+    ("arith.addf", "llvm.fadd"),
+    ("arith.subf", "llvm.fsub"),
+    ("arith.mulf", "llvm.fmul"),
+    ("arith.divf", "llvm.fdiv"),
+    ("arith.remf", "llvm.frem"),
+    ("arith.negf", "llvm.fneg"),
+    ("arith.addi", "llvm.add"),
+    ("arith.subi", "llvm.sub"),
+    ("arith.muli", "llvm.mul"),
+    ("arith.divsi", "llvm.sdiv"),
+    ("arith.divui", "llvm.udiv"),
+    ("arith.remsi", "llvm.srem"),
+    ("arith.remui", "llvm.urem"),
+    ("arith.andi", "llvm.and"),
+    ("arith.ori", "llvm.or"),
+    ("arith.xori", "llvm.xor"),
+    ("arith.shli", "llvm.shl"),
+    ("arith.shrsi", "llvm.ashr"),
+    ("arith.shrui", "llvm.lshr"),
+    ("arith.cmpi", "llvm.icmp"),
+    ("arith.cmpf", "llvm.fcmp"),
+    ("arith.select", "llvm.select"),
+    ("arith.extsi", "llvm.sext"),
+    ("arith.extui", "llvm.zext"),
+    ("arith.trunci", "llvm.trunc"),
+    ("arith.extf", "llvm.fpext"),
+    ("arith.truncf", "llvm.fptrunc"),
+    ("arith.sitofp", "llvm.sitofp"),
+    ("arith.uitofp", "llvm.uitofp"),
+    ("arith.fptosi", "llvm.fptosi"),
+    ("arith.fptoui", "llvm.fptoui"),
+    ("arith.bitcast", "llvm.bitcast"),
+    ("arith.maxnumf", "llvm.intr.maxnum"),
+    ("arith.minnumf", "llvm.intr.minnum"),
+    ("arith.maximumf", "llvm.intr.maximum"),
+    ("arith.minimumf", "llvm.intr.minimum"),
+    ("arith.maxsi", "llvm.intr.smax"),
+    ("arith.minsi", "llvm.intr.smin"),
+    ("arith.maxui", "llvm.intr.umax"),
+    ("arith.minui", "llvm.intr.umin"),
+    ("math.absf", "llvm.intr.fabs"),
+    ("math.sqrt", "llvm.intr.sqrt"),
+    ("math.floor", "llvm.intr.floor"),
+    ("math.ceil", "llvm.intr.ceil"),
+    ("math.trunc", "llvm.intr.trunc"),
+    ("math.fma", "llvm.intr.fma"),
+    ("math.exp2", "llvm.intr.exp2"),
+];
+
+/// Ops rebuilt per element under their own name when they have no LLVM
+/// counterpart here.
 fn is_scalar_dialect(name: &str) -> bool {
     name.starts_with("arith.") || name.starts_with("math.")
+}
+
+/// The LLVM op that `op` (named `name`) becomes, with the attributes it
+/// keeps; `None` when MLIR's conversions must handle it: no counterpart
+/// here, or flags (fast-math, overflow, rounding) that are not the
+/// defaults.
+fn llvm_counterpart<'c>(
+    lw: &Lowering<'c, '_>,
+    op: OperationRef<'c, '_>,
+    name: &str,
+) -> Option<(&'static str, Vec<(String, melior::ir::Attribute<'c>)>)> {
+    let (_, llvm) = LLVM_OPS.iter().find(|(n, _)| *n == name)?;
+    let mut kept = Vec::new();
+    for (id, attribute) in ttir::attributes(op) {
+        let id = id.as_string_ref().as_str().unwrap_or("").to_owned();
+        match id.as_str() {
+            "predicate" => kept.push((id, attribute)),
+            "fastmath" | "overflowFlags" if lw.no_flags.contains(&attribute) => {}
+            _ => return None,
+        }
+    }
+    Some((llvm, kept))
 }
 
 pub fn lower<'c, 'a>(
@@ -77,7 +158,22 @@ pub fn lower<'c, 'a>(
         return Err("operands and result hold different numbers of elements".into());
     }
     let element_type = lw.element_type(result_type);
-    let attributes = ttir::attributes(op);
+    let (generic_name, attributes) = match &scalar_name {
+        Some(_) => (name, Vec::new()),
+        None => match llvm_counterpart(lw, op, name) {
+            Some((llvm, kept)) => (llvm, kept),
+            None => {
+                lw.left_for_mlir = true;
+                let all = ttir::attributes(op)
+                    .into_iter()
+                    .map(|(id, a)| (id.as_string_ref().as_str().unwrap_or("").to_owned(), a))
+                    .collect();
+                (name, all)
+            }
+        },
+    };
+    let attributes: Vec<(&str, melior::ir::Attribute)> =
+        attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
     // Triton's deduplication: where the result is constant over aligned
     // groups of a thread's registers (AxisInfo's constancy), only the
     // first register of each group is computed and the others reuse it.
@@ -105,15 +201,7 @@ pub fn lower<'c, 'a>(
                         emit.value(llvm, &args, element_type, &[])
                     }
                 }
-                None => {
-                    let attrs: Vec<(String, melior::ir::Attribute)> = attributes
-                        .iter()
-                        .map(|(id, a)| (id.as_string_ref().as_str().unwrap_or("").to_owned(), *a))
-                        .collect();
-                    let attrs: Vec<(&str, melior::ir::Attribute)> =
-                        attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-                    emit.value(name, &args, element_type, &attrs)
-                }
+                None => emit.value(generic_name, &args, element_type, &attributes),
             },
         };
         values.push(v);
@@ -214,8 +302,13 @@ fn constant<'c, 'a>(
     let value = ttir::inherent_attribute(op, "value").ok_or("a constant without value")?;
     let ty = result.r#type();
     if TensorView::of(ty).is_none() {
-        let v = emit.value("arith.constant", &[], ty, &[("value", value)]);
-        lw.set(result, vec![v]);
+        if ty.is_index() {
+            lw.left_for_mlir = true;
+            let v = emit.value("arith.constant", &[], ty, &[("value", value)]);
+            lw.set(result, vec![v]);
+        } else {
+            lw.set(result, vec![emit.constant(ty, value)]);
+        }
         return Ok(());
     }
     let element = ttir::splat_element(value).ok_or("only splat tensor constants are supported")?;
@@ -224,7 +317,7 @@ fn constant<'c, 'a>(
     if !scalar_type.is_integer() && !scalar_type.is_float() {
         return Err("only integer and float tensor constants are supported".into());
     }
-    let v = emit.value("arith.constant", &[], scalar_type, &[("value", element)]);
+    let v = emit.constant(scalar_type, element);
     lw.set(result, vec![v; n]);
     Ok(())
 }

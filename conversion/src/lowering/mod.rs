@@ -3,8 +3,9 @@
 //! tensor becomes the values this thread holds (one per register of its
 //! layout, in register order); a scalar stays one value; a shared-memory
 //! descriptor becomes its base pointer in address space 3. Ops that are
-//! already scalar (`arith`, `math`, `cf`) are rebuilt per element and left
-//! for MLIR's own conversions, which the pass runs next.
+//! already scalar (`arith`, `math`, `cf`) are rebuilt per element as their
+//! LLVM counterparts; the few without one here are rebuilt as they are,
+//! and [`lower_module`] says so, for MLIR's own conversions to finish.
 
 mod assert;
 mod atomic;
@@ -112,6 +113,12 @@ pub struct Lowering<'c, 'a> {
     /// Each tensor type's layout, read once: types are uniqued, so a type's
     /// address is its key.
     layouts: RefCell<HashMap<usize, Rc<Distributed>>>,
+    /// Whether an op was rebuilt in a dialect other than `llvm` and `nvvm`
+    /// (see [`elementwise`]), for MLIR's conversions to finish.
+    pub left_for_mlir: bool,
+    /// `#arith.fastmath<none>` and `#arith.overflow<none>`: the flags an
+    /// op may carry and still become its LLVM counterpart.
+    no_flags: [Attribute<'c>; 2],
 }
 
 fn key(value: Value) -> usize {
@@ -479,13 +486,14 @@ pub fn pointee_type(ty: Type) -> Option<Type> {
     }
 }
 
-/// Converts every `tt.func` of `module`. On failure the error is already
-/// emitted at the op that caused it.
+/// Converts every `tt.func` of `module`; returns whether some ops were left
+/// in their own dialects (`arith`, `math`) for MLIR's conversions. On
+/// failure the error is already emitted at the op that caused it.
 pub fn lower_module<'c, 'a>(
     context: &'c Context,
     module: OperationRef<'c, 'a>,
     options: Options,
-) -> Result<(), Failure> {
+) -> Result<bool, Failure> {
     let int_attr = |name: &str, default: i64| {
         module
             .attribute(name)
@@ -508,6 +516,9 @@ pub fn lower_module<'c, 'a>(
         pending: Pending::default(),
         continuation: None,
         layouts: RefCell::default(),
+        left_for_mlir: false,
+        no_flags: ["#arith.fastmath<none>", "#arith.overflow<none>"]
+            .map(|text| Attribute::parse(context, text).expect("arith is loaded")),
     };
     if int_attr("ttg.num-ctas", 1) != 1 {
         tt_passes::rust_pass::fail(
@@ -521,7 +532,7 @@ pub fn lower_module<'c, 'a>(
     for function in functions {
         lowering.lower_function(function)?;
     }
-    Ok(())
+    Ok(lowering.left_for_mlir)
 }
 
 /// `llvm.mlir.global external @global_smem() {addr_space = 3, alignment = 16} : !llvm.array<0 x i8>`.
@@ -852,7 +863,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
         if name == "cf.br" {
             let args = expand(self, op.operands().collect())?;
             let target = successor(0)?;
-            let br = OperationBuilder::new("cf.br", emit.location)
+            let br = OperationBuilder::new("llvm.br", emit.location)
                 .add_operands(&args)
                 .add_successors(&[&target])
                 .build()
@@ -872,7 +883,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
         let mut operands = vec![condition];
         operands.extend(&true_args);
         operands.extend(&false_args);
-        let br = OperationBuilder::new("cf.cond_br", emit.location)
+        let br = OperationBuilder::new("llvm.cond_br", emit.location)
             .add_operands(&operands)
             .add_successors(&[&t, &f])
             .add_attributes(&[(Identifier::new(self.context, "operandSegmentSizes"), sizes)])

@@ -209,6 +209,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
+// Scalar arith and math ops become their LLVM counterparts (cmpi keeps its
+// predicate); one with fast-math flags, and one without a counterpart in
+// the lowering (ctpop), are finished by MLIR's conversions inside the pass.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @scalar_ops
+// CHECK: %[[GT:.*]] = llvm.icmp "sgt" %arg1, %arg2 : i32
+// CHECK: %[[M:.*]] = llvm.select %[[GT]], %arg1, %arg2 : i1, i32
+// CHECK: %[[F:.*]] = llvm.sitofp %[[M]] : i32 to f32
+// CHECK: %[[Y:.*]] = llvm.intr.maxnum(%[[F]], %arg3) : (f32, f32) -> f32
+// CHECK: llvm.fadd %[[Y]], %arg3 {fastmathFlags = #llvm.fastmath<fast>} : f32
+// CHECK: llvm.intr.ctpop(%[[M]]) : (i32) -> i32
+// CHECK-NOT: arith.
+// CHECK-NOT: math.
+// CHECK: llvm.return
+  tt.func public @scalar_ops(%p: !tt.ptr<f32>, %a: i32, %b: i32, %x: f32) {
+    %gt = arith.cmpi sgt, %a, %b : i32
+    %m = arith.select %gt, %a, %b : i32
+    %f = arith.sitofp %m : i32 to f32
+    %y = arith.maxnumf %f, %x : f32
+    %z = arith.addf %y, %x fastmath<fast> : f32
+    %c = math.ctpop %m : i32
+    %cf = arith.sitofp %c : i32 to f32
+    %s = arith.addf %z, %cf : f32
+    tt.store %p, %s : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @refused(%p: !tt.ptr<f32>) {
