@@ -8,15 +8,11 @@
 //! yields a pure LLVM-dialect module, as Triton's does. Most kernels leave
 //! none, and skip that conversion.
 
-use std::cell::RefCell;
-
 use melior::ir::operation::{OperationLike, OperationRef};
 use melior::pass::Pass;
-use melior::Context;
-use mlir_sys::MlirPassManager;
 use tt_passes::{
+    nested::NestedPipeline,
     options::PassOptions,
-    pipeline,
     rust_pass::{fail, PassResult, RustPass},
 };
 
@@ -52,68 +48,22 @@ pub fn factory(options: &PassOptions) -> Result<Pass, String> {
         compute_capability: number("compute-capability", 80)?,
         ptx_version: number("ptx-version", 80)?,
     };
-    let finisher = Finisher::default();
+    // Kept between runs: building it (and collecting its conversion
+    // patterns) cost as much as running it on a small kernel.
+    let finisher = NestedPipeline::new(FINISH);
     Ok(PASS.build_with(move |op| run_with(op, options, &finisher)))
 }
 
 /// The upstream conversions that finish the scalar ops left: one conversion
-/// for the three dialects (through their `ConvertToLLVMPatternInterface`s)
-/// walks the module once instead of three times.
+/// for both dialects (through their `ConvertToLLVMPatternInterface`s).
 const FINISH: &str =
-    "builtin.module(convert-to-llvm{filter-dialects=arith,math,cf},reconcile-unrealized-casts)";
-
-/// [`FINISH`]'s pass manager, built on the first run of the pass that owns
-/// it and kept for the next: building it (and collecting its conversion
-/// patterns) cost as much as running it on a small kernel. A clone of the
-/// pass (MLIR clones passes to run them on several threads) starts with
-/// none of its own.
-#[derive(Default)]
-struct Finisher(RefCell<Option<MlirPassManager>>);
-
-impl Clone for Finisher {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
-
-impl Finisher {
-    /// The pass manager, built in `context` if this is the first run.
-    ///
-    /// A pass belongs to one pass manager, which runs in one context and
-    /// destroys its passes, and with them this one, before that context
-    /// goes: the manager kept here never outlives the context it was
-    /// built in.
-    fn manager(&self, context: &Context) -> Result<MlirPassManager, String> {
-        if let Some(manager) = *self.0.borrow() {
-            return Ok(manager);
-        }
-        let manager = pipeline::parse(FINISH)
-            .and_then(|p| p.build(context))
-            .map_err(|e| e.to_string())?;
-        // The pass manager running this pass verifies its result (when
-        // asked to); verifying after each finishing pass too would only
-        // repeat that.
-        manager.enable_verifier(false);
-        let raw = manager.to_raw();
-        std::mem::forget(manager);
-        *self.0.borrow_mut() = Some(raw);
-        Ok(raw)
-    }
-}
-
-impl Drop for Finisher {
-    fn drop(&mut self) {
-        if let Some(manager) = self.0.get_mut().take() {
-            unsafe { mlir_sys::mlirPassManagerDestroy(manager) };
-        }
-    }
-}
+    "builtin.module(convert-to-llvm{filter-dialects=arith,math},reconcile-unrealized-casts)";
 
 fn run(module: OperationRef, options: Options) -> PassResult {
-    run_with(module, options, &Finisher::default())
+    run_with(module, options, &NestedPipeline::new(FINISH))
 }
 
-fn run_with(module: OperationRef, options: Options, finisher: &Finisher) -> PassResult {
+fn run_with(module: OperationRef, options: Options, finisher: &NestedPipeline) -> PassResult {
     let context_ref = module.context();
     let context = unsafe { context_ref.to_ref() };
     // The dialects the lowering builds in. A module pass runs alone, so
@@ -124,15 +74,11 @@ fn run_with(module: OperationRef, options: Options, finisher: &Finisher) -> Pass
     if !lower_module(context, module, options)? {
         return Ok(());
     }
-    let manager = finisher
-        .manager(context)
-        .map_err(|e| fail(module, &format!("convert-triton-gpu-to-llvm: {e}")))?;
-    let result = unsafe { mlir_sys::mlirPassManagerRunOnOp(manager, module.to_raw()) };
-    if result.value == 0 {
-        return Err(fail(
+    finisher.run(module).map_err(|e| {
+        fail(
             module,
-            "convert-triton-gpu-to-llvm: the scalar ops could not be converted to the LLVM dialect",
-        ));
-    }
+            &format!("convert-triton-gpu-to-llvm: the scalar ops left could not be converted to the LLVM dialect ({e})"),
+        )
+    })?;
     Ok(())
 }

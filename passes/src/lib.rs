@@ -11,12 +11,15 @@
 //! * [`options`] parses `key=value` pass options.
 //! * [`suggest`] finds "did you mean" candidates for misspelled names.
 //! * [`rust_pass`] turns a Rust function into an MLIR pass.
+//! * [`nested`] keeps the pass manager of a pipeline that a pass runs on
+//!   its op from one run to the next.
 //! * [`ttir`] holds the passes of Triton's `make_ttir` stage.
 //! * [`ttgir`] holds the passes of Triton's `make_ttgir` stage.
 //! * [`stages`] names Triton's stages as pipelines (`make-ttir`).
 
 pub mod analysis;
 pub mod context;
+pub mod nested;
 pub mod options;
 pub mod pipeline;
 pub mod registry;

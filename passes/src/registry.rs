@@ -31,8 +31,9 @@ pub enum PassKind {
     Rust(PassFactory),
     /// A pass written in Rust that takes no options.
     RustNoOptions(&'static RustPass),
-    /// An upstream pass preceded by a Rust check that takes no options.
-    UpstreamChecked(&'static RustPass),
+    /// A Rust pass that runs the upstream pass of the same name, with the
+    /// same options, as part of its work.
+    RustOverUpstream(PassFactory),
     /// A named pipeline: the factory turns the options into the pipeline's
     /// elements (`pass{options},pass,...`) on the same op.
     Pipeline(PipelineFactory),
@@ -154,7 +155,7 @@ pub static PASSES: &[PassInfo] = &[
             opt("max-iterations", "Maximum number of iterations when inlining within an SCC"),
             opt("op-pipelines", "Callable operation specific optimizer pipelines (`dialect.op(pipeline)`)"),
         ],
-        kind: PassKind::UpstreamChecked(&crate::ttir::inline::RECURSION_CHECK),
+        kind: PassKind::RustOverUpstream(crate::ttir::inline::factory),
     },
     upstream("loop-invariant-code-motion", "Hoist loop invariant instructions outside of the loop", None, &[]),
     PassInfo {
@@ -345,9 +346,9 @@ impl PassInfo {
                 manager.add_pass(pass.build());
                 Ok(())
             }
-            PassKind::UpstreamChecked(check) => {
-                manager.add_pass(check.build());
-                add_upstream(manager, &self.text(options))
+            PassKind::RustOverUpstream(factory) => {
+                manager.add_pass(factory(options)?);
+                Ok(())
             }
             PassKind::Pipeline(factory) => {
                 let elements = factory(options)?;
@@ -379,7 +380,7 @@ fn register_upstream_passes() {
     });
 }
 
-fn add_upstream(manager: OperationPassManager, element: &str) -> Result<(), String> {
+pub(crate) fn add_upstream(manager: OperationPassManager, element: &str) -> Result<(), String> {
     unsafe extern "C" fn append(text: MlirStringRef, data: *mut c_void) {
         let message = unsafe { &mut *(data as *mut String) };
         if let Ok(text) = unsafe { StringRef::from_raw(text) }.as_str() {
@@ -434,7 +435,10 @@ mod tests {
                         && e.contains("cannot run yet") => {}
                 Err(e) => panic!("{}: {e}", pass.name),
             }
-            if !matches!(pass.kind, PassKind::Upstream | PassKind::UpstreamChecked(_)) {
+            if !matches!(
+                pass.kind,
+                PassKind::Upstream | PassKind::RustOverUpstream(_)
+            ) {
                 continue;
             }
             for option in pass.options {

@@ -92,3 +92,29 @@ module {
     tt.return %a, %r : i32, i32
   }
 }
+
+// -----
+
+// Nothing to inline (the only call is to a noinline function): each
+// function is canonicalized, as MLIR's inliner does with its default
+// pipeline, and the call stays.
+// CHECK-LABEL: tt.func private @opaque
+// CHECK-NEXT: tt.return %arg0 : i32
+// CHECK-LABEL: tt.func public @no_inlining
+// CHECK-NEXT: %[[C:.*]] = arith.constant 5 : i32
+// CHECK-NEXT: %[[R:.*]] = tt.call @opaque(%[[C]]) : (i32) -> i32
+// CHECK-NEXT: tt.return %[[R]] : i32
+module {
+  tt.func private @opaque(%x: i32) -> i32 attributes {noinline = true} {
+    %c0 = arith.constant 0 : i32
+    %y = arith.addi %x, %c0 : i32
+    tt.return %y : i32
+  }
+  tt.func public @no_inlining() -> i32 {
+    %c2 = arith.constant 2 : i32
+    %c3 = arith.constant 3 : i32
+    %s = arith.addi %c2, %c3 : i32
+    %r = tt.call @opaque(%s) : (i32) -> i32
+    tt.return %r : i32
+  }
+}
