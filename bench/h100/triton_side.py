@@ -10,7 +10,8 @@ CORPUS holds gen.py, kernels.py and the corpus folders (NAME/NAME.ttir, NAME/res
 (b) For each of the nine corpus kernels, Triton's compile of CORPUS/NAME/NAME.ttir
     with an empty cache, as corpus compile_time.py does, median of REPS
     (default 5); prints `TCOMPILE name to_ptx_ms total_ms` where to_ptx sums the
-    ttir, ttgir, llir and ptx stages (total adds ptxas's cubin stage).
+    stages Triton runs up to the PTX (for a .ttir file: ttgir, llir and ptx; Triton
+    does not run make_ttir again on an IR file) and total adds ptxas's cubin stage.
     With TTC, ours is timed in the same window, interleaved: ROUNDS rounds per
     kernel of REPS Triton compilations then `TTC --repeat REPS --time` (one
     process, cache off), so both see the same host load; prints `OCOMPILE name
@@ -25,7 +26,7 @@ import json, os, subprocess, sys, tempfile, time
 BENCH = ["vector_add", "rgb2grey", "softmax", "layernorm_bwd", "max_reduce"]
 NINE = ["vector_add", "add_print", "copy", "rgb2grey", "softmax", "swizzle",
         "layernorm_bwd", "max_reduce", "prod_reduce"]
-ROUNDS = 3
+ROUNDS = 5
 
 
 def median(values):
@@ -94,6 +95,10 @@ def compile_times(corpus, reps, ttc):
             stages[key] = timed
 
     CUDABackend.add_stages = add_stages
+    if hasattr(os, "sched_setaffinity"):
+        cpu = max(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        print(f"PINNED {cpu}", flush=True)
     for name in NINE:
         path = os.path.join(corpus, name, f"{name}.ttir")
         md = json.load(open(os.path.join(corpus, name, "result.json")))["metadata"]
