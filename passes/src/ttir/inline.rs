@@ -24,7 +24,6 @@ use melior::ir::{
     operation::{OperationLike, OperationRef},
     BlockLike, RegionLike,
 };
-
 use melior::pass::Pass;
 
 use crate::nested::NestedPipeline;
@@ -40,8 +39,18 @@ pub static PASS: RustPass = RustPass {
     run: |op| Inline::new(&PassOptions::default()).run(op),
 };
 
-/// Builds the pass; `options` are MLIR's inliner's.
+/// Builds the pass; `options` are MLIR's inliner's. Options other than
+/// the defaults are checked here, by MLIR, so that a bad value is an error
+/// of the pipeline rather than of its first run.
 pub fn factory(options: &PassOptions) -> Result<Pass, String> {
+    if !options.is_empty() {
+        let context = crate::context::new_context(false);
+        let manager = crate::pipeline::new_pass_manager(&context, "builtin.module");
+        crate::registry::add_upstream(
+            manager.as_operation_pass_manager(),
+            &format!("inline{{{options}}}"),
+        )?;
+    }
     let inline = Inline::new(options);
     Ok(PASS.build_with(move |op| inline.run(op)))
 }

@@ -1,6 +1,12 @@
 // inline rejects recursion among the calls it would inline, at the call
 // that closes the cycle; recursion through a noinline function is allowed.
+// A bad value for an option of MLIR's inliner fails the pipeline before it
+// runs.
 // RUN: tt-opt %s --split-input-file --inline --verify-diagnostics
+// RUN: not tt-opt %s --inline='max-iterations=abc' 2>&1 | FileCheck %s --check-prefix=OPTION
+// OPTION: 'abc' value invalid for uint argument
+// OPTION: tt-opt: error: failed to add `inline` with options `max-iterations=abc`
+// OPTION-NOT: recursive call
 
 module {
   tt.func private @even(%x: i32) -> i32 {
