@@ -158,17 +158,19 @@ pub fn lower<'c, 'a>(
         return Err("operands and result hold different numbers of elements".into());
     }
     let element_type = lw.element_type(result_type);
-    let (generic_name, attributes) = match &scalar_name {
-        Some(_) => (name, Vec::new()),
+    // The op the generic rebuild builds, with its attributes, and whether
+    // that op is left for MLIR's conversions (recorded only if an element
+    // is rebuilt that way: `special` may lower every one).
+    let (generic_name, attributes, leaves) = match &scalar_name {
+        Some(_) => (name, Vec::new(), false),
         None => match llvm_counterpart(lw, op, name) {
-            Some((llvm, kept)) => (llvm, kept),
+            Some((llvm, kept)) => (llvm, kept, false),
             None => {
-                lw.left_for_mlir = true;
                 let all = ttir::attributes(op)
                     .into_iter()
                     .map(|(id, a)| (id.as_string_ref().as_str().unwrap_or("").to_owned(), a))
                     .collect();
-                (name, all)
+                (name, all, true)
             }
         },
     };
@@ -201,7 +203,10 @@ pub fn lower<'c, 'a>(
                         emit.value(llvm, &args, element_type, &[])
                     }
                 }
-                None => emit.value(generic_name, &args, element_type, &attributes),
+                None => {
+                    lw.left_for_mlir |= leaves;
+                    emit.value(generic_name, &args, element_type, &attributes)
+                }
             },
         };
         values.push(v);

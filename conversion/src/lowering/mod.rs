@@ -893,3 +893,43 @@ impl<'c, 'a> Lowering<'c, 'a> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::Module;
+
+    /// Whether lowering `body` (a kernel's ops on `%x: f32` and `%p`) leaves
+    /// ops for MLIR's conversions.
+    fn leaves(body: &str) -> bool {
+        let context = tt_passes::context::new_context(false);
+        for dialect in ["llvm", "nvvm", "cf", "arith", "math"] {
+            context.get_or_load_dialect(dialect);
+        }
+        let text = format!(
+            "#blocked = #ttg.blocked<{{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}}>\n\
+             module attributes {{\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = 1 : i32, ttg.target = \"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32}} {{\n\
+             tt.func public @k(%p: !tt.ptr<f32>, %x: f32) {{\n{body}\ntt.return\n}}\n}}"
+        );
+        let module = Module::parse(&context, &text).expect("parses");
+        let options = Options {
+            compute_capability: 90,
+            ptx_version: 87,
+        };
+        lower_module(&context, module.as_operation(), options).expect("lowers")
+    }
+
+    #[test]
+    fn only_ops_without_a_lowering_here_are_left_for_mlir() {
+        // Specially lowered (exp on f32: ex2.approx) and one-to-one ops.
+        assert!(!leaves(
+            "%t = tt.splat %x : f32 -> tensor<32xf32, #blocked>\n\
+             %e = math.exp %t : tensor<32xf32, #blocked>\n\
+             %s = arith.addf %e, %t : tensor<32xf32, #blocked>\n\
+             %c = arith.cmpf olt, %s, %t : tensor<32xf32, #blocked>"
+        ));
+        // Fast-math flags, and an op with no counterpart here.
+        assert!(leaves("%s = arith.addf %x, %x fastmath<fast> : f32"));
+        assert!(leaves("%s = math.copysign %x, %x : f32"));
+    }
+}
