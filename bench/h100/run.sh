@@ -88,7 +88,7 @@ echo "== Triton: kernel times, bench .ttir, compile times"
 # with Triton's (the host's speed drifts; see triton_side.py).
 python3 "$HERE/triton_side.py" "$CORPUS" "$W/tbench" "$REPS" $TTC > "$LOG/triton.log" 2> "$LOG/triton.err" \
   || { fail "triton_side.py"; tail -20 "$LOG/triton.err"; }
-grep -E '^(TRITON|TCOMPILE|OCOMPILE|OCALL) ' "$LOG/triton.log"
+grep -E '^(TRITON|TCOMPILE|OCOMPILE|OCALL|MCOMPILE) ' "$LOG/triton.log"
 
 echo "== our bench kernels and compile times"
 mkdir -p "$W/obench"
