@@ -10,7 +10,7 @@ use melior::ir::{
     attribute::FloatAttribute,
     operation::{OperationLike, OperationRef},
     r#type::TypeLike,
-    Type, Value, ValueLike,
+    Attribute, Type, Value, ValueLike,
 };
 use tt_dialect::{ir as ttir, types::TensorView};
 
@@ -104,22 +104,21 @@ fn is_scalar_dialect(name: &str) -> bool {
     name.starts_with("arith.") || name.starts_with("math.")
 }
 
-/// The LLVM op that `op` (named `name`) becomes, with the attributes it
-/// keeps; `None` when MLIR's conversions must handle it: no counterpart
-/// here, or flags (fast-math, overflow, rounding) that are not the
-/// defaults.
+/// The LLVM op that the op `name` with `attributes` becomes, with the
+/// attributes it keeps; `None` when MLIR's conversions must handle it: no
+/// counterpart here, or flags (fast-math, overflow, rounding) that are not
+/// the defaults.
 fn llvm_counterpart<'c>(
     lw: &Lowering<'c, '_>,
-    op: OperationRef<'c, '_>,
     name: &str,
-) -> Option<(&'static str, Vec<(String, melior::ir::Attribute<'c>)>)> {
+    attributes: &[(String, Attribute<'c>)],
+) -> Option<(&'static str, Vec<(String, Attribute<'c>)>)> {
     let (_, llvm) = LLVM_OPS.iter().find(|(n, _)| *n == name)?;
     let mut kept = Vec::new();
-    for (id, attribute) in ttir::attributes(op) {
-        let id = id.as_string_ref().as_str().unwrap_or("").to_owned();
+    for (id, attribute) in attributes {
         match id.as_str() {
-            "predicate" => kept.push((id, attribute)),
-            "fastmath" | "overflowFlags" if lw.no_flags.contains(&attribute) => {}
+            "predicate" => kept.push((id.clone(), *attribute)),
+            "fastmath" | "overflowFlags" if lw.no_flags.contains(attribute) => {}
             _ => return None,
         }
     }
@@ -163,18 +162,18 @@ pub fn lower<'c, 'a>(
     // is rebuilt that way: `special` may lower every one).
     let (generic_name, attributes, leaves) = match &scalar_name {
         Some(_) => (name, Vec::new(), false),
-        None => match llvm_counterpart(lw, op, name) {
-            Some((llvm, kept)) => (llvm, kept, false),
-            None => {
-                let all = ttir::attributes(op)
-                    .into_iter()
-                    .map(|(id, a)| (id.as_string_ref().as_str().unwrap_or("").to_owned(), a))
-                    .collect();
-                (name, all, true)
+        None => {
+            let all: Vec<(String, Attribute)> = ttir::attributes(op)
+                .into_iter()
+                .map(|(id, a)| (id.as_string_ref().as_str().unwrap_or("").to_owned(), a))
+                .collect();
+            match llvm_counterpart(lw, name, &all) {
+                Some((llvm, kept)) => (llvm, kept, false),
+                None => (name, all, true),
             }
-        },
+        }
     };
-    let attributes: Vec<(&str, melior::ir::Attribute)> =
+    let attributes: Vec<(&str, Attribute)> =
         attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
     // Triton's deduplication: where the result is constant over aligned
     // groups of a thread's registers (AxisInfo's constancy), only the

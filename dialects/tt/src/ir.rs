@@ -364,8 +364,6 @@ pub fn resize_splat_attr<'c>(attr: Attribute<'c>, ty: Type<'c>) -> Option<Attrib
     splat_attr(ty, splat_element(attr)?)
 }
 
-/// Every attribute of `op`: inherent ones (properties) and discardable
-/// ones, as the generic printer shows them.
 /// The width of an integer type, `None` for other types. Unlike
 /// melior's `IntegerType::try_from`, a non-integer type costs nothing (its
 /// error prints the type).
@@ -376,6 +374,8 @@ pub fn int_width(ty: Type) -> Option<u32> {
     }
 }
 
+/// Every attribute of `op`: inherent ones (properties) and discardable
+/// ones, as the generic printer shows them.
 pub fn attributes<'c>(op: OperationRef<'c, '_>) -> Vec<(Identifier<'c>, Attribute<'c>)> {
     op.attributes().collect()
 }

@@ -46,10 +46,7 @@ pub fn factory(options: &PassOptions) -> Result<Pass, String> {
     if !options.is_empty() {
         let context = crate::context::new_context(false);
         let manager = crate::pipeline::new_pass_manager(&context, "builtin.module");
-        crate::registry::add_upstream(
-            manager.as_operation_pass_manager(),
-            &format!("inline{{{options}}}"),
-        )?;
+        crate::registry::add_upstream(manager.as_operation_pass_manager(), &inliner(options))?;
     }
     let inline = Inline::new(options);
     Ok(PASS.build_with(move |op| inline.run(op)))
@@ -67,20 +64,11 @@ struct Inline {
 
 impl Inline {
     fn new(options: &PassOptions) -> Self {
-        let (inliner, canonicalize) = if options.is_empty() {
-            (
-                NestedPipeline::upstream("inline"),
-                Some(NestedPipeline::new("builtin.module(tt.func(canonicalize))")),
-            )
-        } else {
-            (
-                NestedPipeline::upstream(format!("inline{{{options}}}")),
-                None,
-            )
-        };
         Self {
-            inliner,
-            canonicalize,
+            inliner: NestedPipeline::upstream(inliner(options)),
+            canonicalize: options
+                .is_empty()
+                .then(|| NestedPipeline::new("builtin.module(tt.func(canonicalize))")),
         }
     }
 
@@ -93,6 +81,15 @@ impl Inline {
         pipeline
             .run(module)
             .map_err(|e| fail(module, &format!("inline: {e}")))
+    }
+}
+
+/// MLIR's inliner with `options`, as a pipeline element.
+fn inliner(options: &PassOptions) -> String {
+    if options.is_empty() {
+        "inline".to_owned()
+    } else {
+        format!("inline{{{options}}}")
     }
 }
 
