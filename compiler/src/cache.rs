@@ -70,13 +70,19 @@ fn compiler_id() -> &'static str {
 pub(crate) fn key(name: &str, input: &str, options: &Options, until: Stage) -> String {
     let mut hash = Sha256::new();
     let header = format!(
-        "{}\0cap={} warps={} stages={} ctas={} line-info={} until={until:?}\0",
+        "{}\0cap={} warps={} stages={} ctas={} line-info={} make-ttir={} fp-fusion={} \
+         reflect-ftz={} libdevice={:?} ptx={} until={until:?}\0",
         compiler_id(),
         options.capability,
         options.num_warps,
         options.num_stages,
         options.num_ctas,
         options.line_info,
+        options.make_ttir,
+        options.fp_fusion,
+        options.reflect_ftz,
+        options.libdevice,
+        options.ptx_version,
     );
     hash.update(header.as_bytes());
     hash.update(name.as_bytes());
@@ -139,6 +145,16 @@ mod tests {
             ..Options::default()
         };
         assert_ne!(base, key("in", "module {}", &eight, Stage::Ptx));
+        let unfused = Options {
+            fp_fusion: false,
+            ..Options::default()
+        };
+        assert_ne!(base, key("in", "module {}", &unfused, Stage::Ptx));
+        let own_libdevice = Options {
+            libdevice: Some("/elsewhere/libdevice.10.bc".into()),
+            ..Options::default()
+        };
+        assert_ne!(base, key("in", "module {}", &own_libdevice, Stage::Ptx));
         let uncached = Options {
             cache: Cache::Off,
             ..Options::default()

@@ -14,6 +14,7 @@ mod kernel;
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
+use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -45,6 +46,21 @@ pub struct Options {
     /// Line tables in the PTX (`.file`/`.loc`, from the input's
     /// locations), as Triton emits unless `TRITON_DISABLE_LINE_INFO`.
     pub line_info: bool,
+    /// Whether TTIR input goes through `make-ttir` first. A frontend that
+    /// ran Triton's own `make_ttir` (the Python package's hook) turns it
+    /// off; TTGIR input never does.
+    pub make_ttir: bool,
+    /// Fuse floating-point multiplies and adds into FMAs (Triton's
+    /// `enable_fp_fusion`).
+    pub fp_fusion: bool,
+    /// Flush denormals in libdevice functions (Triton's
+    /// `enable_reflect_ftz`).
+    pub reflect_ftz: bool,
+    /// libdevice; `None`: `$TT_LIBDEVICE`, else the one `scripts/setup.sh`
+    /// installs.
+    pub libdevice: Option<PathBuf>,
+    /// The PTX ISA version, times ten.
+    pub ptx_version: u32,
     /// Where results are cached; not part of the cache key.
     pub cache: Cache,
 }
@@ -58,6 +74,11 @@ impl Default for Options {
             num_stages: 3,
             num_ctas: 1,
             line_info: true,
+            make_ttir: true,
+            fp_fusion: true,
+            reflect_ftz: true,
+            libdevice: None,
+            ptx_version: ptx::PTX_VERSION,
             cache: Cache::Default,
         }
     }
@@ -67,6 +88,17 @@ impl Options {
     /// `cuda:<capability>`.
     pub fn target(&self) -> String {
         format!("cuda:{}", self.capability)
+    }
+
+    /// What the PTX step takes of these options.
+    fn ptx_options(&self) -> PtxOptions {
+        PtxOptions {
+            capability: self.capability,
+            ptx_version: self.ptx_version,
+            reflect_ftz: self.reflect_ftz,
+            libdevice: self.libdevice.clone(),
+            fp_fusion: self.fp_fusion,
+        }
     }
 }
 
@@ -310,7 +342,7 @@ struct Session {
     /// `context`, which they never outlive: they are private to the
     /// session and dropped first.
     pipelines: RefCell<HashMap<String, Rc<PassManager<'static>>>>,
-    targets: RefCell<HashMap<u32, Rc<ptx::Target>>>,
+    targets: RefCell<HashMap<PtxOptions, Rc<ptx::Target>>>,
     capture: Capture,
     context: Box<Context>,
 }
@@ -379,13 +411,13 @@ impl Session {
 
     /// The NVPTX target for `options`, created on first use.
     fn target(&self, options: &PtxOptions) -> Result<Rc<ptx::Target>, String> {
-        if let Some(target) = self.targets.borrow().get(&options.capability) {
+        if let Some(target) = self.targets.borrow().get(options) {
             return Ok(target.clone());
         }
         let target = Rc::new(ptx::Target::new(options).map_err(|e| e.0)?);
         self.targets
             .borrow_mut()
-            .insert(options.capability, target.clone());
+            .insert(options.clone(), target.clone());
         Ok(target)
     }
 }
@@ -437,10 +469,22 @@ impl<'c, 'o> Compilation<'c, 'o> {
                 ));
             }
         } else {
-            let ttir = format!("make-ttir{{target={}}}", self.options.target());
-            self.time("make-ttir", |c| {
-                c.run_pipeline(&mut module, &ttir, Stage::Ttir)
-            })?;
+            if self.options.make_ttir {
+                let ttir = format!("make-ttir{{target={}}}", self.options.target());
+                self.time("make-ttir", |c| {
+                    c.run_pipeline(&mut module, &ttir, Stage::Ttir)
+                })?;
+            }
+            if self.options.capability >= 90 && text.contains("!tt.tensordesc") {
+                // Triton makes Hopper's tensor descriptors TMA descriptors;
+                // this project does not lower TMA yet and lowers them to
+                // pointers, as Triton does below sm_90 (its launcher then
+                // passes each as a pointer, shape and strides, since the
+                // metadata lists no TMA descriptor).
+                self.time("lower-descriptors", |c| {
+                    c.run_pipeline(&mut module, DESCRIPTORS_TO_POINTERS, Stage::Ttir)
+                })?;
+            }
             output.ttir = Some(print(&module));
             if until == Stage::Ttir {
                 output.ttgir = String::new();
@@ -476,7 +520,7 @@ impl<'c, 'o> Compilation<'c, 'o> {
             LlvmModule::from_mlir(&module).map_err(|e| c.error(Some(Stage::Llir), &e.to_string()))
         })?;
         drop(module);
-        let ptx_options = PtxOptions::new(self.options.capability);
+        let ptx_options = self.options.ptx_options();
         let target = self
             .session
             .target(&ptx_options)
@@ -559,6 +603,11 @@ impl<'c, 'o> Compilation<'c, 'o> {
         }
     }
 }
+
+/// What lowers tensor descriptors to pointers on targets where Triton
+/// would use TMA.
+const DESCRIPTORS_TO_POINTERS: &str =
+    "triton-rewrite-tensor-descriptor-to-pointer,canonicalize,cse";
 
 /// A module's text, without locations.
 fn print(module: &Module) -> String {

@@ -54,7 +54,7 @@ pub const PTX_VERSION: u32 = 87;
 pub const LIBDEVICE_ENV: &str = "TT_LIBDEVICE";
 
 /// What the PTX step compiles for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PtxOptions {
     /// Compute capability, major * 10 + minor (90 for an H100).
     pub capability: u32,
@@ -66,6 +66,9 @@ pub struct PtxOptions {
     /// libdevice; `None` means [`default_libdevice`]. Only read when the
     /// module calls an `__nv_` function.
     pub libdevice: Option<PathBuf>,
+    /// Fuse floating-point multiplies and adds into FMAs (Triton's
+    /// `enable_fp_fusion`, on by default).
+    pub fp_fusion: bool,
 }
 
 impl PtxOptions {
@@ -76,6 +79,7 @@ impl PtxOptions {
             ptx_version: PTX_VERSION,
             reflect_ftz: true,
             libdevice: None,
+            fp_fusion: true,
         }
     }
 
@@ -180,11 +184,13 @@ impl Target {
     }
 
     /// Triton's `make_ptx`: prints the optimized module as PTX and finds its
-    /// kernel. The module's floating-point adds and multiplies are marked
-    /// `contract` first, which is how Triton's `enable_fp_fusion` reaches
-    /// code generation here.
+    /// kernel. With `fp_fusion`, the module's floating-point adds and
+    /// multiplies are marked `contract` first, which is how Triton's
+    /// `enable_fp_fusion` reaches code generation here.
     pub fn emit(&self, module: &LlvmModule) -> Result<Ptx, PtxError> {
-        allow_contraction(module);
+        if self.options.fp_fusion {
+            allow_contraction(module);
+        }
         let text = self.machine.emit_assembly(module)?;
         let text = strip_debug_target(&text);
         let entry = entry_name(&text)?;
@@ -553,6 +559,32 @@ mod tests {
                 assemble(ptxas, &ptx.text, "sm_90a");
             }
         }
+    }
+
+    #[test]
+    fn fp_fusion_off_leaves_multiplies_and_adds_apart() {
+        const MULADD: &str = r#"
+define ptx_kernel void @muladd(ptr addrspace(1) %p, float %a, float %b) {
+  %x = load float, ptr addrspace(1) %p
+  %m = fmul float %x, %a
+  %y = fadd float %m, %b
+  store float %y, ptr addrspace(1) %p
+  ret void
+}
+"#;
+        let ptx = |fp_fusion: bool| {
+            let module = LlvmModule::parse_ir(MULADD, "muladd.ll").unwrap();
+            let options = PtxOptions {
+                fp_fusion,
+                ..PtxOptions::new(90)
+            };
+            compile_to_ptx(module, &options).unwrap().text
+        };
+        let fused = ptx(true);
+        assert!(fused.contains("fma.rn.f32"), "{fused}");
+        let apart = ptx(false);
+        assert!(!apart.contains("fma.rn.f32"), "{apart}");
+        assert!(apart.contains("mul.rn.f32"), "{apart}");
     }
 
     const EXPF: &str = r#"
