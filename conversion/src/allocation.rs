@@ -98,14 +98,12 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 ///   their duplicates. Unused or broadcast-free results need none.
 /// * `tt.histogram`: `max(numel(result), threadsPerWarp)` result elements
 ///   (`bits / 8` bytes each, at least one byte).
-/// * `tt.scan` over a blocked layout (`spt`, `tpw`, `wpc`; the layout's
-///   tile must fit in the shape) with several warps along the axis: for
-///   every warp, one slot per (non-axis lane, non-axis register element),
-///   repeated for every tile along the axis and across the other
-///   dimensions: `prod(wpc) * prod(tpw)/tpw[axis] * prod(spt)/spt[axis] *
-///   ceil(shape[axis] / tile[axis]) * prod_{d != axis} ceil(shape[d] /
-///   tile[d])` elements of `Σ ceil(bits_i / 8)` bytes (operands one after
-///   the other), `tile = spt * tpw * wpc`. One warp along the axis: none.
+/// * `tt.scan` with several warps along the axis: for every warp, one
+///   slot per (chunk of registers along the axis, lane and warp position
+///   off the axis, repeated lanes and warps included), as
+///   [`crate::lowering::scan::scratch_elements`] counts them on the
+///   operand's linear layout; `Σ ceil(bits_i / 8)` bytes per element
+///   (operands one after the other). One warp along the axis: none.
 /// * `ttg.convert_layout`: none when every thread keeps its elements or
 ///   when data only moves within warps along a pattern Triton shuffles
 ///   ([`ttg_dialect::convert_layout::classify`]); otherwise Triton's
@@ -116,8 +114,9 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 ///   element; the lowering stores and loads exactly that map, `reps`
 ///   rounds over the same bytes.
 ///
-/// Refused (`Err`): conversions over several CTAs, scans over other
-/// layouts or broadcasting ones, `tt.gather`,
+/// Refused (`Err`): conversions over several CTAs, scans over layouts
+/// that repeat elements in registers or that the lowering cannot scan,
+/// `tt.gather`,
 /// warp specialization, TMA descriptor creation and function calls.
 pub fn scratch_bytes(op: OperationRef) -> Result<Option<u64>, String> {
     scratch(op.to_raw()).map_err(|e| e.what)
@@ -276,34 +275,10 @@ fn scan_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     let axis = ir::attribute(op, "axis")
         .and_then(ir::integer_attr_value)
         .ok_or_else(|| unsupported(op, "tt.scan without an axis"))? as usize;
-    let (shape, _, layout) = tensor_of(op, ir::operand(op, 0))?;
-    let Layout::Blocked {
-        size_per_thread: spt,
-        threads_per_warp: tpw,
-        warps_per_cta: wpc,
-        ..
-    } = &layout
-    else {
-        return Err(unsupported(op, "tt.scan over layouts other than blocked"));
-    };
-    let tile: Vec<i64> = (0..shape.len())
-        .map(|d| i64::from(spt[d] * tpw[d] * wpc[d]))
-        .collect();
-    if shape.iter().zip(&tile).any(|(&n, &t)| n < t) {
-        return Err(unsupported(op, "tt.scan over a layout that broadcasts"));
-    }
-    if wpc[axis] == 1 {
-        return Ok(0);
-    }
-    let product = |v: &[u32]| v.iter().map(|&x| u64::from(x)).product::<u64>();
-    let blocks: u64 = shape
-        .iter()
-        .zip(&tile)
-        .map(|(&n, &t)| (n as u64).div_ceil(t as u64))
-        .product();
-    let elems = product(wpc) * product(tpw) / u64::from(tpw[axis]) * product(spt)
-        / u64::from(spt[axis])
-        * blocks;
+    let ty = unsafe { Type::from_raw(ir::value_type(ir::operand(op, 0))) };
+    let dist = crate::lowering::Distributed::of(ty).map_err(|e| unsupported(op, e))?;
+    let elems =
+        crate::lowering::scan::scratch_elements(&dist, axis).map_err(|e| unsupported(op, e))?;
     let mut bytes_per_elem = 0;
     for value in ir::operands(op) {
         let (_, element, _) = tensor_of(op, value)?;

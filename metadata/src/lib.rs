@@ -22,6 +22,16 @@ pub enum Scalar {
     BF16,
     F32,
     F64,
+    /// Triton's `fp8e4nv`.
+    F8E4M3FN,
+    /// Triton's `fp8e5`.
+    F8E5M2,
+    /// Triton's `fp8e4b15`.
+    F8E4M3B11FNUZ,
+    /// Triton's `fp8e4b8` (AMD).
+    F8E4M3FNUZ,
+    /// Triton's `fp8e5b16` (AMD).
+    F8E5M2FNUZ,
 }
 
 impl Scalar {
@@ -29,7 +39,13 @@ impl Scalar {
     /// argument is passed as one byte).
     pub fn size(self) -> usize {
         match self {
-            Scalar::I1 | Scalar::I8 => 1,
+            Scalar::I1
+            | Scalar::I8
+            | Scalar::F8E4M3FN
+            | Scalar::F8E5M2
+            | Scalar::F8E4M3B11FNUZ
+            | Scalar::F8E4M3FNUZ
+            | Scalar::F8E5M2FNUZ => 1,
             Scalar::I16 | Scalar::F16 | Scalar::BF16 => 2,
             Scalar::I32 | Scalar::F32 => 4,
             Scalar::I64 | Scalar::F64 => 8,
@@ -48,6 +64,11 @@ impl Scalar {
             Scalar::BF16 => "bf16",
             Scalar::F32 => "f32",
             Scalar::F64 => "f64",
+            Scalar::F8E4M3FN => "f8E4M3FN",
+            Scalar::F8E5M2 => "f8E5M2",
+            Scalar::F8E4M3B11FNUZ => "f8E4M3B11FNUZ",
+            Scalar::F8E4M3FNUZ => "f8E4M3FNUZ",
+            Scalar::F8E5M2FNUZ => "f8E5M2FNUZ",
         }
     }
 }
@@ -65,6 +86,11 @@ impl FromStr for Scalar {
             "bf16" => Scalar::BF16,
             "f32" => Scalar::F32,
             "f64" => Scalar::F64,
+            "f8E4M3FN" => Scalar::F8E4M3FN,
+            "f8E5M2" => Scalar::F8E5M2,
+            "f8E4M3B11FNUZ" => Scalar::F8E4M3B11FNUZ,
+            "f8E4M3FNUZ" => Scalar::F8E4M3FNUZ,
+            "f8E5M2FNUZ" => Scalar::F8E5M2FNUZ,
             _ => return Err(format!("unknown scalar type '{s}'")),
         })
     }
@@ -176,7 +202,17 @@ mod tests {
 
     #[test]
     fn argument_types_round_trip_through_text() {
-        for text in ["i1", "i32", "f32", "bf16", "*f32", "*i8", "*i64"] {
+        for text in [
+            "i1",
+            "i32",
+            "f32",
+            "bf16",
+            "*f32",
+            "*i8",
+            "*i64",
+            "*f8E4M3FN",
+            "*f8E5M2",
+        ] {
             let ty: ArgType = text.parse().unwrap();
             assert_eq!(ty.to_string(), text);
         }

@@ -1,9 +1,12 @@
 //! `tt.atomic_rmw` and `tt.atomic_cas` as predicated `atom.global` inline
 //! PTX, as Triton emits them. Replicated elements are updated once: a
 //! duplicate register takes its original's result, and redundant threads
-//! are masked off. A scalar atomic runs on thread 0; when its result is
-//! used, thread 0 passes it to the others through shared memory (the
-//! scratch at the op's `allocation.offset`).
+//! are masked off. When the result is used, the threads that ran the
+//! atomic pass its value to those that did not through shared memory (the
+//! scratch at the op's `allocation.offset`): a scalar atomic runs on thread
+//! 0, which writes one slot; a tensor whose layout repeats elements across
+//! lanes or warps has one slot per element, which its owner writes and
+//! every holder reads back.
 
 use melior::ir::{operation::OperationRef, Type, Value, ValueLike};
 use tt_dialect::{ir as ttir, types::TensorView};
@@ -240,8 +243,14 @@ fn lower_atomic<'c, 'a>(
             .ok_or("an atomic's register got no value (internal error)")?;
         values.push(v);
     }
-    if dist.is_none() && is_used(result(op)) {
-        values = vec![broadcast_scalar(lw, emit, op, values[0], bits, owner)?];
+    if is_used(result(op)) {
+        match &dist {
+            None => values = vec![broadcast_scalar(lw, emit, op, values[0], bits, owner)?],
+            Some(d) if d.free_lane_warp_masks() != (0, 0) => {
+                values = broadcast_tensor(lw, emit, op, &values, bits, owner)?;
+            }
+            Some(_) => {}
+        }
     }
     lw.set(result(op), values);
     Ok(())
@@ -273,6 +282,63 @@ fn broadcast_scalar<'c, 'a>(
     );
     lw.shared_access(emit, Access::Read(span));
     Ok(emit.value("llvm.load", &[pointer], value.r#type(), &[]))
+}
+
+/// Each element's value as its owner computed it, for every thread that
+/// holds the element: the owners write the op's shared scratch (one slot
+/// per element, in row-major order), every thread reads its elements back.
+fn broadcast_tensor<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    values: &[Value<'c, 'a>],
+    bits: u32,
+    owner: Option<Value<'c, 'a>>,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let offset = crate::allocation::offset(op).ok_or(
+        "an atomic whose used result repeats across threads needs shared scratch \
+         ('allocation.offset'): run allocate-shared-memory-nv first",
+    )?;
+    let ty = result(op).r#type();
+    let shape = TensorView::of(ty)
+        .ok_or("a tensor atomic without a tensor result (internal error)")?
+        .shape;
+    let coordinates = lw.coordinates(emit, ty)?;
+    let base = lw.shared_at(emit, offset);
+    let (c, _) = constraint(bits)?;
+    let owner = owner.unwrap_or_else(|| emit.int(emit.int_type(1), 1));
+    let element = emit.int_type(bits.max(8));
+    let slots: Vec<Value> = coordinates
+        .iter()
+        .map(|coords| {
+            let mut index = emit.i32(0);
+            for (d, &coord) in coords.iter().enumerate() {
+                let stride: i64 = shape[d + 1..].iter().product();
+                index = emit.add(index, emit.mul(coord, emit.i32(stride)));
+            }
+            emit.gep(base, index, element)
+        })
+        .collect();
+    let span = crate::allocation::buffer_range(op);
+    lw.shared_access(emit, Access::Write(span.clone()));
+    let dist = lw.distributed(ty)?;
+    for (r, (&slot, &value)) in slots.iter().zip(values).enumerate() {
+        if dist.is_duplicate_register(r) {
+            continue;
+        }
+        emit.inline_asm(
+            &format!("@$2 st.shared.b{bits} [ $0 + 0 ], $1;"),
+            &format!("l,{c},b"),
+            &[slot, value, owner],
+            None,
+        );
+    }
+    lw.shared_access(emit, Access::Read(span));
+    Ok(slots
+        .iter()
+        .zip(values)
+        .map(|(&slot, value)| emit.value("llvm.load", &[slot], value.r#type(), &[]))
+        .collect())
 }
 
 /// `tt.atomic_rmw`.

@@ -1,8 +1,8 @@
 //! Elementwise ops: each is rebuilt once per element on scalars. The
 //! `arith` and `math` ops with a one-to-one LLVM counterpart become it
 //! here, as MLIR's `arith`/`math`-to-LLVM patterns would map them; the
-//! ops Triton lowers to fast PTX (`divf`, `exp`, `exp2` on f32) or to
-//! libdevice get that lowering. What is left (ops with fast-math or
+//! ops Triton lowers to fast PTX (`divf` and `exp` on f32) or to
+//! libdevice (`exp2` on f32 among them) get that lowering. What is left (ops with fast-math or
 //! overflow flags, or without a counterpart here) stays in its dialect
 //! for MLIR's conversions, and the lowering records that it did.
 
@@ -135,6 +135,8 @@ pub fn lower<'c, 'a>(
         "tt.bitcast" => (name, Some("llvm.bitcast".into())),
         "tt.int_to_ptr" => (name, Some("llvm.inttoptr".into())),
         "tt.ptr_to_int" => (name, Some("llvm.ptrtoint".into())),
+        // Lowered by `special` alone.
+        "tt.mulhiui" | "tt.precise_divf" | "tt.precise_sqrt" | "tt.clampf" => (name, None),
         _ if is_scalar_dialect(name) => (name, None),
         _ => return Err(format!("'{name}' is not supported yet")),
     };
@@ -192,7 +194,7 @@ pub fn lower<'c, 'a>(
             continue;
         }
         let args: Vec<Value> = operands.iter().map(|o| value_at(o, i)).collect();
-        let v = match special(lw, emit, name, &args, element_type)? {
+        let v = match special(lw, emit, op, &args, element_type)? {
             Some(v) => v,
             None => match &scalar_name {
                 Some(llvm) => {
@@ -218,11 +220,40 @@ pub fn lower<'c, 'a>(
 fn special<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
-    name: &str,
+    op: OperationRef<'c, 'a>,
     args: &[Value<'c, 'a>],
     ty: Type<'c>,
 ) -> Result<Option<Value<'c, 'a>>, String> {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default();
     Ok(match name {
+        // Triton's `umulhi`: libdevice's high half of the unsigned product.
+        "tt.mulhiui" => {
+            let symbol = match ttir::int_width(ty) {
+                Some(32) => "__nv_umulhi",
+                Some(64) => "__nv_umul64hi",
+                _ => return Err(format!("'tt.mulhiui' on {ty} is not supported yet")),
+            };
+            Some(libdevice_call(lw, emit, symbol, args, ty))
+        }
+        // IEEE division and square root: NVPTX's defaults for these LLVM
+        // ops (no fast-math flags) are `div.rn` and `sqrt.rn`.
+        "tt.precise_divf" => Some(emit.value("llvm.fdiv", args, ty, &[])),
+        "tt.precise_sqrt" => Some(emit.value("llvm.intr.sqrt", args, ty, &[])),
+        // clamp(x, lo, hi) = min(max(x, lo), hi); with propagateNan = all,
+        // the NaN-propagating forms, as Triton uses from sm_80 on.
+        "tt.clampf" => {
+            let all = ttir::inherent_attribute(op, "propagateNan")
+                .and_then(ttir::int_value)
+                .is_some_and(|(v, _)| v != 0);
+            let (max, min) = if all {
+                ("llvm.intr.maximum", "llvm.intr.minimum")
+            } else {
+                ("llvm.intr.maxnum", "llvm.intr.minnum")
+            };
+            let low = emit.value(max, &[args[0], args[1]], ty, &[]);
+            Some(emit.value(min, &[low, args[2]], ty, &[]))
+        }
         // Triton's f32 division: the full-range approximate divide.
         "arith.divf" if types::is_f32(ty) => emit
             .inline_asm(
@@ -244,7 +275,13 @@ fn special<'c, 'a>(
             let scaled = emit.value("llvm.fmul", &[args[0], log2e], ty, &[]);
             Some(ex2(emit, scaled))
         }
-        "math.exp2" if types::is_f32(ty) => Some(ex2(emit, args[0])),
+        // Triton calls libdevice's exp2f, whose `nvvm-reflect-ftz` branch
+        // picks `ex2.approx.ftz.f32` or `ex2.approx.f32`.
+        "math.exp2" if types::is_f32(ty) => Some(libdevice_call(lw, emit, "__nv_exp2f", args, ty)),
+        // NVPTX has no f64 exponentials (LLVM would abort on the libcall):
+        // Triton calls libdevice.
+        "math.exp" if types::is_f64(ty) => Some(libdevice_call(lw, emit, "__nv_exp", args, ty)),
+        "math.exp2" if types::is_f64(ty) => Some(libdevice_call(lw, emit, "__nv_exp2", args, ty)),
         _ => match LIBDEVICE.iter().find(|(n, _)| *n == name) {
             Some((_, base)) => {
                 let suffix = if types::is_f32(ty) {

@@ -16,7 +16,7 @@ mod layout;
 mod memory;
 mod print;
 mod reduce;
-mod scan;
+pub(crate) mod scan;
 mod types;
 mod view;
 
@@ -685,6 +685,25 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 .expect("attribute"),
             ),
         ];
+        // `ttg.maxnreg` (Triton's `maxnreg` option) caps the registers of
+        // every kernel: PTX's `.maxnreg`.
+        let maxnreg = self
+            .module
+            .attribute("ttg.maxnreg")
+            .ok()
+            .and_then(ttir::int_value)
+            .map(|(n, _)| {
+                (
+                    Identifier::new(context, "nvvm.maxnreg"),
+                    melior::ir::attribute::IntegerAttribute::new(
+                        IntegerType::new(context, 32).into(),
+                        n,
+                    )
+                    .into(),
+                )
+            });
+        let attributes: Vec<(Identifier, Attribute)> =
+            attributes.into_iter().chain(maxnreg).collect();
         let new_function = OperationBuilder::new("llvm.func", location)
             .add_attributes(&attributes)
             .add_regions([region])
@@ -813,10 +832,21 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 Ok(())
             }
             "cf.br" | "cf.cond_br" => self.lower_branch(emit, op, &name),
+            // `tl.debug_barrier()`: a CTA-wide barrier.
+            "gpu.barrier" => {
+                self.shared_access(emit, Access::Barrier);
+                Ok(())
+            }
             "tt.get_program_id" | "tt.get_num_programs" => view::program_id(self, emit, op, &name),
             "tt.splat" => view::splat(self, emit, op),
             "tt.make_range" => view::make_range(self, emit, op),
             "tt.broadcast" | "tt.expand_dims" => view::remap(self, emit, op),
+            "tt.unsplat" => view::unsplat(self, emit, op),
+            "tt.trans" => view::trans(self, emit, op),
+            "tt.reshape" => view::reshape(self, emit, op),
+            "tt.join" => view::join(self, emit, op),
+            "tt.split" => view::split(self, emit, op),
+            "tt.cat" => view::cat(self, emit, op),
             "ttg.convert_layout" => convert_layout::lower(self, emit, op),
             "tt.reduce" => reduce::lower(self, emit, op),
             "tt.scan" => scan::lower(self, emit, op),
@@ -866,6 +896,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             let br = OperationBuilder::new("llvm.br", emit.location)
                 .add_operands(&args)
                 .add_successors(&[&target])
+                .add_attributes(&loop_annotation(self.context, op))
                 .build()
                 .map_err(|_| "could not rebuild the branch".to_owned())?;
             emit.block.append_operation(br);
@@ -887,11 +918,26 @@ impl<'c, 'a> Lowering<'c, 'a> {
             .add_operands(&operands)
             .add_successors(&[&t, &f])
             .add_attributes(&[(Identifier::new(self.context, "operandSegmentSizes"), sizes)])
+            .add_attributes(&loop_annotation(self.context, op))
             .build()
             .map_err(|_| "could not rebuild the branch".to_owned())?;
         emit.block.append_operation(br);
         Ok(())
     }
+}
+
+/// The loop metadata (`tl.range(..., disable_licm=True)`, unrolling) that
+/// scf-to-cf left on a loop's back edge as `llvm.loop_annotation`, as the
+/// LLVM branch's `loop_annotation`.
+fn loop_annotation<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, '_>,
+) -> Vec<(Identifier<'c>, Attribute<'c>)> {
+    op.attribute("llvm.loop_annotation")
+        .ok()
+        .map(|a| (Identifier::new(context, "loop_annotation"), a))
+        .into_iter()
+        .collect()
 }
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 //! The axis must be laid out, from its lowest coordinate bit up, as `S`
 //! consecutive registers (a *chunk*), then `L` consecutive lane-id bits,
 //! then `W` warps, then `T` repetitions of that tile in registers; no
-//! basis may broadcast (every register, lane and warp holds distinct
-//! elements). Blocked layouts whose tile fits the shape are like that.
+//! register may repeat another's element. Lanes and warps may repeat
+//! others (a layout whose tile exceeds the shape): they scan their copies
+//! alongside, off the axis.
 //! Everything below is in *scan order*: element, lane, warp and tile
 //! indices are mirrored when `reverse` is set, so the accumulated value is
 //! always the combine's left operand and the new element its right one.
@@ -118,6 +119,36 @@ fn split_axis(dist: &Distributed, axis: usize) -> Result<AxisSplit, String> {
     })
 }
 
+/// Whether some registers repeat others (a layout broadcasting within a
+/// thread): they would be scanned as distinct elements, so such scans are
+/// refused. Lanes and warps that repeat others are fine: they scan their
+/// copy alongside.
+fn repeats_in_registers(dist: &Distributed) -> bool {
+    (0..dist.len()).any(|r| dist.is_duplicate_register(r))
+}
+
+const REPEATS: &str = "tt.scan over a layout that repeats elements in registers";
+
+/// The scratch elements (per operand) the lowering of a scan along `axis`
+/// of a tensor laid out as `dist` uses: 0 within one warp along the axis,
+/// else `chunks * W * P` (see the module documentation). `Err` names what
+/// the lowering cannot scan.
+pub(crate) fn scratch_elements(dist: &Distributed, axis: usize) -> Result<u64, String> {
+    if repeats_in_registers(dist) {
+        return Err(REPEATS.into());
+    }
+    let split = split_axis(dist, axis).map_err(|_| "tt.scan over this layout of its axis")?;
+    if split.warp_bits.is_empty() {
+        return Ok(0);
+    }
+    let lane_bases = dist.layout.bases("lane").len();
+    let warp_bases = dist.layout.bases("warp").len();
+    let axis_lanes = split.lanes.trailing_zeros() as usize;
+    let parallel = 1u64 << (lane_bases - axis_lanes + warp_bases - split.warp_bits.len());
+    let chunks = (dist.len() / split.chunk) as u64;
+    Ok(chunks * (1u64 << split.warp_bits.len()) * parallel)
+}
+
 /// The bits `bits` of `id`, packed into an index (first bit lowest).
 fn gather_bits<'c, 'a>(emit: &Emitter<'c, 'a>, id: Value<'c, 'a>, bits: &[usize]) -> Value<'c, 'a> {
     let mut index = emit.i32(0);
@@ -200,9 +231,8 @@ pub fn lower<'c, 'a>(
             return Err("the operands of a scan must share one layout".into());
         }
     }
-    if (0..src.len()).any(|r| src.is_duplicate_register(r)) || src.free_lane_warp_masks() != (0, 0)
-    {
-        return Err("tt.scan over a layout that broadcasts is not supported".into());
+    if repeats_in_registers(&src) {
+        return Err(format!("{REPEATS} is not supported yet"));
     }
     let split = split_axis(&src, axis)?;
     let (s_len, lanes, tiles) = (split.chunk, split.lanes, split.tiles);

@@ -1,16 +1,17 @@
 // Input the allocation does not handle yet is refused with a located error.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --allocate-shared-memory-nv
 
+// Two elements, four registers each: registers repeat elements.
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @scan(%x: tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked> {
-    // expected-error @+1 {{'allocate-shared-memory-nv' does not support tt.scan over a layout that broadcasts yet}}
+  tt.func @scan(%x: tensor<2xf32, #blocked>) -> tensor<2xf32, #blocked> {
+    // expected-error @+1 {{'allocate-shared-memory-nv' does not support tt.scan over a layout that repeats elements in registers yet}}
     %y = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a: f32, %b: f32):
       %s = arith.addf %a, %b : f32
       tt.scan.return %s : f32
-    }) : (tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked>
-    tt.return %y : tensor<256xf32, #blocked>
+    }) : (tensor<2xf32, #blocked>) -> tensor<2xf32, #blocked>
+    tt.return %y : tensor<2xf32, #blocked>
   }
 }
 

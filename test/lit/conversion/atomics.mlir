@@ -1,5 +1,5 @@
-// RUN: tt-opt %s --convert-triton-gpu-to-llvm=compute-capability=90 | FileCheck %s
-// RUN: tt-opt %s --convert-triton-gpu-to-llvm | FileCheck %s --check-prefix=SM80
+// RUN: tt-opt %s --split-input-file --convert-triton-gpu-to-llvm=compute-capability=90 | FileCheck %s
+// RUN: tt-opt %s --split-input-file --convert-triton-gpu-to-llvm | FileCheck %s --check-prefix=SM80
 
 // convert-triton-gpu-to-llvm: tt.atomic_rmw and tt.atomic_cas as predicated
 // atom.global inline PTX. Vector f32 adds on sm_90 (4 contiguous, aligned
@@ -93,6 +93,35 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %a = tt.addptr %s, %r : tensor<64x!tt.ptr<i32>, #rep>, tensor<64xi32, #rep>
     %x = tt.splat %v : i32 -> tensor<64xi32, #rep>
     %0 = tt.atomic_rmw umax, acq_rel, gpu, %a, %x : (tensor<64x!tt.ptr<i32>, #rep>, tensor<64xi32, #rep>) -> tensor<64xi32, #rep>
+    tt.return
+  }
+}
+
+// -----
+
+// A used tensor result whose layout repeats elements across lanes and warps
+// (4x1 over 128 threads): the four owners run the atomic and write their
+// results to the op's scratch, every thread reads its element back (Triton's
+// test_tensor_atomic_use_result, which returned zeros in the threads that
+// did not run the atomic before).
+#col = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32, "ttg.shared" = 16 : i32} {
+  // CHECK-LABEL: llvm.func @used_repeated_result
+  // CHECK: atom.global.gpu.relaxed.add.u32
+  // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "l,r,b"
+  // CHECK: nvvm.barrier0
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  // CHECK: llvm.return
+  tt.func public @used_repeated_result(%p: !tt.ptr<i32>, %out: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32, #ttg.slice<{dim = 1, parent = #col}>>
+    %i = tt.expand_dims %r {axis = 1 : i32} : tensor<4xi32, #ttg.slice<{dim = 1, parent = #col}>> -> tensor<4x1xi32, #col>
+    %s = tt.splat %p : !tt.ptr<i32> -> tensor<4x1x!tt.ptr<i32>, #col>
+    %a = tt.addptr %s, %i : tensor<4x1x!tt.ptr<i32>, #col>, tensor<4x1xi32, #col>
+    %m = arith.constant dense<true> : tensor<4x1xi1, #col>
+    %old = tt.atomic_rmw add, relaxed, gpu, %a, %i, %m {allocation.offset = 0 : i32} : (tensor<4x1x!tt.ptr<i32>, #col>, tensor<4x1xi32, #col>, tensor<4x1xi1, #col>) -> tensor<4x1xi32, #col>
+    %o = tt.splat %out : !tt.ptr<i32> -> tensor<4x1x!tt.ptr<i32>, #col>
+    %q = tt.addptr %o, %old : tensor<4x1x!tt.ptr<i32>, #col>, tensor<4x1xi32, #col>
+    tt.store %q, %i : tensor<4x1x!tt.ptr<i32>, #col>
     tt.return
   }
 }

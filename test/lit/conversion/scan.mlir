@@ -1,7 +1,8 @@
 // tt.scan: a sequential scan within each thread, Hillis–Steele across the
 // lanes with shfl.sync up (down when reversed), and across warps through
 // the op's scratch (at its allocation.offset); tiles along the axis carry
-// in order; layouts that broadcast get a located error.
+// in order; lanes and warps that repeat others scan their copy; registers
+// that repeat others get a located error.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --convert-triton-gpu-to-llvm | FileCheck %s
 
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
@@ -60,7 +61,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     // every thread reads the four totals and combines those of the warps
     // before its own.
     // CHECK: llvm.fadd
-    // CHECK-COUNT-5: nvvm.shfl.sync up
+    // CHECK-COUNT-5: nvvm.shfl.sync  up
     // CHECK-NOT: nvvm.barrier0
     // CHECK: %[[OFF:.*]] = llvm.mlir.constant(32 : i32)
     // CHECK: llvm.getelementptr %{{.*}}[%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
@@ -199,12 +200,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
 
 // -----
 
-// Four warps over 64 elements: warps 2 and 3 repeat warps 0 and 1.
+// Four warps over 64 elements: warps 2 and 3 repeat warps 0 and 1 and scan
+// their copy alongside; warp bit 0 runs along the axis, so the two warp
+// totals meet in the scratch, one slot per (warp, repeated warp).
+// CHECK-LABEL: llvm.func @broadcast
+// CHECK-COUNT-5: nvvm.shfl.sync  up
+// CHECK: st.shared.b32
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @broadcast(%out: !tt.ptr<i32>) {
     %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
-    // expected-error @+1 {{convert-triton-gpu-to-llvm: tt.scan over a layout that broadcasts is not supported (in 'tt.scan')}}
     %s = "tt.scan"(%r) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a: i32, %b: i32):
       %c = arith.addi %a, %b : i32
@@ -213,6 +220,24 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %v = tt.splat %out : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>, #blocked>
     %p = tt.addptr %v, %r : tensor<64x!tt.ptr<i32>, #blocked>, tensor<64xi32, #blocked>
     tt.store %p, %s : tensor<64x!tt.ptr<i32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Two elements, four registers each: registers that repeat elements would
+// be scanned as distinct ones.
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @repeated_registers() {
+    %x = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32, #blocked>
+    // expected-error @+1 {{convert-triton-gpu-to-llvm: tt.scan over a layout that repeats elements in registers is not supported yet (in 'tt.scan')}}
+    %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.addi %a, %b : i32
+      tt.scan.return %c : i32
+    }) : (tensor<2xi32, #blocked>) -> tensor<2xi32, #blocked>
     tt.return
   }
 }

@@ -184,15 +184,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// f32 division and exp use Triton's fast PTX; log goes to libdevice.
+// f32 division and exp use Triton's fast PTX; exp2 and log go to libdevice
+// (exp2f's nvvm-reflect-ftz branch picks ex2.approx.ftz.f32 or ex2.approx.f32).
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-// CHECK: llvm.func @__nv_logf(f32) -> f32
+// CHECK-DAG: llvm.func @__nv_logf(f32) -> f32
+// CHECK-DAG: llvm.func @__nv_exp2f(f32) -> f32
 // CHECK-LABEL: llvm.func @math
 // CHECK: "div.full.f32 $0, $1, $2;", "=r,r,r"
 // CHECK: llvm.mlir.constant(1.44269502 : f32)
 // CHECK: llvm.fmul
 // CHECK: "ex2.approx.f32 $0, $1;", "=r,r"
+// CHECK: llvm.call @__nv_exp2f
 // CHECK: llvm.call @__nv_logf
   tt.func public @math(%p: !tt.ptr<f32>) {
     %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
@@ -201,7 +204,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %v = tt.load %pp : tensor<32x!tt.ptr<f32>, #blocked>
     %d = arith.divf %v, %v : tensor<32xf32, #blocked>
     %e = math.exp %d : tensor<32xf32, #blocked>
-    %l = math.log %e : tensor<32xf32, #blocked>
+    %e2 = math.exp2 %e : tensor<32xf32, #blocked>
+    %l = math.log %e2 : tensor<32xf32, #blocked>
     tt.store %pp, %l : tensor<32x!tt.ptr<f32>, #blocked>
     tt.return
   }
@@ -281,6 +285,68 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
     %v = ttg.local_load %view token %w : !ttg.memdesc<256xf32, #shared, #smem, mutable> -> tensor<256xf32, #blocked>
     tt.store %pp, %v : tensor<256x!tt.ptr<f32>, #blocked>
     ttg.local_dealloc %buf : !ttg.memdesc<1x256xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+// Triton's special scalar ops: umulhi and the f64 exponentials from
+// libdevice, IEEE division and square root as LLVM's (div.rn, sqrt.rn),
+// clamp as max then min (NaN-propagating with propagateNan = all),
+// tl.debug_barrier as a CTA barrier (one warp here: the warp's); ttg.maxnreg caps the kernel's
+// registers.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32, "ttg.maxnreg" = 128 : i32} {
+// CHECK-DAG: llvm.func @__nv_umulhi(i32, i32) -> i32
+// CHECK-DAG: llvm.func @__nv_exp(f64) -> f64
+// CHECK-DAG: llvm.func @__nv_exp2(f64) -> f64
+// CHECK-LABEL: llvm.func @special
+// CHECK-SAME: nvvm.maxnreg = 128 : i32
+// CHECK: llvm.call @__nv_umulhi
+// CHECK: llvm.fdiv %{{.*}}, %{{.*}} : f32
+// CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.intr.maximum(
+// CHECK: llvm.intr.minimum(
+// CHECK: llvm.intr.maxnum(
+// CHECK: llvm.intr.minnum(
+// CHECK: llvm.call @__nv_exp(
+// CHECK: llvm.call @__nv_exp2(
+// CHECK: nvvm.bar.warp.sync
+  tt.func public @special(%p: !tt.ptr<f32>, %i: i32, %x: f32, %d: f64) {
+    %h = tt.mulhiui %i, %i : i32
+    %q = tt.precise_divf %x, %x : f32
+    %s = tt.precise_sqrt %q : f32
+    %c1 = tt.clampf %s, %x, %x, propagateNan = all : f32
+    %c2 = tt.clampf %c1, %x, %x, propagateNan = none : f32
+    %e = math.exp %d : f64
+    %e2 = math.exp2 %e : f64
+    gpu.barrier
+    tt.store %p, %c2 : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// Loop metadata (tl.range(..., disable_licm=True)) that scf-to-cf left on a
+// loop's back edge stays on the LLVM branch.
+#loop_licm = #llvm.loop_licm<disable = true, versioningDisable = true>
+#loop_annotation = #llvm.loop_annotation<licm = #loop_licm>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @annotated_loop
+// CHECK: llvm.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {loop_annotation = #loop_annotation}
+  tt.func public @annotated_loop(%n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    cf.br ^head(%c0 : i32)
+  ^head(%i: i32):
+    %more = arith.cmpi slt, %i, %n : i32
+    cf.cond_br %more, ^body, ^exit {llvm.loop_annotation = #loop_annotation}
+  ^body:
+    %next = arith.addi %i, %c1 : i32
+    cf.br ^head(%next : i32)
+  ^exit:
     tt.return
   }
 }
