@@ -1,35 +1,38 @@
 //! `tritongpu-pipeline` (options `num-stages`, default 3, and
 //! `dump-intermediate-steps`, default false): Triton 3.6's software
 //! pipeliner for the loops that `tritongpu-schedule-loops` scheduled, in
-//! the subset this project supports so far: two-stage loops (scheduled
-//! maximum stage 1) without dots, without iter_args, with one masked
-//! rank-1 `tt.load` of at least 32 bits per copy in stage 0 whose users
-//! are all in stage 1.
+//! the subset this project supports so far: loops without dots, without
+//! iter_args, with one masked rank-1 `tt.load` of at least 32 bits per copy
+//! in stage 0 whose users are all in the last stage `S` (the scheduled
+//! maximum stage; nothing may sit in the stages between).
 //!
 //! The steps are Triton's:
 //!
-//! 1. lower loops: the load becomes an async copy into a one-buffer shared
-//!    allocation (`#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase =
-//!    1, order = [0]}>`) indexed by an insert and an extract counter that
-//!    start at -1 and wrap; the wait, the local load and (for a non-zero
-//!    `other`) a select take the consumer's stage; after the loop, a wait
-//!    for everything and the dealloc;
+//! 1. lower loops: the load becomes an async copy into a ring of `S`
+//!    shared buffers (`#ttg.swizzled_shared<{vec = 1, perPhase = 1,
+//!    maxPhase = 1, order = [0]}>`) indexed by an insert and an extract
+//!    counter that start at -1 and wrap at `S`; the wait (for all but the
+//!    `S - 1` newest copies), the local load and (for a non-zero `other`) a
+//!    select take the consumer's stage; after the loop, a wait for
+//!    everything and the dealloc;
 //! 2. expand loops (`peelEpilogue = false`, dynamic bounds): a prologue
-//!    with stage 0 for the first iteration, its async copy masked by
-//!    `lb < ub`; then the loop with stage 1 first and stage 0 after it,
-//!    reading the induction variable one step ahead, its async copy masked
-//!    by `iv < ub - step`, every stage-0 value that stage 1 reads carried as
-//!    a loop argument;
+//!    with stage 0 of the first `S` iterations, the async copy of the
+//!    `k`-th masked by `lb + k * step < ub`; then the loop with the last
+//!    stage first and stage 0 after it, reading the induction variable `S`
+//!    steps ahead, its async copy masked by `iv < ub - S * step`; every
+//!    stage-0 value that the last stage reads is carried as a window of
+//!    `S` loop arguments, the oldest iteration's first;
 //! 3. clean-up: the pipelining attributes are removed (the wait counts are
-//!    already final for one buffer);
+//!    already final);
 //! 4. the greedy driver with folding over the module, as Triton's arith
 //!    canonicalization runs it. Arith's canonicalization patterns
 //!    themselves are not applied: none fires on the corpus, but a module
 //!    where one would differs from Triton (see the module's report).
 //!
-//! Scheduled loops outside that subset (dots, more stages, iter_args,
-//! several or unmasked loads, ...) get a located "not supported yet"
-//! error; loops without a schedule are left alone.
+//! With `S = 1` (two stages) the output is Triton's, golden-checked on the
+//! corpus. Scheduled loops outside the subset (dots, iter_args, several or
+//! unmasked loads, ops in the middle stages, ...) get a located "not
+//! supported yet" error; loops without a schedule are left alone.
 
 use std::collections::HashMap;
 
@@ -55,7 +58,7 @@ pub const ARGUMENT: &str = "tritongpu-pipeline";
 pub static PASS: RustPass = RustPass {
     name: "TritonGPUPipeline",
     argument: ARGUMENT,
-    description: "Software-pipeline scheduled loops (two stages, one load, no dots)",
+    description: "Software-pipeline scheduled loops (one load, no dots)",
     anchor: "builtin.module",
     run,
 };
@@ -80,7 +83,10 @@ fn unsupported(op: MlirOperation, what: &str) -> Failure {
 struct Plan {
     for_op: MlirOperation,
     load: MlirOperation,
-    /// Stage and cluster of the load's first user.
+    /// The last stage, where the load's users are (`S`): the ring has `S`
+    /// buffers, and `S` copies are in flight.
+    last: i64,
+    /// Cluster of the load's first user.
     use_cluster: i64,
 }
 
@@ -97,7 +103,7 @@ fn run(module_ref: OperationRef) -> PassResult {
     }
     for plan in plans {
         let lowered = lower(&plan);
-        expand(lowered);
+        expand(lowered, plan.last);
     }
     ir::walk_pre(module, &mut |op| {
         for name in [STAGE, CLUSTER, SCHEDULED_MAX_STAGE] {
@@ -152,11 +158,19 @@ fn analyze(
         let what = format!("pipelining a loop with '{name}'");
         return Err(unsupported(for_op, &what));
     }
-    if pl::int_attribute(for_op, SCHEDULED_MAX_STAGE) != Some(1) {
-        return Err(unsupported(
-            for_op,
-            "pipelining a loop with more than two stages",
-        ));
+    let last = match pl::int_attribute(for_op, SCHEDULED_MAX_STAGE) {
+        Some(last) if last >= 1 => last,
+        _ => return Err(unsupported(for_op, "pipelining a loop without a maximum stage")),
+    };
+    if let Some(op) = pl::body_ops(for_op)
+        .into_iter()
+        .find(|&op| stage(op).is_some_and(|s| s != 0 && s != last))
+    {
+        let what = format!(
+            "pipelining a loop with ops in stage {} of 0 to {last}",
+            stage(op).unwrap_or(0)
+        );
+        return Err(unsupported(op, &what));
     }
     if !scf::init_args(for_op).is_empty() || ir::result_count(for_op) != 0 {
         return Err(unsupported(for_op, "pipelining a loop with iter_args"));
@@ -217,8 +231,8 @@ fn analyze(
         if stage(op) == Some(0) {
             for v in operands_and_nested(op) {
                 if let Some(d) = body_def(for_op, v) {
-                    if stage(d) == Some(1) {
-                        return Err(unsupported(op, "a stage-0 op reading stage 1"));
+                    if stage(d) == Some(last) {
+                        return Err(unsupported(op, "a stage-0 op reading the last stage"));
                     }
                 }
             }
@@ -231,7 +245,7 @@ fn analyze(
         let Some(top) = top.filter(|t| !ir::is_terminator(*t)) else {
             return Err(unsupported(load, "pipelining a load used outside the body"));
         };
-        if stage(top) != Some(1) {
+        if stage(top) != Some(last) {
             return Err(unsupported(load, "pipelining a load used in its own stage"));
         }
         let index = ops.iter().position(|o| o.ptr == top.ptr).unwrap_or(0);
@@ -246,6 +260,7 @@ fn analyze(
     Ok(Plan {
         for_op,
         load,
+        last,
         use_cluster,
     })
 }
@@ -360,7 +375,10 @@ fn lower(plan: &Plan) -> MlirOperation {
     let shared = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>";
     let alloc_ty = parse_type(
         old,
-        &format!("!ttg.memdesc<1x{n}x{elt}, {shared}, #ttg.shared_memory, mutable>"),
+        &format!(
+            "!ttg.memdesc<{}x{n}x{elt}, {shared}, #ttg.shared_memory, mutable>",
+            plan.last
+        ),
     );
     let view_ty = parse_type(
         old,
@@ -390,14 +408,14 @@ fn lower(plan: &Plan) -> MlirOperation {
     let first = ir::block_ops(new_body)[0];
     let (ls, lc) = (stage(load).unwrap_or(0), cluster(load).unwrap_or(0));
     let load_sched = Some((ls, lc));
-    let use_sched = Some((1, plan.use_cluster));
+    let use_sched = Some((plan.last, plan.use_cluster));
     let num_buffers = ir::result(
         build(
             first,
             "arith.constant",
             &[],
             &[i32t],
-            &[("value", ir::integer_attr(i32t, 1))],
+            &[("value", ir::integer_attr(i32t, plan.last))],
             load_sched,
         ),
         0,
@@ -460,12 +478,14 @@ fn lower(plan: &Plan) -> MlirOperation {
         &[],
         load_sched,
     );
+    // The copies of the `last` iterations before this one's are in flight
+    // when its consumer waits (groups complete in order).
     let wait = build(
         load,
         "ttg.async_wait",
         &[ir::result(commit, 0)],
         &[token_ty],
-        &[("num", ir::integer_attr(i32t, 0))],
+        &[("num", ir::integer_attr(i32t, plan.last - 1))],
         use_sched,
     );
     let read = ir::result(
@@ -564,9 +584,13 @@ fn advanced(before: MlirOperation, base: MlirValue, step: MlirValue, k: i64) -> 
     ir::build_binary(before, "arith.addi", unknown, base, mul)
 }
 
-/// Step 2 (Triton's `expandLoops` through the pipeline expander, two
-/// stages, no epilogue).
-fn expand(lowered: MlirOperation) {
+/// Step 2 (Triton's `expandLoops` through the pipeline expander, stages 0
+/// and `last`, no epilogue): a prologue runs stage 0 of the first `last`
+/// iterations; the loop then runs the last stage of iteration `i` and
+/// stage 0 of iteration `i + last`. The stage-0 values that the last stage
+/// reads are carried as a window of `last` loop arguments per value (one
+/// per iteration in flight, the oldest first).
+fn expand(lowered: MlirOperation, last: i64) {
     let ops = pl::body_ops(lowered);
     let mut order: Vec<(i64, usize, MlirOperation)> = ops
         .iter()
@@ -575,7 +599,7 @@ fn expand(lowered: MlirOperation) {
         .collect();
     order.sort_by_key(|&(c, i, _)| (c, i));
     let order: Vec<MlirOperation> = order.into_iter().map(|(_, _, op)| op).collect();
-    let st = |op: MlirOperation| stage(op).unwrap_or(1);
+    let st = |op: MlirOperation| stage(op).unwrap_or(last);
     let iv = scf::induction_var(lowered);
     let iter_args = scf::region_iter_args(lowered);
     let inits = scf::init_args(lowered);
@@ -585,9 +609,9 @@ fn expand(lowered: MlirOperation) {
         scf::upper_bound(lowered),
         scf::step(lowered),
     );
-    // Values of stage 0 that stage 1 reads, in schedule order.
+    // Values of stage 0 that the last stage reads, in schedule order.
     let mut cross: Vec<MlirValue> = Vec::new();
-    for &op in order.iter().filter(|&&op| st(op) == 1) {
+    for &op in order.iter().filter(|&&op| st(op) == last) {
         for v in operands_and_nested(op) {
             if let Some(d) = body_def(lowered, v) {
                 if st(d) == 0 && !cross.iter().any(|c| c.ptr == v.ptr) {
@@ -596,31 +620,44 @@ fn expand(lowered: MlirOperation) {
             }
         }
     }
-    // Prologue: iteration 0 of stage 0.
-    let ivp = advanced(lowered, lb, step, 0);
-    let pred0 = ir::result(cmpi(lowered, SLT, ivp, ub), 0);
-    let mut prologue: ValueMap = HashMap::new();
-    prologue.insert(Val(iv), Val(ivp));
-    for (a, i) in iter_args.iter().zip(&inits) {
-        prologue.insert(Val(*a), Val(*i));
-    }
-    for &op in order.iter().filter(|&&op| st(op) == 0) {
-        let clone = ir::clone_mapped(op, &mut prologue);
-        ir::insert_before(lowered, clone);
-        if ir::is(clone, "ttg.async_copy_global_to_local") {
-            predicate(clone, pred0);
-        }
-    }
     let defined_by = |v: MlirValue| body_def(lowered, v).map(st);
-    let mut new_inits: Vec<MlirValue> = Vec::new();
-    for (y, i) in yields.iter().zip(&inits) {
-        new_inits.push(match defined_by(*y) {
-            Some(0) => ir::lookup_or_self(&prologue, *y),
-            _ => *i,
-        });
+    // Prologue: stage 0 of iterations 0 to last - 1, each reading the
+    // loop arguments the one before it yields.
+    let mut carried: Vec<MlirValue> = inits.clone();
+    let mut windows: Vec<Vec<MlirValue>> = Vec::new();
+    for k in 0..last {
+        let ivp = advanced(lowered, lb, step, k);
+        let pred = ir::result(cmpi(lowered, SLT, ivp, ub), 0);
+        let mut prologue: ValueMap = HashMap::new();
+        prologue.insert(Val(iv), Val(ivp));
+        for (a, c) in iter_args.iter().zip(&carried) {
+            prologue.insert(Val(*a), Val(*c));
+        }
+        for &op in order.iter().filter(|&&op| st(op) == 0) {
+            let clone = ir::clone_mapped(op, &mut prologue);
+            ir::insert_before(lowered, clone);
+            if ir::is(clone, "ttg.async_copy_global_to_local") {
+                predicate(clone, pred);
+            }
+        }
+        carried = yields
+            .iter()
+            .zip(&carried)
+            .map(|(y, c)| match defined_by(*y) {
+                Some(0) => ir::lookup_or_self(&prologue, *y),
+                _ => *c,
+            })
+            .collect();
+        windows.push(
+            cross
+                .iter()
+                .map(|v| ir::lookup_or_self(&prologue, *v))
+                .collect(),
+        );
     }
-    for v in &cross {
-        new_inits.push(ir::lookup_or_self(&prologue, *v));
+    let mut new_inits: Vec<MlirValue> = carried;
+    for window in &windows {
+        new_inits.extend(window);
     }
     let kernel = new_for(lowered, &new_inits);
     let kbody = pl::body(kernel);
@@ -628,15 +665,11 @@ fn expand(lowered: MlirOperation) {
     let kyield = pl::terminator(kernel);
     let kiv = kargs[0];
     let n = iter_args.len();
+    let c = cross.len();
     let bound = {
-        let c = ir::build_constant(
-            kyield,
-            unsafe { mlir_sys::mlirLocationUnknownGet(ir::context(kernel)) },
-            ir::value_type(step),
-            1,
-        );
         let unknown = unsafe { mlir_sys::mlirLocationUnknownGet(ir::context(kernel)) };
-        let mul = ir::build_binary(kyield, "arith.muli", unknown, step, c);
+        let k = ir::build_constant(kyield, unknown, ir::value_type(step), last);
+        let mul = ir::build_binary(kyield, "arith.muli", unknown, step, k);
         ir::build_binary(kyield, "arith.subi", unknown, ub, mul)
     };
     let kpred = ir::result(cmpi(kyield, SLT, kiv, bound), 0);
@@ -647,11 +680,12 @@ fn expand(lowered: MlirOperation) {
         map1.insert(Val(*a), Val(kargs[1 + k]));
         map0.insert(Val(*a), Val(kargs[1 + k]));
     }
+    // The last stage reads the oldest iteration's values.
     for (j, v) in cross.iter().enumerate() {
         map1.insert(Val(*v), Val(kargs[1 + n + j]));
     }
     for &op in &order {
-        if st(op) == 1 {
+        if st(op) == last {
             let clone = ir::clone_mapped(op, &mut map1);
             ir::insert_before(kyield, clone);
             for (r, c) in ir::results(op).into_iter().zip(ir::results(clone)) {
@@ -665,11 +699,11 @@ fn expand(lowered: MlirOperation) {
                     map1.insert(Val(r), Val(c));
                 }
             }
-            // The induction variable, one step ahead, per use.
+            // The induction variable, `last` steps ahead, per use.
             ir::walk_pre(clone, &mut |nested| {
                 for index in 0..ir::operand_count(nested) {
                     if ir::operand(nested, index).ptr == iv.ptr {
-                        let next = advanced(clone, kiv, step, 1);
+                        let next = advanced(clone, kiv, step, last);
                         ir::set_operand(nested, index, next);
                     }
                 }
@@ -686,6 +720,8 @@ fn expand(lowered: MlirOperation) {
             _ => ir::lookup_or_self(&map1, *y),
         });
     }
+    // The window moves on by one iteration: the newest values last.
+    kernel_yields.extend(&kargs[1 + n + c..1 + n + c * last as usize]);
     for v in &cross {
         kernel_yields.push(ir::lookup_or_self(&map0, *v));
     }

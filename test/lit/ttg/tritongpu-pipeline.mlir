@@ -3,9 +3,11 @@
 // allocation, issued one iteration ahead (a prologue for the first, the
 // loop's last ops for the next, masked by the iteration's bound), waited
 // for and read from shared memory in the consumer's stage; then the
-// pipelining attributes go and the module is folded. Loops without a
-// schedule are untouched; scheduled loops outside the supported subset
-// are refused.
+// pipelining attributes go and the module is folded. A loop whose users
+// sit in stage S > 1 (nothing in the stages between) gets a ring of S
+// buffers, S copies in flight, and a window of S loop arguments for every
+// value the consumer reads from stage 0. Loops without a schedule are
+// untouched; scheduled loops outside the supported subset are refused.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --tritongpu-pipeline | FileCheck %s
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --tritongpu-pipeline | tt-opt --split-input-file > /dev/null
 
@@ -112,13 +114,47 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: tt.func public @three_stages
+// CHECK: %[[RING:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x128xf32
+// CHECK: %[[FIRST:.*]] = ttg.memdesc_index %[[RING]][%c0_i32]
+// CHECK: ttg.async_copy_global_to_local %{{.*}}, %[[FIRST]]
+// CHECK: %[[T0:.*]] = ttg.async_commit_group
+// CHECK: %[[SECOND:.*]] = ttg.memdesc_index %[[RING]][%c1_i32]
+// CHECK: ttg.async_copy_global_to_local %{{.*}}, %[[SECOND]]
+// CHECK: %[[T1:.*]] = ttg.async_commit_group
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %c1_i32, %{{.*}} = %c-1_i32, %{{.*}} = %c2_i32, %[[OLDEST:.*]] = %[[T0]], %[[NB:.*]] = %c2_i32, %[[NEXT:.*]] = %[[T1]])
+// CHECK: arith.subi %arg2, %c2_i32
+// CHECK: ttg.async_wait %[[OLDEST]] {num = 1 : i32}
+// CHECK: ttg.local_load
+// CHECK: tt.store
+// CHECK: %[[COPY:.*]] = ttg.async_copy_global_to_local
+// CHECK: %[[NEW:.*]] = ttg.async_commit_group tokens %[[COPY]]
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %[[NB]], %[[NEXT]], %c2_i32, %[[NEW]]
+// CHECK: ttg.async_wait {num = 0 : i32}
+// CHECK: ttg.local_dealloc %[[RING]]
   tt.func public @three_stages(%pp: tensor<128x!tt.ptr<f32>, #b>, %mask: tensor<128xi1, #b>, %n: i32) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
-    // expected-error @+1 {{tritongpu-pipeline: pipelining a loop with more than two stages is not supported yet}}
     scf.for %i = %c0 to %n step %c1 : i32 {
       %x = tt.load %pp, %mask {loop.cluster = 1 : i32, loop.stage = 0 : i32} : tensor<128x!tt.ptr<f32>, #b>
       tt.store %pp, %x, %mask {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<128x!tt.ptr<f32>, #b>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @middle_stage(%pp: tensor<128x!tt.ptr<f32>, #b>, %mask: tensor<128xi1, #b>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %x = tt.load %pp, %mask {loop.cluster = 1 : i32, loop.stage = 0 : i32} : tensor<128x!tt.ptr<f32>, #b>
+      // expected-error @+1 {{tritongpu-pipeline: pipelining a loop with ops in stage 1 of 0 to 2 is not supported yet}}
+      %y = arith.addf %x, %x {loop.cluster = 0 : i32, loop.stage = 1 : i32} : tensor<128xf32, #b>
+      tt.store %pp, %y, %mask {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<128x!tt.ptr<f32>, #b>
     } {tt.scheduled_max_stage = 2 : i32}
     tt.return
   }
