@@ -160,7 +160,12 @@ fn analyze(
     }
     let last = match pl::int_attribute(for_op, SCHEDULED_MAX_STAGE) {
         Some(last) if last >= 1 => last,
-        _ => return Err(unsupported(for_op, "pipelining a loop without a maximum stage")),
+        _ => {
+            return Err(unsupported(
+                for_op,
+                "pipelining a loop without a maximum stage",
+            ))
+        }
     };
     if let Some(op) = pl::body_ops(for_op)
         .into_iter()
