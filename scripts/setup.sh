@@ -3,7 +3,8 @@
 # LLVM/MLIR 22 (headers, static libraries, mlir-tblgen, FileCheck, lld),
 # a C++ compiler and the compression libraries LLVM links; and, from NVIDIA's
 # PyPI wheel, ptxas and libdevice.10.bc into .deps/cuda/ (ignored by git,
-# never committed). Idempotent: when everything is present it only checks,
+# never committed); python3-venv where Debian's python3 lacks it.
+# Idempotent: when everything is present it only checks,
 # in well under a second.
 set -euo pipefail
 
@@ -84,3 +85,12 @@ PY
   echo "$CUDA_WHEEL" > "$deps/VERSION"
 fi
 echo "setup: $("$deps/bin/ptxas" --version | tail -1) and libdevice in $deps"
+
+# The Python package's tests build a virtual environment (Debian splits
+# venv's ensurepip into python3-venv).
+if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-venv python3-pip
+fi

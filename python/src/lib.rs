@@ -1,0 +1,122 @@
+//! `triton_rs._triton_rs`: this project's compiler as a Python extension
+//! module.
+//!
+//! One function, `compile`, runs [`tt_compiler::Compiler`] in process on
+//! TTIR or TTGIR text and returns each stage's text and the kernel
+//! metadata (as JSON); a failed compilation raises `CompileError`, whose
+//! message is the compiler's located diagnostic and whose `stage` names
+//! the stage that failed. Each Python thread gets a compiler of its own,
+//! kept for the thread's life, so only its first compilation pays for the
+//! set-up. The GIL is released while compiling. The Python side
+//! (`triton_rs/`) wraps this for users and for Triton's stage hook.
+
+use std::path::PathBuf;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use tt_compiler::{Cache, Compiler, Input, Options, Output, Stage};
+
+create_exception!(
+    _triton_rs,
+    CompileError,
+    PyException,
+    "A compilation failed: the message is the compiler's located diagnostic, \
+     `stage` the stage that failed (None: before any stage, e.g. parsing)."
+);
+
+thread_local! {
+    /// This thread's compiler ([`Compiler`] is neither `Send` nor `Sync`).
+    static COMPILER: Compiler = Compiler::new();
+}
+
+/// Compiles TTIR or TTGIR `source` up to `stage` (`ttir`, `ttgir`, `llir`
+/// or `ptx`) and returns a dict with the keys `ttir`, `ttgir`, `llir`,
+/// `ptx` (None for stages not reached), `metadata` (the kernel metadata as
+/// JSON, at `ptx`) and `timings` (a list of (step, seconds)).
+#[pyfunction]
+#[pyo3(signature = (
+    source, *, name = "<input>", capability = 90, num_warps = 4, num_stages = 3,
+    num_ctas = 1, stage = "ptx", line_info = true, make_ttir = true,
+    fp_fusion = true, reflect_ftz = true, libdevice = None, ptx_version = None,
+))]
+#[allow(clippy::too_many_arguments)]
+fn compile<'py>(
+    py: Python<'py>,
+    source: &str,
+    name: &str,
+    capability: u32,
+    num_warps: u32,
+    num_stages: u32,
+    num_ctas: u32,
+    stage: &str,
+    line_info: bool,
+    make_ttir: bool,
+    fp_fusion: bool,
+    reflect_ftz: bool,
+    libdevice: Option<PathBuf>,
+    ptx_version: Option<u32>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let until = Stage::from_name(stage).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown stage '{stage}': expected ttir, ttgir, llir or ptx"
+        ))
+    })?;
+    let defaults = Options::default();
+    let options = Options {
+        capability,
+        num_warps,
+        num_stages,
+        num_ctas,
+        line_info,
+        make_ttir,
+        fp_fusion,
+        reflect_ftz,
+        libdevice,
+        ptx_version: ptx_version.unwrap_or(defaults.ptx_version),
+        // Triton's own cache keeps what the hook compiles; a second cache
+        // here would only cost a hash and a write per kernel.
+        cache: Cache::Off,
+    };
+    let result = py.detach(|| {
+        COMPILER.with(|compiler| {
+            compiler.compile_to(Input::Text { text: source, name }, &options, until)
+        })
+    });
+    match result {
+        Ok(output) => output_dict(py, output),
+        Err(error) => {
+            let exception = CompileError::new_err(error.message.trim_end().to_owned());
+            exception
+                .value(py)
+                .setattr("stage", error.stage.map(Stage::name))?;
+            Err(exception)
+        }
+    }
+}
+
+fn output_dict(py: Python<'_>, output: Output) -> PyResult<Bound<'_, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("ttir", output.ttir)?;
+    dict.set_item("ttgir", output.ttgir)?;
+    dict.set_item("llir", output.llir)?;
+    dict.set_item("ptx", output.ptx)?;
+    dict.set_item("metadata", output.metadata.map(|m| m.to_json()))?;
+    let timings: Vec<(String, f64)> = output
+        .timings
+        .into_iter()
+        .map(|(step, time)| (step, time.as_secs_f64()))
+        .collect();
+    dict.set_item("timings", timings)?;
+    Ok(dict)
+}
+
+/// The module: `compile`, `CompileError` and `__version__`.
+#[pymodule]
+fn _triton_rs(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add("CompileError", m.py().get_type::<CompileError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

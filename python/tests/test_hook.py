@@ -1,0 +1,164 @@
+"""Triton 3.6's own frontend compiling through this project (the stage hook).
+
+Needs the `triton` package (3.6.0); compiles for GPUTarget("cuda", 90, 32),
+which Triton does without a GPU (ptxas comes with its wheel)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+triton = pytest.importorskip("triton")
+tl = pytest.importorskip("triton.language")
+
+import triton_rs  # noqa: E402
+from triton.backends.compiler import GPUTarget  # noqa: E402
+from triton.compiler import ASTSource  # noqa: E402
+
+TARGET = GPUTarget("cuda", 90, 32)
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, x + y, mask=mask)
+
+
+@triton.jit
+def dot_kernel(a_ptr, b_ptr, c_ptr):
+    offsets = tl.arange(0, 16)
+    a = tl.load(a_ptr + offsets[:, None] * 16 + offsets[None, :])
+    b = tl.load(b_ptr + offsets[:, None] * 16 + offsets[None, :])
+    tl.store(c_ptr + offsets[:, None] * 16 + offsets[None, :], tl.dot(a, b))
+
+
+@triton.jit
+def descriptor_kernel(in_ptr, out_ptr):
+    src = tl.make_tensor_descriptor(base=in_ptr, shape=[16, 16], strides=[16, 1], block_shape=[16, 16])
+    dst = tl.make_tensor_descriptor(base=out_ptr, shape=[16, 16], strides=[16, 1], block_shape=[16, 16])
+    dst.store([0, 0], src.load([0, 0]) + 1)
+
+
+ADD = dict(signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"},
+           constexprs={"BLOCK": 1024})
+DESCRIPTORS = dict(signature={"in_ptr": "*fp32", "out_ptr": "*fp32"}, constexprs={})
+DOT = dict(signature={"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32"}, constexprs={})
+
+
+def compile_with(kernel, spec, options=None):
+    return triton.compile(ASTSource(kernel, spec["signature"], spec["constexprs"]), target=TARGET,
+                          options=options)
+
+
+@pytest.fixture
+def hook(tmp_path):
+    """A fresh Triton cache, the hook off before and after, zeroed counts."""
+    previous = triton.knobs.cache.dir
+    triton.knobs.cache.dir = str(tmp_path)
+    triton_rs.disable()
+    triton_rs.reset_stats()
+    yield
+    triton_rs.disable()
+    triton.knobs.cache.dir = previous
+
+
+def test_strict_mode_compiles_with_this_project(hook):
+    triton_rs.enable("strict")
+    kernel = compile_with(add_kernel, ADD)
+    assert kernel.metadata.triton_rs == triton_rs.__version__
+    assert kernel.metadata.name == "add_kernel"
+    assert kernel.metadata.shared == 0 and kernel.metadata.tensordesc_meta == []
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+    # The stages shown are this project's: the same TTGIR as compiling
+    # Triton's TTIR directly.
+    ours = triton_rs.compile(kernel.asm["ttir"], make_ttir=False, stage="ttgir")
+    assert kernel.asm["ttgir"] == ours.ttgir
+    assert triton_rs.stats()["compiled"] == 1
+
+
+def test_options_reach_this_compiler(hook):
+    triton_rs.enable("strict")
+    kernel = compile_with(add_kernel, ADD, {"num_warps": 8, "maxnreg": 64})
+    assert '"ttg.num-warps" = 8' in kernel.asm["ttgir"]
+    assert ".maxnreg 64" in kernel.asm["ptx"]
+    assert kernel.metadata.num_warps == 8
+    unfused = compile_with(add_kernel, ADD, {"enable_fp_fusion": False})
+    assert unfused.metadata.triton_rs == triton_rs.__version__
+
+
+def test_tensor_descriptors_become_pointer_arithmetic_on_hopper(hook):
+    # Triton would use TMA here; this project lowers descriptors to pointers
+    # (as Triton does below sm_90), so the launcher gets no TMA metadata.
+    triton_rs.enable("strict")
+    kernel = compile_with(descriptor_kernel, DESCRIPTORS)
+    assert kernel.metadata.triton_rs and kernel.metadata.tensordesc_meta == []
+    assert "cp.async.bulk.tensor" not in kernel.asm["ptx"]
+    assert "tt.descriptor_load" not in kernel.asm["ttgir"]
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
+def test_strict_mode_raises_the_refusal(hook):
+    triton_rs.enable("strict")
+    with pytest.raises(triton_rs.CompileError) as info:
+        compile_with(dot_kernel, DOT)
+    assert "does not support" in str(info.value)
+    assert "test_hook.py:" in str(info.value)
+
+
+def test_fallback_mode_hands_the_kernel_to_triton(hook, caplog):
+    triton_rs.enable("fallback")
+    kernel = compile_with(dot_kernel, DOT)
+    assert not hasattr(kernel.metadata, "triton_rs")
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+    counts = triton_rs.stats()
+    assert counts["fallbacks"] == 1 and counts["compiled"] == 0
+    assert counts["fallback_kernels"][0][0] == "dot_kernel"
+    assert any("compiled by Triton instead" in record.message for record in caplog.records)
+
+
+def test_the_cache_never_crosses_compilers(hook):
+    by_triton = compile_with(add_kernel, ADD)
+    assert not hasattr(by_triton.metadata, "triton_rs")
+    triton_rs.enable("strict")
+    ours = compile_with(add_kernel, ADD)
+    assert ours.hash != by_triton.hash and ours.metadata.triton_rs
+    triton_rs.enable("fallback")
+    fallback = compile_with(add_kernel, ADD)
+    assert fallback.hash not in (ours.hash, by_triton.hash)
+    triton_rs.disable()
+    again = compile_with(add_kernel, ADD)
+    assert again.hash == by_triton.hash and not hasattr(again.metadata, "triton_rs")
+
+
+def test_enable_checks_its_mode(hook):
+    with pytest.raises(ValueError, match="unknown mode"):
+        triton_rs.enable("sometimes")
+    assert triton_rs.mode() is None
+
+
+def run_python(code, **env):
+    environment = {key: value for key, value in os.environ.items() if key != "TRITON_RS"}
+    environment.update(env)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment,
+                          timeout=120)
+
+
+@pytest.mark.parametrize("value, mode", [("1", "strict"), ("strict", "strict"), ("fallback", "fallback")])
+def test_the_environment_variable_turns_the_hook_on(value, mode):
+    result = run_python("import triton_rs; print(triton_rs.mode())", TRITON_RS=value)
+    assert result.stdout.strip() == mode, result.stderr
+
+
+def test_a_bad_environment_value_is_reported_and_leaves_the_hook_off():
+    result = run_python("import triton_rs; print(triton_rs.mode())", TRITON_RS="maybe")
+    assert result.stdout.strip() == "None"
+    assert "TRITON_RS is set, but the hook is off" in result.stderr
+
+
+def test_without_the_variable_nothing_changes():
+    result = run_python("import triton_rs; print(triton_rs.mode())")
+    assert result.stdout.strip() == "None", result.stderr

@@ -1,0 +1,246 @@
+"""Triton 3.6's stage hook: @triton.jit kernels compiled by this project.
+
+``enable()`` hooks the NVIDIA backend's ``add_stages`` (after it has run
+``triton.knobs.runtime.add_stages_inspection_hook``, so a user's own hook
+keeps working, and so does ours when a test resets Triton's knobs) and
+replaces its ``ttgir``, ``llir`` and ``ptx`` stages.
+Triton's frontend, its ``make_ttir``, ptxas (the ``cubin`` stage), the
+launcher and the autotuner stay Triton's. The ``ttgir`` stage compiles the
+TTIR to PTX in one call; the later stages hand out its results and fill in
+the metadata fields Triton's stages fill (``shared``, the scratch sizes,
+``name``, ``tensordesc_meta``, ...), so ``kernel.asm["ttgir"]``,
+``["llir"]`` and ``["ptx"]`` show this project's output.
+
+Modes: ``strict`` raises :class:`CompileError` where this compiler refuses
+a kernel; ``fallback`` logs the refusal (logger ``triton_rs``), counts it
+(:func:`stats`) and lets Triton's own stages compile that kernel.
+
+Triton's on-disk cache key includes the backend's hash; while the hook is
+on, that hash carries this package's build and mode, so a kernel compiled
+by one compiler is never served to the other. Kernels already compiled in
+this process before ``enable()`` stay as they were (Triton keeps them in
+memory): enable before the first launch, or with ``TRITON_RS=1``.
+"""
+
+import logging
+import os
+import threading
+
+from . import _triton_rs
+from ._triton_rs import CompileError
+
+MODES = ("strict", "fallback")
+
+log = logging.getLogger("triton_rs")
+
+_lock = threading.Lock()
+_mode = None
+_patched = False
+_stats = {"compiled": 0, "fallbacks": 0, "fallback_kernels": []}
+
+
+def _fingerprint():
+    """This build: the version and the extension module's size and mtime."""
+    info = os.stat(_triton_rs.__file__)
+    return f"{_triton_rs.__version__}-{info.st_size}-{info.st_mtime_ns}"
+
+
+def enable(mode="strict"):
+    """Makes Triton compile NVIDIA kernels with this project from now on.
+
+    ``mode`` is ``"strict"`` (a refusal raises :class:`CompileError`) or
+    ``"fallback"`` (a refusal is logged and counted, and Triton compiles
+    that kernel itself).
+    """
+    global _mode
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}: expected one of {MODES}")
+    import triton
+
+    if not triton.__version__.startswith("3.6."):
+        raise RuntimeError(f"triton_rs targets Triton 3.6; this is Triton {triton.__version__}")
+    with _lock:
+        _patch_backend()
+        _mode = mode
+
+
+def _patch_backend():
+    """Wraps ``CUDABackend.add_stages`` and ``CUDABackend.hash`` once; with
+    the hook off (``_mode`` None) both behave as Triton's own."""
+    global _patched
+    if _patched:
+        return
+    from triton.backends.nvidia.compiler import CUDABackend
+
+    triton_add_stages = CUDABackend.add_stages
+    triton_hash = CUDABackend.hash
+    fingerprint = _fingerprint()
+
+    def add_stages(self, stages, options, language):
+        triton_add_stages(self, stages, options, language)
+        if _mode is not None:
+            capability = self._parse_arch(options.arch)
+            _Compilation(_mode, self, stages, options, language, capability).install()
+
+    def hash(self):
+        base = triton_hash(self)
+        return base if _mode is None else f"{base}-triton_rs-{_mode}-{fingerprint}"
+
+    CUDABackend.add_stages = add_stages
+    CUDABackend.hash = hash
+    _patched = True
+
+
+def disable():
+    """Hands kernels compiled from now on back to Triton's own stages."""
+    global _mode
+    with _lock:
+        _mode = None
+
+
+def mode():
+    """``"strict"``, ``"fallback"``, or None when the hook is off."""
+    return _mode
+
+
+def stats():
+    """Kernels compiled by this project and kernels handed back to Triton
+    (fallback mode), with each fallback's kernel name and reason."""
+    with _lock:
+        return {
+            "compiled": _stats["compiled"],
+            "fallbacks": _stats["fallbacks"],
+            "fallback_kernels": list(_stats["fallback_kernels"]),
+        }
+
+
+def reset_stats():
+    """Sets the counts of :func:`stats` back to zero."""
+    with _lock:
+        _stats.update(compiled=0, fallbacks=0, fallback_kernels=[])
+
+
+def _unsupported(options, language):
+    """Why this compilation cannot go through this compiler, or None."""
+    from triton.backends.compiler import Language
+
+    if language != Language.TRITON:
+        return f"{language.name.lower()} kernels"
+    if options.instrumentation_mode:
+        return f"instrumentation mode '{options.instrumentation_mode}'"
+    others = [name for name, _ in options.extern_libs if name != "libdevice"]
+    if others:
+        return "extern libraries other than libdevice (" + ", ".join(others) + ")"
+    return None
+
+
+class _Compilation:
+    """One kernel's compilation: the replaced stages and what they share."""
+
+    def __init__(self, mode, backend, stages, options, language, capability):
+        self.mode = mode
+        self.backend = backend
+        self.stages = stages
+        self.triton = dict(stages)
+        self.options = options
+        self.language = language
+        self.capability = capability
+        self.result = None
+        self.fell_back = False
+
+    def install(self):
+        unsupported = _unsupported(self.options, self.language)
+        if unsupported is not None:
+            if self.mode == "strict":
+                # Raised at compile time, not here: a refusal belongs to the
+                # kernel's compilation, as every other one.
+                self.stages["llir"] = self._refuse(unsupported)
+                if "ttgir" in self.stages:
+                    self.stages["ttgir"] = self._refuse(unsupported)
+                return
+            self.fell_back = True
+            self._count_fallback("<kernel>", f"does not support {unsupported} yet")
+            return
+        self.stages["ttgir"] = self.ttgir
+        self.stages["llir"] = self.llir
+        self.stages["ptx"] = self.ptx
+
+    def _refuse(self, what):
+        def stage(src, metadata):
+            error = CompileError(f"triton_rs does not support {what} yet")
+            error.stage = "ttgir"
+            raise error
+
+        return stage
+
+    def _count_fallback(self, name, reason):
+        first_line = reason.strip().splitlines()[0] if reason.strip() else reason
+        with _lock:
+            _stats["fallbacks"] += 1
+            _stats["fallback_kernels"].append((name, first_line))
+        log.warning("triton_rs: %s is compiled by Triton instead: %s", name, first_line)
+
+    def ttgir(self, mod, metadata):
+        from triton import knobs
+        from triton.backends.nvidia.compiler import get_ptx_version_from_options
+
+        options = self.options
+        libdevice = dict(options.extern_libs).get("libdevice")
+        name = mod.get_entry_func_name()
+        if options.maxnreg is not None:
+            # As Triton's make_ttgir does; the lowering reads it.
+            from triton._C.libtriton import ir
+
+            mod.set_attr("ttg.maxnreg", ir.builder(mod.context).get_int32_attr(options.maxnreg))
+        try:
+            self.result = _triton_rs.compile(
+                str(mod),
+                name=f"{name}.ttir",
+                capability=self.capability,
+                num_warps=options.num_warps,
+                num_stages=options.num_stages,
+                num_ctas=options.num_ctas,
+                stage="ptx",
+                line_info=not knobs.compilation.disable_line_info,
+                make_ttir=False,
+                fp_fusion=options.enable_fp_fusion,
+                reflect_ftz=options.enable_reflect_ftz,
+                libdevice=libdevice,
+                ptx_version=get_ptx_version_from_options(options, self.backend.target.arch),
+            )
+        except CompileError as error:
+            if self.mode == "strict":
+                raise
+            self.fell_back = True
+            self._count_fallback(name, str(error))
+            for stage in ("ttgir", "llir", "ptx"):
+                self.stages[stage] = self.triton[stage]
+            return self.triton["ttgir"](mod, metadata)
+        with _lock:
+            _stats["compiled"] += 1
+        # Tensor descriptors reach the PTX only as pointers here; make_ttgir
+        # lists those that stay TMA descriptors, and there are none.
+        metadata["tensordesc_meta"] = []
+        metadata["triton_rs"] = _triton_rs.__version__
+        return self.result["ttgir"]
+
+    def llir(self, src, metadata):
+        if self.fell_back:
+            return self.triton["llir"](src, metadata)
+        import json
+
+        kernel = json.loads(self.result["metadata"])
+        metadata["shared"] = kernel["shared"]
+        metadata["tmem_size"] = 0
+        metadata["global_scratch_size"] = kernel["global_scratch_size"]
+        metadata["global_scratch_align"] = kernel["global_scratch_align"]
+        metadata["profile_scratch_size"] = kernel["profile_scratch_size"]
+        metadata["profile_scratch_align"] = kernel["profile_scratch_align"]
+        self.kernel = kernel
+        return self.result["llir"]
+
+    def ptx(self, src, metadata):
+        if self.fell_back:
+            return self.triton["ptx"](src, metadata)
+        metadata["name"] = self.kernel["name"]
+        return self.result["ptx"]
