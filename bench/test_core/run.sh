@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs Triton 3.6's test_core.py on the GPU machine, with Triton's own
+# compiler (MODE=triton) or through the triton_rs package in strict mode
+# (MODE=ours), writing one JSON line per case to $OUT/test_core.MODE.jsonl.
+#   bash bench/test_core/run.sh MODE [PYTEST_ARGS...]
+# Needs (see README.md): .device/wheels/triton_rs-*.whl (for ours) and
+# .device/tests/test_core.py with print_helper.py beside it.
+set -uo pipefail
+MODE=${1:?usage: run.sh triton|ours [pytest args]}; shift
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+OUT=${OUT:-/tmp/test_core}
+PY=${PYTHON:-/opt/torch/.venv/bin/python}
+LIMIT=${TT_LIMIT:-560}
+mkdir -p "$OUT"
+W=$(mktemp -d)
+cp "$ROOT"/.device/tests/*.py "$W/"
+cp "$ROOT/bench/test_core/conftest.py" "$W/"
+if [ "$MODE" = ours ]; then
+  "$PY" -m pip install -q --no-index --no-deps --force-reinstall "$ROOT"/.device/wheels/triton_rs-*.whl || exit 2
+  export TRITON_RS=strict
+  "$PY" -c 'import triton_rs; assert triton_rs.mode() == "strict", triton_rs.mode(); print("triton_rs", triton_rs.__version__, triton_rs.mode())' || exit 2
+else
+  unset TRITON_RS
+fi
+export TT_RESULTS="$OUT/test_core.$MODE.jsonl"
+rm -f "$TT_RESULTS"
+export TRITON_CACHE_DIR="$W/cache"
+cd "$W"
+start=$(date +%s)
+timeout "$LIMIT" "$PY" -m pytest -q -p no:cacheprovider -n "${TT_WORKERS:-16}" test_core.py "$@" > "$OUT/pytest.$MODE.log" 2>&1
+rc=$?
+echo "pytest ($MODE) exit $rc after $(( $(date +%s) - start )) s; $(wc -l < "$TT_RESULTS") cases recorded"
+tail -3 "$OUT/pytest.$MODE.log"

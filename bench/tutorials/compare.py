@@ -1,0 +1,72 @@
+"""Compares the tutorials' perf_report tables of two runs, Triton's compiler
+(`NAME.triton.*.csv`) and this project's (`NAME.ours.*.csv`), and plots the
+ratios.
+
+usage: python3 compare.py DIR [PLOT.png]
+
+Each table's 'Triton' column is the tutorial's own kernel (GB/s, higher is
+faster) compiled by one compiler or the other; the ratio printed is our time
+over Triton's (Triton's GB/s over ours), per size, then its median and
+maximum per table. The Torch column of both runs is printed as a control:
+its ratio shows the run-to-run noise of the machine."""
+
+import glob
+import os
+import statistics
+import sys
+
+import pandas as pd
+
+
+def column(table, name):
+    matches = [c for c in table.columns if c.split(" (")[0] == name]
+    return matches[0] if matches else None
+
+
+def main(directory, plot=None):
+    rows = []
+    for ours_path in sorted(glob.glob(os.path.join(directory, "*.ours.*.csv"))):
+        triton_path = ours_path.replace(".ours.", ".triton.")
+        if not os.path.exists(triton_path):
+            print(f"MISSING {triton_path}")
+            continue
+        name = os.path.basename(ours_path).split(".ours.")[1][:-4]
+        ours, theirs = pd.read_csv(ours_path), pd.read_csv(triton_path)
+        x = ours.columns[0]
+        kernel, control = column(ours, "Triton"), column(ours, "Torch")
+        ratios = (theirs[kernel] / ours[kernel]).tolist()
+        controls = (theirs[control] / ours[control]).tolist() if control else []
+        print(f"== {name}: time ratio ours/Triton per {x} (Torch's ratio between the two runs as control)")
+        for i, size in enumerate(ours[x]):
+            extra = f"  torch {controls[i]:.3f}" if controls else ""
+            print(f"RATIO {name} {size} {ratios[i]:.3f} ours {ours[kernel][i]:.1f} triton {theirs[kernel][i]:.1f}"
+                  f"{extra}")
+        summary = f"median {statistics.median(ratios):.3f} max {max(ratios):.3f}"
+        if controls:
+            summary += f" (torch control: median {statistics.median(controls):.3f} max {max(controls):.3f})"
+        print(f"SUMMARY {name} {summary}")
+        rows.append((name, x, list(ours[x]), ratios, controls))
+    if plot and rows:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        figure, axes = plt.subplots(len(rows), 1, figsize=(8, 3 * len(rows)), squeeze=False)
+        for axis, (name, x, sizes, ratios, controls) in zip(axes[:, 0], rows):
+            axis.plot(sizes, ratios, marker=".", label="kernel: ours / Triton (time)")
+            if controls:
+                axis.plot(sizes, controls, ls=":", color="gray", label="torch: run 2 / run 1 (noise)")
+            axis.axhline(1.0, color="black", lw=0.8)
+            axis.set_title(name)
+            axis.set_xlabel(x)
+            axis.set_ylabel("time ratio")
+            if name.startswith("vector"):
+                axis.set_xscale("log", base=2)
+            axis.legend(fontsize=8)
+        figure.tight_layout()
+        figure.savefig(plot, dpi=110)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
