@@ -1,6 +1,8 @@
-"""Compares the tutorials' perf_report tables of two runs, Triton's compiler
-(`NAME.triton.*.csv`) and this project's (`NAME.ours.*.csv`), and plots the
-ratios.
+"""Compares the tutorials' perf_report tables of runs with Triton's compiler
+(`TUTORIAL.triton.ROUND.PLOT.csv`) and with this project's
+(`TUTORIAL.ours.ROUND.PLOT.csv`), and plots the ratios. Each side's value
+per size is its best round (the highest GB/s), as timeit takes the best of
+its repeats: a round slowed by the host says nothing about the kernel.
 
 usage: python3 compare.py DIR [PLOT.png]
 
@@ -23,20 +25,35 @@ def column(table, name):
     return matches[0] if matches else None
 
 
+def best(paths, columns):
+    """The rounds' tables merged: per row, each column's maximum."""
+    tables = [pd.read_csv(p) for p in paths]
+    merged = tables[0].copy()
+    for name in columns:
+        if name:
+            merged[name] = pd.concat([t[name] for t in tables], axis=1).max(axis=1)
+    return merged
+
+
 def main(directory, plot=None):
     rows = []
-    for ours_path in sorted(glob.glob(os.path.join(directory, "*.ours.*.csv"))):
-        triton_path = ours_path.replace(".ours.", ".triton.")
-        if not os.path.exists(triton_path):
-            print(f"MISSING {triton_path}")
+    by_plot = {}
+    for path in sorted(glob.glob(os.path.join(directory, "*.csv"))):
+        tutorial, mode, _round, rest = os.path.basename(path).split(".", 3)
+        by_plot.setdefault(rest[:-4], {}).setdefault(mode, []).append(path)
+    for name, modes in sorted(by_plot.items()):
+        if set(modes) != {"triton", "ours"}:
+            print(f"MISSING {name}: only {sorted(modes)}")
             continue
-        name = os.path.basename(ours_path).split(".ours.")[1][:-4]
-        ours, theirs = pd.read_csv(ours_path), pd.read_csv(triton_path)
-        x = ours.columns[0]
-        kernel, control = column(ours, "Triton"), column(ours, "Torch")
+        sample = pd.read_csv(modes["ours"][0])
+        x = sample.columns[0]
+        kernel, control = column(sample, "Triton"), column(sample, "Torch")
+        ours, theirs = best(modes["ours"], [kernel, control]), best(modes["triton"], [kernel, control])
         ratios = (theirs[kernel] / ours[kernel]).tolist()
         controls = (theirs[control] / ours[control]).tolist() if control else []
-        print(f"== {name}: time ratio ours/Triton per {x} (Torch's ratio between the two runs as control)")
+        rounds = len(modes["ours"])
+        print(f"== {name}: time ratio ours/Triton per {x}, best of {rounds} rounds each "
+              f"(Torch's ratio between the two sides' runs as control)")
         for i, size in enumerate(ours[x]):
             extra = f"  torch {controls[i]:.3f}" if controls else ""
             print(f"RATIO {name} {size} {ratios[i]:.3f} ours {ours[kernel][i]:.1f} triton {theirs[kernel][i]:.1f}"
@@ -54,7 +71,7 @@ def main(directory, plot=None):
         for axis, (name, x, sizes, ratios, controls) in zip(axes[:, 0], rows):
             axis.plot(sizes, ratios, marker=".", label="kernel: ours / Triton (time)")
             if controls:
-                axis.plot(sizes, controls, ls=":", color="gray", label="torch: run 2 / run 1 (noise)")
+                axis.plot(sizes, controls, ls=":", color="gray", label="torch: Triton-side / ours-side runs (noise)")
             axis.axhline(1.0, color="black", lw=0.8)
             axis.set_title(name)
             axis.set_xlabel(x)

@@ -136,7 +136,9 @@ pub fn lower<'c, 'a>(
         "tt.int_to_ptr" => (name, Some("llvm.inttoptr".into())),
         "tt.ptr_to_int" => (name, Some("llvm.ptrtoint".into())),
         // Lowered by `special` alone.
-        "tt.mulhiui" | "tt.precise_divf" | "tt.precise_sqrt" | "tt.clampf" => (name, None),
+        "tt.mulhiui" | "tt.precise_divf" | "tt.precise_sqrt" | "tt.clampf" | "tt.fp_to_fp" => {
+            (name, None)
+        }
         _ if is_scalar_dialect(name) => (name, None),
         _ => return Err(format!("'{name}' is not supported yet")),
     };
@@ -236,6 +238,11 @@ fn special<'c, 'a>(
             };
             Some(libdevice_call(lw, emit, symbol, args, ty))
         }
+        "tt.fp_to_fp" => Some(fp_to_fp(lw, emit, op, args[0], ty)?),
+        // fp8 travels as i8: the absolute value clears the sign bit.
+        "math.absf" if ttir::int_width(ty) == Some(8) => {
+            Some(emit.and(args[0], emit.int(ty, 0x7f)))
+        }
         // IEEE division and square root: NVPTX's defaults for these LLVM
         // ops (no fast-math flags) are `div.rn` and `sqrt.rn`.
         "tt.precise_divf" => Some(emit.value("llvm.fdiv", args, ty, &[])),
@@ -301,6 +308,128 @@ fn special<'c, 'a>(
             }
             None => None,
         },
+    })
+}
+
+/// The element type of `value` as the TTGIR has it (fp8 included).
+fn element_of<'c>(value: Value<'c, '_>) -> Type<'c> {
+    TensorView::of(value.r#type()).map_or(value.r#type(), |t| t.element)
+}
+
+/// PTX's name of an 8-bit float format, `None` for the others.
+fn fp8_name(ty: Type) -> Option<&'static str> {
+    unsafe {
+        if mlir_sys::mlirTypeIsAFloat8E4M3FN(ty.to_raw()) {
+            Some("e4m3")
+        } else if mlir_sys::mlirTypeIsAFloat8E5M2(ty.to_raw()) {
+            Some("e5m2")
+        } else {
+            None
+        }
+    }
+}
+
+/// `tt.fp_to_fp` on one element, as Triton lowers it from sm_89 on: fp8
+/// (e4m3, e5m2) to and from f16 with the hardware's packed conversions
+/// (`cvt.rn.f16x2.<fp8>x2`, `cvt.rn.satfinite.<fp8>x2.f16x2/.f32`), f32
+/// and bf16 through f16 or f32 (exactly: fp8 values fit both); between
+/// wider formats, an extension or a truncation with the op's rounding.
+fn fp_to_fp<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    x: Value<'c, 'a>,
+    ty: Type<'c>,
+) -> Result<Value<'c, 'a>, String> {
+    let src = element_of(ttir::operand(op, 0).ok_or("missing operand")?);
+    let dst = element_of(op.result(0).map_err(|_| "missing result")?.into());
+    let rtz = ttir::inherent_attribute(op, "rounding")
+        .and_then(ttir::int_value)
+        .is_some_and(|(v, _)| v == 0);
+    let unsupported = || format!("'tt.fp_to_fp' from {src} to {dst} is not supported yet");
+    let (i8t, i16t, i32t) = (emit.int_type(8), emit.int_type(16), emit.i32_type());
+    let f16 = Type::parse(emit.context, "f16").expect("f16");
+    let f32 = Type::parse(emit.context, "f32").expect("f32");
+    let cast = |name: &str, v: Value<'c, 'a>, to: Type<'c>| emit.value(name, &[v], to, &[]);
+    let fp8 = fp8_name(src).or(fp8_name(dst));
+    if fp8.is_some() && lw.options.compute_capability < 89 {
+        return Err(format!(
+            "{} below sm_89 (Triton emulates it there)",
+            unsupported()
+        ));
+    }
+    if let Some(name) = fp8_name(src) {
+        // The byte in the low half of a 16-bit pair; f16x2 out, low half.
+        let pair = cast("llvm.zext", x, i16t);
+        let halves = emit.pure_asm(
+            &format!("cvt.rn.f16x2.{name}x2 $0, $1;"),
+            "=r,h",
+            &[pair],
+            i32t,
+        );
+        let half = emit.bitcast(cast("llvm.trunc", halves, i16t), f16);
+        return Ok(match types::float_bits(dst) {
+            Some(16) if !types::is_bf16(dst) => half,
+            Some(32) => cast("llvm.fpext", half, f32),
+            Some(16) => cast("llvm.fptrunc", cast("llvm.fpext", half, f32), ty),
+            _ => return Err(unsupported()),
+        });
+    }
+    if let Some(name) = fp8_name(dst) {
+        if rtz {
+            return Err(format!("{} with rounding = rtz", unsupported()));
+        }
+        let packed = match types::float_bits(src) {
+            Some(16) if !types::is_bf16(src) => {
+                let low = cast("llvm.zext", emit.bitcast(x, i16t), i32t);
+                emit.pure_asm(
+                    &format!("cvt.rn.satfinite.{name}x2.f16x2 $0, $1;"),
+                    "=h,r",
+                    &[low],
+                    i16t,
+                )
+            }
+            Some(16 | 32) => {
+                let wide = if types::is_bf16(src) {
+                    cast("llvm.fpext", x, f32)
+                } else {
+                    x
+                };
+                emit.pure_asm(
+                    &format!("cvt.rn.satfinite.{name}x2.f32 $0, $1, $2;"),
+                    "=h,r,r",
+                    &[emit.i32(0), emit.bitcast(wide, i32t)],
+                    i16t,
+                )
+            }
+            _ => return Err(unsupported()),
+        };
+        return Ok(cast("llvm.trunc", packed, i8t));
+    }
+    let (Some(from), Some(to)) = (types::float_bits(src), types::float_bits(dst)) else {
+        return Err(unsupported());
+    };
+    if from == 8 || to == 8 {
+        return Err(unsupported());
+    }
+    Ok(if to > from {
+        cast("llvm.fpext", x, ty)
+    } else if rtz && types::is_f32(src) && to == 16 {
+        let target = if types::is_bf16(dst) { "bf16" } else { "f16" };
+        let bits = emit.pure_asm(
+            &format!("cvt.rz.{target}.f32 $0, $1;"),
+            "=h,r",
+            &[emit.bitcast(x, i32t)],
+            i16t,
+        );
+        emit.bitcast(bits, ty)
+    } else if rtz {
+        return Err(format!("{} with rounding = rtz", unsupported()));
+    } else if to < from {
+        cast("llvm.fptrunc", x, ty)
+    } else {
+        // f16 and bf16: through f32, exactly, then rounded to nearest even.
+        cast("llvm.fptrunc", cast("llvm.fpext", x, f32), ty)
     })
 }
 

@@ -316,20 +316,43 @@ impl<'c, 'a> Emitter<'c, 'a> {
         operands: &[Value<'c, 'a>],
         result: Option<Type<'c>>,
     ) -> Option<Value<'c, 'a>> {
-        let op = self.op(
-            "llvm.inline_asm",
-            operands,
-            result.as_slice(),
-            &[
-                ("asm_string", self.string_attr(asm)),
-                ("constraints", self.string_attr(constraints)),
-                ("has_side_effects", Attribute::unit(self.context)),
-                (
-                    "asm_dialect",
-                    IntegerAttribute::new(self.int_type(64), 0).into(),
-                ),
-            ],
-        );
+        self.asm(asm, constraints, operands, result, true)
+    }
+
+    /// Inline PTX that only computes its result from its operands (a
+    /// conversion, say), so LLVM may merge, move or drop it as any pure
+    /// instruction.
+    pub fn pure_asm(
+        &self,
+        asm: &str,
+        constraints: &str,
+        operands: &[Value<'c, 'a>],
+        result: Type<'c>,
+    ) -> Value<'c, 'a> {
+        self.asm(asm, constraints, operands, Some(result), false)
+            .expect("a result")
+    }
+
+    fn asm(
+        &self,
+        asm: &str,
+        constraints: &str,
+        operands: &[Value<'c, 'a>],
+        result: Option<Type<'c>>,
+        side_effects: bool,
+    ) -> Option<Value<'c, 'a>> {
+        let mut attributes = vec![
+            ("asm_string", self.string_attr(asm)),
+            ("constraints", self.string_attr(constraints)),
+            (
+                "asm_dialect",
+                IntegerAttribute::new(self.int_type(64), 0).into(),
+            ),
+        ];
+        if side_effects {
+            attributes.push(("has_side_effects", Attribute::unit(self.context)));
+        }
+        let op = self.op("llvm.inline_asm", operands, result.as_slice(), &attributes);
         result.map(|_| op.result(0).expect("one result").into())
     }
 

@@ -350,3 +350,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Below sm_89 (compute-capability defaults to 80, as Triton's) the
+// hardware has no fp8 conversions; Triton emulates them with integer code,
+// which this project does not have yet. The sm_90 forms are in
+// tritongpu-to-llvm-hopper.mlir.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_sm80(%p: !tt.ptr<f32>, %p4: !tt.ptr<f8E4M3FN>) {
+    %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %range : tensor<32x!tt.ptr<f32>, #blocked>, tensor<32xi32, #blocked>
+    %p4s = tt.splat %p4 : !tt.ptr<f8E4M3FN> -> tensor<32x!tt.ptr<f8E4M3FN>, #blocked>
+    %p4p = tt.addptr %p4s, %range : tensor<32x!tt.ptr<f8E4M3FN>, #blocked>, tensor<32xi32, #blocked>
+    %e4 = tt.load %p4p : tensor<32x!tt.ptr<f8E4M3FN>, #blocked>
+    // expected-error @+1 {{'tt.fp_to_fp' from f8E4M3FN to f32 is not supported yet below sm_89 (Triton emulates it there)}}
+    %0 = tt.fp_to_fp %e4 : tensor<32xf8E4M3FN, #blocked> -> tensor<32xf32, #blocked>
+    tt.store %pp, %0 : tensor<32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}

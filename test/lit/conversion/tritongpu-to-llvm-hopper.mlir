@@ -1,0 +1,70 @@
+// convert-triton-gpu-to-llvm with compute-capability=90, as make_llir runs
+// it on the H100: the paths that need sm_89 or sm_90.
+// RUN: tt-opt %s --split-input-file --verify-diagnostics --convert-triton-gpu-to-llvm='compute-capability=90' | FileCheck %s
+
+// tt.fp_to_fp with 8-bit floats (carried as i8) on sm_89 and later: the
+// hardware's packed conversions, one element in the low half of each pair
+// (fp8 to f16 by cvt.rn.f16x2.e4m3x2; f16 and f32 to fp8 rounded to
+// nearest and saturated to the finite range); bf16 and f32 through f16 or
+// f32 exactly. f32 to f16 toward zero is cvt.rz. |x| of an fp8 value
+// clears its sign bit.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @fp8
+// CHECK: %[[PAIR:.*]] = llvm.zext %{{.*}} : i8 to i16
+// CHECK: %[[HALVES:.*]] = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %[[PAIR]] : (i16) -> i32
+// CHECK: %[[LOW:.*]] = llvm.trunc %[[HALVES]] : i32 to i16
+// CHECK: %[[HALF:.*]] = llvm.bitcast %[[LOW]] : i16 to f16
+// CHECK: llvm.fpext %[[HALF]] : f16 to f32
+// CHECK: "cvt.rn.f16x2.e5m2x2 $0, $1;", "=r,h"
+// CHECK: llvm.fpext %{{.*}} : f16 to f32
+// CHECK: llvm.fptrunc %{{.*}} : f32 to bf16
+// CHECK: "cvt.rn.satfinite.e5m2x2.f16x2 $0, $1;", "=h,r"
+// CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[BITS:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK: %[[PACKED:.*]] = llvm.inline_asm asm_dialect = att "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,r,r" %[[ZERO]], %[[BITS]] : (i32, i32) -> i16
+// CHECK: llvm.trunc %[[PACKED]] : i16 to i8
+// CHECK: llvm.fpext %{{.*}} : bf16 to f32
+// CHECK: "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,r,r"
+// CHECK: %[[SEVEN:.*]] = llvm.mlir.constant(127 : i8) : i8
+// CHECK: llvm.and %{{.*}}, %[[SEVEN]] : i8
+// CHECK: "cvt.rz.f16.f32 $0, $1;", "=h,r"
+// CHECK: "cvt.rz.bf16.f32 $0, $1;", "=h,r"
+  tt.func public @fp8(%p: !tt.ptr<f32>, %q: !tt.ptr<f16>, %r: !tt.ptr<bf16>, %p4: !tt.ptr<f8E4M3FN>, %p5: !tt.ptr<f8E5M2>) {
+    %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %range : tensor<32x!tt.ptr<f32>, #blocked>, tensor<32xi32, #blocked>
+    %qs = tt.splat %q : !tt.ptr<f16> -> tensor<32x!tt.ptr<f16>, #blocked>
+    %qp = tt.addptr %qs, %range : tensor<32x!tt.ptr<f16>, #blocked>, tensor<32xi32, #blocked>
+    %rs = tt.splat %r : !tt.ptr<bf16> -> tensor<32x!tt.ptr<bf16>, #blocked>
+    %rp = tt.addptr %rs, %range : tensor<32x!tt.ptr<bf16>, #blocked>, tensor<32xi32, #blocked>
+    %p4s = tt.splat %p4 : !tt.ptr<f8E4M3FN> -> tensor<32x!tt.ptr<f8E4M3FN>, #blocked>
+    %p4p = tt.addptr %p4s, %range : tensor<32x!tt.ptr<f8E4M3FN>, #blocked>, tensor<32xi32, #blocked>
+    %p5s = tt.splat %p5 : !tt.ptr<f8E5M2> -> tensor<32x!tt.ptr<f8E5M2>, #blocked>
+    %p5p = tt.addptr %p5s, %range : tensor<32x!tt.ptr<f8E5M2>, #blocked>, tensor<32xi32, #blocked>
+    %e4 = tt.load %p4p : tensor<32x!tt.ptr<f8E4M3FN>, #blocked>
+    %e5 = tt.load %p5p : tensor<32x!tt.ptr<f8E5M2>, #blocked>
+    %h = tt.load %qp : tensor<32x!tt.ptr<f16>, #blocked>
+    %b = tt.load %rp : tensor<32x!tt.ptr<bf16>, #blocked>
+    %f = tt.load %pp : tensor<32x!tt.ptr<f32>, #blocked>
+    %0 = tt.fp_to_fp %e4 : tensor<32xf8E4M3FN, #blocked> -> tensor<32xf32, #blocked>
+    tt.store %pp, %0 : tensor<32x!tt.ptr<f32>, #blocked>
+    %1 = tt.fp_to_fp %e5 : tensor<32xf8E5M2, #blocked> -> tensor<32xbf16, #blocked>
+    tt.store %rp, %1 : tensor<32x!tt.ptr<bf16>, #blocked>
+    %2 = tt.fp_to_fp %h, rounding = rtne : tensor<32xf16, #blocked> -> tensor<32xf8E5M2, #blocked>
+    %3 = tt.fp_to_fp %f, rounding = rtne : tensor<32xf32, #blocked> -> tensor<32xf8E4M3FN, #blocked>
+    %4 = tt.fp_to_fp %b, rounding = rtne : tensor<32xbf16, #blocked> -> tensor<32xf8E4M3FN, #blocked>
+    %5 = math.absf %4 : tensor<32xf8E4M3FN, #blocked>
+    %6 = tt.fp_to_fp %5 : tensor<32xf8E4M3FN, #blocked> -> tensor<32xf16, #blocked>
+    tt.store %qp, %6 : tensor<32x!tt.ptr<f16>, #blocked>
+    %7 = tt.fp_to_fp %3 : tensor<32xf8E4M3FN, #blocked> -> tensor<32xf16, #blocked>
+    tt.store %qp, %7 : tensor<32x!tt.ptr<f16>, #blocked>
+    %8 = tt.fp_to_fp %2 : tensor<32xf8E5M2, #blocked> -> tensor<32xf16, #blocked>
+    tt.store %qp, %8 : tensor<32x!tt.ptr<f16>, #blocked>
+    %9 = tt.fp_to_fp %f, rounding = rtz : tensor<32xf32, #blocked> -> tensor<32xf16, #blocked>
+    tt.store %qp, %9 : tensor<32x!tt.ptr<f16>, #blocked>
+    %10 = tt.fp_to_fp %f, rounding = rtz : tensor<32xf32, #blocked> -> tensor<32xbf16, #blocked>
+    tt.store %rp, %10 : tensor<32x!tt.ptr<bf16>, #blocked>
+    tt.return
+  }
+}
