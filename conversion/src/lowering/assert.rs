@@ -2,6 +2,13 @@
 //! for any element it holds branches to a block that calls
 //! `__assertfail(message, file, line, function, 1)`, then rejoins; a CTA
 //! barrier follows so no thread runs ahead of a failing one.
+//!
+//! An assertion inside the combine region of a `tt.reduce` or `tt.scan`
+//! (a checked combine function, `tl.device_assert` in it) cannot branch in
+//! the middle of the reduction's straight-line code: each combine step
+//! ORs its failure, where the step's result is used, into one flag per
+//! assertion ([`defer`]), and the assertions are raised when the op is done
+//! ([`raise_deferred`]), with their own messages and lines.
 
 use melior::ir::{
     attribute::StringAttribute,
@@ -55,29 +62,82 @@ fn function_name(op: OperationRef) -> String {
     "unknown".into()
 }
 
-/// `tt.assert`.
-pub fn lower<'c, 'a>(
-    lw: &mut Lowering<'c, 'a>,
+/// Whether `op`'s condition is false for any element this thread holds.
+fn failed<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
-) -> LowerResult {
+) -> Result<Value<'c, 'a>, String> {
     let condition = ttir::operand(op, 0).ok_or("missing condition")?;
-    let message = ttir::inherent_attribute(op, "message")
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_owned())
-        .ok_or("the message attribute is missing")?;
-    let values = lw.get(condition)?;
-    // Any element false: the thread fails.
-    let i1 = emit.int_type(1);
     let mut failed: Option<Value> = None;
-    for v in values {
+    for v in lw.get(condition)? {
         let is_false = emit.icmp("eq", v, emit.int(v.r#type(), 0));
         failed = Some(match failed {
             Some(f) => emit.or(f, is_false),
             None => is_false,
         });
     }
-    let failed = failed.unwrap_or_else(|| emit.int(i1, 0));
+    Ok(failed.unwrap_or_else(|| emit.int(emit.int_type(1), 0)))
+}
+
+/// `tt.assert`.
+pub fn lower<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let failed = failed(lw, emit, op)?;
+    raise(lw, emit, op, failed)
+}
+
+/// A `tt.assert` met in a combine step of a reduction or scan: its failure
+/// in this step, where `used` (the threads whose step result counts; all
+/// when `None`), joins the assertion's flag.
+pub fn defer<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    used: Option<Value<'c, 'a>>,
+) -> LowerResult {
+    let mut failed = failed(lw, emit, op)?;
+    if let Some(used) = used {
+        failed = emit.and(failed, used);
+    }
+    match lw.deferred_asserts.iter_mut().find(|(o, _)| *o == op) {
+        Some((_, flag)) => *flag = emit.or(*flag, failed),
+        None => lw.deferred_asserts.push((op, failed)),
+    }
+    Ok(())
+}
+
+/// Raises the assertions [`defer`] collected, in the order they were met,
+/// each splitting the block as a `tt.assert` does.
+pub fn raise_deferred<'c, 'a>(lw: &mut Lowering<'c, 'a>, emit: &Emitter<'c, 'a>) -> LowerResult {
+    let mut block = emit.block;
+    for (op, failed) in std::mem::take(&mut lw.deferred_asserts) {
+        let here = Emitter {
+            context: emit.context,
+            block,
+            location: emit.location,
+            before: None,
+        };
+        raise(lw, &here, op, failed)?;
+        block = lw.continuation.expect("raise splits the block");
+    }
+    Ok(())
+}
+
+/// Calls `__assertfail` with `op`'s message where `failed`, then rejoins.
+fn raise<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    failed: Value<'c, 'a>,
+) -> LowerResult {
+    let message = ttir::inherent_attribute(op, "message")
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_owned())
+        .ok_or("the message attribute is missing")?;
     let (file, line) = file_and_line(op.location());
     let function = function_name(op);
 

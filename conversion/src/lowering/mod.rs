@@ -110,6 +110,10 @@ pub struct Lowering<'c, 'a> {
     /// Where the ops after the current one go, when its lowering split
     /// the block (see [`Lowering::split_block`]).
     continuation: Option<BlockRef<'c, 'a>>,
+    /// Assertions met in the combine region of the reduction or scan being
+    /// lowered, each with whether it failed in this thread so far; they are
+    /// raised once the op's straight-line code is done (see [`assert`]).
+    deferred_asserts: Vec<(OperationRef<'c, 'a>, Value<'c, 'a>)>,
     /// Each tensor type's layout, read once: types are uniqued, so a type's
     /// address is its key.
     layouts: RefCell<HashMap<usize, Rc<Distributed>>>,
@@ -519,6 +523,7 @@ pub fn lower_module<'c, 'a>(
         shared_base: None,
         pending: Pending::default(),
         continuation: None,
+        deferred_asserts: Vec::new(),
         layouts: RefCell::default(),
         left_for_mlir: false,
         no_flags: ["#arith.fastmath<none>", "#arith.overflow<none>"]
@@ -852,8 +857,14 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.split" => view::split(self, emit, op),
             "tt.cat" => view::cat(self, emit, op),
             "ttg.convert_layout" => convert_layout::lower(self, emit, op),
-            "tt.reduce" => reduce::lower(self, emit, op),
-            "tt.scan" => scan::lower(self, emit, op),
+            "tt.reduce" => {
+                reduce::lower(self, emit, op)?;
+                assert::raise_deferred(self, emit)
+            }
+            "tt.scan" => {
+                scan::lower(self, emit, op)?;
+                assert::raise_deferred(self, emit)
+            }
             "tt.addptr" => view::addptr(self, emit, op),
             "tt.load" => memory::load(self, emit, op),
             "tt.store" => memory::store(self, emit, op),

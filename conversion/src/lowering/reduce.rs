@@ -21,7 +21,7 @@ use melior::ir::{
 };
 use tt_dialect::types::TensorView;
 
-use super::{types, Access, Distributed, Emitter, LowerResult, Lowering};
+use super::{assert, types, Access, Distributed, Emitter, LowerResult, Lowering};
 
 /// Bytes one element of type `ty` takes in shared memory (`i1` is a byte).
 pub(super) fn memory_bytes(ty: Type) -> i64 {
@@ -137,13 +137,16 @@ pub(super) fn store_if<'c, 'a>(
 /// Clones the combine region of `op` (a `tt.reduce` or `tt.scan`) once on
 /// the scalars `lhs` and `rhs`, and returns what its terminator yields.
 /// Each combine op keeps its own location (the combine function's lines,
-/// called from the op's), as in Triton's line tables.
+/// called from the op's), as in Triton's line tables. `used` says in which
+/// threads the step's result counts (all when `None`): assertions in the
+/// region are deferred to the op's end and fire only there.
 pub(super) fn combine<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
     lhs: &[Value<'c, 'a>],
     rhs: &[Value<'c, 'a>],
+    used: Option<Value<'c, 'a>>,
 ) -> Result<Vec<Value<'c, 'a>>, String> {
     let region = op.region(0).map_err(|_| "the op has no combine region")?;
     let block = region.first_block().ok_or("the combine region is empty")?;
@@ -163,7 +166,15 @@ pub(super) fn combine<'c, 'a>(
         if name == "tt.reduce.return" || name == "tt.scan.return" {
             return o.operands().map(|v| lw.scalar(v)).collect();
         }
-        lw.lower_op(&emit.at(o.location()), o)?;
+        let at = emit.at(o.location());
+        if name == "tt.assert" {
+            assert::defer(lw, &at, o, used)?;
+        } else {
+            lw.lower_op(&at, o)?;
+            if lw.continuation.is_some() {
+                return Err(format!("'{name}' in a combine region is not supported yet"));
+            }
+        }
         next = o.next_in_block();
     }
     Err("the combine region has no terminator".into())
@@ -245,7 +256,7 @@ pub fn lower<'c, 'a>(
         match partials.iter().position(|p| p.key == key) {
             Some(i) => {
                 let acc = partials[i].values.clone();
-                partials[i].values = combine(lw, emit, op, &acc, &element)?;
+                partials[i].values = combine(lw, emit, op, &acc, &element, None)?;
             }
             None => partials.push(Partial {
                 key,
@@ -266,7 +277,7 @@ pub fn lower<'c, 'a>(
                 .iter()
                 .map(|&v| shuffle(emit, v, "bfly", emit.i32(1 << bit), 0x1f))
                 .collect();
-            p.values = combine(lw, emit, op, &p.values, &other)?;
+            p.values = combine(lw, emit, op, &p.values, &other, None)?;
         }
     }
 
@@ -346,7 +357,7 @@ pub fn lower<'c, 'a>(
             while level.len() > 1 {
                 let half = level.len() / 2;
                 level = (0..half)
-                    .map(|i| combine(lw, emit, op, &level[i], &level[i + half]))
+                    .map(|i| combine(lw, emit, op, &level[i], &level[i + half], None))
                     .collect::<Result<_, _>>()?;
             }
             p.values = level.pop().expect("at least one warp");

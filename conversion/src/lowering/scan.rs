@@ -206,7 +206,7 @@ fn apply<'c, 'a>(
     let Some(prefix) = prefix else {
         return Ok(values.to_vec());
     };
-    let combined = combine(lw, emit, op, &prefix.values, values)?;
+    let combined = combine(lw, emit, op, &prefix.values, values, prefix.valid)?;
     Ok(match prefix.valid {
         Some(valid) => select_all(emit, valid, &combined, values),
         None => combined,
@@ -293,7 +293,7 @@ pub fn lower<'c, 'a>(
         for t in 0..tiles {
             for s in 1..s_len {
                 let (prev, this) = (at(group, t, s - 1), at(group, t, s));
-                cur[this] = combine(lw, emit, op, &cur[prev], &cur[this])?;
+                cur[this] = combine(lw, emit, op, &cur[prev], &cur[this], None)?;
             }
             let mut x = cur[at(group, t, s_len - 1)].clone();
             if let Some(index) = lane_index {
@@ -304,8 +304,8 @@ pub fn lower<'c, 'a>(
                         .iter()
                         .map(|&v| shuffle(emit, v, up, offset, clamp))
                         .collect();
-                    let combined = combine(lw, emit, op, &other, &x)?;
                     let keep = emit.icmp("uge", index, emit.i32(i));
+                    let combined = combine(lw, emit, op, &other, &x, Some(keep))?;
                     x = select_all(emit, keep, &combined, &x);
                     i *= 2;
                 }
@@ -434,7 +434,7 @@ pub fn lower<'c, 'a>(
                         }
                         let total = &warp_totals[g][t][w as usize];
                         let through = match &full {
-                            Some(f) => combine(lw, emit, op, f, total)?,
+                            Some(f) => combine(lw, emit, op, f, total, None)?,
                             None => total.clone(),
                         };
                         if w < warps - 1 {

@@ -1,5 +1,6 @@
 // tt.reduce: within a thread, across lanes with butterfly shuffles, and
 // across warps through the op's scratch (at its allocation.offset).
+// Assertions in the combine region are raised once the reduction is done.
 // RUN: tt-opt %s --split-input-file --convert-triton-gpu-to-llvm | FileCheck %s
 
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -153,6 +154,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
     }) {allocation.offset = 1024 : i32} : (tensor<256xf32, #blocked>) -> f32
     %t = arith.addf %m, %s : f32
     tt.store %out, %t : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// A checked combine (tl.device_assert in it): every step's failure joins one
+// flag (every step combines real partials); the assertion is raised after
+// the reduction, then a barrier, and the result is stored after that.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-DAG: llvm.mlir.global internal constant @assertMessage_0("overflow\00")
+  // CHECK-LABEL: llvm.func @checked_sum
+  // CHECK-COUNT-5: nvvm.shfl.sync bfly
+  // CHECK: llvm.cond_br %{{.*}}, ^[[FAIL:.*]], ^[[JOIN:.*]]
+  // CHECK: ^[[FAIL]]:
+  // CHECK: llvm.mlir.addressof @assertMessage_0
+  // CHECK: llvm.call @__assertfail
+  // CHECK: ^[[JOIN]]:
+  // CHECK: nvvm.bar.warp.sync
+  // CHECK: st.global
+  tt.func public @checked_sum(%out: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
+    %s = "tt.reduce"(%r) <{axis = 0 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.addi %a, %b : i32
+      %ok = arith.cmpi sge, %c, %a : i32
+      tt.assert %ok, "overflow" : i1
+      tt.reduce.return %c : i32
+    }) : (tensor<32xi32, #blocked>) -> i32
+    tt.store %out, %s : !tt.ptr<i32>
     tt.return
   }
 }

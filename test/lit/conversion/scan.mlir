@@ -2,7 +2,8 @@
 // lanes with shfl.sync up (down when reversed), and across warps through
 // the op's scratch (at its allocation.offset); tiles along the axis carry
 // in order; lanes and warps that repeat others scan their copy; registers
-// that repeat others get a located error.
+// that repeat others get a located error. Assertions in the combine region
+// are raised after the scan, counting only the steps whose result is kept.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --convert-triton-gpu-to-llvm | FileCheck %s
 
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
@@ -22,8 +23,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     // CHECK-COUNT-3: llvm.add %{{.*}}, %{{.*}} : i32
     // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32)
     // CHECK: %[[S1:.*]] = nvvm.shfl.sync up %{{.*}}, %[[T:.*]], %[[ONE]], %{{.*}} : i32 -> i32
-    // CHECK-NEXT: %[[A1:.*]] = llvm.add %[[S1]], %[[T]] : i32
     // CHECK: %[[K1:.*]] = llvm.icmp "uge" %[[LANE:.*]], %{{.*}} : i32
+    // CHECK-NEXT: %[[A1:.*]] = llvm.add %[[S1]], %[[T]] : i32
     // CHECK-NEXT: llvm.select %[[K1]], %[[A1]], %[[T]] : i1, i32
     // CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32)
     // CHECK: nvvm.shfl.sync up %{{.*}}, %{{.*}}, %[[SIXTEEN]]
@@ -140,8 +141,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     // CHECK: %[[MIRRORED:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
     // CHECK: %[[TOTAL:.*]] = llvm.add %[[X1]], %{{.*}} : i32
     // CHECK: %[[S1:.*]] = nvvm.shfl.sync down %{{.*}}, %[[TOTAL]]
-    // CHECK-NEXT: llvm.add %[[S1]], %[[TOTAL]] : i32
     // CHECK: llvm.icmp "uge" %[[MIRRORED]]
+    // CHECK-NEXT: llvm.add %[[S1]], %[[TOTAL]] : i32
     // CHECK-COUNT-4: nvvm.shfl.sync down
     // CHECK: %[[NEXT:.*]] = nvvm.shfl.sync down
     // CHECK: llvm.icmp "ne" %[[MIRRORED]]
@@ -174,6 +175,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     // cloned per step; each operand has its part of the scratch: the
     // indices start 2 warps x 4 bytes after the values.
     // CHECK-COUNT-2: nvvm.shfl.sync up
+    // CHECK: llvm.icmp "uge"
     // CHECK-NEXT: llvm.fcmp "ogt"
     // CHECK-NEXT: llvm.select
     // CHECK-NEXT: llvm.select
@@ -238,6 +240,46 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
       %c = arith.addi %a, %b : i32
       tt.scan.return %c : i32
     }) : (tensor<2xi32, #blocked>) -> tensor<2xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A checked combine (tl.device_assert in it): each step's failure joins one
+// flag, the lane steps' only where the lane keeps the step's result; the
+// assertion is raised once, after the scan, with its own message.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @checked_scan
+  // CHECK: %[[S:.*]] = nvvm.shfl.sync up
+  // CHECK: %[[KEEP:.*]] = llvm.icmp "uge"
+  // CHECK-NEXT: %[[SUM:.*]] = llvm.add %[[S]], %{{.*}} : i32
+  // CHECK: %[[BAD:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i1
+  // CHECK-NEXT: llvm.and %[[BAD]], %[[KEEP]] : i1
+  // CHECK-NEXT: llvm.select %[[KEEP]], %[[SUM]]
+  // CHECK-COUNT-4: nvvm.shfl.sync up
+  // CHECK-NOT: nvvm.shfl.sync
+  // CHECK: llvm.cond_br %{{.*}}, ^[[FAIL:.*]], ^[[JOIN:.*]]
+  // CHECK: ^[[FAIL]]:
+  // CHECK: llvm.call @__assertfail
+  // CHECK-NEXT: llvm.br ^[[JOIN]]
+  // CHECK: ^[[JOIN]]:
+  // CHECK: nvvm.bar.warp.sync
+  // CHECK-NOT: __assertfail
+  // CHECK: llvm.return
+  tt.func public @checked_scan(%out: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
+    %s = "tt.scan"(%r) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.addi %a, %b : i32
+      %ok = arith.cmpi sge, %c, %a : i32
+      tt.assert %ok, "overflow" : i1
+      tt.scan.return %c : i32
+    }) : (tensor<32xi32, #blocked>) -> tensor<32xi32, #blocked>
+    %v = tt.splat %out : !tt.ptr<i32> -> tensor<32x!tt.ptr<i32>, #blocked>
+    %p = tt.addptr %v, %r : tensor<32x!tt.ptr<i32>, #blocked>, tensor<32xi32, #blocked>
+    tt.store %p, %s : tensor<32x!tt.ptr<i32>, #blocked>
     tt.return
   }
 }
