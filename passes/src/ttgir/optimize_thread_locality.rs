@@ -1,6 +1,5 @@
 //! `tritongpu-optimize-thread-locality`: Triton 3.6's pass that keeps
-//! reductions inside a thread where it can. It has three parts; two are
-//! implemented, one is a gate.
+//! reductions inside a thread where it can. It has three parts.
 //!
 //! - **Reshape layouts** (implemented): through MLIR's greedy driver (which
 //!   also folds and drops dead ops, as Triton's does), a `tt.reshape` with
@@ -25,18 +24,25 @@
 //!   where a dimension's lanes only broadcast. Where those two readings give
 //!   different layouts, the pass refuses the gather with a located error
 //!   instead of guessing. It also refuses where Triton's asserts would fail.
-//! - **Loop-carried reductions** (gate): Triton rewrites a `tt.reduce` whose
-//!   single combiner is `addf`/`mulf`/`maximumf`/`maxnumf`/`minimumf`/
-//!   `minnumf`. The reduce must be on the innermost axis of a blocked tensor
-//!   of rank > 1 loaded by `tt.load`, with more than one element per thread
-//!   on that axis. Its single user's single use must be the `scf.yield` of
-//!   its `scf.for`, and that accumulator must start from an `arith.constant`.
-//!   Triton turns it into a per-thread partial accumulator with a second
-//!   reduce after the loop. That rewrite is not implemented, so such a
-//!   reduce stops the pass with the same kind of error. The gate uses the
-//!   broadest form of Triton's conditions (see the report of the session
-//!   that wrote this), so it may refuse input Triton would in the end leave
-//!   alone, never the other way round.
+//! - **Loop-carried reductions** (implemented, after the driver): a
+//!   `tt.reduce` whose single combiner is `addf`/`mulf`/`maximumf`/
+//!   `maxnumf`/`minimumf`/`minnumf`, on the innermost axis of a blocked
+//!   tensor of rank > 1 loaded by `tt.load` with more than one element per
+//!   thread on that axis, whose single user (a binary op) is yielded by the
+//!   `scf.for` around it with an `arith.constant` initial value. Inside the
+//!   loop the operand is viewed with the thread's elements along the axis as
+//!   a new last dim (`tt.reshape allow_reorder efficient_layout` to a blocked
+//!   layout of rank + 1) and reduced along that dim only, into a per-thread
+//!   accumulator the loop carries from the combiner's neutral element; after
+//!   the loop the partials are reduced along the axis, converted to the old
+//!   result's layout and combined with the old initial value. The old
+//!   reduction and update stay behind, dead, as in Triton. Two checks Triton
+//!   3.6 lacks leave a reduction alone instead (correct, only slower): the
+//!   accumulator must have no use in the loop besides its update (later
+//!   Triton checks this too), and the view must keep every thread's rows (its
+//!   lowering takes the thread's registers in order, which regroups the axis
+//!   only where both layouts agree outside it, basis by basis, and neither
+//!   repeats elements).
 //!
 //! The layout parts are also gated where their inputs leave what this file
 //! models: a non-blocked reshape result, `ttg.num-ctas` other than 1, or an
@@ -51,7 +57,8 @@ use ttg_dialect::layout::Layout;
 
 use crate::rust_pass::{fail, PassResult, RustPass};
 use crate::ttgir::convert_triton_to_tritongpu::Blocked;
-use crate::ttir::loop_support::ir;
+use crate::ttir::loop_support::ir::{self, Val};
+use crate::ttir::loop_support::scf;
 use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
 
 const FLAG: &str = "tritongpu-optimize-thread-locality";
@@ -128,14 +135,14 @@ fn run(module: OperationRef) -> PassResult {
         // Triton signals failure without a message.
         return Err(fail(module, "pattern application did not converge"));
     }
-    if let Some(reduce) = ir::collect_post(raw, &|op| ir::is(op, "tt.reduce"))
+    let candidates: Vec<MlirOperation> = ir::collect_post(raw, &|op| ir::is(op, "tt.reduce"))
         .into_iter()
-        .find(|&r| is_loop_carried_candidate(r))
-    {
-        return Err(refuse(
-            reduce,
-            "keeping a loop-carried tt.reduce thread-local",
-        ));
+        .filter(|&r| is_loop_carried_candidate(r))
+        .collect();
+    for reduce in candidates {
+        if let Some(plan) = plan_thread_local(reduce) {
+            keep_thread_local(reduce, &plan);
+        }
     }
     Ok(())
 }
@@ -384,6 +391,9 @@ fn is_loop_carried_candidate(reduce: MlirOperation) -> bool {
     let Some((user, _)) = single_use(reduce) else {
         return false;
     };
+    if ir::operand_count(user) != 2 {
+        return false;
+    }
     let Some((yield_op, operand_number)) = single_use(user) else {
         return false;
     };
@@ -393,7 +403,7 @@ fn is_loop_carried_candidate(reduce: MlirOperation) -> bool {
     let Some(for_op) = ir::block_parent_op(ir::op_block(reduce)) else {
         return false;
     };
-    if !ir::is(for_op, "scf.for") {
+    if !ir::is(for_op, "scf.for") || ir::parent_op(yield_op).map(|p| p.ptr) != Some(for_op.ptr) {
         return false;
     }
     // scf.for's operands: lower bound, upper bound, step, then the inits.
@@ -401,7 +411,272 @@ fn is_loop_carried_candidate(reduce: MlirOperation) -> bool {
     if init_index >= ir::operand_count(for_op) {
         return false;
     }
+    // The accumulator moves into a per-thread partial that is merged only
+    // after the loop, so any other use of it inside the loop would read the
+    // partial state (later Triton checks this; 3.6 did not).
+    let iter_arg = scf::region_iter_args(for_op)[operand_number];
+    if ir::uses(iter_arg).len() != 1 {
+        return false;
+    }
     ir::defining_op(ir::operand(for_op, init_index)).is_some_and(|d| ir::is(d, "arith.constant"))
+}
+
+/// What the loop-carried rewrite of one reduction builds.
+struct ThreadLocalPlan {
+    /// The reduced operand viewed with the axis split in two: the part
+    /// spread over lanes and warps, and the thread's own elements, last.
+    view: MlirType,
+    /// The per-thread partial accumulator: `view` without its last dim.
+    partial: MlirType,
+    /// The post-loop reduction's result.
+    merged: MlirType,
+    /// The combiner's neutral element.
+    neutral: f64,
+}
+
+/// Triton's neutral element for a combiner (`arith::getNeutralElement`,
+/// with -inf / +inf for `maxnumf` / `minnumf`); with `ninf` the extremes
+/// are the largest finite values.
+fn neutral_element(combine: MlirOperation) -> Option<f64> {
+    let finite =
+        ir::attribute(combine, "fastmath").is_some_and(|a| scf::attribute_text(a).contains("ninf"));
+    let big = if finite { f64::MAX } else { f64::INFINITY };
+    Some(match ir::name(combine).as_str() {
+        "arith.addf" => 0.0,
+        "arith.mulf" => 1.0,
+        "arith.maximumf" => -big,
+        "arith.minimumf" => big,
+        "arith.maxnumf" => f64::NEG_INFINITY,
+        "arith.minnumf" => f64::INFINITY,
+        _ => return None,
+    })
+}
+
+/// The types of Triton's rewrite of a candidate `reduce` (the blocked
+/// layout of rank + 1 whose last dim holds the thread's elements along the
+/// axis), or `None` where the rewrite would not be exact: Triton's view
+/// keeps each thread's registers in order, which regroups the axis only
+/// where every register, lane and warp basis lands on the same coordinates
+/// outside the axis in both layouts, neither of which repeats elements.
+/// Where that fails the reduction is left as it is (slower, still right).
+fn plan_thread_local(reduce: MlirOperation) -> Option<ThreadLocalPlan> {
+    let src = tensor_of(ir::value_type(ir::operand(reduce, 0)))?;
+    let Some(Layout::Blocked {
+        size_per_thread,
+        threads_per_warp,
+        warps_per_cta,
+        order,
+        ..
+    }) = &src.layout
+    else {
+        return None;
+    };
+    let rank = src.shape.len();
+    let axis = rank - 1;
+    let source = linear(&src)?;
+    let per_thread = *source.elems_per_thread_per_dim().get(axis)? as i64;
+    if per_thread <= 1 || src.shape[axis] % per_thread != 0 {
+        return None;
+    }
+    let mut spt = size_per_thread.clone();
+    spt.push(size_per_thread[axis]);
+    spt[axis] = 1;
+    let mut lanes = threads_per_warp.clone();
+    lanes.push(1);
+    let mut warps = warps_per_cta.clone();
+    warps.push(1);
+    let mut order3 = vec![rank as u32];
+    order3.extend(order.iter().copied());
+    let blocked = Blocked {
+        size_per_thread: spt,
+        threads_per_warp: lanes,
+        warps_per_cta: warps,
+        order: order3,
+    };
+    let blocked_text = blocked.text();
+    let mut view_shape = src.shape.clone();
+    view_shape[axis] /= per_thread;
+    view_shape.push(per_thread);
+    let element = unsafe { Type::from_raw(src.element) };
+    let encoding = parse_attribute(reduce, &blocked_text)?;
+    let view = tt_dialect::ir::tensor_type(
+        &view_shape,
+        element,
+        Some(unsafe { Attribute::from_raw(encoding) }),
+    )
+    .to_raw();
+    let viewed = tensor_of(view)?;
+    let target = linear(&viewed)?;
+    let no_repeats = |l: &ttg_dialect::linear_layout::LinearLayout| {
+        l.free_variable_masks().iter().all(|(_, m)| *m == 0)
+    };
+    if !no_repeats(&source) || !no_repeats(&target) {
+        return None;
+    }
+    for in_dim in source.in_dim_names() {
+        let (a, b) = (source.bases(in_dim), target.bases(in_dim));
+        if a.len() != b.len() || a.iter().zip(b).any(|(x, y)| x[..axis] != y[..axis]) {
+            return None;
+        }
+    }
+    let slice_text = format!("#ttg.slice<{{dim = {rank}, parent = {blocked_text}}}>");
+    let partial = tt_dialect::ir::tensor_type(
+        &view_shape[..rank],
+        element,
+        Some(unsafe { Attribute::from_raw(parse_attribute(reduce, &slice_text)?) }),
+    )
+    .to_raw();
+    let merged_text = format!("#ttg.slice<{{dim = {axis}, parent = {slice_text}}}>");
+    let merged = tt_dialect::ir::tensor_type(
+        &view_shape[..axis],
+        element,
+        Some(unsafe { Attribute::from_raw(parse_attribute(reduce, &merged_text)?) }),
+    )
+    .to_raw();
+    Some(ThreadLocalPlan {
+        view,
+        partial,
+        merged,
+        neutral: neutral_element(combiner(reduce)?)?,
+    })
+}
+
+/// Triton's rewrite of a loop-carried reduction: inside the loop, the
+/// operand is viewed with the thread's elements along the axis as a new
+/// last dim (`tt.reshape allow_reorder efficient_layout`) and reduced along
+/// it only, into a new per-thread accumulator (starting from the neutral
+/// element) that the loop carries; after the loop the partials are reduced
+/// along the axis, converted to the old result's layout and combined with
+/// the old initial value, which replaces the old result. The old reduction
+/// and update stay in the loop, dead, as in Triton (the next canonicalize
+/// drops them), and the old iter arg is passed through.
+fn keep_thread_local(reduce: MlirOperation, plan: &ThreadLocalPlan) {
+    let Some((update, reduce_operand)) = single_use(reduce) else {
+        return;
+    };
+    let accumulator = ir::operand(update, 1 - reduce_operand);
+    let Some(for_op) = ir::block_parent_op(ir::op_block(reduce)) else {
+        return;
+    };
+    let body = scf::body(for_op);
+    if !ir::is_block_argument(accumulator) || ir::value_block(accumulator).ptr != body.ptr {
+        return;
+    }
+    let arg_number = ir::arg_number(accumulator);
+    if arg_number == 0 {
+        return;
+    }
+    let result_index = arg_number - 1;
+    let old_init = scf::init_args(for_op)[result_index];
+    let Some(init_op) = ir::defining_op(old_init) else {
+        return;
+    };
+    let Some(old_yield) = scf::yield_op(for_op) else {
+        return;
+    };
+    let context = ir::context(reduce);
+
+    // The new accumulator, right after the old one.
+    let neutral = unsafe {
+        let element = mlir_sys::mlirShapedTypeGetElementType(plan.partial);
+        mlir_sys::mlirDenseElementsAttrSplatGet(
+            plan.partial,
+            mlir_sys::mlirFloatAttrDoubleGet(context, element, plan.neutral),
+        )
+    };
+    let new_init = ir::create_op(
+        "arith.constant",
+        ir::location(init_op),
+        &[],
+        &[plan.partial],
+        &[("value", neutral)],
+        Vec::new(),
+    );
+    ir::insert_after(init_op, new_init);
+
+    let mut replacements = Vec::new();
+    let new_loop =
+        scf::replace_for_with_new_signature(for_op, &[ir::result(new_init, 0)], &mut replacements);
+    for (old, new) in replacements {
+        ir::replace_all_uses(old, new);
+    }
+    let body = scf::body(new_loop);
+    let partial_arg = *ir::block_args(body).last().expect("the new iter arg");
+
+    // Inside the loop: view, reduce along the thread's elements, update.
+    let location = ir::location(reduce);
+    let unit = unsafe { mlir_sys::mlirUnitAttrGet(context) };
+    let view = ir::create_op(
+        "tt.reshape",
+        location,
+        &[ir::operand(reduce, 0)],
+        &[plan.view],
+        &[("allow_reorder", unit), ("efficient_layout", unit)],
+        Vec::new(),
+    );
+    ir::insert_after(reduce, view);
+    let mut map = ir::ValueMap::new();
+    map.insert(Val(ir::operand(reduce, 0)), Val(ir::result(view, 0)));
+    let local = ir::clone_mapped(reduce, &mut map);
+    let rank = tensor_of(plan.view).map_or(0, |t| t.shape.len() - 1);
+    ir::set_attribute(
+        local,
+        "axis",
+        ir::integer_attr(ir::i32_type(context), rank as i64),
+    );
+    unsafe { mlir_sys::mlirValueSetType(ir::result(local, 0), plan.partial) };
+    ir::insert_after(view, local);
+    let new_update = clone_binary(update, partial_arg, ir::result(local, 0), plan.partial);
+    ir::insert_after(local, new_update);
+
+    // The yield passes the old accumulator through and carries the partial.
+    let mut yielded = ir::operands(old_yield);
+    yielded[result_index] = accumulator;
+    yielded.push(ir::result(new_update, 0));
+    let new_yield = ir::create_op(
+        "scf.yield",
+        ir::location(old_yield),
+        &yielded,
+        &[],
+        &[],
+        Vec::new(),
+    );
+    ir::insert_before(old_yield, new_yield);
+    ir::erase(old_yield);
+
+    // After the loop: merge the partials, convert, fold in the old init.
+    let loop_result = ir::result(new_loop, result_index);
+    let result_type = ir::value_type(loop_result);
+    let mut map = ir::ValueMap::new();
+    let partials = *ir::results(new_loop).last().expect("the new result");
+    map.insert(Val(ir::operand(reduce, 0)), Val(partials));
+    let merged = ir::clone_mapped(reduce, &mut map);
+    unsafe { mlir_sys::mlirValueSetType(ir::result(merged, 0), plan.merged) };
+    ir::insert_after(new_loop, merged);
+    let convert = ir::create_op(
+        "ttg.convert_layout",
+        location,
+        &[ir::result(merged, 0)],
+        &[result_type],
+        &[],
+        Vec::new(),
+    );
+    ir::insert_after(merged, convert);
+    let last = clone_binary(update, old_init, ir::result(convert, 0), result_type);
+    ir::insert_after(convert, last);
+    ir::replace_all_uses(loop_result, ir::result(last, 0));
+    ir::erase(for_op);
+}
+
+/// A copy of the binary op `op` on `lhs` and `rhs` with result type `ty`
+/// (detached).
+fn clone_binary(op: MlirOperation, lhs: MlirValue, rhs: MlirValue, ty: MlirType) -> MlirOperation {
+    let mut map = ir::ValueMap::new();
+    map.insert(Val(ir::operand(op, 0)), Val(lhs));
+    map.insert(Val(ir::operand(op, 1)), Val(rhs));
+    let clone = ir::clone_mapped(op, &mut map);
+    unsafe { mlir_sys::mlirValueSetType(ir::result(clone, 0), ty) };
+    clone
 }
 
 /// The warp-local layout `setOptimizedGatherLayout` gives a gather, as the

@@ -1277,7 +1277,8 @@ impl Remat {
                         new_operands.push(init.0);
                     }
                 }
-                let new_for = replace_for_with_new_signature(op, &new_operands, &mut replacements);
+                let new_for =
+                    scf::replace_for_with_new_signature(op, &new_operands, &mut replacements);
                 dead.push(op);
                 let body = scf::body(new_for);
                 for (old_i, new_i) in arg_mapping {
@@ -1476,48 +1477,6 @@ impl Remat {
         slice.values.retain(|v| v.0.ptr != ir::result(ext, 0).ptr);
         self.rewrite_slice(cx, slice, cvt, mapping)
     }
-}
-
-/// `replaceForOpWithNewSignature`: a copy of `op` (before it, owning its
-/// body) with `extra` appended to its inits; the old results map to the new
-/// loop's first ones.
-fn replace_for_with_new_signature(
-    op: MlirOperation,
-    extra: &[MlirValue],
-    replacements: &mut Vec<(MlirValue, MlirValue)>,
-) -> MlirOperation {
-    let mut operands = ir::operands(op);
-    operands.extend_from_slice(extra);
-    let mut types: Vec<MlirType> = ir::results(op).into_iter().map(ir::value_type).collect();
-    types.extend(extra.iter().map(|v| ir::value_type(*v)));
-    let region = unsafe { mlir_sys::mlirRegionCreate() };
-    unsafe { mlir_sys::mlirRegionTakeBody(region, ir::regions(op)[0]) };
-    let attributes = ir::attributes(op);
-    let attributes: Vec<(&str, MlirAttribute)> =
-        attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let new = ir::create_op(
-        "scf.for",
-        ir::location(op),
-        &operands,
-        &types,
-        &attributes,
-        vec![region],
-    );
-    ir::insert_before(op, new);
-    let body = scf::body(new);
-    for v in extra {
-        unsafe {
-            mlir_sys::mlirBlockAddArgument(
-                body,
-                ir::value_type(*v),
-                mlir_sys::mlirValueGetLocation(*v),
-            )
-        };
-    }
-    for (i, r) in ir::results(op).into_iter().enumerate() {
-        replacements.push((r, ir::result(new, i)));
-    }
-    new
 }
 
 /// `replaceIfOpWithNewSignature`: a copy of `op` (before it, owning its

@@ -1,5 +1,6 @@
-//! `scf.for` utilities with MLIR's semantics: the parts of a loop, its
-//! static trip count (`ForOp::getStaticTripCount`), promotion of a loop that
+//! `scf.for` utilities with MLIR's semantics: the parts of a loop, a copy
+//! with more iter args (`replaceForOpWithNewSignature`), its static trip
+//! count (`ForOp::getStaticTripCount`), promotion of a loop that
 //! runs at most once (`ForOp::promoteIfSingleIteration`), and the loop's
 //! canonicalization patterns as Triton 3.6's MLIR has them (the iter-arg
 //! folder and the trivial-loop simplifier), written as Rust patterns for
@@ -10,7 +11,7 @@ use melior::ir::{
     BlockRef, Operation, Value,
 };
 use melior::RewriterBase;
-use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
+use mlir_sys::{MlirAttribute, MlirBlock, MlirOperation, MlirType, MlirValue};
 
 use super::ir::{self, Val};
 use tt_dialect::rewrite::{Pattern, Root};
@@ -58,6 +59,48 @@ pub fn yielded_values(op: MlirOperation) -> Vec<MlirValue> {
 /// Whether `op` is an `scf.for` in the shape every helper here assumes: the
 /// three bounds, one region with one block whose arguments match the iter
 /// args, ending in an `scf.yield` with one value per iter arg. The verifier
+/// `replaceForOpWithNewSignature`: a copy of `op` (before it, owning its
+/// body) with `extra` appended to its inits; the old results map to the new
+/// loop's first ones.
+pub fn replace_for_with_new_signature(
+    op: MlirOperation,
+    extra: &[MlirValue],
+    replacements: &mut Vec<(MlirValue, MlirValue)>,
+) -> MlirOperation {
+    let mut operands = ir::operands(op);
+    operands.extend_from_slice(extra);
+    let mut types: Vec<MlirType> = ir::results(op).into_iter().map(ir::value_type).collect();
+    types.extend(extra.iter().map(|v| ir::value_type(*v)));
+    let region = unsafe { mlir_sys::mlirRegionCreate() };
+    unsafe { mlir_sys::mlirRegionTakeBody(region, ir::regions(op)[0]) };
+    let attributes = ir::attributes(op);
+    let attributes: Vec<(&str, MlirAttribute)> =
+        attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let new = ir::create_op(
+        "scf.for",
+        ir::location(op),
+        &operands,
+        &types,
+        &attributes,
+        vec![region],
+    );
+    ir::insert_before(op, new);
+    let body = body(new);
+    for v in extra {
+        unsafe {
+            mlir_sys::mlirBlockAddArgument(
+                body,
+                ir::value_type(*v),
+                mlir_sys::mlirValueGetLocation(*v),
+            )
+        };
+    }
+    for (i, r) in ir::results(op).into_iter().enumerate() {
+        replacements.push((r, ir::result(new, i)));
+    }
+    new
+}
+
 /// guarantees it for verified IR.
 pub fn is_well_formed_for(op: MlirOperation) -> bool {
     if !ir::is(op, "scf.for") || ir::operand_count(op) < 3 || ir::region_count(op) != 1 {
