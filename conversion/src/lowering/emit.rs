@@ -333,7 +333,9 @@ impl<'c, 'a> Emitter<'c, 'a> {
             .expect("a result")
     }
 
-    fn asm(
+    /// Inline PTX returning `result` (a struct for several registers),
+    /// with side effects or without.
+    pub fn asm(
         &self,
         asm: &str,
         constraints: &str,

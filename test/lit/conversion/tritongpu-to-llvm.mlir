@@ -372,3 +372,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// tl.inline_asm_elementwise: the user's asm once per packed_element
+// elements; i8 operands and results four to a 32-bit register as vectors;
+// two results of one register each come back in a struct; side effects
+// only where the op is not pure.
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @inline_asm
+// CHECK-COUNT-3: llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
+// CHECK: %[[V:.*]] = llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
+// CHECK-NEXT: %[[P:.*]] = llvm.inline_asm asm_dialect = att "shl.b32 $0, $1, 3;", "=r,r" %[[V]] : (vector<4xi8>) -> vector<4xi8>
+// CHECK-COUNT-4: llvm.extractelement %[[P]]
+// CHECK-COUNT-4: llvm.inline_asm asm_dialect = att "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;", "=r,=r,r,r" %{{.*}}, %{{.*}} : (i32, i32) -> !llvm.struct<(i32, i32)>
+// CHECK: llvm.extractvalue %{{.*}}[1] : !llvm.struct<(i32, i32)>
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "st.global.b32 [$1], $0;", "=r,l"
+  tt.func public @inline_asm(%p: !tt.ptr<i8>, %q: !tt.ptr<i32>) {
+    %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<i8> -> tensor<128x!tt.ptr<i8>, #blocked>
+    %pp = tt.addptr %ps, %range : tensor<128x!tt.ptr<i8>, #blocked>, tensor<128xi32, #blocked>
+    %qs = tt.splat %q : !tt.ptr<i32> -> tensor<128x!tt.ptr<i32>, #blocked>
+    %qp = tt.addptr %qs, %range : tensor<128x!tt.ptr<i32>, #blocked>, tensor<128xi32, #blocked>
+    %x = tt.load %pp : tensor<128x!tt.ptr<i8>, #blocked>
+    %y = tt.elementwise_inline_asm "shl.b32 $0, $1, 3;" {constraints = "=r,r", packed_element = 4 : i32, pure = true} %x : tensor<128xi8, #blocked> -> tensor<128xi8, #blocked>
+    tt.store %pp, %y : tensor<128x!tt.ptr<i8>, #blocked>
+    %a = tt.load %qp : tensor<128x!tt.ptr<i32>, #blocked>
+    %c:2 = tt.elementwise_inline_asm "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;" {constraints = "=r,=r,r,r", packed_element = 1 : i32, pure = true} %a, %range : tensor<128xi32, #blocked>, tensor<128xi32, #blocked> -> tensor<128xi32, #blocked>, tensor<128xi32, #blocked>
+    tt.store %qp, %c#1 : tensor<128x!tt.ptr<i32>, #blocked>
+    %s = tt.elementwise_inline_asm "st.global.b32 [$1], $0;" {constraints = "=r,l", packed_element = 1 : i32, pure = false} %qp : tensor<128x!tt.ptr<i32>, #blocked> -> tensor<128xi32, #blocked>
+    tt.return
+  }
+}
