@@ -12,6 +12,7 @@ mod atomic;
 mod convert_layout;
 mod elementwise;
 mod emit;
+mod histogram;
 mod inline_asm;
 mod layout;
 mod memory;
@@ -882,6 +883,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.atomic_rmw" => atomic::rmw(self, emit, op),
             "tt.atomic_cas" => atomic::cas(self, emit, op),
             "tt.elementwise_inline_asm" => inline_asm::lower(self, emit, op),
+            "tt.histogram" => histogram::lower(self, emit, op),
             _ => elementwise::lower(self, emit, op, &name),
         }
     }

@@ -247,8 +247,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @refused(%p: !tt.ptr<f32>) {
     %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
-    // expected-error @+1 {{convert-triton-gpu-to-llvm: 'tt.histogram' is not supported yet (in 'tt.histogram')}}
-    %h = tt.histogram %range : tensor<32xi32, #blocked> -> tensor<32xi32, #blocked>
+    // expected-error @+1 {{convert-triton-gpu-to-llvm: 'tt.gather' is not supported yet (in 'tt.gather')}}
+    %g = tt.gather %range[%range] {axis = 0 : i32} : (tensor<32xi32, #blocked>, tensor<32xi32, #blocked>) -> tensor<32xi32, #blocked>
     tt.return
   }
 }
@@ -402,6 +402,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %c:2 = tt.elementwise_inline_asm "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;" {constraints = "=r,=r,r,r", packed_element = 1 : i32, pure = true} %a, %range : tensor<128xi32, #blocked>, tensor<128xi32, #blocked> -> tensor<128xi32, #blocked>, tensor<128xi32, #blocked>
     tt.store %qp, %c#1 : tensor<128x!tt.ptr<i32>, #blocked>
     %s = tt.elementwise_inline_asm "st.global.b32 [$1], $0;" {constraints = "=r,l", packed_element = 1 : i32, pure = false} %qp : tensor<128x!tt.ptr<i32>, #blocked> -> tensor<128xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.histogram through its scratch: the counters cleared (predicated where
+// the bins do not fill the threads), a barrier, one red.shared.add per
+// element where it lies in [0, bins) and its mask is set (two per thread
+// here), a barrier, then each result register reads its bin.
+#src = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+#dst = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @histogram
+// CHECK: llvm.icmp "slt"
+// CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "l,r,b"
+// CHECK-NOT: st.shared
+// CHECK: nvvm.barrier0
+// CHECK: %[[IN:.*]] = llvm.icmp "ult" %{{.*}}, %{{.*}} : i32
+// CHECK: llvm.and %[[IN]], %{{.*}} : i1
+// CHECK: "@$1 red.shared.add.u32 [ $0 + 0 ], 1;", "l,b"
+// CHECK: "@$1 red.shared.add.u32 [ $0 + 0 ], 1;", "l,b"
+// CHECK-NOT: red.shared
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  tt.func public @histogram(%x: !tt.ptr<i32>, %z: !tt.ptr<i32>) {
+    %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #src>
+    %xs = tt.splat %x : !tt.ptr<i32> -> tensor<128x!tt.ptr<i32>, #src>
+    %xp = tt.addptr %xs, %range : tensor<128x!tt.ptr<i32>, #src>, tensor<128xi32, #src>
+    %v = tt.load %xp : tensor<128x!tt.ptr<i32>, #src>
+    %c64 = arith.constant dense<64> : tensor<128xi32, #src>
+    %m = arith.cmpi slt, %range, %c64 : tensor<128xi32, #src>
+    %h = tt.histogram %v, %m {allocation.offset = 0 : i32} : tensor<128xi32, #src> -> tensor<16xi32, #dst>
+    %bins = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #dst>
+    %zs = tt.splat %z : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>, #dst>
+    %zp = tt.addptr %zs, %bins : tensor<16x!tt.ptr<i32>, #dst>, tensor<16xi32, #dst>
+    tt.store %zp, %h : tensor<16x!tt.ptr<i32>, #dst>
     tt.return
   }
 }
