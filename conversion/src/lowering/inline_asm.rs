@@ -61,7 +61,7 @@ pub fn lower<'c, 'a>(
     if inputs.iter().any(|v| v.len() != count) {
         return Err("the operands hold different numbers of elements per thread".into());
     }
-    if count % pack != 0 {
+    if !count.is_multiple_of(pack) {
         return Err(format!(
             "a thread holds {count} elements, not a multiple of packed_element = {pack}"
         ));
@@ -72,7 +72,7 @@ pub fn lower<'c, 'a>(
     for r in &results {
         let element = element_type(r.r#type());
         let n = per_register(element, pack);
-        if pack % n != 0 {
+        if !pack.is_multiple_of(n) {
             return Err(format!(
                 "packed_element = {pack} does not fill whole registers"
             ));
