@@ -11,7 +11,6 @@
 //! ([`raise_deferred`]), with their own messages and lines.
 
 use melior::ir::{
-    attribute::StringAttribute,
     block::BlockLike,
     operation::{OperationBuilder, OperationLike, OperationRef},
     Location, Value, ValueLike,
@@ -52,10 +51,8 @@ fn file_and_line(location: Location) -> (String, i64) {
 fn function_name(op: OperationRef) -> String {
     let mut parent = op.parent_operation();
     while let Some(p) = parent {
-        if let Some(name) =
-            ttir::inherent_attribute(p, "sym_name").and_then(|a| StringAttribute::try_from(a).ok())
-        {
-            return name.value().to_owned();
+        if let Some(name) = ttir::inherent_attribute(p, "sym_name").and_then(ttir::string_value) {
+            return name;
         }
         parent = p.parent_operation();
     }
@@ -135,8 +132,7 @@ fn raise<'c, 'a>(
     failed: Value<'c, 'a>,
 ) -> LowerResult {
     let message = ttir::inherent_attribute(op, "message")
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_owned())
+        .and_then(ttir::string_value)
         .ok_or("the message attribute is missing")?;
     let (file, line) = file_and_line(op.location());
     let function = function_name(op);

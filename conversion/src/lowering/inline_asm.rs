@@ -7,7 +7,7 @@
 //! unless the op is `pure`.
 
 use melior::ir::{
-    attribute::{BoolAttribute, StringAttribute},
+    attribute::BoolAttribute,
     operation::{OperationLike, OperationRef},
     Type, Value, ValueLike,
 };
@@ -33,8 +33,7 @@ pub fn lower<'c, 'a>(
 ) -> LowerResult {
     let text = |name: &str| -> Result<String, String> {
         ttir::inherent_attribute(op, name)
-            .and_then(|a| StringAttribute::try_from(a).ok())
-            .map(|s| s.value().to_owned())
+            .and_then(ttir::string_value)
             .ok_or_else(|| format!("the {name} attribute is missing"))
     };
     let (asm, constraints) = (text("asm_string")?, text("constraints")?);

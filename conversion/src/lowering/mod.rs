@@ -308,8 +308,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
         let mut op = body.first_operation();
         while let Some(o) = op {
             if ttir::inherent_attribute(o, "sym_name")
-                .and_then(|a| StringAttribute::try_from(a).ok())
-                .is_some_and(|s| s.value() == symbol)
+                .and_then(ttir::string_value)
+                .is_some_and(|s| s == symbol)
             {
                 return;
             }
@@ -372,10 +372,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
         let mut taken = std::collections::HashSet::new();
         let mut op = body.first_operation();
         while let Some(o) = op {
-            if let Some(name) = ttir::inherent_attribute(o, "sym_name")
-                .and_then(|a| StringAttribute::try_from(a).ok())
+            if let Some(name) = ttir::inherent_attribute(o, "sym_name").and_then(ttir::string_value)
             {
-                taken.insert(name.value().to_owned());
+                taken.insert(name);
             }
             op = o.next_in_block();
         }
@@ -593,12 +592,11 @@ impl<'c, 'a> Lowering<'c, 'a> {
         };
         let context = self.context;
         let name = ttir::inherent_attribute(function, "sym_name")
-            .and_then(|a| StringAttribute::try_from(a).ok())
-            .map(|s| s.value().to_owned())
+            .and_then(ttir::string_value)
             .unwrap_or_default();
         let is_kernel = ttir::inherent_attribute(function, "sym_visibility")
-            .and_then(|a| StringAttribute::try_from(a).ok())
-            .is_none_or(|s| s.value() != "private");
+            .and_then(ttir::string_value)
+            .is_none_or(|s| s != "private");
         if !is_kernel {
             fail(function, "convert-triton-gpu-to-llvm: device functions (non-kernel tt.func) are not supported yet; inline them first");
             return Err(Failure);

@@ -134,8 +134,7 @@ pub fn lower<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let prefix = ttir::inherent_attribute(op, "prefix")
-        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_owned())
+        .and_then(ttir::string_value)
         .ok_or("the prefix attribute is missing")?;
     let hex = ttir::inherent_attribute(op, "hex").and_then(ttir::bool_value) == Some(true);
     let signedness: Vec<bool> = match ttir::inherent_attribute(op, "isSigned") {

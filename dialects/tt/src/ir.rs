@@ -433,6 +433,27 @@ pub fn create_like<'c, 'a>(
 }
 
 /// The only (or first) result of an op the caller just created or matched
+/// The text of a string attribute (the empty string included), `None` for
+/// any other attribute. melior's `StringAttribute::value` panics on an
+/// empty string, which `tl.device_assert` messages and `tt.print` prefixes
+/// can be.
+pub fn string_value(attr: Attribute) -> Option<String> {
+    // SAFETY: `attr` is a live attribute; a string attribute's (pointer,
+    // length) pair stays valid as long as its context, and is only read
+    // when the length is not zero (the pointer may be null otherwise).
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAString(attr.to_raw()) {
+            return None;
+        }
+        let s = mlir_sys::mlirStringAttrGetValue(attr.to_raw());
+        if s.length == 0 {
+            return Some(String::new());
+        }
+        let bytes = std::slice::from_raw_parts(s.data.cast::<u8>(), s.length);
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
 /// by name, whose result count its ODS definition fixes.
 pub fn first_result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
     result(op, 0).unwrap_or_else(|| {

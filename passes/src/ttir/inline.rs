@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 
 use melior::ir::{
-    attribute::{FlatSymbolRefAttribute, StringAttribute},
+    attribute::FlatSymbolRefAttribute,
     operation::{OperationLike, OperationRef},
     BlockLike, RegionLike,
 };
@@ -204,8 +204,7 @@ fn check_recursion(module: OperationRef) -> Result<usize, Failure> {
 fn symbol_name(func: OperationRef) -> String {
     func.attribute("sym_name")
         .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_owned())
+        .and_then(tt_dialect::ir::string_value)
         .unwrap_or_default()
 }
 

@@ -12,6 +12,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK-DAG: llvm.mlir.global internal constant @assertMessage_1("scalar\00")
   // CHECK-DAG: llvm.mlir.global internal constant @assertFile_1("lib.py\00")
   // CHECK-DAG: llvm.mlir.global internal constant @assertFile_2("unknown\00")
+  // CHECK-DAG: llvm.mlir.global internal constant @assertMessage_3("\00")
   // CHECK-DAG: llvm.func @__assertfail(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64)
 
   // CHECK-LABEL: llvm.func @check
@@ -37,7 +38,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 
-  // A scalar condition; a named location's file and line; no location.
+  // A scalar condition; a named location's file and line; no location; an
+  // empty message (tl.device_assert's default).
   // CHECK-LABEL: llvm.func @scalar
   // CHECK: llvm.cond_br
   // CHECK: llvm.mlir.constant(3 : i32) : i32
@@ -45,9 +47,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: llvm.cond_br
   // CHECK: llvm.mlir.constant(0 : i32) : i32
   // CHECK: llvm.call @__assertfail
+  // CHECK: llvm.mlir.addressof @assertMessage_3
+  // CHECK: llvm.call @__assertfail
   tt.func public @scalar(%c: i1) {
     tt.assert %c, "scalar" : i1 loc("cond"("lib.py":3:1))
     tt.assert %c, "scalar" : i1 loc(unknown)
+    tt.assert %c, "" : i1 loc(unknown)
     tt.return
   }
 }
