@@ -114,10 +114,14 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 ///   element; the lowering stores and loads exactly that map, `reps`
 ///   rounds over the same bytes.
 ///
+/// * `tt.call` (a `noinline` function): none, when the callee and what it
+///   calls use no shared memory.
+///
 /// Refused (`Err`): conversions over several CTAs, scans over layouts
 /// that repeat elements in registers or that the lowering cannot scan,
-/// `tt.gather`,
-/// warp specialization, TMA descriptor creation and function calls.
+/// `tt.gather`, warp specialization, TMA descriptor creation, calls to
+/// functions that use shared memory (Triton hands them a part of the
+/// caller's) and calls nested more than 16 deep.
 pub fn scratch_bytes(op: OperationRef) -> Result<Option<u64>, String> {
     scratch(op.to_raw()).map_err(|e| e.what)
 }
@@ -130,7 +134,8 @@ fn scratch(op: MlirOperation) -> Result<Option<u64>, Unsupported> {
         "tt.histogram" => histogram_scratch(op)?,
         "ttg.convert_layout" => convert_scratch(op)?,
         "tt.scan" => scan_scratch(op)?,
-        "tt.gather" | "ttg.warp_specialize" | "ttng.tensormap_create" | "tt.call" | "func.call" => {
+        "tt.call" => call_scratch(op)?,
+        "tt.gather" | "ttg.warp_specialize" | "ttng.tensormap_create" | "func.call" => {
             return Err(unsupported(op, name))
         }
         _ => 0,
@@ -308,6 +313,26 @@ fn atomic_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
         return Ok(0);
     }
     Ok(shape.iter().product::<i64>() as u64 * elem_bytes)
+}
+
+fn call_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
+    thread_local! {
+        static DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+    let callee = ir::callee(op).ok_or_else(|| unsupported(op, "a call to an unknown function"))?;
+    if DEPTH.with(|d| d.get()) >= 16 {
+        return Err(unsupported(op, "calls nested more than 16 deep"));
+    }
+    DEPTH.with(|d| d.set(d.get() + 1));
+    let size = allocate_function(callee).map(|a| a.size);
+    DEPTH.with(|d| d.set(d.get() - 1));
+    if size? > 0 {
+        return Err(unsupported(
+            op,
+            "a call to a function that uses shared memory",
+        ));
+    }
+    Ok(0)
 }
 
 fn histogram_scratch(op: MlirOperation) -> Result<u64, Unsupported> {

@@ -2,9 +2,9 @@
 //! function's `ttg.global_scratch_alloc` buffers and records
 //! `ttg.global_scratch_memory_size` and `ttg.global_scratch_memory_alignment`
 //! (`i32`) on every `tt.func` and, from the kernel, on the module. Without
-//! such buffers the size is 0 and the alignment 1, which is all this pass
-//! writes; global scratch buffers and calls are refused with a located
-//! error.
+//! such buffers (in the kernel or the `noinline` functions it calls) the
+//! size is 0 and the alignment 1, which is all this pass writes; global
+//! scratch buffers are refused with a located error.
 
 use melior::ir::operation::OperationRef;
 use tt_passes::{
@@ -28,11 +28,7 @@ const ALIGNMENT: &str = "ttg.global_scratch_memory_alignment";
 
 fn run(module: OperationRef) -> PassResult {
     let m = module.to_raw();
-    refuse_ops(
-        m,
-        PASS.argument,
-        &["ttg.global_scratch_alloc", "tt.call", "func.call"],
-    )?;
+    refuse_ops(m, PASS.argument, &["ttg.global_scratch_alloc", "func.call"])?;
     let mut kernel = false;
     for op in ir::region_ops(ir::regions(m)[0]) {
         if !ir::is(op, "tt.func") {

@@ -108,17 +108,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
 
     /// `!llvm.struct<(types...)>`.
     pub fn struct_type(&self, types: &[Type<'c>]) -> Type<'c> {
-        let fields: Vec<mlir_sys::MlirType> = types.iter().map(|t| t.to_raw()).collect();
-        // SAFETY: `fields` outlives the call; a literal (unnamed) struct of
-        // LLVM-compatible types is always valid.
-        unsafe {
-            Type::from_raw(mlir_sys::mlirLLVMStructTypeLiteralGet(
-                self.context.to_raw(),
-                fields.len() as isize,
-                fields.as_ptr(),
-                false,
-            ))
-        }
+        llvm_struct(self.context, types)
     }
 
     pub fn attr(&self, text: &str) -> Attribute<'c> {
@@ -398,5 +388,20 @@ impl<'c, 'a> Emitter<'c, 'a> {
     /// `bar.sync 0`: a barrier across the CTA.
     pub fn barrier(&self) {
         self.op("nvvm.barrier0", &[], &[], &[]);
+    }
+}
+
+/// A literal (unnamed) LLVM struct of `types`.
+pub fn llvm_struct<'c>(context: &'c melior::Context, types: &[Type<'c>]) -> Type<'c> {
+    let fields: Vec<mlir_sys::MlirType> = types.iter().map(|t| t.to_raw()).collect();
+    // SAFETY: `fields` outlives the call; a literal (unnamed) struct of
+    // LLVM-compatible types is always valid.
+    unsafe {
+        Type::from_raw(mlir_sys::mlirLLVMStructTypeLiteralGet(
+            context.to_raw(),
+            fields.len() as isize,
+            fields.as_ptr(),
+            false,
+        ))
     }
 }

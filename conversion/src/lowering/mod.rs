@@ -41,7 +41,7 @@ use melior::{
 use tt_dialect::{ir as ttir, types::TensorView};
 use tt_passes::{analysis::axis_info::AxisInfoMap, rust_pass::Failure};
 
-pub use emit::Emitter;
+pub use emit::{llvm_struct, Emitter};
 pub use layout::{Distributed, ThreadIds};
 
 /// What the lowering of one op reports when it cannot proceed: the message
@@ -116,6 +116,9 @@ pub struct Lowering<'c, 'a> {
     /// lowered, each with whether it failed in this thread so far; they are
     /// raised once the op's straight-line code is done (see [`assert`]).
     deferred_asserts: Vec<(OperationRef<'c, 'a>, Value<'c, 'a>)>,
+    /// The current function's two trailing pointers (global scratch and
+    /// profile scratch), which calls pass on to their callees.
+    scratch_args: Vec<Value<'c, 'a>>,
     /// Each tensor type's layout, read once: types are uniqued, so a type's
     /// address is its key.
     layouts: RefCell<HashMap<usize, Rc<Distributed>>>,
@@ -525,6 +528,7 @@ pub fn lower_module<'c, 'a>(
         pending: Pending::default(),
         continuation: None,
         deferred_asserts: Vec::new(),
+        scratch_args: Vec::new(),
         layouts: RefCell::default(),
         left_for_mlir: false,
         no_flags: ["#arith.fastmath<none>", "#arith.overflow<none>"]
@@ -597,9 +601,43 @@ impl<'c, 'a> Lowering<'c, 'a> {
         let is_kernel = ttir::inherent_attribute(function, "sym_visibility")
             .and_then(ttir::string_value)
             .is_none_or(|s| s != "private");
+        // A device function (a `noinline` callee) returns its scalars: one,
+        // or several in a struct.
+        let mut results = Vec::new();
         if !is_kernel {
-            fail(function, "convert-triton-gpu-to-llvm: device functions (non-kernel tt.func) are not supported yet; inline them first");
-            return Err(Failure);
+            let ty = ttir::inherent_attribute(function, "function_type")
+                .and_then(|a| TypeAttribute::try_from(a).ok())
+                .map(|a| a.value())
+                .ok_or(())
+                .map_err(|_| {
+                    fail(
+                        function,
+                        "convert-triton-gpu-to-llvm: a function without a type",
+                    )
+                })
+                .map_err(|_| Failure)?;
+            if !ty.is_function() {
+                fail(
+                    function,
+                    "convert-triton-gpu-to-llvm: a function whose type is not a function type",
+                );
+                return Err(Failure);
+            }
+            // SAFETY: `ty` is a live function type (checked above).
+            let count = unsafe { mlir_sys::mlirFunctionTypeGetNumResults(ty.to_raw()) };
+            for i in 0..count {
+                // SAFETY: `i` is below the function type's result count.
+                let result =
+                    unsafe { Type::from_raw(mlir_sys::mlirFunctionTypeGetResult(ty.to_raw(), i)) };
+                if TensorView::of(result).is_some() {
+                    fail(
+                        function,
+                        "convert-triton-gpu-to-llvm: functions returning tensors are not supported yet",
+                    );
+                    return Err(Failure);
+                }
+                results.push(self.element_type(result));
+            }
         }
         let Some(old_entry) = function.region(0).ok().and_then(|r| r.first_block()) else {
             fail(
@@ -616,7 +654,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             if TensorView::of(arg.r#type()).is_some() {
                 fail(
                     function,
-                    "convert-triton-gpu-to-llvm: tensor arguments of kernels are not supported",
+                    "convert-triton-gpu-to-llvm: tensor arguments of functions are not supported yet",
                 );
                 return Err(Failure);
             }
@@ -625,12 +663,16 @@ impl<'c, 'a> Lowering<'c, 'a> {
         // Global scratch and profile scratch, as Triton's launcher passes.
         inputs.push(global_ptr);
         inputs.push(global_ptr);
-        let void = Type::parse(context, "!llvm.void").expect("type");
+        let returned = match results.as_slice() {
+            [] => Type::parse(context, "!llvm.void").expect("type"),
+            [one] => *one,
+            many => llvm_struct(context, many),
+        };
         let fn_type = Type::parse(
             context,
             &format!(
                 "!llvm.func<{} ({})>",
-                void,
+                returned,
                 inputs
                     .iter()
                     .map(|t| t.to_string())
@@ -672,7 +714,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             }
             new_blocks.push(region.append_block(Block::new(&types)));
         }
-        let attributes = [
+        let mut attributes = vec![
             (
                 Identifier::new(context, "sym_name"),
                 StringAttribute::new(context, &name).into(),
@@ -681,19 +723,36 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 Identifier::new(context, "function_type"),
                 TypeAttribute::new(fn_type).into(),
             ),
-            (
+        ];
+        if is_kernel {
+            attributes.push((
                 Identifier::new(context, "nvvm.kernel"),
                 Attribute::unit(context),
-            ),
-            (
+            ));
+            attributes.push((
                 Identifier::new(context, "nvvm.reqntid"),
                 Attribute::parse(
                     context,
                     &format!("array<i32: {}>", self.num_warps * self.threads_per_warp),
                 )
                 .expect("attribute"),
-            ),
-        ];
+            ));
+        } else {
+            attributes.push((
+                Identifier::new(context, "linkage"),
+                Attribute::parse(context, "#llvm.linkage<internal>").expect("attribute"),
+            ));
+            if ttir::inherent_attribute(function, "noinline")
+                .or_else(|| function.attribute("noinline").ok())
+                .and_then(ttir::bool_value)
+                == Some(true)
+            {
+                attributes.push((
+                    Identifier::new(context, "no_inline"),
+                    Attribute::unit(context),
+                ));
+            }
+        }
         // `ttg.maxnreg` (Triton's `maxnreg` option) caps the registers of
         // every kernel: PTX's `.maxnreg`.
         let maxnreg = self
@@ -711,8 +770,10 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     .into(),
                 )
             });
-        let attributes: Vec<(Identifier, Attribute)> =
-            attributes.into_iter().chain(maxnreg).collect();
+        let attributes: Vec<(Identifier, Attribute)> = attributes
+            .into_iter()
+            .chain(maxnreg.filter(|_| is_kernel))
+            .collect();
         let new_function = OperationBuilder::new("llvm.func", location)
             .add_attributes(&attributes)
             .add_regions([region])
@@ -751,6 +812,10 @@ impl<'c, 'a> Lowering<'c, 'a> {
             let new: Value = prologue_block.argument(i).expect("argument").into();
             self.set(arg, vec![new]);
         }
+        let arguments = prologue_block.argument_count();
+        self.scratch_args = (arguments - 2..arguments)
+            .map(|i| prologue_block.argument(i).expect("argument").into())
+            .collect();
         for (old, new) in old_blocks.iter().zip(&blocks[1..]) {
             self.blocks.insert(old.to_raw().ptr as usize, *new);
         }
@@ -834,12 +899,40 @@ impl<'c, 'a> Lowering<'c, 'a> {
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
         match name.as_str() {
             "tt.return" => {
-                if op.operand_count() > 0 {
-                    return Err("kernels return nothing".into());
-                }
-                emit.op("llvm.return", &[], &[], &[]);
+                let values: Vec<Value<'c, 'a>> = op
+                    .operands()
+                    .map(|v| self.scalar(v))
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| "functions returning tensors are not supported yet".to_owned())?;
+                let returned = match values.as_slice() {
+                    [] => None,
+                    [one] => Some(*one),
+                    many => {
+                        let types: Vec<Type> = many.iter().map(|v| v.r#type()).collect();
+                        let ty = llvm_struct(self.context, &types);
+                        let mut packed = emit.value("llvm.mlir.poison", &[], ty, &[]);
+                        for (i, &v) in many.iter().enumerate() {
+                            packed = emit.value(
+                                "llvm.insertvalue",
+                                &[packed, v],
+                                ty,
+                                &[(
+                                    "position",
+                                    melior::ir::attribute::DenseI64ArrayAttribute::new(
+                                        self.context,
+                                        &[i as i64],
+                                    )
+                                    .into(),
+                                )],
+                            );
+                        }
+                        Some(packed)
+                    }
+                };
+                emit.op("llvm.return", returned.as_slice(), &[], &[]);
                 Ok(())
             }
+            "tt.call" => self.lower_call(emit, op),
             "cf.br" | "cf.cond_br" => self.lower_branch(emit, op, &name),
             // `tl.debug_barrier()`: a CTA-wide barrier.
             "gpu.barrier" => {
@@ -884,6 +977,67 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.histogram" => histogram::lower(self, emit, op),
             _ => elementwise::lower(self, emit, op, &name),
         }
+    }
+
+    /// `tt.call` of a `noinline` function: `llvm.call` with the scalars and
+    /// the caller's two scratch pointers; several results come back in a
+    /// struct.
+    fn lower_call(&mut self, emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) -> LowerResult {
+        let callee = ttir::inherent_attribute(op, "callee")
+            .map(|a| unsafe {
+                let s = mlir_sys::mlirFlatSymbolRefAttrGetValue(
+                    melior::ir::attribute::AttributeLike::to_raw(&a),
+                );
+                if s.length == 0 {
+                    String::new()
+                } else {
+                    // SAFETY: a non-empty (pointer, length) pair of a live
+                    // attribute.
+                    String::from_utf8_lossy(std::slice::from_raw_parts(
+                        s.data.cast::<u8>(),
+                        s.length,
+                    ))
+                    .into_owned()
+                }
+            })
+            .ok_or("a call without callee")?;
+        let mut arguments: Vec<Value<'c, 'a>> = op
+            .operands()
+            .map(|v| self.scalar(v))
+            .collect::<Result<_, _>>()
+            .map_err(|_| "tensor arguments of functions are not supported yet".to_owned())?;
+        arguments.extend(self.scratch_args.iter().copied());
+        let results: Vec<Value<'c, 'a>> = op.results().map(Into::into).collect();
+        let types: Vec<Type<'c>> = results
+            .iter()
+            .map(|r| {
+                if TensorView::of(r.r#type()).is_some() {
+                    Err("functions returning tensors are not supported yet".to_owned())
+                } else {
+                    Ok(self.element_type(r.r#type()))
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        let returned = match types.as_slice() {
+            [] => None,
+            [one] => Some(*one),
+            many => Some(llvm_struct(self.context, many)),
+        };
+        let value = emit.call(&callee, &arguments, returned);
+        match (value, results.as_slice()) {
+            (Some(v), [one]) => self.set(*one, vec![v]),
+            (Some(v), many) => {
+                for (i, r) in many.iter().enumerate() {
+                    let field = emit.extract(v, i as i64, types[i]);
+                    self.set(*r, vec![field]);
+                }
+            }
+            (None, _) => {}
+        }
+        // The callee may synchronise or touch anything: forget what this
+        // function had pending.
+        self.pending = Pending::unknown();
+        Ok(())
     }
 
     fn lower_branch(

@@ -442,3 +442,44 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// noinline functions (tl.jit(noinline=True)) stay functions: internal
+// llvm.func with no_inline, the scalars and the caller's two scratch
+// pointers as arguments, several results in a struct; calls pass the
+// caller's scratch pointers on. gluon-inline and the global scratch
+// allocation leave such calls alone.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @caller
+// CHECK-SAME: (%[[X:.*]]: f32, %[[P:.*]]: !llvm.ptr<1>, %[[S0:.*]]: !llvm.ptr<1>, %[[S1:.*]]: !llvm.ptr<1>)
+// CHECK: %[[R:.*]] = llvm.call @two(%[[X]], %[[S0]], %[[S1]]) : (f32, !llvm.ptr<1>, !llvm.ptr<1>) -> !llvm.struct<(f32, i32)>
+// CHECK: llvm.extractvalue %[[R]][0] : !llvm.struct<(f32, i32)>
+// CHECK: llvm.extractvalue %[[R]][1] : !llvm.struct<(f32, i32)>
+// CHECK: llvm.call @store(%{{.*}}, %[[P]], %[[S0]], %[[S1]]) : (f32, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>) -> ()
+// CHECK-LABEL: llvm.func internal @two
+// CHECK-SAME: (%{{.*}}: f32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) -> !llvm.struct<(f32, i32)>
+// CHECK-SAME: no_inline
+// CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[0] : !llvm.struct<(f32, i32)>
+// CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[1] : !llvm.struct<(f32, i32)>
+// CHECK: llvm.return %{{.*}} : !llvm.struct<(f32, i32)>
+// CHECK-LABEL: llvm.func internal @store
+// CHECK: st.global
+// CHECK: llvm.return
+  tt.func public @caller(%x: f32, %p: !tt.ptr<f32>) {
+    %r:2 = tt.call @two(%x) : (f32) -> (f32, i32)
+    %f = arith.sitofp %r#1 : i32 to f32
+    %s = arith.addf %r#0, %f : f32
+    tt.call @store(%s, %p) : (f32, !tt.ptr<f32>) -> ()
+    tt.return
+  }
+  tt.func private @two(%x: f32) -> (f32, i32) attributes {noinline = true} {
+    %c1 = arith.constant 1 : i32
+    %y = arith.addf %x, %x : f32
+    tt.return %y, %c1 : f32, i32
+  }
+  tt.func private @store(%x: f32, %p: !tt.ptr<f32>) attributes {noinline = true} {
+    tt.store %p, %x : !tt.ptr<f32>
+    tt.return
+  }
+}

@@ -372,6 +372,39 @@ pub fn clone_mapped(op: MlirOperation, map: &mut ValueMap) -> MlirOperation {
     clone
 }
 
+/// The function a call (`tt.call`, `func.call`) names: the op with that
+/// `sym_name` in the body of the module around the call.
+pub fn callee(call: MlirOperation) -> Option<MlirOperation> {
+    let symbol = attribute(call, "callee")?;
+    let name = unsafe {
+        if !mlir_sys::mlirAttributeIsAFlatSymbolRef(symbol) {
+            return None;
+        }
+        let s = mlir_sys::mlirFlatSymbolRefAttrGetValue(symbol);
+        if s.length == 0 {
+            return None;
+        }
+        // SAFETY: the attribute's (pointer, length) pair lives as long as
+        // its context, and the length is not zero.
+        String::from_utf8_lossy(std::slice::from_raw_parts(s.data.cast::<u8>(), s.length))
+            .into_owned()
+    };
+    let mut module = call;
+    while !is(module, "builtin.module") {
+        module = parent_op(module)?;
+    }
+    let body = blocks(regions(module)[0]).first().copied()?;
+    block_ops(body).into_iter().find(|&op| {
+        attribute(op, "sym_name")
+            .is_some_and(|a| unsafe { mlir_sys::mlirAttributeIsAString(a) } && {
+                let s = unsafe { mlir_sys::mlirStringAttrGetValue(a) };
+                s.length == name.len()
+                    && unsafe { std::slice::from_raw_parts(s.data.cast::<u8>(), s.length) }
+                        == name.as_bytes()
+            })
+    })
+}
+
 /// Inserts the detached `op` before `before`.
 pub fn insert_before(before: MlirOperation, op: MlirOperation) {
     unsafe { mlir_sys::mlirBlockInsertOwnedOperationBefore(op_block(before), before, op) }
