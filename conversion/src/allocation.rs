@@ -114,12 +114,15 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 ///   element; the lowering stores and loads exactly that map, `reps`
 ///   rounds over the same bytes.
 ///
+/// * `tt.gather`: the source tensor, `numel(src)` elements of
+///   `max(bits, 8) / 8` bytes (Triton's general path; it needs none where
+///   its layouts let warps shuffle, which the lowering does not do yet).
 /// * `tt.call` (a `noinline` function): none, when the callee and what it
 ///   calls use no shared memory.
 ///
 /// Refused (`Err`): conversions over several CTAs, scans over layouts
 /// that repeat elements in registers or that the lowering cannot scan,
-/// `tt.gather`, warp specialization, TMA descriptor creation, calls to
+/// warp specialization, TMA descriptor creation, calls to
 /// functions that use shared memory (Triton hands them a part of the
 /// caller's) and calls nested more than 16 deep.
 pub fn scratch_bytes(op: OperationRef) -> Result<Option<u64>, String> {
@@ -135,7 +138,8 @@ fn scratch(op: MlirOperation) -> Result<Option<u64>, Unsupported> {
         "ttg.convert_layout" => convert_scratch(op)?,
         "tt.scan" => scan_scratch(op)?,
         "tt.call" => call_scratch(op)?,
-        "tt.gather" | "ttg.warp_specialize" | "ttng.tensormap_create" | "func.call" => {
+        "tt.gather" => gather_scratch(op)?,
+        "ttg.warp_specialize" | "ttng.tensormap_create" | "func.call" => {
             return Err(unsupported(op, name))
         }
         _ => 0,
@@ -313,6 +317,11 @@ fn atomic_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
         return Ok(0);
     }
     Ok(shape.iter().product::<i64>() as u64 * elem_bytes)
+}
+
+fn gather_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
+    let (shape, element, _) = tensor_of(op, ir::operand(op, 0))?;
+    Ok(shape.iter().product::<i64>() as u64 * bits_of(op, element)?.max(8) / 8)
 }
 
 fn call_scratch(op: MlirOperation) -> Result<u64, Unsupported> {

@@ -12,6 +12,7 @@ mod atomic;
 mod convert_layout;
 mod elementwise;
 mod emit;
+mod gather;
 mod histogram;
 mod inline_asm;
 mod layout;
@@ -975,6 +976,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.atomic_cas" => atomic::cas(self, emit, op),
             "tt.elementwise_inline_asm" => inline_asm::lower(self, emit, op),
             "tt.histogram" => histogram::lower(self, emit, op),
+            "tt.gather" => gather::lower(self, emit, op),
             _ => elementwise::lower(self, emit, op, &name),
         }
     }

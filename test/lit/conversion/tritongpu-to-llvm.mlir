@@ -247,7 +247,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @refused(%p: !tt.ptr<f32>) {
     %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
-    // expected-error @+1 {{convert-triton-gpu-to-llvm: 'tt.gather' is not supported yet (in 'tt.gather')}}
+    // expected-error @+1 {{convert-triton-gpu-to-llvm: tt.gather needs its shared scratch ('allocation.offset'): run allocate-shared-memory-nv first (in 'tt.gather')}}
     %g = tt.gather %range[%range] {axis = 0 : i32} : (tensor<32xi32, #blocked>, tensor<32xi32, #blocked>) -> tensor<32xi32, #blocked>
     tt.return
   }
@@ -480,6 +480,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
   }
   tt.func private @store(%x: f32, %p: !tt.ptr<f32>) attributes {noinline = true} {
     tt.store %p, %x : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.gather through its scratch: the source stored once in row-major order
+// (owners only: the 1-D source repeats across the two warps), a barrier,
+// then each result element loads source[index] (i64 indices truncated).
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @gather
+// CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b"
+// CHECK-NOT: st.shared
+// CHECK: nvvm.barrier0
+// CHECK: llvm.trunc %{{.*}} : i64 to i32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  tt.func public @gather(%s: !tt.ptr<f32>, %i: !tt.ptr<i64>) {
+    %r32 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
+    %r64 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %ss = tt.splat %s : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #blocked>
+    %sp = tt.addptr %ss, %r32 : tensor<32x!tt.ptr<f32>, #blocked>, tensor<32xi32, #blocked>
+    %src = tt.load %sp : tensor<32x!tt.ptr<f32>, #blocked>
+    %is = tt.splat %i : !tt.ptr<i64> -> tensor<64x!tt.ptr<i64>, #blocked>
+    %ip = tt.addptr %is, %r64 : tensor<64x!tt.ptr<i64>, #blocked>, tensor<64xi32, #blocked>
+    %idx = tt.load %ip : tensor<64x!tt.ptr<i64>, #blocked>
+    %g = tt.gather %src[%idx] {allocation.offset = 0 : i32, axis = 0 : i32} : (tensor<32xf32, #blocked>, tensor<64xi64, #blocked>) -> tensor<64xf32, #blocked>
+    %os = tt.splat %s : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #blocked>
+    %op = tt.addptr %os, %r64 : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked>
+    tt.store %op, %g : tensor<64x!tt.ptr<f32>, #blocked>
     tt.return
   }
 }
