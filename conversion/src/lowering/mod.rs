@@ -934,6 +934,31 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 Ok(())
             }
             "tt.call" => self.lower_call(emit, op),
+            // `tl.assume`: kept for LLVM, on the scalar condition.
+            "llvm.intr.assume" => {
+                let operands: Vec<Value<'c, 'a>> = op
+                    .operands()
+                    .map(|v| self.scalar(v))
+                    .collect::<Result<_, _>>()?;
+                let attributes: Vec<(String, Attribute<'c>)> = ttir::attributes(op)
+                    .into_iter()
+                    .map(|(id, a)| (id.as_string_ref().as_str().unwrap_or("").to_owned(), a))
+                    .collect();
+                let attributes: Vec<(&str, Attribute<'c>)> =
+                    attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+                emit.op("llvm.intr.assume", &operands, &[], &attributes);
+                Ok(())
+            }
+            // An undefined value (a function path that returns nothing):
+            // LLVM's poison, one for every element.
+            "ub.poison" => {
+                let result: Value = op.result(0).map_err(|_| "missing result")?.into();
+                let ty = result.r#type();
+                let poison = emit.value("llvm.mlir.poison", &[], self.element_type(ty), &[]);
+                let n = self.value_count(ty)?;
+                self.set(result, vec![poison; n]);
+                Ok(())
+            }
             "cf.br" | "cf.cond_br" => self.lower_branch(emit, op, &name),
             // `tl.debug_barrier()`: a CTA-wide barrier.
             "gpu.barrier" => {

@@ -513,3 +513,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// tl.assume stays an llvm.intr.assume on its scalar condition; ub.poison
+// (a path of a function that returns nothing) becomes LLVM's poison, one
+// value standing for every element.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @assume_poison
+// CHECK: %[[C:.*]] = llvm.icmp "sge"
+// CHECK: llvm.intr.assume %[[C]] : i1
+// CHECK: %[[P:.*]] = llvm.mlir.poison : i32
+// CHECK: "@$2 st.global.b32 [ $1 + 0 ], { $0 };", "r,l,b" %[[P]]
+// CHECK: llvm.mlir.poison : f32
+// CHECK-COUNT-2: st.global.b32
+  tt.func public @assume_poison(%p: !tt.ptr<i32>, %q: !tt.ptr<f32>, %n: i32) {
+    %c128 = arith.constant 128 : i32
+    %ok = arith.cmpi sge, %n, %c128 : i32
+    llvm.intr.assume %ok : i1
+    %u = ub.poison : i32
+    tt.store %p, %u : !tt.ptr<i32>
+    %t = ub.poison : tensor<64xf32, #blocked>
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %qs = tt.splat %q : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #blocked>
+    %qp = tt.addptr %qs, %r : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked>
+    tt.store %qp, %t : tensor<64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
