@@ -1,9 +1,12 @@
-//! `gluon-inline`: Triton 3.6 runs MLIR's inliner again here (for the
-//! calls Gluon kernels leave behind), with Triton's inliner interface, so
-//! calls to `noinline` functions stay. After make_ttir's inliner those are
-//! the only calls a Triton kernel has, and the pass leaves the module as it
-//! is; a call it would inline is refused with a located error (inlining
-//! here is not implemented).
+//! `gluon-inline`: Triton 3.6 runs MLIR's inliner again here, with
+//! Triton's inliner interface, for the calls Gluon kernels leave behind and
+//! for the calls make_ttir's inliner could not inline inside structured
+//! control flow (a callee with several returns called under an `scf.if`):
+//! after `convert-scf-to-cf` they inline as blocks. Calls to `noinline`
+//! functions stay. Without a call to inline the module is left as it is;
+//! with one, this runs the `inline` pass (MLIR's inliner with the same
+//! interface), whose per-function clean-up is `canonicalize` where
+//! Triton's is Gluon's narrower canonicalizer.
 
 use melior::ir::operation::OperationRef;
 use tt_passes::rust_pass::{PassResult, RustPass};
@@ -15,7 +18,7 @@ use crate::module_attrs::refuse;
 pub static PASS: RustPass = RustPass {
     name: "GluonInline",
     argument: "gluon-inline",
-    description: "Inline Gluon calls (calls to noinline functions stay)",
+    description: "Inline the calls left after make_ttir (calls to noinline functions stay)",
     anchor: "builtin.module",
     run,
 };
@@ -24,13 +27,20 @@ fn run(module: OperationRef) -> PassResult {
     let calls = ir::collect_post(module.to_raw(), &|op| {
         ir::is(op, "tt.call") || ir::is(op, "func.call")
     });
+    let mut inlinable = false;
     for call in calls {
-        let noinline = ir::callee(call)
-            .and_then(|f| ir::attribute(f, "noinline"))
-            .is_some_and(|a| unsafe { mlir_sys::mlirBoolAttrGetValue(a) });
-        if !noinline || ir::is(call, "func.call") {
-            return Err(refuse(call, PASS.argument, "inlining a call"));
+        if ir::is(call, "func.call") {
+            return Err(refuse(call, PASS.argument, "func.call"));
         }
+        inlinable |= !ir::callee(call)
+            .and_then(|f| ir::attribute(f, "noinline"))
+            // SAFETY: a live attribute, read as a bool only when it is one.
+            .is_some_and(|a| unsafe {
+                mlir_sys::mlirAttributeIsABool(a) && mlir_sys::mlirBoolAttrGetValue(a)
+            });
+    }
+    if inlinable {
+        (tt_passes::ttir::inline::PASS.run)(module)?;
     }
     Ok(())
 }

@@ -1,21 +1,6 @@
 // Input these passes would transform is refused with a located error.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --gluon-inline --tritongpu-global-scratch-memory-allocation
 
-// gluon-inline would inline a call to a function without noinline (make_ttir
-// inlined those already in a Triton kernel).
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func private @f() {
-    tt.return
-  }
-  tt.func public @k() {
-    // expected-error @+1 {{'gluon-inline' does not support inlining a call yet}}
-    tt.call @f() : () -> ()
-    tt.return
-  }
-}
-
-// -----
-
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @k() -> !tt.ptr<i8> {
     // expected-error @+1 {{'tritongpu-global-scratch-memory-allocation' does not support ttg.global_scratch_alloc yet}}
