@@ -16,6 +16,7 @@ mod gather;
 mod histogram;
 mod inline_asm;
 mod layout;
+mod map_elementwise;
 mod memory;
 mod print;
 mod reduce;
@@ -1002,6 +1003,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.elementwise_inline_asm" => inline_asm::lower(self, emit, op),
             "tt.histogram" => histogram::lower(self, emit, op),
             "tt.gather" => gather::lower(self, emit, op),
+            "tt.map_elementwise" => map_elementwise::lower(self, emit, op),
             _ => elementwise::lower(self, emit, op, &name),
         }
     }

@@ -375,11 +375,12 @@ def TT_ScanReturnOp : TT_Op<"scan.return", [HasParent<"ScanOp">, Pure,
 }
 
 def TT_MapElementwiseOp : TT_Op<"map_elementwise", [SameOperandsAndResultEncoding,
-    SameOperandsAndResultShape, RecursiveMemoryEffects, SingleBlock]> {
+    SameOperandsAndResultShape, RecursiveMemoryEffects]> {
   let summary = "apply a scalar region to every element (or pack of elements)";
   let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$pack);
   let results = (outs Variadic<TT_Tensor>:$result);
-  let regions = (region SizedRegion<1>:$scalarOp);
+  // Several blocks where the scalar function returns early.
+  let regions = (region MinSizedRegion<1>:$scalarOp);
 }
 
 def TT_MapElementwiseReturnOp : TT_Op<"map_elementwise.return", [

@@ -542,3 +542,58 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// tl.map_elementwise: the scalar region per group of pack elements. One
+// block (pack = 2: operand-major arguments, result-major returns) is
+// lowered in place; several blocks get fresh blocks per group, the entry in
+// place, each return branching to a join block carrying the results, where
+// the next group continues.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @map_elementwise
+// CHECK: %[[Q0:.*]] = llvm.udiv %[[A0:.*]], %[[B0:.*]] : i32
+// CHECK-NEXT: %[[Q1:.*]] = llvm.udiv %[[A1:.*]], %[[B1:.*]] : i32
+// CHECK-NEXT: %[[M0:.*]] = llvm.urem %[[A0]], %[[B0]] : i32
+// CHECK-NEXT: llvm.urem %[[A1]], %[[B1]] : i32
+// CHECK: %[[LT:.*]] = llvm.icmp "slt" %[[Q0]], %[[M0]] : i32
+// CHECK-NEXT: llvm.cond_br %[[LT]], ^[[J1:.*]](%{{.*}} : i32), ^[[E1:.*]]
+// CHECK: ^[[E1]]:
+// CHECK: llvm.br ^[[J1]](%{{.*}} : i32)
+// CHECK: ^[[J1]](%{{.*}}: i32):
+// CHECK: llvm.icmp "slt"
+// CHECK: llvm.cond_br
+// CHECK: ^{{.*}}(%{{.*}}: i32):
+// CHECK-COUNT-2: st.global.b32
+  tt.func public @map_elementwise(%a: !tt.ptr<i32>, %b: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %as = tt.splat %a : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>, #blocked>
+    %ap = tt.addptr %as, %r : tensor<64x!tt.ptr<i32>, #blocked>, tensor<64xi32, #blocked>
+    %bs = tt.splat %b : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>, #blocked>
+    %bp = tt.addptr %bs, %r : tensor<64x!tt.ptr<i32>, #blocked>, tensor<64xi32, #blocked>
+    %x = tt.load %ap : tensor<64x!tt.ptr<i32>, #blocked>
+    %y = tt.load %bp : tensor<64x!tt.ptr<i32>, #blocked>
+    %q:2 = "tt.map_elementwise"(%x, %y) <{pack = 2 : i32}> ({
+    ^bb0(%a0: i32, %a1: i32, %b0: i32, %b1: i32):
+      %q0 = arith.divui %a0, %b0 : i32
+      %q1 = arith.divui %a1, %b1 : i32
+      %m0 = arith.remui %a0, %b0 : i32
+      %m1 = arith.remui %a1, %b1 : i32
+      tt.map_elementwise.return %q0, %q1, %m0, %m1 : i32, i32, i32, i32
+    }) : (tensor<64xi32, #blocked>, tensor<64xi32, #blocked>) -> (tensor<64xi32, #blocked>, tensor<64xi32, #blocked>)
+    %c = "tt.map_elementwise"(%q#0, %q#1) <{pack = 1 : i32}> ({
+    ^bb0(%u: i32, %v: i32):
+      %minus = arith.constant -1 : i32
+      %one = arith.constant 1 : i32
+      %lt = arith.cmpi slt, %u, %v : i32
+      cf.cond_br %lt, ^bb2(%minus : i32), ^bb1
+    ^bb1:
+      cf.br ^bb2(%one : i32)
+    ^bb2(%w: i32):
+      tt.map_elementwise.return %w : i32
+    }) : (tensor<64xi32, #blocked>, tensor<64xi32, #blocked>) -> tensor<64xi32, #blocked>
+    tt.store %ap, %c : tensor<64x!tt.ptr<i32>, #blocked>
+    tt.return
+  }
+}
