@@ -12,11 +12,14 @@
 //!   Triton keeps for fused attention);
 //! * `histogram`, `gather` (without an efficient layout), `local_alloc` and
 //!   `local_store` read through a conversion of their source;
-//! * a `trans` with the identity order becomes a conversion to its type.
+//! * a `trans` with the identity order becomes a conversion to its type;
+//! * `reshape` and `trans` read through a conversion that only renames the
+//!   layout (equal linear layouts), and a `reshape` with `allow_reorder`
+//!   through any conversion whose source it can view without moving
+//!   elements between threads.
 //!
-//! Not yet here: the rewrites that need layout queries (cheap reshapes and
-//! concatenations, structurally trivial conversions below `reshape`,
-//! `trans` and `split`); they arrive with the linear-layout library.
+//! Not yet here: the conversions into cheap reshapes and concatenations
+//! (`cvt(reshape)`, `cvt(cat)`) and the one below `split`.
 //!
 //! `ttg.memdesc_trans` folds like `tt.trans`: the identity order is its
 //! source, and a transpose of a transpose becomes one with the composed
@@ -51,9 +54,10 @@ const fn pattern(rewrite: tt_dialect::rewrite::Rewrite) -> Pattern {
 }
 
 /// The patterns `ttg.convert_layout` contributes, with their roots.
-static CONVERT_LAYOUT_PATTERNS: [(&str, Pattern); 6] = [
+static CONVERT_LAYOUT_PATTERNS: [(&str, Pattern); 7] = [
     ("ttg.convert_layout", pattern(convert_from_producer)),
-    ("tt.trans", pattern(identity_trans)),
+    ("tt.reshape", pattern(reshape_source)),
+    ("tt.trans", pattern(trans_source)),
     ("tt.gather", pattern(gather_source)),
     ("tt.histogram", pattern(histogram_source)),
     ("ttg.local_alloc", pattern(local_alloc_source)),
@@ -235,11 +239,70 @@ fn set_operand<'c, 'a>(
     true
 }
 
-fn identity_trans<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+/// Whether a `convert_layout` only renames its layout: both encodings
+/// place the tensor the same way (Triton's `isConvertTrivial`).
+fn is_trivial_conversion(convert: OperationRef) -> bool {
+    let (Some(src), Some(dst)) = (operand(convert, 0), ir::result(convert, 0)) else {
+        return false;
+    };
+    let Some(view) = tt_dialect::types::TensorView::of(src.r#type()) else {
+        return false;
+    };
+    match (encoding(src.r#type()), encoding(dst.r#type())) {
+        (Some(a), Some(b)) => {
+            a == b || crate::to_linear::equivalent(&a, &b, view.shape).unwrap_or(false)
+        }
+        _ => false,
+    }
+}
+
+/// `reshape(convert(x))` reads `x` where the conversion is trivial, or
+/// where the reshape may reorder elements and viewing `x` directly moves
+/// none between threads.
+fn reshape_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    let (Some(convert), Some(result)) = (
+        operand(op, 0).and_then(|v| defined_by(v, "ttg.convert_layout")),
+        ir::result(op, 0),
+    ) else {
+        return false;
+    };
+    let Some(src) = operand(convert, 0) else {
+        return false;
+    };
+    if !is_trivial_conversion(convert) {
+        let cheap = match (
+            encoding(src.r#type()),
+            encoding(result.r#type()),
+            tt_dialect::types::TensorView::of(src.r#type()),
+            tt_dialect::types::TensorView::of(result.r#type()),
+        ) {
+            (Some(a), Some(b), Some(s), Some(d)) => {
+                !crate::to_linear::is_expensive_view(&a, s.shape, &b, d.shape)
+            }
+            _ => false,
+        };
+        if !cheap || !ir::has_unit_attribute(op, "allow_reorder") {
+            return false;
+        }
+    }
+    set_operand(rewriter, op, 0, src)
+}
+
+/// A `trans` with the identity order becomes a conversion to its type; one
+/// of a trivial conversion reads the conversion's source.
+fn trans_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
     let (Some(src), Some(order)) = (operand(op, 0), order(op)) else {
         return false;
     };
-    is_identity(&order) && replace_with(rewriter, op, op, "ttg.convert_layout", &[src], &[])
+    if is_identity(&order) {
+        return replace_with(rewriter, op, op, "ttg.convert_layout", &[src], &[]);
+    }
+    match defined_by(src, "ttg.convert_layout") {
+        Some(convert) if is_trivial_conversion(convert) => {
+            operand(convert, 0).is_some_and(|x| set_operand(rewriter, op, 0, x))
+        }
+        _ => false,
+    }
 }
 
 fn gather_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {

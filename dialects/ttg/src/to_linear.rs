@@ -243,6 +243,24 @@ pub fn equivalent(a: &Layout, b: &Layout, shape: &[i64]) -> Result<bool, String>
     Ok(to_linear_layout(a, shape)? == to_linear_layout(b, shape)?)
 }
 
+/// Triton's `isExpensiveView`: a view from `src` to `dst` moves elements
+/// between threads when the layouts' replication masks or elements per
+/// thread differ. Layouts without a linear form count as expensive.
+pub fn is_expensive_view(src: &Layout, src_shape: &[i64], dst: &Layout, dst_shape: &[i64]) -> bool {
+    let (Ok(s), Ok(d)) = (
+        to_linear_layout(src, src_shape),
+        to_linear_layout(dst, dst_shape),
+    ) else {
+        return true;
+    };
+    let masks_differ = s
+        .free_variable_masks()
+        .iter()
+        .zip(d.free_variable_masks().iter())
+        .any(|(a, b)| a.1 != b.1);
+    masks_differ || s.total_elems_per_thread() != d.total_elems_per_thread()
+}
+
 /// The linear layout of a distributed encoding for a tensor of `shape`.
 pub fn to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String> {
     check_shape(shape)?;

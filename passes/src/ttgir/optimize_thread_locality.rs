@@ -221,18 +221,14 @@ fn linear(tensor: &TensorInfo) -> Option<ttg_dialect::linear_layout::LinearLayou
     ttg_dialect::to_linear::to_linear_layout(tensor.layout.as_ref()?, &tensor.shape).ok()
 }
 
-/// Triton's `isExpensiveView`: the replication masks or the elements per
-/// thread differ. Unreadable layouts count as expensive (no rewrite).
+/// Triton's `isExpensiveView` on two tensor types' parts.
 fn is_expensive_view(src: &TensorInfo, dst: &TensorInfo) -> bool {
-    let (Some(s), Some(d)) = (linear(src), linear(dst)) else {
-        return true;
-    };
-    let masks_differ = s
-        .free_variable_masks()
-        .iter()
-        .zip(d.free_variable_masks().iter())
-        .any(|(a, b)| a.1 != b.1);
-    masks_differ || s.total_elems_per_thread() != d.total_elems_per_thread()
+    match (&src.layout, &dst.layout) {
+        (Some(s), Some(d)) => {
+            ttg_dialect::to_linear::is_expensive_view(s, &src.shape, d, &dst.shape)
+        }
+        _ => true,
+    }
 }
 
 fn parse_attribute(op: MlirOperation, text: &str) -> Option<MlirAttribute> {

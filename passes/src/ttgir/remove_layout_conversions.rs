@@ -37,10 +37,13 @@
 //! A slice through `scf.for` iter args or `scf.if` results rebuilds the
 //! loop / `if` with extra iter args / results in the new layout
 //! (`replaceForOpWithNewSignature`, `replaceIfOpWithNewSignature`); the
-//! old ones die in the final clean-up. Not yet done: layout inference
-//! through `join`, `split`, `trans`, `reshape`, `gather` and `fp4_to_fp`
-//! is treated as unknown (propagation stops
-//! there, slices through them fail), so kernels using those may differ.
+//! old ones die in the final clean-up. Layouts are inferred through
+//! `trans` and `reshape` (without `allow_reorder`) both ways, as Triton's
+//! `inferTransOpEncoding` / `inferReshapeOpEncoding` do
+//! ([`crate::ttgir::infer_layout`]). Not yet done: inference through
+//! `join`, `split`, `gather` and `fp4_to_fp` is treated as unknown
+//! (propagation stops there, slices through them fail), so kernels using
+//! those may differ.
 //! Also missing: `hoistConvertIntoConditionals`, `hoistConvertDotOperand`
 //! (dot path), and the `scf.if` canonicalizations of the final clean-up
 //! (it runs Triton's `scf.for` dead-argument elimination, the `scf.for`
@@ -55,6 +58,7 @@ use mlir_sys::{MlirAttribute, MlirContext, MlirOperation, MlirType, MlirValue};
 use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
 
 use crate::rust_pass::{fail, PassResult, RustPass};
+use crate::ttgir::infer_layout;
 use crate::ttir::loop_support::ir::{self, Val};
 use crate::ttir::loop_support::scf;
 
@@ -422,7 +426,42 @@ fn infer_dst(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirA
             let (dim, parent) = cx.slice_parts(enc)?;
             (dim == int_attr(op, "axis")?).then_some(parent)
         }
+        "tt.trans" => {
+            let shape = shape_of(ir::operand(op, 0))?;
+            let text = infer_layout::infer_trans(&read_layout(enc)?, &shape, &trans_order(op)?)?;
+            cx.parse(text)
+        }
+        // Reshapes that may reorder elements take no layout from here.
+        "tt.reshape" if !unit_attr(op, "allow_reorder") => {
+            let (src, dst) = (shape_of(ir::operand(op, 0))?, shape_of(ir::result(op, 0))?);
+            cx.parse(infer_layout::infer_reshape(&src, &read_layout(enc)?, &dst)?)
+        }
         _ => None,
+    }
+}
+
+/// The shape of a tensor value.
+fn shape_of(value: MlirValue) -> Option<Vec<i64>> {
+    tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ir::value_type(value)) })
+        .map(|t| t.shape.to_vec())
+}
+
+fn read_layout(enc: MlirAttribute) -> Option<ttg_dialect::layout::Layout> {
+    ttg_dialect::layout::Layout::read(unsafe { Attribute::from_raw(enc) })
+}
+
+/// A `tt.trans`'s `order`.
+fn trans_order(op: MlirOperation) -> Option<Vec<u32>> {
+    let attr = ir::attribute(op, "order")?;
+    // SAFETY: a live attribute, read as a dense i32 array only when it is one.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADenseI32Array(attr) {
+            return None;
+        }
+        let n = mlir_sys::mlirDenseArrayGetNumElements(attr);
+        (0..n)
+            .map(|i| u32::try_from(mlir_sys::mlirDenseI32ArrayGetElement(attr, i)).ok())
+            .collect()
     }
 }
 
@@ -447,6 +486,23 @@ fn infer_src(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirA
             (dim == int_attr(op, "axis")?).then_some(parent)
         }
         "tt.expand_dims" => cx.slice(int_attr(op, "axis")?, enc),
+        "tt.trans" => {
+            let shape = shape_of(ir::result(op, 0))?;
+            let order = trans_order(op)?;
+            let mut inverse = vec![0u32; order.len()];
+            for (i, &o) in order.iter().enumerate() {
+                *inverse.get_mut(o as usize)? = i as u32;
+            }
+            cx.parse(infer_layout::infer_trans(
+                &read_layout(enc)?,
+                &shape,
+                &inverse,
+            )?)
+        }
+        "tt.reshape" if !unit_attr(op, "allow_reorder") => {
+            let (src, dst) = (shape_of(ir::operand(op, 0))?, shape_of(ir::result(op, 0))?);
+            cx.parse(infer_layout::infer_reshape(&dst, &read_layout(enc)?, &src)?)
+        }
         _ => None,
     }
 }
@@ -948,7 +1004,11 @@ impl Propagation {
             || elementwise(op)
             || matches!(
                 name.as_str(),
-                "tt.reduce" | "tt.expand_dims" | "ttng.warp_group_dot_wait"
+                "tt.reduce"
+                    | "tt.expand_dims"
+                    | "tt.trans"
+                    | "tt.reshape"
+                    | "ttng.warp_group_dot_wait"
             );
         if !supported {
             return Err(format!(

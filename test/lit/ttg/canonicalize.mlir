@@ -2,7 +2,9 @@
 // into the op that produces its source (local_load, convert_layout, splat,
 // make_range, a splat constant) or disappears when it changes nothing; the
 // ops that read a converted source (local_alloc, local_store, histogram)
-// read the source itself; memdesc_trans folds like tt.trans.
+// read the source itself; memdesc_trans folds like tt.trans; reshape and
+// trans read through a conversion that only renames the layout, and a
+// reordering reshape through one it can view without moving elements.
 // RUN: tt-opt %s --split-input-file --canonicalize | FileCheck %s
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -60,5 +62,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %t = ttg.memdesc_trans %m {order = array<i32: 1, 0>} : !ttg.memdesc<16x32xf16, #shared, #smem> -> !ttg.memdesc<32x16xf16, #shared1, #smem>
     %u = ttg.memdesc_trans %t {order = array<i32: 1, 0>} : !ttg.memdesc<32x16xf16, #shared1, #smem> -> !ttg.memdesc<16x32xf16, #shared, #smem>
     tt.return %u : !ttg.memdesc<16x32xf16, #shared, #smem>
+  }
+}
+
+// -----
+
+// A blocked layout and the linear layout that places the elements the same
+// way: the conversion between them is trivial, and reshape and trans read
+// its source. A conversion that moves elements stays below a reshape that
+// keeps its element order, and goes below one that may reorder them when
+// the view is cheap (same elements per thread, no new replication).
+#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#l = #ttg.linear<{register = [[0, 1], [0, 2], [16, 0]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>
+#c = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#r = #ttg.blocked<{sizePerThread = [1, 1, 2, 2], threadsPerWarp = [4, 4, 2, 1], warpsPerCTA = [4, 1, 1, 1], order = [3, 2, 1, 0]}>
+#t = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#f = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @views
+  // CHECK-NEXT: tt.reshape %arg0 : tensor<32x32xf32, #{{.*}}> -> tensor<32x4x4x2xf32
+  // CHECK-NEXT: tt.trans %arg0 {order = array<i32: 1, 0>} : tensor<32x32xf32, #{{.*}}> -> tensor<32x32xf32
+  // CHECK-NEXT: %[[MOVE:.*]] = ttg.convert_layout %arg0
+  // CHECK-NEXT: tt.reshape %[[MOVE]] : tensor<32x32xf32, #{{.*}}> -> tensor<1024xf32
+  // CHECK-NEXT: tt.reshape %arg0 allow_reorder : tensor<32x32xf32, #{{.*}}> -> tensor<1024xf32
+  tt.func @views(%x: tensor<32x32xf32, #b>) -> (tensor<32x4x4x2xf32, #r>, tensor<32x32xf32, #t>, tensor<1024xf32, #f>, tensor<1024xf32, #f>) {
+    %l = ttg.convert_layout %x : tensor<32x32xf32, #b> -> tensor<32x32xf32, #l>
+    %r = tt.reshape %l : tensor<32x32xf32, #l> -> tensor<32x4x4x2xf32, #r>
+    %t = tt.trans %l {order = array<i32: 1, 0>} : tensor<32x32xf32, #l> -> tensor<32x32xf32, #t>
+    %m = ttg.convert_layout %x : tensor<32x32xf32, #b> -> tensor<32x32xf32, #c>
+    %f = tt.reshape %m : tensor<32x32xf32, #c> -> tensor<1024xf32, #f>
+    %g = tt.reshape %m allow_reorder : tensor<32x32xf32, #c> -> tensor<1024xf32, #f>
+    tt.return %r, %t, %f, %g : tensor<32x4x4x2xf32, #r>, tensor<32x32xf32, #t>, tensor<1024xf32, #f>, tensor<1024xf32, #f>
   }
 }

@@ -1,8 +1,9 @@
-// RUN: tt-opt %s --tritongpu-remove-layout-conversions | FileCheck %s
+// RUN: tt-opt %s --split-input-file --tritongpu-remove-layout-conversions | FileCheck %s
 // Forward propagation from loads/stores and function arguments, backward
 // rematerialization of straight-line slices (make_range, splat, addptr),
-// reductions on each axis, a convert hoisted above a broadcast, and
-// scf.for / scf.if carrying tensors through layout changes.
+// reductions on each axis, a convert hoisted above a broadcast,
+// scf.for / scf.if carrying tensors through layout changes, and layouts
+// inferred through tt.reshape and tt.trans.
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -123,3 +124,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[L]]>
 // CHECK-NOT: ttg.convert_layout
 // CHECK: tt.return
+
+// -----
+
+// test_trans_reshape's kernel as Triton 3.6 hands it to the pass: the
+// load's layout flows through the reshape (a blocked layout keeping every
+// element in place), the transpose (the blocked layout permuted) and the
+// flattening reshape (a linear layout, no blocked one keeps the elements);
+// one conversion is left, before the store. These are Triton's layouts.
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked5 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked6 = #ttg.blocked<{sizePerThread = [1, 1, 1, 1], threadsPerWarp = [1, 4, 4, 2], warpsPerCTA = [4, 1, 1, 1], order = [3, 2, 1, 0]}>
+#blocked7 = #ttg.blocked<{sizePerThread = [1, 1, 1, 1], threadsPerWarp = [4, 4, 2, 1], warpsPerCTA = [1, 1, 1, 4], order = [2, 1, 0, 3]}>
+#blocked8 = #ttg.blocked<{sizePerThread = [1, 1, 1, 1], threadsPerWarp = [1, 1, 1, 32], warpsPerCTA = [1, 2, 2, 1], order = [3, 2, 1, 0]}>
+#blocked9 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-DAG: #[[LOAD:.*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[SPLIT:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 2, 2], threadsPerWarp = [4, 4, 2, 1], warpsPerCTA = [4, 1, 1, 1], order = [3, 2, 1, 0]}>
+// CHECK-DAG: #[[PERM:.*]] = #ttg.blocked<{sizePerThread = [1, 2, 2, 1], threadsPerWarp = [4, 2, 1, 4], warpsPerCTA = [1, 1, 1, 4], order = [2, 1, 0, 3]}>
+// CHECK-DAG: #[[STORE:.*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[FLAT:.*]] = #ttg.linear<{register = {{\[\[32\], \[64\], \[16\]\]}}, lane = {{\[\[128\], \[256\], \[512\], \[1\], \[2\]\]}}, warp = {{\[\[4\], \[8\]\]}}, block = []}>
+// CHECK-LABEL: tt.func public @trans_reshape
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<32x32x!tt.ptr<i32>, #[[LOAD]]>
+// CHECK-NEXT: %[[R:.*]] = tt.reshape %[[X]] : tensor<32x32xi32, #[[LOAD]]> -> tensor<32x4x4x2xi32, #[[SPLIT]]>
+// CHECK-NEXT: %[[T:.*]] = tt.trans %[[R]] {order = array<i32: 1, 2, 3, 0>} : tensor<32x4x4x2xi32, #[[SPLIT]]> -> tensor<4x4x2x32xi32, #[[PERM]]>
+// CHECK-NEXT: %[[F:.*]] = tt.reshape %[[T]] : tensor<4x4x2x32xi32, #[[PERM]]> -> tensor<1024xi32, #[[FLAT]]>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[F]] : tensor<1024xi32, #[[FLAT]]> -> tensor<1024xi32, #[[STORE]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[C]]
+  tt.func public @trans_reshape(%p: tensor<32x32x!tt.ptr<i32>, #blocked5>, %q: tensor<1024x!tt.ptr<i32>, #blocked9>) {
+    %x_16 = tt.load %p : tensor<32x32x!tt.ptr<i32>, #blocked5>
+    %x_17 = ttg.convert_layout %x_16 : tensor<32x32xi32, #blocked5> -> tensor<32x32xi32, #blocked1>
+    %x_18 = tt.reshape %x_17 : tensor<32x32xi32, #blocked1> -> tensor<32x4x4x2xi32, #blocked6>
+    %x_19 = tt.trans %x_18 {order = array<i32: 1, 2, 3, 0>} : tensor<32x4x4x2xi32, #blocked6> -> tensor<4x4x2x32xi32, #blocked7>
+    %x_20 = ttg.convert_layout %x_19 : tensor<4x4x2x32xi32, #blocked7> -> tensor<4x4x2x32xi32, #blocked8>
+    %x_21 = tt.reshape %x_20 : tensor<4x4x2x32xi32, #blocked8> -> tensor<1024xi32, #blocked2>
+    %4 = ttg.convert_layout %x_21 : tensor<1024xi32, #blocked2> -> tensor<1024xi32, #blocked9>
+    tt.store %q, %4 : tensor<1024x!tt.ptr<i32>, #blocked9>
+    tt.return
+  }
+}

@@ -1,0 +1,317 @@
+//! Triton's layout inference for `tt.trans` and `tt.reshape`
+//! (`inferTransOpEncoding`, `inferReshapeOpEncoding`): the encoding a
+//! result takes from its operand's (and, run backwards, the operand's from
+//! the result's), as the layout propagation of
+//! `tritongpu-remove-layout-conversions` asks for it. A blocked operand
+//! gives a blocked result where Triton finds one (a permuted blocked layout
+//! for a transpose; for a reshape, the blocked layout that keeps every
+//! element where it is, when the merged dims are consecutive and filled
+//! minor first); anything else gives the operand's linear layout with its
+//! dims permuted or reshaped, as `#ttg.linear`. Results are encoding texts.
+
+use ttg_dialect::layout::Layout;
+use ttg_dialect::to_linear::to_linear_layout;
+
+use crate::ttgir::convert_triton_to_tritongpu::Blocked;
+
+/// `getReshapeDecomposition`: the reshape as groups of source dims merged
+/// and split into groups of result dims, in order.
+pub fn reshape_decomposition(src: &[i64], dst: &[i64]) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let mut groups: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    if src.is_empty() {
+        return groups;
+    }
+    groups.push((Vec::new(), Vec::new()));
+    let (mut s, mut d) = (0usize, 0usize);
+    let (mut src_elems, mut dst_elems) = (1i64, 1i64);
+    while s < src.len() || d < dst.len() {
+        let group = groups.last_mut().expect("a group");
+        if src_elems < dst_elems || (s < src.len() && (src_elems == 1 || src[s] == 1)) {
+            if s >= src.len() {
+                break;
+            }
+            src_elems *= src[s];
+            group.0.push(s);
+            s += 1;
+        } else if dst_elems < src_elems || (d < dst.len() && dst[d] == 1) {
+            if d >= dst.len() {
+                break;
+            }
+            dst_elems *= dst[d];
+            group.1.push(d);
+            d += 1;
+        } else {
+            groups.push((Vec::new(), Vec::new()));
+            src_elems = 1;
+            dst_elems = 1;
+        }
+    }
+    groups
+}
+
+/// The result encoding of `tt.trans` with `order` on an operand of `shape`
+/// with `layout`.
+pub fn infer_trans(layout: &Layout, shape: &[i64], order: &[u32]) -> Option<String> {
+    let rank = shape.len();
+    let mut seen = vec![false; rank];
+    if order.len() != rank
+        || order
+            .iter()
+            .any(|&o| (o as usize) >= rank || std::mem::replace(&mut seen[o as usize], true))
+    {
+        return None;
+    }
+    if let Layout::Blocked {
+        size_per_thread,
+        threads_per_warp,
+        warps_per_cta,
+        order: blocked_order,
+        cga,
+    } = layout
+    {
+        if cga.is_empty() || cga.iter().all(|b| b.iter().all(|&x| x == 0)) {
+            let permute =
+                |v: &[u32]| -> Vec<u32> { order.iter().map(|&o| v[o as usize]).collect() };
+            let mut inverse = vec![0u32; rank];
+            for (i, &o) in order.iter().enumerate() {
+                inverse[o as usize] = i as u32;
+            }
+            return Some(
+                Blocked {
+                    size_per_thread: permute(size_per_thread),
+                    threads_per_warp: permute(threads_per_warp),
+                    warps_per_cta: permute(warps_per_cta),
+                    order: blocked_order.iter().map(|&d| inverse[d as usize]).collect(),
+                }
+                .text(),
+            );
+        }
+    }
+    let linear = to_linear_layout(layout, shape).ok()?;
+    Some(linear_text(&linear, |basis| {
+        order.iter().map(|&o| basis[o as usize] as i64).collect()
+    }))
+}
+
+/// The result encoding of a `tt.reshape` (without `allow_reorder`) from
+/// `src` with `layout` to `dst`.
+pub fn infer_reshape(src: &[i64], layout: &Layout, dst: &[i64]) -> Option<String> {
+    if src.iter().product::<i64>() != dst.iter().product::<i64>() {
+        return None;
+    }
+    if let Some(blocked) = legacy_reshape(src, layout, dst) {
+        return Some(blocked.text());
+    }
+    let linear = to_linear_layout(layout, src).ok()?;
+    Some(linear_text(&linear, |basis| {
+        // Row-major flattening in the source shape, unflattened in the
+        // result's (Triton's transposeOuts / reshapeOuts / transposeOuts).
+        let mut flat: i64 = 0;
+        for (&x, &n) in basis.iter().zip(src) {
+            flat = flat * n + x as i64;
+        }
+        let mut out = vec![0i64; dst.len()];
+        for (slot, &n) in out.iter_mut().zip(dst).rev() {
+            *slot = flat % n;
+            flat /= n;
+        }
+        out
+    }))
+}
+
+/// `#ttg.linear<{...}>` of `linear` with every basis mapped by `map`.
+fn linear_text(
+    linear: &ttg_dialect::linear_layout::LinearLayout,
+    map: impl Fn(&[i32]) -> Vec<i64>,
+) -> String {
+    let parts: Vec<String> = ["register", "lane", "warp", "block"]
+        .iter()
+        .map(|name| {
+            let bases: Vec<String> = linear
+                .bases(name)
+                .iter()
+                .map(|b| {
+                    let coords: Vec<String> = map(b).iter().map(i64::to_string).collect();
+                    format!("[{}]", coords.join(", "))
+                })
+                .collect();
+            format!("{name} = [{}]", bases.join(", "))
+        })
+        .collect();
+    format!("#ttg.linear<{{{}}}>", parts.join(", "))
+}
+
+/// `inferReshapeOpLegacyEncoding`: the blocked result layout that keeps
+/// each element in its thread, when there is one.
+fn legacy_reshape(src_shape: &[i64], layout: &Layout, dst_shape: &[i64]) -> Option<Blocked> {
+    let Layout::Blocked {
+        size_per_thread,
+        threads_per_warp,
+        warps_per_cta,
+        order,
+        cga,
+    } = layout
+    else {
+        return None;
+    };
+    if !(cga.is_empty() || cga.iter().all(|b| b.iter().all(|&x| x == 0))) {
+        return None;
+    }
+    let src = Blocked {
+        size_per_thread: size_per_thread.clone(),
+        threads_per_warp: threads_per_warp.clone(),
+        warps_per_cta: warps_per_cta.clone(),
+        order: order.clone(),
+    };
+    if src_shape == dst_shape {
+        return Some(src);
+    }
+    let warps: u32 = warps_per_cta.iter().product();
+    let lanes: u32 = threads_per_warp.iter().product();
+    if src == Blocked::default_for(src_shape, warps, lanes) {
+        return Some(Blocked::default_for(dst_shape, warps, lanes));
+    }
+    // Every field divides the shape, or covers it.
+    for field in [size_per_thread, threads_per_warp, warps_per_cta] {
+        for (d, &n) in src_shape.iter().enumerate() {
+            let f = i64::from(field[d]);
+            if n >= f && n % f != 0 {
+                return None;
+            }
+        }
+    }
+    let mut groups = reshape_decomposition(src_shape, dst_shape);
+    let rank = src_shape.len();
+    let mut inv_order = vec![0usize; rank];
+    for (i, &d) in order.iter().enumerate() {
+        inv_order[d as usize] = i;
+    }
+    // Merged source dims must be consecutive in the physical order, the
+    // first the most major.
+    for (src_dims, _) in &groups {
+        let positions: Vec<usize> = src_dims.iter().rev().map(|&d| inv_order[d]).collect();
+        if positions.windows(2).any(|w| w[1] != w[0] + 1) {
+            return None;
+        }
+    }
+    // A merged dim may be split over threads only once the more minor
+    // dims are covered; a field may exceed the shape only in the most
+    // major dim of a group.
+    for (src_dims, _) in &groups {
+        // What the finer fields left of each dim, carried from
+        // sizePerThread to threadsPerWarp to warpsPerCTA.
+        let mut remaining: Vec<i64> = src_dims.iter().map(|&d| src_shape[d]).collect();
+        for field in [size_per_thread, threads_per_warp, warps_per_cta] {
+            for i in (0..src_dims.len()).rev() {
+                let f = i64::from(field[src_dims[i]]);
+                if f == 1 {
+                    continue;
+                }
+                if remaining[i + 1..].iter().any(|&r| r != 1) {
+                    return None;
+                }
+                if remaining[i] >= f {
+                    remaining[i] /= f;
+                } else {
+                    remaining[i] = 0;
+                }
+                if remaining[i] == 0 && i != 0 {
+                    return None;
+                }
+            }
+        }
+    }
+    // The result fields, filled greedily from the most minor dim.
+    let mut dst_remaining = dst_shape.to_vec();
+    let mut fill = |field: &[u32]| -> Vec<u32> {
+        let mut out = vec![1u32; dst_shape.len()];
+        for (src_dims, dst_dims) in &groups {
+            if dst_dims.is_empty() {
+                continue;
+            }
+            let mut left: i64 = src_dims.iter().map(|&d| i64::from(field[d])).product();
+            for &d in dst_dims.iter().rev() {
+                let value = left.min(dst_remaining[d]).max(1);
+                out[d] = value as u32;
+                left /= value;
+                dst_remaining[d] /= value;
+            }
+            out[dst_dims[0]] *= left.max(1) as u32;
+        }
+        out
+    };
+    let dst_spt = fill(size_per_thread);
+    let dst_tpw = fill(threads_per_warp);
+    let dst_wpc = fill(warps_per_cta);
+    // The result order: the groups in the source's physical order, major
+    // to minor, each group's dims major to minor.
+    groups.sort_by_key(|(src_dims, _)| src_dims.first().map_or(usize::MAX, |&d| inv_order[d]));
+    let mut dst_inv_order = vec![0u32; dst_shape.len()];
+    let mut next = 0u32;
+    for (_, dst_dims) in &groups {
+        for &d in dst_dims.iter().rev() {
+            dst_inv_order[d] = next;
+            next += 1;
+        }
+    }
+    let mut dst_order = vec![0u32; dst_shape.len()];
+    for (d, &i) in dst_inv_order.iter().enumerate() {
+        dst_order[i as usize] = d as u32;
+    }
+    Some(Blocked {
+        size_per_thread: dst_spt,
+        threads_per_warp: dst_tpw,
+        warps_per_cta: dst_wpc,
+        order: dst_order,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blocked(spt: &[u32], tpw: &[u32], wpc: &[u32], order: &[u32]) -> Layout {
+        Layout::blocked(spt, tpw, wpc, order)
+    }
+
+    #[test]
+    fn decomposes_reshapes_as_triton() {
+        assert_eq!(
+            reshape_decomposition(&[4, 4, 4], &[2, 2, 8, 2]),
+            vec![(vec![0], vec![0, 1]), (vec![1, 2], vec![2, 3])]
+        );
+        assert_eq!(
+            reshape_decomposition(&[32, 32], &[32, 4, 4, 2]),
+            vec![(vec![0], vec![0]), (vec![1], vec![1, 2, 3])]
+        );
+    }
+
+    // The layouts Triton 3.6 gave test_trans_reshape's kernel on the H100.
+    #[test]
+    fn infers_what_triton_inferred() {
+        let load = blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]);
+        assert_eq!(
+            infer_reshape(&[32, 32], &load, &[32, 4, 4, 2]).as_deref(),
+            Some("#ttg.blocked<{sizePerThread = [1, 1, 2, 2], threadsPerWarp = [4, 4, 2, 1], warpsPerCTA = [4, 1, 1, 1], order = [3, 2, 1, 0]}>")
+        );
+        let split = blocked(&[1, 1, 2, 2], &[4, 4, 2, 1], &[4, 1, 1, 1], &[3, 2, 1, 0]);
+        assert_eq!(
+            infer_trans(&split, &[32, 4, 4, 2], &[1, 2, 3, 0]).as_deref(),
+            Some("#ttg.blocked<{sizePerThread = [1, 2, 2, 1], threadsPerWarp = [4, 2, 1, 4], warpsPerCTA = [1, 1, 1, 4], order = [2, 1, 0, 3]}>")
+        );
+        let transposed = blocked(&[1, 2, 2, 1], &[4, 2, 1, 4], &[1, 1, 1, 4], &[2, 1, 0, 3]);
+        assert_eq!(
+            infer_reshape(&[4, 4, 2, 32], &transposed, &[1024]).as_deref(),
+            Some("#ttg.linear<{register = [[32], [64], [16]], lane = [[128], [256], [512], [1], [2]], warp = [[4], [8]], block = []}>")
+        );
+        // Backwards (as the rematerialization asks): the operands' layouts.
+        assert_eq!(
+            infer_reshape(&[32, 4, 4, 2], &split, &[32, 32]).as_deref(),
+            Some("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>")
+        );
+        assert_eq!(
+            infer_trans(&transposed, &[4, 4, 2, 32], &[3, 0, 1, 2]).as_deref(),
+            Some("#ttg.blocked<{sizePerThread = [1, 1, 2, 2], threadsPerWarp = [4, 4, 2, 1], warpsPerCTA = [4, 1, 1, 1], order = [3, 2, 1, 0]}>")
+        );
+    }
+}
