@@ -13,7 +13,7 @@ use tt_dialect::types::TensorView;
 use super::{
     memory::owner_mask,
     reduce::{from_int, linear_index, store_if},
-    types, Access, Emitter, LowerResult, Lowering,
+    scratch_offset, types, Access, Emitter, LowerResult, Lowering,
 };
 
 pub fn lower<'c, 'a>(
@@ -21,10 +21,7 @@ pub fn lower<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    let offset = crate::allocation::offset(op).ok_or(
-        "tt.gather needs its shared scratch ('allocation.offset'): \
-         run allocate-shared-memory-nv first",
-    )?;
+    let offset = scratch_offset(op)?;
     let src = ttir::operand(op, 0).ok_or("missing source")?;
     let indices = ttir::operand(op, 1).ok_or("missing indices")?;
     let result: Value = op.result(0).map_err(|_| "missing result")?.into();

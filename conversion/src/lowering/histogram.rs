@@ -10,17 +10,14 @@ use melior::ir::{operation::OperationRef, Value, ValueLike};
 use tt_dialect::ir as ttir;
 use tt_dialect::types::TensorView;
 
-use super::{memory::owner_mask, types, Access, Emitter, LowerResult, Lowering};
+use super::{memory::owner_mask, scratch_offset, types, Access, Emitter, LowerResult, Lowering};
 
 pub fn lower<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    let offset = crate::allocation::offset(op).ok_or(
-        "tt.histogram needs its shared scratch ('allocation.offset'): \
-         run allocate-shared-memory-nv first",
-    )?;
+    let offset = scratch_offset(op)?;
     let src = ttir::operand(op, 0).ok_or("missing source")?;
     let mask = ttir::operand(op, 1);
     let result: Value = op.result(0).map_err(|_| "missing result")?.into();

@@ -136,6 +136,18 @@ fn key(value: Value) -> usize {
     value.to_raw().ptr as usize
 }
 
+/// The offset of `op`'s shared scratch, which `allocate-shared-memory-nv`
+/// records as `allocation.offset`.
+fn scratch_offset(op: OperationRef) -> Result<u64, String> {
+    crate::allocation::offset(op).ok_or_else(|| {
+        let name = op.name();
+        format!(
+            "{} needs its shared scratch ('allocation.offset'): run allocate-shared-memory-nv first",
+            name.as_string_ref().as_str().unwrap_or("the op")
+        )
+    })
+}
+
 impl<'c, 'a> Lowering<'c, 'a> {
     /// The values that stand for `value`.
     pub fn get(&self, value: Value<'c, '_>) -> Result<Vec<Value<'c, 'a>>, String> {
