@@ -25,9 +25,9 @@ pub fn make_llir(options: &PassOptions) -> Result<String, String> {
     };
     let line_info = options.flag("line-info", true)?;
     let cc = target.capability;
-    if !(80..100).contains(&cc) {
+    if !(70..100).contains(&cc) {
         return Err(format!(
-            "make-llir supports cuda:80 to cuda:99, not cuda:{cc}"
+            "make-llir supports cuda:70 to cuda:99, not cuda:{cc}"
         ));
     }
     let mut passes = vec![

@@ -160,7 +160,7 @@ pub static PASSES: &[PassInfo] = &[
     upstream("loop-invariant-code-motion", "Hoist loop invariant instructions outside of the loop", None, &[]),
     PassInfo {
         name: "make-ttgir",
-        summary: "Triton's make_ttgir stage (cuda:80 to cuda:99): layouts, coalescing, layout clean-up, the dot path, pipelining",
+        summary: "Triton's make_ttgir stage (cuda:70 to cuda:99): layouts, coalescing, layout clean-up, the dot path, pipelining",
         anchor: MODULE,
         options: &[
             opt("target", "The GPU, as cuda:<capability> (default cuda:90)"),

@@ -42,8 +42,8 @@ def parse_arch(arch: Union[int, str]) -> int:
         if not match:
             raise ValueError(f"unknown arch {arch!r}: expected a compute capability such as 90 or 'sm_90a'")
         capability = int(match.group(1))
-    if capability < 80:
-        raise ValueError(f"arch {arch!r}: this compiler targets NVIDIA sm_80 and newer")
+    if capability < 70:
+        raise ValueError(f"arch {arch!r}: this compiler targets NVIDIA sm_70 and newer")
     return capability
 
 
