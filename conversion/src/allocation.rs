@@ -153,11 +153,10 @@ pub(crate) fn compute_capability(op: MlirOperation) -> u32 {
     let mut at = Some(op);
     while let Some(o) = at {
         if let Some(attr) = ir::attribute(o, "ttg.target") {
-            let text = unsafe {
-                let s = mlir_sys::mlirStringAttrGetValue(attr);
-                String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length))
-                    .into_owned()
-            };
+            // SAFETY: an attribute of a live op.
+            let text =
+                tt_dialect::ir::string_value(unsafe { melior::ir::Attribute::from_raw(attr) })
+                    .unwrap_or_default();
             if let Some(cc) = text.strip_prefix("cuda:").and_then(|t| t.parse().ok()) {
                 return cc;
             }

@@ -36,10 +36,12 @@ fn run(module: OperationRef) -> PassResult {
         }
         set_i32(op, SIZE, 0);
         set_i32(op, ALIGNMENT, 1);
-        let private = ir::attribute(op, "sym_visibility").is_some_and(|v| unsafe {
-            let s = mlir_sys::mlirStringAttrGetValue(v);
-            std::slice::from_raw_parts(s.data as *const u8, s.length) == b"private"
-        });
+        // SAFETY: an attribute of a live op.
+        let private = ir::attribute(op, "sym_visibility")
+            .and_then(|v| {
+                tt_dialect::ir::string_value(unsafe { melior::ir::Attribute::from_raw(v) })
+            })
+            .is_some_and(|v| v == "private");
         kernel |= !private;
     }
     if kernel {

@@ -34,10 +34,9 @@ fn run(module: OperationRef) -> PassResult {
         }
         inlinable |= !ir::callee(call)
             .and_then(|f| ir::attribute(f, "noinline"))
-            // SAFETY: a live attribute, read as a bool only when it is one.
-            .is_some_and(|a| unsafe {
-                mlir_sys::mlirAttributeIsABool(a) && mlir_sys::mlirBoolAttrGetValue(a)
-            });
+            // SAFETY: an attribute of a live op.
+            .and_then(|a| tt_dialect::ir::bool_value(unsafe { melior::ir::Attribute::from_raw(a) }))
+            .unwrap_or(false);
     }
     if inlinable {
         (tt_passes::ttir::inline::PASS.run)(module)?;

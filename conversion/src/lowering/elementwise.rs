@@ -12,7 +12,10 @@ use melior::ir::{
     r#type::TypeLike,
     Attribute, Type, Value, ValueLike,
 };
-use tt_dialect::{ir as ttir, types::TensorView};
+use tt_dialect::{
+    ir as ttir,
+    types::{element_type, TensorView},
+};
 
 use super::{types, value_at, Distributed, Emitter, LowerResult, Lowering};
 
@@ -311,11 +314,6 @@ fn special<'c, 'a>(
     })
 }
 
-/// The element type of `value` as the TTGIR has it (fp8 included).
-fn element_of<'c>(value: Value<'c, '_>) -> Type<'c> {
-    TensorView::of(value.r#type()).map_or(value.r#type(), |t| t.element)
-}
-
 /// PTX's name of an 8-bit float format, `None` for the others.
 fn fp8_name(ty: Type) -> Option<&'static str> {
     unsafe {
@@ -341,8 +339,8 @@ fn fp_to_fp<'c, 'a>(
     x: Value<'c, 'a>,
     ty: Type<'c>,
 ) -> Result<Value<'c, 'a>, String> {
-    let src = element_of(ttir::operand(op, 0).ok_or("missing operand")?);
-    let dst = element_of(op.result(0).map_err(|_| "missing result")?.into());
+    let src = element_type(ttir::operand(op, 0).ok_or("missing operand")?.r#type());
+    let dst = element_type(op.result(0).map_err(|_| "missing result")?.r#type());
     let rtz = ttir::inherent_attribute(op, "rounding")
         .and_then(ttir::int_value)
         .is_some_and(|(v, _)| v == 0);

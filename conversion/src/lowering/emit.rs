@@ -274,6 +274,24 @@ impl<'c, 'a> Emitter<'c, 'a> {
         )
     }
 
+    /// `aggregate` with field `index` set to `value`.
+    pub fn insert(
+        &self,
+        aggregate: Value<'c, 'a>,
+        value: Value<'c, 'a>,
+        index: i64,
+    ) -> Value<'c, 'a> {
+        self.value(
+            "llvm.insertvalue",
+            &[aggregate, value],
+            aggregate.r#type(),
+            &[(
+                "position",
+                DenseI64ArrayAttribute::new(self.context, &[index]).into(),
+            )],
+        )
+    }
+
     /// Field `index` of an LLVM struct value.
     pub fn extract(&self, value: Value<'c, 'a>, index: i64, ty: Type<'c>) -> Value<'c, 'a> {
         self.value(
@@ -388,6 +406,17 @@ impl<'c, 'a> Emitter<'c, 'a> {
     /// `bar.sync 0`: a barrier across the CTA.
     pub fn barrier(&self) {
         self.op("nvvm.barrier0", &[], &[], &[]);
+    }
+}
+
+/// The type that carries values of `types` as one (what a call returns,
+/// an inline asm's registers): nothing for no type, the type itself for
+/// one, a literal struct for several.
+pub fn packed_type<'c>(context: &'c melior::Context, types: &[Type<'c>]) -> Option<Type<'c>> {
+    match types {
+        [] => None,
+        [one] => Some(*one),
+        many => Some(llvm_struct(context, many)),
     }
 }
 

@@ -12,18 +12,14 @@ use melior::ir::{
     Type, Value, ValueLike,
 };
 use tt_dialect::ir as ttir;
-use tt_dialect::types::TensorView;
+use tt_dialect::types::element_type;
 
-use super::{convert_type, types, Emitter, LowerResult, Lowering};
+use super::{convert_type, packed_type, types, Emitter, LowerResult, Lowering};
 
 /// How many elements of `element` (the TTGIR type) share a 32-bit
 /// register, capped at `pack`; pointers count as 64 bits.
 fn per_register(element: Type, pack: usize) -> usize {
     ((32 / types::bit_width(element).max(1)).max(1) as usize).min(pack)
-}
-
-fn element_type(ty: Type) -> Type {
-    TensorView::of(ty).map_or(ty, |t| t.element)
 }
 
 pub fn lower<'c, 'a>(
@@ -84,11 +80,8 @@ pub fn lower<'c, 'a>(
         };
         registers.extend(std::iter::repeat_n((ty, n), pack / n));
     }
-    let returned = match registers.as_slice() {
-        [] => None,
-        [(ty, _)] => Some(*ty),
-        many => Some(emit.struct_type(&many.iter().map(|(t, _)| *t).collect::<Vec<_>>())),
-    };
+    let register_types: Vec<Type<'c>> = registers.iter().map(|(t, _)| *t).collect();
+    let returned = packed_type(emit.context, &register_types);
 
     let mut outputs: Vec<Vec<Value<'c, 'a>>> = vec![Vec::with_capacity(count); results.len()];
     for start in (0..count).step_by(pack) {

@@ -43,7 +43,7 @@ use melior::{
 use tt_dialect::{ir as ttir, types::TensorView};
 use tt_passes::{analysis::axis_info::AxisInfoMap, rust_pass::Failure};
 
-pub use emit::{llvm_struct, Emitter};
+pub use emit::{packed_type, Emitter};
 pub use layout::{Distributed, ThreadIds};
 
 /// What the lowering of one op reports when it cannot proceed: the message
@@ -505,7 +505,7 @@ pub fn pointer_address_space(ty: Type) -> Option<u32> {
 
 /// The pointee of a `!tt.ptr` (or of the elements of a tensor of them).
 pub fn pointee_type(ty: Type) -> Option<Type> {
-    let ty = TensorView::of(ty).map_or(ty, |t| t.element);
+    let ty = tt_dialect::types::element_type(ty);
     unsafe {
         tt_dialect::ffi::ttTypeIsAPointer(ty.to_raw())
             .then(|| Type::from_raw(tt_dialect::ffi::ttPointerTypeGetPointee(ty.to_raw())))
@@ -677,11 +677,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
         // Global scratch and profile scratch, as Triton's launcher passes.
         inputs.push(global_ptr);
         inputs.push(global_ptr);
-        let returned = match results.as_slice() {
-            [] => Type::parse(context, "!llvm.void").expect("type"),
-            [one] => *one,
-            many => llvm_struct(context, many),
-        };
+        let returned = packed_type(context, &results)
+            .unwrap_or_else(|| Type::parse(context, "!llvm.void").expect("type"));
         let fn_type = Type::parse(
             context,
             &format!(
@@ -918,31 +915,15 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     .map(|v| self.scalar(v))
                     .collect::<Result<_, _>>()
                     .map_err(|_| "functions returning tensors are not supported yet".to_owned())?;
-                let returned = match values.as_slice() {
-                    [] => None,
-                    [one] => Some(*one),
-                    many => {
-                        let types: Vec<Type> = many.iter().map(|v| v.r#type()).collect();
-                        let ty = llvm_struct(self.context, &types);
-                        let mut packed = emit.value("llvm.mlir.poison", &[], ty, &[]);
-                        for (i, &v) in many.iter().enumerate() {
-                            packed = emit.value(
-                                "llvm.insertvalue",
-                                &[packed, v],
-                                ty,
-                                &[(
-                                    "position",
-                                    melior::ir::attribute::DenseI64ArrayAttribute::new(
-                                        self.context,
-                                        &[i as i64],
-                                    )
-                                    .into(),
-                                )],
-                            );
-                        }
-                        Some(packed)
+                let types: Vec<Type> = values.iter().map(|v| v.r#type()).collect();
+                let returned = packed_type(self.context, &types).map(|ty| match values[..] {
+                    [one] => one,
+                    _ => {
+                        let poison = emit.value("llvm.mlir.poison", &[], ty, &[]);
+                        (values.iter().enumerate())
+                            .fold(poison, |packed, (i, &v)| emit.insert(packed, v, i as i64))
                     }
-                };
+                });
                 emit.op("llvm.return", returned.as_slice(), &[], &[]);
                 Ok(())
             }
@@ -1025,22 +1006,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
     /// struct.
     fn lower_call(&mut self, emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) -> LowerResult {
         let callee = ttir::inherent_attribute(op, "callee")
-            .map(|a| unsafe {
-                let s = mlir_sys::mlirFlatSymbolRefAttrGetValue(
-                    melior::ir::attribute::AttributeLike::to_raw(&a),
-                );
-                if s.length == 0 {
-                    String::new()
-                } else {
-                    // SAFETY: a non-empty (pointer, length) pair of a live
-                    // attribute.
-                    String::from_utf8_lossy(std::slice::from_raw_parts(
-                        s.data.cast::<u8>(),
-                        s.length,
-                    ))
-                    .into_owned()
-                }
-            })
+            .and_then(ttir::symbol_ref_value)
             .ok_or("a call without callee")?;
         let mut arguments: Vec<Value<'c, 'a>> = op
             .operands()
@@ -1059,12 +1025,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 }
             })
             .collect::<Result<_, _>>()?;
-        let returned = match types.as_slice() {
-            [] => None,
-            [one] => Some(*one),
-            many => Some(llvm_struct(self.context, many)),
-        };
-        let value = emit.call(&callee, &arguments, returned);
+        let value = emit.call(&callee, &arguments, packed_type(self.context, &types));
         match (value, results.as_slice()) {
             (Some(v), [one]) => self.set(*one, vec![v]),
             (Some(v), many) => {

@@ -432,7 +432,6 @@ pub fn create_like<'c, 'a>(
     )
 }
 
-/// The only (or first) result of an op the caller just created or matched
 /// The text of a string attribute (the empty string included), `None` for
 /// any other attribute. melior's `StringAttribute::value` panics on an
 /// empty string, which `tl.device_assert` messages and `tt.print` prefixes
@@ -454,6 +453,25 @@ pub fn string_value(attr: Attribute) -> Option<String> {
     }
 }
 
+/// The name a flat symbol reference (`@name`, a call's `callee`) holds,
+/// `None` for any other attribute; read as [`string_value`] reads strings.
+pub fn symbol_ref_value(attr: Attribute) -> Option<String> {
+    // SAFETY: as in `string_value`: a live attribute whose (pointer, length)
+    // pair is only read when the length is not zero.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAFlatSymbolRef(attr.to_raw()) {
+            return None;
+        }
+        let s = mlir_sys::mlirFlatSymbolRefAttrGetValue(attr.to_raw());
+        if s.length == 0 {
+            return Some(String::new());
+        }
+        let bytes = std::slice::from_raw_parts(s.data.cast::<u8>(), s.length);
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// The only (or first) result of an op the caller just created or matched
 /// by name, whose result count its ODS definition fixes.
 pub fn first_result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
     result(op, 0).unwrap_or_else(|| {

@@ -223,14 +223,7 @@ fn region_index(parent: MlirOperation, op: MlirOperation) -> Option<usize> {
 }
 
 fn dense_i32s(attr: MlirAttribute) -> Vec<i32> {
-    unsafe {
-        if !mlir_sys::mlirAttributeIsADenseI32Array(attr) {
-            return Vec::new();
-        }
-        (0..mlir_sys::mlirDenseArrayGetNumElements(attr))
-            .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(attr, i))
-            .collect()
-    }
+    ir::dense_i32_array(attr).unwrap_or_default()
 }
 
 /// The pointee bit width of a tensor of pointers (Triton's

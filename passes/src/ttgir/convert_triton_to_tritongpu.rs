@@ -758,14 +758,7 @@ fn integer_attribute(op: MlirOperation, name: &str) -> Result<i64, String> {
 
 fn dense_i32_attribute(op: MlirOperation, name: &str) -> Result<Vec<i32>, String> {
     let attr = ir::attribute(op, name).ok_or_else(|| format!("missing attribute '{name}'"))?;
-    unsafe {
-        if !mlir_sys::mlirAttributeIsADenseI32Array(attr) {
-            return Err(format!("attribute '{name}' is not an i32 array"));
-        }
-        Ok((0..mlir_sys::mlirDenseArrayGetNumElements(attr))
-            .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(attr, i))
-            .collect())
-    }
+    ir::dense_i32_array(attr).ok_or_else(|| format!("attribute '{name}' is not an i32 array"))
 }
 
 #[cfg(test)]

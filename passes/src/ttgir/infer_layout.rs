@@ -49,18 +49,31 @@ pub fn reshape_decomposition(src: &[i64], dst: &[i64]) -> Vec<(Vec<usize>, Vec<u
     groups
 }
 
+/// The inverse of the permutation `order` (`inverse[order[i]] == i`), or
+/// `None` when `order` is not a permutation of `0..order.len()`.
+pub fn inverse_permutation(order: &[u32]) -> Option<Vec<u32>> {
+    let mut inverse = vec![None; order.len()];
+    for (i, &o) in order.iter().enumerate() {
+        let slot = inverse.get_mut(o as usize)?;
+        if slot.replace(i as u32).is_some() {
+            return None;
+        }
+    }
+    inverse.into_iter().collect()
+}
+
+/// Whether a blocked layout's CGA part describes a single CTA.
+fn single_cta(cga: &[Vec<i64>]) -> bool {
+    cga.iter().all(|b| b.iter().all(|&x| x == 0))
+}
+
 /// The result encoding of `tt.trans` with `order` on an operand of `shape`
 /// with `layout`.
 pub fn infer_trans(layout: &Layout, shape: &[i64], order: &[u32]) -> Option<String> {
-    let rank = shape.len();
-    let mut seen = vec![false; rank];
-    if order.len() != rank
-        || order
-            .iter()
-            .any(|&o| (o as usize) >= rank || std::mem::replace(&mut seen[o as usize], true))
-    {
+    if order.len() != shape.len() {
         return None;
     }
+    let inverse = inverse_permutation(order)?;
     if let Layout::Blocked {
         size_per_thread,
         threads_per_warp,
@@ -69,13 +82,9 @@ pub fn infer_trans(layout: &Layout, shape: &[i64], order: &[u32]) -> Option<Stri
         cga,
     } = layout
     {
-        if cga.is_empty() || cga.iter().all(|b| b.iter().all(|&x| x == 0)) {
+        if single_cta(cga) {
             let permute =
                 |v: &[u32]| -> Vec<u32> { order.iter().map(|&o| v[o as usize]).collect() };
-            let mut inverse = vec![0u32; rank];
-            for (i, &o) in order.iter().enumerate() {
-                inverse[o as usize] = i as u32;
-            }
             return Some(
                 Blocked {
                     size_per_thread: permute(size_per_thread),
@@ -154,7 +163,7 @@ fn legacy_reshape(src_shape: &[i64], layout: &Layout, dst_shape: &[i64]) -> Opti
     else {
         return None;
     };
-    if !(cga.is_empty() || cga.iter().all(|b| b.iter().all(|&x| x == 0))) {
+    if !single_cta(cga) {
         return None;
     }
     let src = Blocked {
@@ -181,11 +190,10 @@ fn legacy_reshape(src_shape: &[i64], layout: &Layout, dst_shape: &[i64]) -> Opti
         }
     }
     let mut groups = reshape_decomposition(src_shape, dst_shape);
-    let rank = src_shape.len();
-    let mut inv_order = vec![0usize; rank];
-    for (i, &d) in order.iter().enumerate() {
-        inv_order[d as usize] = i;
-    }
+    let inv_order: Vec<usize> = inverse_permutation(order)?
+        .into_iter()
+        .map(|i| i as usize)
+        .collect();
     // Merged source dims must be consecutive in the physical order, the
     // first the most major.
     for (src_dims, _) in &groups {
@@ -246,18 +254,10 @@ fn legacy_reshape(src_shape: &[i64], layout: &Layout, dst_shape: &[i64]) -> Opti
     // The result order: the groups in the source's physical order, major
     // to minor, each group's dims major to minor.
     groups.sort_by_key(|(src_dims, _)| src_dims.first().map_or(usize::MAX, |&d| inv_order[d]));
-    let mut dst_inv_order = vec![0u32; dst_shape.len()];
-    let mut next = 0u32;
-    for (_, dst_dims) in &groups {
-        for &d in dst_dims.iter().rev() {
-            dst_inv_order[d] = next;
-            next += 1;
-        }
-    }
-    let mut dst_order = vec![0u32; dst_shape.len()];
-    for (d, &i) in dst_inv_order.iter().enumerate() {
-        dst_order[i as usize] = d as u32;
-    }
+    let dst_order: Vec<u32> = groups
+        .iter()
+        .flat_map(|(_, dst_dims)| dst_dims.iter().rev().map(|&d| d as u32))
+        .collect();
     Some(Blocked {
         size_per_thread: dst_spt,
         threads_per_warp: dst_tpw,

@@ -452,17 +452,8 @@ fn read_layout(enc: MlirAttribute) -> Option<ttg_dialect::layout::Layout> {
 
 /// A `tt.trans`'s `order`.
 fn trans_order(op: MlirOperation) -> Option<Vec<u32>> {
-    let attr = ir::attribute(op, "order")?;
-    // SAFETY: a live attribute, read as a dense i32 array only when it is one.
-    unsafe {
-        if !mlir_sys::mlirAttributeIsADenseI32Array(attr) {
-            return None;
-        }
-        let n = mlir_sys::mlirDenseArrayGetNumElements(attr);
-        (0..n)
-            .map(|i| u32::try_from(mlir_sys::mlirDenseI32ArrayGetElement(attr, i)).ok())
-            .collect()
-    }
+    let order = ir::dense_i32_array(ir::attribute(op, "order")?)?;
+    order.into_iter().map(|d| u32::try_from(d).ok()).collect()
 }
 
 /// `inferSrcEncoding`.
@@ -488,11 +479,7 @@ fn infer_src(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirA
         "tt.expand_dims" => cx.slice(int_attr(op, "axis")?, enc),
         "tt.trans" => {
             let shape = shape_of(ir::result(op, 0))?;
-            let order = trans_order(op)?;
-            let mut inverse = vec![0u32; order.len()];
-            for (i, &o) in order.iter().enumerate() {
-                *inverse.get_mut(o as usize)? = i as u32;
-            }
+            let inverse = infer_layout::inverse_permutation(&trans_order(op)?)?;
             cx.parse(infer_layout::infer_trans(
                 &read_layout(enc)?,
                 &shape,

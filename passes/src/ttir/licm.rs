@@ -194,12 +194,7 @@ fn guard_load(op: MlirOperation, lp: MlirOperation) {
 fn load_operands(op: MlirOperation) -> (MlirValue, Option<MlirValue>, Option<MlirValue>) {
     let operands = ir::operands(op);
     let sizes: Vec<i32> = ir::attribute(op, "operandSegmentSizes")
-        .filter(|a| unsafe { mlir_sys::mlirAttributeIsADenseI32Array(*a) })
-        .map(|a| unsafe {
-            (0..mlir_sys::mlirDenseArrayGetNumElements(a))
-                .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(a, i))
-                .collect()
-        })
+        .and_then(ir::dense_i32_array)
         .unwrap_or_else(|| {
             vec![
                 1,

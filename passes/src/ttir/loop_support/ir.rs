@@ -372,23 +372,25 @@ pub fn clone_mapped(op: MlirOperation, map: &mut ValueMap) -> MlirOperation {
     clone
 }
 
+/// The elements of a dense i32 array attribute (`array<i32: ...>`, such as
+/// `order` or `operandSegmentSizes`), `None` for any other attribute.
+pub fn dense_i32_array(attr: MlirAttribute) -> Option<Vec<i32>> {
+    // SAFETY: a live attribute, read as an i32 array only when it is one.
+    unsafe {
+        mlir_sys::mlirAttributeIsADenseI32Array(attr).then(|| {
+            (0..mlir_sys::mlirDenseArrayGetNumElements(attr))
+                .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(attr, i))
+                .collect()
+        })
+    }
+}
+
 /// The function a call (`tt.call`, `func.call`) names: the op with that
 /// `sym_name` in the body of the module around the call.
 pub fn callee(call: MlirOperation) -> Option<MlirOperation> {
-    let symbol = attribute(call, "callee")?;
-    let name = unsafe {
-        if !mlir_sys::mlirAttributeIsAFlatSymbolRef(symbol) {
-            return None;
-        }
-        let s = mlir_sys::mlirFlatSymbolRefAttrGetValue(symbol);
-        if s.length == 0 {
-            return None;
-        }
-        // SAFETY: the attribute's (pointer, length) pair lives as long as
-        // its context, and the length is not zero.
-        String::from_utf8_lossy(std::slice::from_raw_parts(s.data.cast::<u8>(), s.length))
-            .into_owned()
-    };
+    // SAFETY: attributes of live ops, here and below.
+    let callee = unsafe { melior::ir::Attribute::from_raw(attribute(call, "callee")?) };
+    let name = tt_dialect::ir::symbol_ref_value(callee)?;
     let mut module = call;
     while !is(module, "builtin.module") {
         module = parent_op(module)?;
@@ -396,12 +398,10 @@ pub fn callee(call: MlirOperation) -> Option<MlirOperation> {
     let body = blocks(regions(module)[0]).first().copied()?;
     block_ops(body).into_iter().find(|&op| {
         attribute(op, "sym_name")
-            .is_some_and(|a| unsafe { mlir_sys::mlirAttributeIsAString(a) } && {
-                let s = unsafe { mlir_sys::mlirStringAttrGetValue(a) };
-                s.length == name.len()
-                    && unsafe { std::slice::from_raw_parts(s.data.cast::<u8>(), s.length) }
-                        == name.as_bytes()
+            .and_then(|a| {
+                tt_dialect::ir::string_value(unsafe { melior::ir::Attribute::from_raw(a) })
             })
+            .is_some_and(|s| s == name)
     })
 }
 

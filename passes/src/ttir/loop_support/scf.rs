@@ -56,9 +56,6 @@ pub fn yielded_values(op: MlirOperation) -> Vec<MlirValue> {
     yield_op(op).map(ir::operands).unwrap_or_default()
 }
 
-/// Whether `op` is an `scf.for` in the shape every helper here assumes: the
-/// three bounds, one region with one block whose arguments match the iter
-/// args, ending in an `scf.yield` with one value per iter arg. The verifier
 /// `replaceForOpWithNewSignature`: a copy of `op` (before it, owning its
 /// body) with `extra` appended to its inits; the old results map to the new
 /// loop's first ones.
@@ -71,6 +68,8 @@ pub fn replace_for_with_new_signature(
     operands.extend_from_slice(extra);
     let mut types: Vec<MlirType> = ir::results(op).into_iter().map(ir::value_type).collect();
     types.extend(extra.iter().map(|v| ir::value_type(*v)));
+    // SAFETY: a new region, which the new loop takes over, receives the
+    // old loop's body; the old loop is left with an empty region.
     let region = unsafe { mlir_sys::mlirRegionCreate() };
     unsafe { mlir_sys::mlirRegionTakeBody(region, ir::regions(op)[0]) };
     let attributes = ir::attributes(op);
@@ -87,6 +86,7 @@ pub fn replace_for_with_new_signature(
     ir::insert_before(op, new);
     let body = body(new);
     for v in extra {
+        // SAFETY: the new loop's live body gets one argument per new init.
         unsafe {
             mlir_sys::mlirBlockAddArgument(
                 body,
@@ -101,6 +101,9 @@ pub fn replace_for_with_new_signature(
     new
 }
 
+/// Whether `op` is an `scf.for` in the shape every helper here assumes: the
+/// three bounds, one region with one block whose arguments match the iter
+/// args, ending in an `scf.yield` with one value per iter arg. The verifier
 /// guarantees it for verified IR.
 pub fn is_well_formed_for(op: MlirOperation) -> bool {
     if !ir::is(op, "scf.for") || ir::operand_count(op) < 3 || ir::region_count(op) != 1 {
