@@ -220,7 +220,7 @@ pub static PASSES: &[PassInfo] = &[
         options: &[opt("emu-tf32", "Decompose tf32x3 dots too (default false; Triton sets it for cc >= 80)")],
         kind: PassKind::Rust(crate::ttgir::f32_dot_tc::factory),
     },
-    rust(&crate::ttgir::dot_path::ACCELERATE_MATMUL),
+    rust(&crate::ttgir::accelerate_matmul::PASS),
     PassInfo {
         name: "tritongpu-assign-latencies",
         summary: "Assign latencies to the loads of pipelined loops (loops without dots)",

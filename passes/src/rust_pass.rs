@@ -76,7 +76,10 @@ impl RustPass {
             self.argument,
             self.description,
             self.anchor,
-            &[],
+            // Passes create ops of the Triton GPU dialects that their input
+            // may not mention yet (`ttng.warp_group_dot` in a module with no
+            // `ttng` op); the pass manager loads these before it runs.
+            &[ttg_dialect::ttg_handle(), ttg_dialect::ttng_handle()],
         )
     }
 }

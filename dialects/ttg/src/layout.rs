@@ -147,6 +147,116 @@ impl Layout {
         }
     }
 
+    /// The NVMMA shared encoding Triton picks for an operand of `shape` held
+    /// with dimension order `order` (fastest first), elements of
+    /// `element_bits` bits (`NVMMASharedEncodingAttr::get` from a shape and
+    /// an order, one CTA): the widest of 128, 64 and 32-byte swizzling that
+    /// the contiguous dimension fills evenly, none when it fills none or
+    /// when the other dimensions hold fewer than 8 rows; transposed when
+    /// dimension 0 is the contiguous one.
+    pub fn nvmma_shared_for(
+        shape: &[i64],
+        order: &[u32],
+        element_bits: u32,
+        fp4_padded: bool,
+    ) -> Self {
+        let packing = if fp4_padded { 2 } else { 1 };
+        let contiguous = order
+            .first()
+            .and_then(|&d| shape.get(d as usize))
+            .map_or(0, |&n| n * packing * i64::from(element_bits) / 8);
+        let mut swizzle = [128, 64, 32]
+            .into_iter()
+            .find(|&w| contiguous >= w && contiguous % w == 0)
+            .unwrap_or(0);
+        let rows: i64 = order
+            .iter()
+            .skip(1)
+            .filter_map(|&d| shape.get(d as usize))
+            .product();
+        if shape.len() < 2 || rows < 8 {
+            swizzle = 0;
+        }
+        Layout::NvmmaShared {
+            swizzling_byte_width: swizzle as u32,
+            transposed: order.len() > 1 && order[0] == 0,
+            element_bit_width: element_bits,
+            fp4_padded,
+            rank: shape.len() as u32,
+            cga: Vec::new(),
+        }
+    }
+
+    /// The encoding's attribute text, for layouts within one CTA of the
+    /// kinds passes create (blocked, slice, dot operand, NVIDIA MMA, NVMMA
+    /// shared); `None` for anything else.
+    pub fn text(&self) -> Option<String> {
+        fn list<T: std::fmt::Display>(values: &[T]) -> String {
+            values
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+        Some(match self {
+            Layout::Blocked {
+                size_per_thread,
+                threads_per_warp,
+                warps_per_cta,
+                order,
+                cga,
+            } if cga.is_empty() => format!(
+                "#ttg.blocked<{{sizePerThread = [{}], threadsPerWarp = [{}], warpsPerCTA = [{}], order = [{}]}}>",
+                list(size_per_thread),
+                list(threads_per_warp),
+                list(warps_per_cta),
+                list(order)
+            ),
+            Layout::Slice {
+                dim,
+                parent: Some(parent),
+            } => format!("#ttg.slice<{{dim = {dim}, parent = {}}}>", parent.text()?),
+            Layout::DotOperand {
+                op_idx,
+                k_width,
+                parent: Some(parent),
+            } => {
+                let k = if *k_width == 0 {
+                    String::new()
+                } else {
+                    format!(", kWidth = {k_width}")
+                };
+                format!(
+                    "#ttg.dot_op<{{opIdx = {op_idx}, parent = {}{k}}}>",
+                    parent.text()?
+                )
+            }
+            Layout::NvidiaMma {
+                version_major,
+                version_minor,
+                warps_per_cta,
+                instr_shape,
+                cga,
+            } if cga.is_empty() => format!(
+                "#ttg.nvidia_mma<{{versionMajor = {version_major}, versionMinor = {version_minor}, warpsPerCTA = [{}], instrShape = [{}]}}>",
+                list(warps_per_cta),
+                list(instr_shape)
+            ),
+            Layout::NvmmaShared {
+                swizzling_byte_width,
+                transposed,
+                element_bit_width,
+                fp4_padded,
+                rank,
+                cga,
+            } if cga.is_empty() && *rank == 2 => format!(
+                "#ttg.nvmma_shared<{{swizzlingByteWidth = {swizzling_byte_width}, transposed = {transposed}, elementBitWidth = {element_bit_width}{}}}>",
+                if *fp4_padded { ", fp4Padded = true" } else { "" }
+            ),
+            _ => return None,
+        })
+    }
+
     /// Reads `attr` if it is a `ttg` layout encoding.
     pub fn read(attr: Attribute) -> Option<Self> {
         Self::read_raw(attr.to_raw())
@@ -391,9 +501,11 @@ impl Layout {
                     return Err("warpsPerCTA must not be empty".into());
                 }
                 powers_of_two("warpsPerCTA", warps_per_cta)?;
+                // Version 3 is `[m, n, k]`; version 2 has one entry per
+                // dimension (`[16, 8]`, batched `[1, 16, 8]`).
                 let expected = match version_major {
                     3 => 3,
-                    _ => 2,
+                    _ => warps_per_cta.len(),
                 };
                 if *version_major >= 2 && instr_shape.len() != expected {
                     return Err(format!(

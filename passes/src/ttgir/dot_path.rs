@@ -14,7 +14,6 @@
 //!
 //! | flag | Triton changes the IR when the module has |
 //! |---|---|
-//! | `tritongpu-accelerate-matmul` | a `tt.dot`/`tt.dot_scaled` with a blocked result (BlockedToMMA, the scaled-dot decompositions), or an MMA `tt.dot` with fp8 operands below MMAv3 (mixed-mode decomposition) |
 //! | `tritongpu-optimize-dot-operands` | a `ttg.convert_layout` to a `#ttg.dot_op` layout fed by an elementwise op (HoistLayoutConversion, only with `hoist-layout-conversion`), by `tt.trans` or `tt.reshape` (trans/reshape fusion); a `ttg.local_alloc` of a `tt.trans`, `tt.reshape` or `ttg.convert_layout` result (FuseTransMMAV3Plus, ReshapeMemDesc, ...); a `ttng.warp_group_dot` whose A operand is a `ttg.local_alloc` of a tensor that is not blocked (MMAV3UseRegOperand) |
 //! | `triton-nvidia-optimize-descriptor-encoding` | any `!tt.tensordesc` value (its shared encoding is chosen) |
 //! | `tritongpu-fuse-nested-loops` | an `scf.for` marked `tt.flatten` |
@@ -37,7 +36,7 @@
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationRef},
-    Attribute, RegionLike, Type, Value, ValueLike,
+    Attribute, RegionLike, Value, ValueLike,
 };
 use mlir_sys::MlirValue;
 use ttg_dialect::layout::{Layout, MemDesc};
@@ -112,11 +111,6 @@ fn defining_name(value: Value) -> Option<String> {
     ir::defining_op(value).map(name)
 }
 
-fn is_fp8(ty: Type) -> bool {
-    let element = types::element_type(ty);
-    element.to_string().starts_with("f8")
-}
-
 fn attr_is_true(op: OperationRef, attr: &str) -> bool {
     match op.attribute(attr) {
         Err(_) => false,
@@ -133,27 +127,6 @@ fn module_int(module: OperationRef, attr: &str, default: i64) -> i64 {
 }
 
 // ---------------------------------------------------------------- triggers
-
-fn accelerate_matmul(module: OperationRef) -> PassResult {
-    refuse(
-        "tritongpu-accelerate-matmul",
-        first(module, |op| {
-            let n = name(op);
-            if n != "tt.dot" && n != "tt.dot_scaled" {
-                return None;
-            }
-            let result = encoding(ir::first_result(op));
-            if is_blocked(&result) {
-                return Some(format!("{n} with a blocked result"));
-            }
-            let fp8 = ir::operand(op, 0).is_some_and(|a| is_fp8(a.r#type()));
-            if n == "tt.dot" && fp8 && mma_version(&result).is_some_and(|v| v < 3) {
-                return Some("tt.dot of fp8 operands below MMAv3".into());
-            }
-            None
-        }),
-    )
-}
 
 fn optimize_dot_operands_with(module: OperationRef, hoist: bool) -> PassResult {
     refuse(
@@ -445,12 +418,6 @@ const fn gate(
     }
 }
 
-pub static ACCELERATE_MATMUL: RustPass = gate(
-    "TritonGPUAccelerateMatmul",
-    "tritongpu-accelerate-matmul",
-    "Choose MMA layouts for dots (not yet: refuses blocked dots, otherwise a no-op)",
-    accelerate_matmul,
-);
 pub static OPTIMIZE_DOT_OPERANDS: RustPass = gate(
     "TritonGPUOptimizeDotOperands",
     "tritongpu-optimize-dot-operands",

@@ -1,6 +1,7 @@
 //! The passes of Triton's `make_ttgir` stage, one file per pass, named after
 //! its flag.
 
+pub mod accelerate_matmul;
 pub mod assign_latencies;
 pub mod coalesce;
 pub mod combine_tensor_select_and_if;
