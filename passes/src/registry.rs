@@ -199,10 +199,10 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttir::loop_unroll::PASS),
     PassInfo {
         name: "triton-nvidia-gpu-fence-insertion",
-        summary: crate::ttgir::dot_path::FENCE_INSERTION.description,
+        summary: crate::ttgir::fence_insertion::PASS.description,
         anchor: MODULE,
         options: &[opt("compute-capability", "The GPU's compute capability (default 90); below 90 nothing is done")],
-        kind: PassKind::Rust(crate::ttgir::dot_path::fence_insertion_factory),
+        kind: PassKind::Rust(crate::ttgir::fence_insertion::factory),
     },
     rust(&crate::ttgir::plan_cta::PASS),
     rust(&crate::ttgir::dot_path::INTERLEAVE_TMEM),

@@ -23,7 +23,6 @@
 //! | `triton-nvidia-optimize-tmem-layouts` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
 //! | `triton-nvidia-tma-lowering` | tensor-descriptor ops (`tt.descriptor_*`, `tt.make_tensor_descriptor`) |
 //! | `triton-nvidia-interleave-tmem` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
-//! | `triton-nvidia-gpu-fence-insertion` | with `compute-capability` >= 90: a `ttng.warp_group_dot` reading shared memory (a `ttng.fence_async_shared` may be needed before it); below 90 Triton returns at once |
 //! | `triton-nvidia-mma-lowering` | Blackwell MMA ops (`ttng.tc_gen5_*`; none on sm_90) |
 //!
 //! Known difference: `tritongpu-prefetch` first canonicalizes
@@ -381,26 +380,6 @@ fn tma_lowering(module: OperationRef) -> PassResult {
     )
 }
 
-fn fence_insertion(module: OperationRef) -> PassResult {
-    refuse(
-        "triton-nvidia-gpu-fence-insertion",
-        first(module, |op| {
-            if !ir::is_op(op, "ttng.warp_group_dot") {
-                return None;
-            }
-            let shared = (0..2)
-                .filter_map(|i| ir::operand(op, i))
-                .any(|v| MemDesc::of(v.r#type()).is_some());
-            shared.then(|| "ttng.warp_group_dot reading shared memory".into())
-        }),
-    )
-}
-
-/// Below compute capability 90 Triton's fence insertion returns at once.
-fn no_op(_: OperationRef) -> PassResult {
-    Ok(())
-}
-
 // ------------------------------------------------------------------ passes
 
 const fn gate(
@@ -478,18 +457,6 @@ pub static INTERLEAVE_TMEM: RustPass = gate(
     "Interleave tensor-memory loads (Blackwell; a no-op on sm_90, refuses tensor-memory ops)",
     interleave_tmem,
 );
-pub static FENCE_INSERTION: RustPass = gate(
-    "TritonGPUFenceInsertion",
-    "triton-nvidia-gpu-fence-insertion",
-    "Insert async-proxy fences before wgmma (not yet: refuses wgmma on shared memory, otherwise a no-op)",
-    fence_insertion,
-);
-static FENCE_INSERTION_BEFORE_90: RustPass = gate(
-    "TritonGPUFenceInsertion",
-    "triton-nvidia-gpu-fence-insertion",
-    "Insert async-proxy fences before wgmma (nothing to do below compute capability 90)",
-    no_op,
-);
 pub static MMA_LOWERING: RustPass = gate(
     "TritonNvidiaGPUMMALoweringPass",
     "triton-nvidia-mma-lowering",
@@ -523,13 +490,4 @@ pub fn warp_specialization_factory(options: &PassOptions) -> Result<melior::pass
     int_option(options, "num-stages", 0)?;
     options.flag("dump-intermediate-steps", false)?;
     Ok(WARP_SPECIALIZATION.build())
-}
-
-/// `triton-nvidia-gpu-fence-insertion{compute-capability=90}`.
-pub fn fence_insertion_factory(options: &PassOptions) -> Result<melior::pass::Pass, String> {
-    Ok(if int_option(options, "compute-capability", 90)? >= 90 {
-        FENCE_INSERTION.build()
-    } else {
-        FENCE_INSERTION_BEFORE_90.build()
-    })
 }

@@ -8,6 +8,7 @@ pub mod combine_tensor_select_and_if;
 pub mod convert_triton_to_tritongpu;
 pub mod dot_path;
 pub mod f32_dot_tc;
+pub mod fence_insertion;
 pub mod infer_layout;
 pub mod optimize_thread_locality;
 pub mod pipeline;

@@ -302,6 +302,7 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("tritongpu-reorder-instructions", Stages::All),
     ("tritongpu-remove-layout-conversions", Stages::All),
     ("tritongpu-accelerate-matmul", Stages::All),
+    ("triton-nvidia-gpu-fence-insertion", Stages::All),
 ];
 
 /// Where a golden pass is checked.
@@ -514,7 +515,6 @@ const DOT_PATH_PASSES: &[&str] = &[
     "triton-nvidia-optimize-tmem-layouts",
     "triton-nvidia-tma-lowering",
     "triton-nvidia-interleave-tmem",
-    "triton-nvidia-gpu-fence-insertion",
     "triton-nvidia-mma-lowering",
 ];
 
