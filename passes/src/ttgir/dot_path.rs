@@ -1,6 +1,6 @@
-//! The `make_ttgir` passes whose work belongs to the dot path (MMA
-//! selection, dot-operand shared memory, the prefetcher, warp
-//! specialization, TMA, fences) or to other hardware (tensor memory,
+//! The `make_ttgir` passes whose work belongs to the dot path (dot-operand
+//! shared memory, the prefetcher, warp specialization, TMA) or to other
+//! hardware (tensor memory,
 //! Blackwell MMA). None of their transformations is implemented yet. Each
 //! pass here is a *gate*: it looks for the input on which Triton 3.6's pass
 //! would change the IR and, on the first such op, stops with a located
