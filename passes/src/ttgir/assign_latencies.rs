@@ -1,28 +1,37 @@
 //! `tritongpu-assign-latencies` (option `num-stages`, default 3): Triton
-//! 3.6's `assignLatencies` for loops without dots.
+//! 3.6's `assignLatencies` for load latencies on Hopper and earlier.
 //!
 //! Candidate loops are the `scf.for`s that are innermost, yield no block
 //! argument as is, and have more than one stage (their `tt.num_stages`, else
 //! the option). If a candidate already carries `tt.latency` attributes,
-//! those are kept. Otherwise, when the loop has its own `tt.num_stages`,
-//! every non-load op of the body starts a walk back through the operands
-//! defined in the body; each `tt.load` reached that is worth pipelining (a
-//! tensor load whose AxisInfo vector — pointer contiguity capped by the
-//! layout's per-thread contiguity and the mask's constancy — is at least 32
-//! bits wide) records its indirection level (0 for the first load on a walk,
-//! +1 per load behind it; a load seen at two levels is dropped). Loads at a
-//! level `>= numStages - 1` are dropped, and the rest get
-//! `tt.latency = (numStages - 1) / (maxLevel + 1)`.
+//! those are kept. Otherwise each dot of the body (`tt.dot`,
+//! `ttng.warp_group_dot`, ...) starts a walk back through its A and B
+//! operands (not the accumulator) and the operands of the ops behind them
+//! that are defined in the body; when the loop has its own `tt.num_stages`,
+//! every non-load op of the body then starts such a walk too (ops already
+//! walked from the last dot are skipped). Each `tt.load` reached that is worth pipelining
+//! (`isPipeliningBeneficial`) records its indirection level (0 for the first
+//! load on a walk, +1 per load behind it; a load reached at two levels is
+//! dropped). Loads at a level `>= numStages - 1` are dropped, and the rest
+//! get `tt.latency = (numStages - 1) / (maxLevel + 1)`.
 //!
-//! Not supported yet, with an error at the op: dot-like ops in a candidate
-//! loop (Triton pipelines their operands), descriptor loads, and loads whose
-//! users need a particular shared encoding (`ttg.local_alloc`, dot-operand
-//! layouts).
+//! Worth pipelining: a tensor load whose AxisInfo vector (pointer
+//! contiguity capped by the layout's per-thread contiguity and the mask's
+//! constancy) is at least 32 bits wide, whose users agree on one shared
+//! encoding (its `ttg.local_alloc`s, or the dot operand it converts to), and,
+//! when stored by `ttg.local_alloc`, whose registers hold at least 4 bytes
+//! that are contiguous in that shared encoding (the `cp.async` minimum).
+//!
+//! Not supported yet, with an error at the op: Blackwell MMA ops in a
+//! candidate loop (their latencies), descriptor loads, loads whose users
+//! need shared encodings this file cannot compare (two different dot
+//! operands, memory-descriptor users other than `ttg.local_alloc`, shared
+//! encodings other than swizzled and NVMMA).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use melior::{
-    ir::{operation::OperationRef, Type, Value, ValueLike},
+    ir::{attribute::AttributeLike, operation::OperationRef, Type, Value, ValueLike},
     pass::Pass,
 };
 use mlir_sys::MlirOperation;
@@ -87,10 +96,10 @@ fn run(module: MlirOperation, default_stages: i64) -> PassResult {
     let mut latencies: Vec<(MlirOperation, i64)> = Vec::new();
     for for_op in loops {
         let body = pl::body_ops(for_op);
-        if let Some(&dot) = body.iter().find(|&&op| pl::is_dot_like(op)) {
+        if let Some(&mma) = body.iter().find(|&&op| pl::is_mmav5(op)) {
             return Err(error(
-                dot,
-                &format!("{ARGUMENT}: pipelining loops with dot operations is not supported yet"),
+                mma,
+                &format!("{ARGUMENT}: latencies of Blackwell MMA ops are not supported yet"),
             ));
         }
         if body.iter().any(|&op| ir::attribute(op, LATENCY).is_some()) {
@@ -98,12 +107,10 @@ fn run(module: MlirOperation, default_stages: i64) -> PassResult {
             continue;
         }
         let num_stages = num_stages_of(for_op, default_stages);
-        if ir::attribute(for_op, NUM_STAGES).is_none() {
-            // Without dots, only loops with their own `tt.num_stages`
-            // pipeline loads.
-            continue;
-        }
-        let levels = indirection_levels(&body, &axis)?;
+        // Loads that feed no dot are pipelined only in loops with their own
+        // `tt.num_stages`.
+        let own_stages = ir::attribute(for_op, NUM_STAGES).is_some();
+        let levels = indirection_levels(&body, &axis, own_stages)?;
         let levels: Vec<(MlirOperation, i64)> = levels
             .into_iter()
             .filter(|&(_, level)| level < num_stages - 1)
@@ -118,18 +125,18 @@ fn run(module: MlirOperation, default_stages: i64) -> PassResult {
     Ok(())
 }
 
-/// Triton's `loadOpsToIndirectionLevel` without dots: loads by first
-/// discovery, with their level.
+/// Triton's `loadOpsToIndirectionLevel`: loads by first discovery, with
+/// their level.
 fn indirection_levels(
     body: &[MlirOperation],
     axis: &AxisInfoMap,
+    own_stages: bool,
 ) -> Result<Vec<(MlirOperation, i64)>, Failure> {
     struct Walk<'a> {
         axis: &'a AxisInfoMap,
         seen: HashSet<Op>,
         excluded: HashSet<Op>,
         levels: Vec<(MlirOperation, i64)>,
-        index: HashMap<Op, usize>,
     }
     impl Walk<'_> {
         fn dfs(&mut self, op: MlirOperation, mut distance: i64) -> PassResult {
@@ -142,30 +149,28 @@ fn indirection_levels(
                     &format!("{ARGUMENT}: pipelining descriptor loads is not supported yet"),
                 ));
             }
-            if ir::is(op, "tt.load") {
-                if !worth_pipelining(op, self.axis)? {
+            // A load not worth pipelining is walked through at the same
+            // level.
+            if ir::is(op, "tt.load") && worth_pipelining(op, self.axis)? {
+                if let Some(i) = self.levels.iter().position(|&(o, _)| o.ptr == op.ptr) {
+                    // Reached again from another dot: at another level it is
+                    // dropped for good.
+                    if self.levels[i].1 != distance {
+                        self.levels.remove(i);
+                        self.excluded.insert(Op(op));
+                    }
                     return Ok(());
                 }
-                match self.index.get(&Op(op)) {
-                    Some(&i) => {
-                        if self.levels[i].1 != distance {
-                            self.levels.remove(i);
-                            self.index = (self.levels.iter().enumerate())
-                                .map(|(i, &(o, _))| (Op(o), i))
-                                .collect();
-                            self.excluded.insert(Op(op));
-                            return Ok(());
-                        }
-                    }
-                    None => {
-                        self.index.insert(Op(op), self.levels.len());
-                        self.levels.push((op, distance));
-                    }
-                }
+                self.levels.push((op, distance));
                 distance += 1;
             }
             let block = ir::op_block(op);
+            // Only the A and B operands of a dot lead to its loads.
+            let accumulator = pl::is_dot_like(op).then(|| ir::operand(op, 2));
             for v in pl::nested_operands(op) {
+                if accumulator.is_some_and(|acc| ir::same_value(acc, v)) {
+                    continue;
+                }
                 if let Some(def) = ir::defining_op(v) {
                     if ir::op_block(def).ptr == block.ptr {
                         self.dfs(def, distance)?;
@@ -180,14 +185,21 @@ fn indirection_levels(
         seen: HashSet::new(),
         excluded: HashSet::new(),
         levels: Vec::new(),
-        index: HashMap::new(),
     };
     for &op in body {
-        if !ir::is(op, "tt.load")
-            && !ir::is(op, "tt.descriptor_load")
-            && !ir::is(op, "tt.descriptor_gather")
-        {
+        if pl::is_dot_like(op) || ir::is(op, "ttng.tmem_store") {
+            walk.seen.clear();
             walk.dfs(op, 0)?;
+        }
+    }
+    if own_stages {
+        for &op in body {
+            if !ir::is(op, "tt.load")
+                && !ir::is(op, "tt.descriptor_load")
+                && !ir::is(op, "tt.descriptor_gather")
+            {
+                walk.dfs(op, 0)?;
+            }
         }
     }
     Ok(walk.levels)
@@ -198,22 +210,133 @@ fn worth_pipelining(load: MlirOperation, axis: &AxisInfoMap) -> Result<bool, Fai
     if is_small_load(load, axis) {
         return Ok(false);
     }
-    for v in ir::results(load) {
-        for (user, _) in ir::uses(v) {
-            let dot_operand_result = ir::results(user)
-                .into_iter()
-                .any(|r| matches!(layout_of(r), Some(Layout::DotOperand { .. })));
-            if ir::is(user, "ttg.local_alloc") || dot_operand_result {
+    let result = ir::result(load, 0);
+    if !users_agree_on_shared_encoding(result)? {
+        return Ok(false);
+    }
+    let mut alloc_encoding: Option<mlir_sys::MlirAttribute> = None;
+    for (user, _) in ir::uses(result) {
+        if !ir::is(user, "ttg.local_alloc") {
+            continue;
+        }
+        let encoding = memdesc_encoding(ir::result(user, 0))
+            .ok_or_else(|| error(user, "a ttg.local_alloc without a memory descriptor"))?;
+        match alloc_encoding {
+            Some(e) if !ir::same_attribute(e, encoding) => return Ok(false),
+            _ => alloc_encoding = Some(encoding),
+        }
+    }
+    if let Some(encoding) = alloc_encoding {
+        let Some(bytes) = copy_vec_bytes(result, encoding) else {
+            return Err(error(
+                load,
+                &format!(
+                    "{ARGUMENT}: pipelining a load stored to a shared encoding other than swizzled or NVMMA is not supported yet"
+                ),
+            ));
+        };
+        if bytes < 4 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn memdesc_encoding(v: mlir_sys::MlirValue) -> Option<mlir_sys::MlirAttribute> {
+    let ty = unsafe { Type::from_raw(ir::value_type(v)) };
+    ttg_dialect::layout::MemDesc::of(ty).map(|m| m.encoding.to_raw())
+}
+
+/// `canHaveSharedEncoding` (through `getSharedEncIfAllUsersAreDotEnc`):
+/// `false` when two users need different shared encodings. A user that is
+/// neither a `ttg.local_alloc` nor a conversion to a dot operand ends the
+/// check (compatible).
+fn users_agree_on_shared_encoding(value: mlir_sys::MlirValue) -> Result<bool, Failure> {
+    #[derive(PartialEq)]
+    enum Need {
+        Alloc(usize),
+        DotOperand(Layout),
+    }
+    let mut need: Option<Need> = None;
+    for (user, _) in ir::uses(value) {
+        if ir::result_count(user) != 1 {
+            return Ok(true);
+        }
+        let result = ir::result(user, 0);
+        let this = if let Some(encoding) = memdesc_encoding(result) {
+            if !ir::is(user, "ttg.local_alloc") {
                 return Err(error(
                     user,
-                    &format!(
-                        "{ARGUMENT}: pipelining a load whose users need a shared encoding is not supported yet"
-                    ),
+                    &format!("{ARGUMENT}: pipelining a load whose memory-descriptor user is not a ttg.local_alloc is not supported yet"),
+                ));
+            }
+            Need::Alloc(encoding.ptr as usize)
+        } else {
+            if !ir::is(user, "ttg.convert_layout") && !ir::is(user, "ttg.local_load") {
+                return Ok(true);
+            }
+            match layout_of(result) {
+                Some(layout @ Layout::DotOperand { .. }) => Need::DotOperand(layout),
+                _ => return Ok(true),
+            }
+        };
+        match &need {
+            None => need = Some(this),
+            Some(previous) if *previous == this => {}
+            Some(Need::Alloc(_)) if matches!(this, Need::Alloc(_)) => return Ok(false),
+            Some(_) => {
+                // The swizzled encoding a dot operand needs is not computed
+                // here, so it cannot be compared with another need.
+                return Err(error(
+                    user,
+                    &format!("{ARGUMENT}: pipelining a load whose users need different shared encodings is not supported yet"),
                 ));
             }
         }
     }
     Ok(true)
+}
+
+/// `getCopyVecBytes`: how many bytes of a thread's registers land
+/// contiguously in `shared` (the register layout's contiguity along the
+/// shared layout's contiguous dimension, capped by what the encoding keeps
+/// contiguous: 16-byte chunks for NVMMA layouts, `vec` elements for
+/// swizzled ones, whole rows without swizzling). `None` for other
+/// encodings.
+fn copy_vec_bytes(value: mlir_sys::MlirValue, shared: mlir_sys::MlirAttribute) -> Option<u32> {
+    let ty = unsafe { Type::from_raw(ir::value_type(value)) };
+    let tensor = tt_dialect::types::Tensor::of(ty)?;
+    let bytes = (tt_dialect::types::bit_width(tensor.element)? / 8).max(1);
+    let layout = Layout::read(unsafe { melior::ir::Attribute::from_raw(shared) })?;
+    let rank = tensor.shape.len();
+    let (dim, contiguous) = match layout {
+        Layout::NvmmaShared { transposed, .. } => {
+            let dim = if transposed {
+                rank.checked_sub(2)?
+            } else {
+                rank - 1
+            };
+            (dim, (16 / bytes).max(1) as i64)
+        }
+        Layout::SwizzledShared {
+            vec,
+            max_phase,
+            order,
+            ..
+        } => {
+            let dim = *order.first()? as usize;
+            let row = *tensor.shape.get(dim)?;
+            (dim, if max_phase == 1 { row } else { i64::from(vec) })
+        }
+        _ => return None,
+    };
+    let (order, contig) = order_and_contig(value)?;
+    let in_registers = if order.first() == Some(&(dim as u32)) {
+        i64::from(*contig.get(dim)?)
+    } else {
+        1
+    };
+    Some(in_registers.min(contiguous) as u32 * bytes)
 }
 
 fn layout_of(v: mlir_sys::MlirValue) -> Option<Layout> {
@@ -232,12 +355,15 @@ fn order_and_contig(v: mlir_sys::MlirValue) -> Option<(Vec<u32>, Vec<u32>)> {
     Some((linear.default_order("register"), linear.contig_per_thread()))
 }
 
-/// Triton's `isSmallLoad`: the copy vector is narrower than 32 bits.
+/// Triton's `isSmallLoad`: a tensor load whose copy vector is narrower
+/// than 32 bits.
 pub fn is_small_load(load: MlirOperation, axis: &AxisInfoMap) -> bool {
     let ptr = ir::operand(load, 0);
     let ptr_ty = unsafe { Type::from_raw(ir::value_type(ptr)) };
     let Some(tensor) = tt_dialect::types::Tensor::of(ptr_ty) else {
-        return true;
+        // Scalar loads are not small: the pipeliner makes them one-element
+        // tensors.
+        return false;
     };
     let Some((pointee, _)) = tt_dialect::types::pointer_parts(tensor.element) else {
         return true;

@@ -725,14 +725,12 @@ const PIPELINER_PASSES: &[&str] = &[
     "tritongpu-pipeline",
 ];
 
-/// Known gaps, as (pass, kernel): `tritongpu-assign-latencies` refuses loops
+/// Known gaps, as (pass, kernel): `tritongpu-pipeline` refuses the loops
 /// with dots with a located "not supported yet" error instead of Triton's
-/// output, and so does `tritongpu-pipeline` (which pipelines two-stage
-/// loops with one load only). (`tritongpu-schedule-loops` has no
-/// dot-specific rule and matches on every kernel.)
+/// output (it pipelines loops with one rank-1 load only).
+/// (`tritongpu-assign-latencies` and `tritongpu-schedule-loops` match on
+/// every kernel.)
 const PIPELINER_GAPS: &[(&str, &str)] = &[
-    ("tritongpu-assign-latencies", "matmul"),
-    ("tritongpu-assign-latencies", "matmul_naive"),
     ("tritongpu-pipeline", "matmul"),
     ("tritongpu-pipeline", "matmul_naive"),
 ];
