@@ -234,10 +234,10 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttgir::dot_path::FUSE_NESTED_LOOPS),
     PassInfo {
         name: "tritongpu-optimize-dot-operands",
-        summary: crate::ttgir::dot_path::OPTIMIZE_DOT_OPERANDS.description,
+        summary: crate::ttgir::optimize_dot_operands::PASS.description,
         anchor: MODULE,
-        options: &[opt("hoist-layout-conversion", "Hoist dot-operand converts above elementwise ops (default true)")],
-        kind: PassKind::Rust(crate::ttgir::dot_path::optimize_dot_operands_factory),
+        options: &[opt("hoist-layout-conversion", "Accepted for Triton's flag; Triton 3.6 no longer reads it (default true)")],
+        kind: PassKind::Rust(crate::ttgir::optimize_dot_operands::factory),
     },
     rust(&crate::ttgir::optimize_thread_locality::PASS),
     PassInfo {

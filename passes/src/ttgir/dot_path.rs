@@ -14,7 +14,6 @@
 //!
 //! | flag | Triton changes the IR when the module has |
 //! |---|---|
-//! | `tritongpu-optimize-dot-operands` | a `ttg.convert_layout` to a `#ttg.dot_op` layout fed by an elementwise op (HoistLayoutConversion, only with `hoist-layout-conversion`), by `tt.trans` or `tt.reshape` (trans/reshape fusion); a `ttg.local_alloc` of a `tt.trans`, `tt.reshape` or `ttg.convert_layout` result (FuseTransMMAV3Plus, ReshapeMemDesc, ...); a `ttng.warp_group_dot` whose A operand is a `ttg.local_alloc` of a tensor that is not blocked (MMAV3UseRegOperand) |
 //! | `triton-nvidia-optimize-descriptor-encoding` | any `!tt.tensordesc` value (its shared encoding is chosen) |
 //! | `tritongpu-fuse-nested-loops` | an `scf.for` marked `tt.flatten` |
 //! | `nvgpu-warp-specialization` | an `scf.for` marked `tt.warp_specialize` |
@@ -28,9 +27,7 @@
 //! Known difference: `tritongpu-prefetch` first canonicalizes
 //! `ttg.convert_layout` ops greedily; that clean-up is not run here (it
 //! finds nothing on IR that `canonicalize` has already seen, as in
-//! `make_ttgir`). `tritongpu-optimize-dot-operands` ends with a nested
-//! `canonicalize` run; on IR its patterns leave alone that run is the
-//! pipeline's next `canonicalize`, which `make_ttgir` runs anyway.
+//! `make_ttgir`).
 
 use melior::ir::{
     block::BlockLike,
@@ -40,7 +37,7 @@ use melior::ir::{
 use mlir_sys::MlirValue;
 use ttg_dialect::layout::{Layout, MemDesc};
 
-use tt_dialect::ir::{self, has_trait, Trait};
+use tt_dialect::ir;
 use tt_dialect::types::{self, Tensor};
 
 use crate::options::PassOptions;
@@ -95,19 +92,11 @@ fn encoding(value: Value) -> Option<Layout> {
         .or_else(|| MemDesc::of(value.r#type()).and_then(|m| Layout::read(m.encoding)))
 }
 
-fn is_blocked(layout: &Option<Layout>) -> bool {
-    matches!(layout, Some(Layout::Blocked { .. }))
-}
-
 fn mma_version(layout: &Option<Layout>) -> Option<i64> {
     match layout {
         Some(Layout::NvidiaMma { version_major, .. }) => Some(i64::from(*version_major)),
         _ => None,
     }
-}
-
-fn defining_name(value: Value) -> Option<String> {
-    ir::defining_op(value).map(name)
 }
 
 fn attr_is_true(op: OperationRef, attr: &str) -> bool {
@@ -126,66 +115,6 @@ fn module_int(module: OperationRef, attr: &str, default: i64) -> i64 {
 }
 
 // ---------------------------------------------------------------- triggers
-
-fn optimize_dot_operands_with(module: OperationRef, hoist: bool) -> PassResult {
-    refuse(
-        "tritongpu-optimize-dot-operands",
-        first(module, |op| {
-            let n = name(op);
-            if n == "ttg.convert_layout" {
-                if !matches!(
-                    encoding(ir::first_result(op)),
-                    Some(Layout::DotOperand { .. })
-                ) {
-                    return None;
-                }
-                let def = ir::defining_op(ir::operand(op, 0)?)?;
-                let source = name(def);
-                if source == "tt.trans" || source == "tt.reshape" {
-                    return Some(format!(
-                        "ttg.convert_layout to a dot operand layout of a '{source}' result"
-                    ));
-                }
-                if hoist && has_trait(def, Trait::Elementwise) {
-                    return Some(format!(
-                        "ttg.convert_layout to a dot operand layout of an elementwise '{source}'"
-                    ));
-                }
-                return None;
-            }
-            if n == "ttg.local_alloc" {
-                let source = defining_name(ir::operand(op, 0)?)?;
-                if matches!(
-                    source.as_str(),
-                    "tt.trans" | "tt.reshape" | "ttg.convert_layout"
-                ) {
-                    return Some(format!("ttg.local_alloc of a '{source}' result"));
-                }
-                return None;
-            }
-            if n == "ttng.warp_group_dot" {
-                let a = ir::operand(op, 0)?;
-                let alloc = ir::defined_by(a, "ttg.local_alloc")?;
-                let source = ir::operand(alloc, 0)?;
-                if !is_blocked(&encoding(source)) {
-                    return Some(
-                        "ttng.warp_group_dot whose A operand is stored from a non-blocked layout"
-                            .into(),
-                    );
-                }
-            }
-            None
-        }),
-    )
-}
-
-fn optimize_dot_operands(module: OperationRef) -> PassResult {
-    optimize_dot_operands_with(module, true)
-}
-
-fn optimize_dot_operands_no_hoist(module: OperationRef) -> PassResult {
-    optimize_dot_operands_with(module, false)
-}
 
 fn is_tensordesc(value: Value) -> bool {
     types::tensor_desc_block(value.r#type()).is_some()
@@ -397,18 +326,6 @@ const fn gate(
     }
 }
 
-pub static OPTIMIZE_DOT_OPERANDS: RustPass = gate(
-    "TritonGPUOptimizeDotOperands",
-    "tritongpu-optimize-dot-operands",
-    "Fuse transposes and converts into dot operands (not yet: refuses such input, otherwise a no-op)",
-    optimize_dot_operands,
-);
-static OPTIMIZE_DOT_OPERANDS_NO_HOIST: RustPass = gate(
-    "TritonGPUOptimizeDotOperands",
-    "tritongpu-optimize-dot-operands",
-    "Fuse transposes and converts into dot operands (not yet: refuses such input, otherwise a no-op)",
-    optimize_dot_operands_no_hoist,
-);
 pub static OPTIMIZE_DESCRIPTOR_ENCODING: RustPass = gate(
     "TritonNvidiaGPUOptimizeDescriptorEncodingPass",
     "triton-nvidia-optimize-descriptor-encoding",
@@ -473,15 +390,6 @@ fn int_option(options: &PassOptions, key: &str, default: i64) -> Result<i64, Str
             .parse()
             .map_err(|_| format!("invalid value '{text}' for option '{key}': expected an integer")),
     }
-}
-
-/// `tritongpu-optimize-dot-operands{hoist-layout-conversion=true}`.
-pub fn optimize_dot_operands_factory(options: &PassOptions) -> Result<melior::pass::Pass, String> {
-    Ok(if options.flag("hoist-layout-conversion", true)? {
-        OPTIMIZE_DOT_OPERANDS.build()
-    } else {
-        OPTIMIZE_DOT_OPERANDS_NO_HOIST.build()
-    })
 }
 
 /// `nvgpu-warp-specialization{num-stages=0 dump-intermediate-steps=false}`:
