@@ -69,6 +69,35 @@ pub enum Layout {
     },
 }
 
+/// `SwizzledSharedEncodingAttr::get` for an operand of an Ampere or Hopper
+/// MMA (one CTA): `(vec, perPhase, maxPhase)` for a tensor of `shape` held
+/// in memory with dimension order `order`. `need_trans` is set where the
+/// tensor is stored before a transpose (its K dimension is then the other
+/// one), as Triton's `SwizzleShmemConvert` does.
+pub fn dot_operand_swizzle(
+    op_idx: u32,
+    k_width: u32,
+    shape: &[i64],
+    order: &[u32],
+    bits: u32,
+    need_trans: bool,
+) -> (u32, u32, u32) {
+    let k = shape[order[0] as usize];
+    let bits = i64::from(bits);
+    let per_phase = (1024 / (bits * k)).max(1);
+    let mut mma_stride: i64 = 8;
+    let mut vec = 4 * i64::from(k_width);
+    let rank = order.len();
+    let k_dim = if op_idx == 0 { rank - 1 } else { rank - 2 };
+    let k_contiguous = (order[0] as usize == k_dim) != need_trans;
+    if !k_contiguous {
+        std::mem::swap(&mut vec, &mut mma_stride);
+    }
+    let max_phase = mma_stride.min(1024 / (vec * bits)).max(1);
+    let max_phase = (max_phase / per_phase).max(1);
+    (vec as u32, per_phase as u32, max_phase as u32)
+}
+
 /// The memory spaces a memory descriptor may live in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemorySpace {
@@ -729,5 +758,62 @@ impl<'c> MemDesc<'c> {
                 self.encoding
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot_operand_swizzles_as_triton() {
+        // f16 A operand of mma v2, 128x64, order [1, 0], kWidth 2.
+        assert_eq!(
+            dot_operand_swizzle(0, 2, &[128, 64], &[1, 0], 16, false),
+            (8, 1, 8)
+        );
+        // B operand with K fastest in memory order [1, 0]: vec/stride swap.
+        assert_eq!(
+            dot_operand_swizzle(1, 2, &[64, 128], &[1, 0], 16, false),
+            (8, 1, 8)
+        );
+        // Small K packs rows: f16, K = 16.
+        assert_eq!(
+            dot_operand_swizzle(0, 2, &[16, 16], &[1, 0], 16, false),
+            (8, 4, 2)
+        );
+        // fp32 with kWidth 1.
+        assert_eq!(
+            dot_operand_swizzle(0, 1, &[64, 32], &[1, 0], 32, false),
+            (4, 1, 8)
+        );
+        // Stored before a transpose: the 16x32 f16 source of a 32x16 A
+        // operand (Triton 3.6's SwizzleShmemConvert chose 8, 2, 4).
+        assert_eq!(
+            dot_operand_swizzle(0, 2, &[16, 32], &[1, 0], 16, true),
+            (8, 2, 4)
+        );
+    }
+
+    #[test]
+    fn nvmma_swizzle_follows_the_contiguous_rows() {
+        let of = |shape: &[i64], order: &[u32], bits| match Layout::nvmma_shared_for(
+            shape, order, bits, false,
+        ) {
+            Layout::NvmmaShared {
+                swizzling_byte_width,
+                transposed,
+                ..
+            } => (swizzling_byte_width, transposed),
+            _ => unreachable!(),
+        };
+        // 64 f16 = 128 bytes per row.
+        assert_eq!(of(&[128, 64], &[1, 0], 16), (128, false));
+        // 16 f16 = 32 bytes, K-major B: transposed.
+        assert_eq!(of(&[16, 64], &[0, 1], 16), (32, true));
+        // 8 f16 = 16 bytes per row: below every swizzle width.
+        assert_eq!(of(&[64, 8], &[1, 0], 16), (0, false));
+        // Fewer than 8 rows: no swizzling.
+        assert_eq!(of(&[4, 64], &[1, 0], 16), (0, false));
     }
 }

@@ -950,6 +950,22 @@ impl LinearLayout {
         self.bases_per_dim("register", false)
     }
 
+    /// Triton's `getOrderForMemory` of a distributed layout: the register
+    /// order, unless the lanes run along another dimension first and each
+    /// thread holds a single element along it (then the lane order).
+    pub fn order_for_memory(&self) -> Vec<u32> {
+        let order = self.default_order("register");
+        let thread_order = self.order_per_dim("lane", &order);
+        if order == thread_order {
+            return order;
+        }
+        let contig = self.elems_per_thread_per_dim();
+        if contig[thread_order[0] as usize] == 1 {
+            return thread_order;
+        }
+        order
+    }
+
     /// Elements each thread holds (the register dimension's size).
     pub fn total_elems_per_thread(&self) -> i32 {
         self.in_dim_size("register")

@@ -11,11 +11,17 @@
 //!   transpose's source instead, with the NVMMA encoding transposed, and
 //!   the dot reads it through `ttg.memdesc_trans`: MMA v3 transposes for
 //!   free.
-//! - `SwizzleShmemConvert` (a `ttg.convert_layout` to a dot operand of a
-//!   2-D `tt.trans`, feeding a `tt.dot`), `ReshapeMemDesc` (an NVMMA
+//! - `SwizzleShmemConvert` (implemented): a `ttg.convert_layout` to a dot
+//!   operand of a 2-D `tt.trans`, whose only user is a `tt.dot`, reads the
+//!   operand with `ttg.local_load` through a `ttg.memdesc_trans` of a
+//!   `ttg.local_alloc` of the transpose's source, in the swizzled encoding
+//!   Triton derives for the dot operand from the source's shape and memory
+//!   order with its K dimension swapped (`needTrans`); the conversion then
+//!   folds away.
+//! - `ReshapeMemDesc` (an NVMMA
 //!   `ttg.local_alloc` of a `tt.reshape`; other encodings never become
-//!   NVMMA views, which it requires) and `UseShmemForScales`
-//!   (Blackwell scaled MMA): not yet; input they would rewrite is refused
+//!   NVMMA views, which it requires) and `UseShmemForScales` (Blackwell
+//!   scaled MMA): not yet; input they would rewrite is refused
 //!   with a located error (checked after the canonicalization, before any
 //!   pattern runs).
 
@@ -48,6 +54,12 @@ pub fn factory(options: &PassOptions) -> Result<melior::pass::Pass, String> {
     Ok(PASS.build())
 }
 
+static SWIZZLE_CONVERT: Pattern = Pattern {
+    benefit: 1,
+    rewrite: swizzle_shmem_convert,
+    generated: &["ttg.local_alloc", "ttg.memdesc_trans", "ttg.local_load"],
+};
+
 static FUSE_TRANS: Pattern = Pattern {
     benefit: 1,
     rewrite: fuse_trans_mmav3,
@@ -68,8 +80,10 @@ fn run(module: OperationRef) -> PassResult {
             return Err(refuse(op, &what));
         }
     }
-    let mut patterns: Vec<(Root, &'static Pattern)> =
-        vec![(Root::Op("ttg.local_alloc"), &FUSE_TRANS)];
+    let mut patterns: Vec<(Root, &'static Pattern)> = vec![
+        (Root::Op("ttg.convert_layout"), &SWIZZLE_CONVERT),
+        (Root::Op("ttg.local_alloc"), &FUSE_TRANS),
+    ];
     patterns.extend(
         ttg_dialect::canonicalize::patterns("ttg.convert_layout")
             .iter()
@@ -139,23 +153,213 @@ fn unsupported(op: MlirOperation) -> Option<String> {
         return None;
     }
     if ir::is(op, "ttg.convert_layout") {
-        let dot = single_user(ir::result(op, 0))?;
-        if !ir::is(dot, "tt.dot") {
-            return None;
-        }
-        let trans = ir::defining_op(ir::operand(op, 0)).filter(|t| ir::is(*t, "tt.trans"))?;
-        let result_is_dot_operand = tt_dialect::types::Tensor::of(
-            // SAFETY: a live value's type.
-            unsafe { Type::from_raw(ir::value_type(ir::result(op, 0))) },
-        )
-        .and_then(|t| t.encoding)
-        .and_then(Layout::read)
-        .is_some_and(|l| matches!(l, Layout::DotOperand { .. }));
-        if trans_order(trans).as_deref() == Some(&[1, 0]) && result_is_dot_operand {
-            return Some("a dot operand converted from a tt.trans (SwizzleShmemConvert)".into());
+        if let Err(what) = swizzle_plan(op) {
+            return Some(what);
         }
     }
     None
+}
+
+fn layout_of(v: MlirValue) -> Option<Layout> {
+    // SAFETY: a live value's type.
+    tt_dialect::types::Tensor::of(unsafe { Type::from_raw(ir::value_type(v)) })
+        .and_then(|t| t.encoding)
+        .and_then(Layout::read)
+}
+
+/// Where `SwizzleShmemConvert` applies to the conversion `cvt`: the
+/// transpose and the encoding text of the shared buffer; `Ok(None)` where
+/// it does not apply, `Err` where this file cannot follow it.
+fn swizzle_plan(cvt: MlirOperation) -> Result<Option<(MlirOperation, String)>, String> {
+    let Some(dot) = single_user(ir::result(cvt, 0)) else {
+        return Ok(None);
+    };
+    let Some(trans) = ir::defining_op(ir::operand(cvt, 0)).filter(|t| ir::is(*t, "tt.trans"))
+    else {
+        return Ok(None);
+    };
+    if !ir::is(dot, "tt.dot") || trans_order(trans).as_deref() != Some(&[1, 0]) {
+        return Ok(None);
+    }
+    let Some(Layout::DotOperand {
+        op_idx,
+        k_width,
+        parent,
+    }) = layout_of(ir::result(cvt, 0))
+    else {
+        return Ok(None);
+    };
+    // The type the encoding is derived from: the transpose's source, or
+    // what a conversion in front of it converts.
+    let mut source = ir::operand(trans, 0);
+    if let Some(inner) = ir::defining_op(source).filter(|d| ir::is(*d, "ttg.convert_layout")) {
+        source = ir::operand(inner, 0);
+    }
+    // SAFETY: a live value's type.
+    let Some(src) =
+        tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ir::value_type(source)) })
+    else {
+        return Ok(None);
+    };
+    let too_complex = || {
+        "a dot operand converted from a tt.trans (SwizzleShmemConvert) of this layout".to_string()
+    };
+    let layout = src
+        .encoding
+        .and_then(Layout::read)
+        .ok_or_else(too_complex)?;
+    if layout.ctas().unwrap_or(1) != 1 {
+        return Err(too_complex());
+    }
+    let linear =
+        ttg_dialect::to_linear::to_linear_layout(&layout, src.shape).map_err(|_| too_complex())?;
+    let order = linear.order_for_memory();
+    let bits = tt_dialect::types::bit_width(src.element).ok_or_else(too_complex)?;
+    let (vec, per_phase, max_phase) = match parent.as_deref() {
+        Some(Layout::NvidiaMma {
+            version_major: 2 | 3,
+            ..
+        }) => {
+            ttg_dialect::layout::dot_operand_swizzle(op_idx, k_width, src.shape, &order, bits, true)
+        }
+        Some(Layout::NvidiaMma { .. }) | None => return Err(too_complex()),
+        Some(_) => (1, 1, 1),
+    };
+    let order: Vec<String> = order.iter().map(u32::to_string).collect();
+    Ok(Some((
+        trans,
+        format!(
+            "#ttg.swizzled_shared<{{vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase}, order = [{}]}}>",
+            order.join(", ")
+        ),
+    )))
+}
+
+/// `SwizzleShmemConvert`.
+fn swizzle_shmem_convert<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    rewriter: &RewriterBase<'c, 'a>,
+) -> bool {
+    let cvt = op.to_raw();
+    let Ok(Some((trans, encoding))) = swizzle_plan(cvt) else {
+        return false;
+    };
+    let source = ir::operand(trans, 0);
+    // SAFETY: a live value's type.
+    let Some(src) =
+        tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ir::value_type(source)) })
+    else {
+        return false;
+    };
+    let Some(Layout::SwizzledShared {
+        vec,
+        per_phase,
+        max_phase,
+        order,
+        ..
+    }) = parse_attr(cvt, &encoding).and_then(Layout::read)
+    else {
+        return false;
+    };
+    let dims = |shape: &[i64]| {
+        shape
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join("x")
+    };
+    let stored = format!(
+        "!ttg.memdesc<{}x{}, {encoding}, #ttg.shared_memory>",
+        dims(src.shape),
+        src.element
+    );
+    let viewed = format!(
+        "!ttg.memdesc<{}x{}, #ttg.swizzled_shared<{{vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase}, order = [{}, {}]}}>, #ttg.shared_memory>",
+        dims(&[src.shape[1], src.shape[0]]),
+        src.element,
+        order[1],
+        order[0]
+    );
+    let (Some(stored), Some(viewed)) = (parse_type(cvt, &stored), parse_type(cvt, &viewed)) else {
+        return false;
+    };
+    // SAFETY: `trans` is a live op of the IR being rewritten.
+    let trans_ref = unsafe { OperationRef::from_raw(trans) };
+    let location = trans_ref.location();
+    rewriter.set_insertion_point_before(trans_ref);
+    let alloc = tt_dialect::ir::create(
+        rewriter,
+        "ttg.local_alloc",
+        location,
+        // SAFETY: a live value.
+        &[unsafe { Value::from_raw(source) }],
+        &[stored],
+        &[],
+    );
+    let view = transpose_view(rewriter, alloc, viewed, location);
+    // SAFETY: a live value's type.
+    let loaded_ty = unsafe { Type::from_raw(ir::value_type(ir::result(cvt, 0))) };
+    let load = tt_dialect::ir::create(
+        rewriter,
+        "ttg.local_load",
+        location,
+        &[tt_dialect::ir::first_result(view)],
+        &[loaded_ty],
+        &[],
+    );
+    rewriter.start_op_modification(op);
+    ir::set_operand(cvt, 0, ir::result(load.to_raw(), 0));
+    rewriter.finalize_op_modification(op);
+    true
+}
+
+fn parse_attr<'c>(op: MlirOperation, text: &str) -> Option<Attribute<'c>> {
+    // SAFETY: the context is live; a null attribute means the text was
+    // refused, anything else is owned by the context.
+    unsafe {
+        let attr =
+            mlir_sys::mlirAttributeParseGet(ir::context(op), melior::StringRef::new(text).to_raw());
+        (!attr.ptr.is_null()).then(|| Attribute::from_raw(attr))
+    }
+}
+
+fn parse_type<'c>(op: MlirOperation, text: &str) -> Option<Type<'c>> {
+    // SAFETY: as in `parse_attr`.
+    unsafe {
+        let ty = mlir_sys::mlirTypeParseGet(ir::context(op), melior::StringRef::new(text).to_raw());
+        (!ty.ptr.is_null()).then(|| Type::from_raw(ty))
+    }
+}
+
+/// `ttg.memdesc_trans {order = [1, 0]}` of `alloc`'s result, typed `ty`.
+fn transpose_view<'c, 'a>(
+    rewriter: &RewriterBase<'c, 'a>,
+    alloc: OperationRef<'c, 'a>,
+    ty: Type<'c>,
+    location: melior::ir::Location<'c>,
+) -> OperationRef<'c, 'a> {
+    let context_ref = location.context();
+    // SAFETY: `context_ref` (a local, outliving `context`) refers to the
+    // live context of the module; the array is read during the call only.
+    let (context, order) = unsafe {
+        let order = [1i32, 0];
+        (
+            context_ref.to_ref(),
+            Attribute::from_raw(mlir_sys::mlirDenseI32ArrayGet(
+                context_ref.to_ref().to_raw(),
+                2,
+                order.as_ptr(),
+            )),
+        )
+    };
+    tt_dialect::ir::create(
+        rewriter,
+        "ttg.memdesc_trans",
+        location,
+        &[tt_dialect::ir::first_result(alloc)],
+        &[ty],
+        &[(melior::ir::Identifier::new(context, "order"), order)],
+    )
 }
 
 /// `FuseTransMMAV3Plus`.
@@ -246,28 +450,7 @@ fn fuse_trans_mmav3<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
         &[inner_type],
         &[],
     );
-    let context_ref = location.context();
-    // SAFETY: `context_ref` (a local, outliving `context`) refers to the
-    // live context of the module; the array is read during the call only.
-    let (context, order) = unsafe {
-        let order = [1i32, 0];
-        (
-            context_ref.to_ref(),
-            Attribute::from_raw(mlir_sys::mlirDenseI32ArrayGet(
-                ir::context(alloc),
-                2,
-                order.as_ptr(),
-            )),
-        )
-    };
-    let view = tt_dialect::ir::create(
-        rewriter,
-        "ttg.memdesc_trans",
-        location,
-        &[tt_dialect::ir::first_result(new_alloc)],
-        &[alloc_type],
-        &[(melior::ir::Identifier::new(context, "order"), order)],
-    );
+    let view = transpose_view(rewriter, new_alloc, alloc_type, location);
     rewriter.replace_op_with_operation(op, view);
     true
 }

@@ -22,7 +22,7 @@
 use melior::ir::{operation::OperationRef, r#type::TypeLike, Type};
 use mlir_sys::{MlirOperation, MlirType};
 use tt_dialect::types::TensorView;
-use ttg_dialect::layout::Layout;
+use ttg_dialect::layout::{dot_operand_swizzle, Layout};
 use ttg_dialect::linear_layout::LinearLayout;
 use ttg_dialect::to_linear::to_linear_layout;
 
@@ -125,7 +125,7 @@ fn rewrite(cvt: MlirOperation) -> PassResult {
             "conversions of tensors spread over several CTAs",
         ));
     }
-    let order = order_for_memory(&src_ll);
+    let order = src_ll.order_for_memory();
     let (vec, per_phase, max_phase) = match parent.as_deref() {
         Some(Layout::NvidiaMma { version_major, .. }) => {
             if !matches!(version_major, 2 | 3) {
@@ -134,7 +134,7 @@ fn rewrite(cvt: MlirOperation) -> PassResult {
                     &format!("dot operands of nvidia_mma version {version_major}"),
                 ));
             }
-            mma_swizzle(*op_idx, *k_width, &src.shape, &order, bits)
+            dot_operand_swizzle(*op_idx, *k_width, &src.shape, &order, bits, false)
         }
         Some(_) => (1, 1, 1),
         None => return Err(unsupported(cvt, "dot operands without a parent")),
@@ -183,44 +183,6 @@ fn element_bits(ty: MlirType) -> Option<u32> {
         return Some(w);
     }
     unsafe { mlir_sys::mlirTypeIsAFloat(ty).then(|| mlir_sys::mlirFloatTypeGetWidth(ty) as u32) }
-}
-
-/// `SwizzledSharedEncodingAttr::get` for an Ampere or Hopper dot operand
-/// (one CTA): `(vec, perPhase, maxPhase)`.
-fn mma_swizzle(
-    op_idx: u32,
-    k_width: u32,
-    shape: &[i64],
-    order: &[u32],
-    bits: u32,
-) -> (u32, u32, u32) {
-    let k = shape[order[0] as usize];
-    let bits = i64::from(bits);
-    let per_phase = (1024 / (bits * k)).max(1);
-    let mut mma_stride: i64 = 8;
-    let mut vec = 4 * i64::from(k_width);
-    let rank = order.len();
-    let k_dim = if op_idx == 0 { rank - 1 } else { rank - 2 };
-    if order[0] as usize != k_dim {
-        std::mem::swap(&mut vec, &mut mma_stride);
-    }
-    let max_phase = mma_stride.min(1024 / (vec * bits)).max(1);
-    let max_phase = (max_phase / per_phase).max(1);
-    (vec as u32, per_phase as u32, max_phase as u32)
-}
-
-/// `getOrderForMemory` of a distributed layout given as a linear layout.
-fn order_for_memory(ll: &LinearLayout) -> Vec<u32> {
-    let order = ll.default_order("register");
-    let thread_order = ll.order_per_dim("lane", &order);
-    if order == thread_order {
-        return order;
-    }
-    let contig = ll.elems_per_thread_per_dim();
-    if contig[thread_order[0] as usize] == 1 {
-        return thread_order;
-    }
-    order
 }
 
 const REGISTER: &str = "register";
@@ -384,17 +346,5 @@ mod tests {
         assert_eq!(comp.out_dim_names(), vec!["register", "lane"]);
         assert_eq!(mixed_transpositions(&a, &b).unwrap(), 1);
         assert!(!cvt_needs_shared_memory(&a, &b).unwrap());
-    }
-
-    #[test]
-    fn swizzle_formulas() {
-        // f16 A operand of mma v2, 128x64, order [1, 0], kWidth 2.
-        assert_eq!(mma_swizzle(0, 2, &[128, 64], &[1, 0], 16), (8, 1, 8));
-        // B operand with k fastest in memory order [1, 0]: vec/stride swap.
-        assert_eq!(mma_swizzle(1, 2, &[64, 128], &[1, 0], 16), (8, 1, 8));
-        // Small K packs rows: f16, K = 16.
-        assert_eq!(mma_swizzle(0, 2, &[16, 16], &[1, 0], 16), (8, 4, 2));
-        // fp32 with kWidth 1.
-        assert_eq!(mma_swizzle(0, 1, &[64, 32], &[1, 0], 32), (4, 1, 8));
     }
 }
