@@ -32,7 +32,12 @@
 //!    (`hoistConvertOnTopOfExtOrBroadcast`): a convert whose slice
 //!    reaches a single ext/broadcast/expand_dims/widening fp_to_fp that
 //!    cannot itself be rematerialized is moved above it.
-//! 5. The final canonicalizations.
+//! 5. **Hoisting dot-operand chains** (`hoistConvertDotOperand`, right
+//!    after 4 without a clean-up): a convert that a later MMA dot
+//!    post-dominates moves to the loads behind it through ops that move no
+//!    data between threads (elementwise, broadcasts, views, other
+//!    converts), when the slice ends in loads and constants only.
+//! 6. The final canonicalizations.
 //!
 //! A slice through `scf.for` iter args or `scf.if` results rebuilds the
 //! loop / `if` with extra iter args / results in the new layout
@@ -44,8 +49,8 @@
 //! `join`, `split`, `gather` and `fp4_to_fp` is treated as unknown
 //! (propagation stops there, slices through them fail), so kernels using
 //! those may differ.
-//! Also missing: `hoistConvertIntoConditionals`, `hoistConvertDotOperand`
-//! (dot path), and the `scf.if` canonicalizations of the final clean-up
+//! Also missing: `hoistConvertIntoConditionals` and the `scf.if`
+//! canonicalizations of the final clean-up
 //! (it runs Triton's `scf.for` dead-argument elimination, the `scf.for`
 //! canonicalizations and the convert patterns). "Register-only" converts
 //! are those whose source and target linear layouts agree on lanes, warps and blocks.
@@ -86,9 +91,17 @@ fn run(module: OperationRef) -> PassResult {
     }
     // Backward rematerialisation, then hoisting over extensions: each phase
     // visits every conversion of every function after a clean-up.
+    // Hoisting over dot-operand chains follows right after, without a
+    // clean-up in between (Triton's `hoistConvert`).
     type Phase = fn(&mut Remat, &mut Cx, MlirOperation) -> Result<(), String>;
-    for phase in [Remat::backward as Phase, Remat::hoist_ext] {
-        cleanup_converts(module);
+    for (phase, clean_first) in [
+        (Remat::backward as Phase, true),
+        (Remat::hoist_ext, true),
+        (Remat::hoist_dot_operand, false),
+    ] {
+        if clean_first {
+            cleanup_converts(module);
+        }
         for &f in &funcs {
             let mut rm = Remat::default();
             for cvt in converts(f) {
@@ -1450,6 +1463,50 @@ impl Remat {
     }
 
     /// `hoistConvertOnTopOfExtOrBroadcast`.
+    /// `hoistConvertDotOperand`: a conversion that a later MMA dot
+    /// post-dominates moves up to the loads behind it, through ops that move
+    /// no data between threads, so that the loads can be pipelined in the
+    /// converted layout.
+    fn hoist_dot_operand(&mut self, cx: &mut Cx, cvt: MlirOperation) -> Result<(), String> {
+        let target = tensor_encoding(ir::value_type(ir::result(cvt, 0))).ok_or("convert result")?;
+        if !feeds_a_later_mma_dot(cvt) {
+            return Ok(());
+        }
+        let mut slice = Slice::default();
+        if !self.backward_slice(cx, (cvt, 0), target, &mut slice, &|op| !moves_no_data(op)) {
+            return Ok(());
+        }
+        // Leaves must be loads (converted right after them) or constants.
+        let mut loads = Vec::new();
+        let mut inner = Slice {
+            values: Vec::new(),
+            layout: slice.layout.clone(),
+        };
+        for v in &slice.values {
+            let Some(def) = ir::defining_op(v.0) else {
+                return Ok(());
+            };
+            if ir::is(def, "tt.load") || ir::is(def, "tt.descriptor_load") {
+                loads.push(*v);
+            } else if ir::is(def, "arith.constant") || moves_no_data(def) {
+                inner.insert(v.0);
+            } else {
+                return Ok(());
+            }
+        }
+        if inner.values.is_empty() {
+            return Ok(());
+        }
+        let mut mapping = ir::ValueMap::new();
+        for v in loads {
+            let ty = with_encoding(ir::value_type(v.0), slice.layout[&v]).ok_or("load result")?;
+            let new_cvt = create_convert(ir::location(cvt), v.0, ty);
+            insert_after_value(v.0, new_cvt);
+            mapping.insert(v, Val(ir::result(new_cvt, 0)));
+        }
+        self.rewrite_slice(cx, inner, cvt, mapping)
+    }
+
     fn hoist_ext(&mut self, cx: &mut Cx, cvt: MlirOperation) -> Result<(), String> {
         let target = tensor_encoding(ir::value_type(ir::result(cvt, 0))).ok_or("convert result")?;
         if is_dot_operand(target) {
@@ -1524,6 +1581,71 @@ impl Remat {
         slice.values.retain(|v| v.0.ptr != ir::result(ext, 0).ptr);
         self.rewrite_slice(cx, slice, cvt, mapping)
     }
+}
+
+/// Whether `dot` post-dominates `op` in structured control flow: an
+/// ancestor of `op` (or `op`) sits before `dot` in `dot`'s block.
+fn post_dominates(dot: MlirOperation, op: MlirOperation) -> bool {
+    let block = ir::op_block(dot);
+    let mut anc = op;
+    while ir::op_block(anc).ptr != block.ptr {
+        match ir::parent_op(anc) {
+            Some(parent) => anc = parent,
+            None => return false,
+        }
+    }
+    // SAFETY: both ops are live and in the same block.
+    anc.ptr != dot.ptr && unsafe { mlir_sys::mlirOperationIsBeforeInBlock(anc, dot) }
+}
+
+/// The condition of Triton's `hoistConvertDotOperand`: an MMA dot (A in a
+/// dot-operand layout of an `nvidia_mma` parent) under the conversion's
+/// parent op post-dominates it.
+fn feeds_a_later_mma_dot(cvt: MlirOperation) -> bool {
+    let Some(parent) = ir::parent_op(cvt) else {
+        return false;
+    };
+    let mut found = false;
+    ir::walk_pre(parent, &mut |op| {
+        if found || !crate::ttgir::pipelining::is_dot_like(op) || ir::operand_count(op) == 0 {
+            return;
+        }
+        let mma_operand = tensor_encoding(ir::value_type(ir::operand(op, 0)))
+            .and_then(layout_of)
+            .is_some_and(|l| {
+                matches!(
+                    l,
+                    ttg_dialect::layout::Layout::DotOperand { parent: Some(p), .. }
+                        if matches!(*p, ttg_dialect::layout::Layout::NvidiaMma { .. })
+                )
+            });
+        if mma_operand && post_dominates(op, cvt) {
+            found = true;
+        }
+    });
+    found
+}
+
+/// Ops that move no data between threads (`hoistConvertDotOperand`'s
+/// `noDataMovement`): pure elementwise ops, broadcasts, conversions, fp4
+/// upcasts and views.
+fn moves_no_data(op: MlirOperation) -> bool {
+    // SAFETY: `op` is a live op of the function being rewritten.
+    let pure = tt_dialect::ir::is_memory_effect_free(unsafe { OperationRef::from_raw(op) });
+    (elementwise(op) && pure)
+        || [
+            "tt.broadcast",
+            "ttg.fp4_to_fp",
+            "ttg.convert_layout",
+            "ttg.upcast_mxfp",
+            "tt.expand_dims",
+            "tt.reshape",
+            "tt.trans",
+            "tt.join",
+            "tt.split",
+        ]
+        .iter()
+        .any(|n| ir::is(op, n))
 }
 
 /// `replaceIfOpWithNewSignature`: a copy of `op` (before it, owning its

@@ -3,7 +3,8 @@
 // rematerialization of straight-line slices (make_range, splat, addptr),
 // reductions on each axis, a convert hoisted above a broadcast,
 // scf.for / scf.if carrying tensors through layout changes, and layouts
-// inferred through tt.reshape and tt.trans.
+// inferred through tt.reshape and tt.trans, dot-operand conversions hoisted
+// to their loads.
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -162,5 +163,41 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %4 = ttg.convert_layout %x_21 : tensor<1024xi32, #blocked2> -> tensor<1024xi32, #blocked9>
     tt.store %q, %4 : tensor<1024x!tt.ptr<i32>, #blocked9>
     tt.return
+  }
+}
+
+// -----
+
+// Conversions to dot operands of an MMA dot later in the loop move up to
+// their loads, over the elementwise scaling and the fp8 upcast
+// (hoistConvertDotOperand; Triton 3.6's pass gives the same IR).
+// CHECK-LABEL: @hoist_to_loads
+// CHECK: %[[S:.*]] = arith.constant dense<2.000000e+00> : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// CHECK: scf.for
+// CHECK-NEXT: %[[X:.*]] = tt.load
+// CHECK-NEXT: %[[XD:.*]] = ttg.convert_layout %[[X]] : tensor<32x32xf16, #{{.*}}> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// CHECK-NEXT: arith.mulf %[[XD]], %[[S]] : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+// CHECK-NEXT: %[[Y:.*]] = tt.load
+// CHECK-NEXT: %[[YD:.*]] = ttg.convert_layout %[[Y]] : tensor<32x32xf8E4M3FN, #{{.*}}> -> tensor<32x32xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+// CHECK-NEXT: tt.fp_to_fp %[[YD]]
+#a = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @hoist_to_loads(%pa: tensor<32x32x!tt.ptr<f16>, #a>, %pb: tensor<32x32x!tt.ptr<f8E4M3FN>, #a>, %n: i32) -> tensor<32x32xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #mma>
+    %s = arith.constant dense<2.000000e+00> : tensor<32x32xf16, #a>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<32x32xf32, #mma>) : i32 {
+      %x = tt.load %pa : tensor<32x32x!tt.ptr<f16>, #a>
+      %xs = arith.mulf %x, %s : tensor<32x32xf16, #a>
+      %xd = ttg.convert_layout %xs : tensor<32x32xf16, #a> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %y = tt.load %pb : tensor<32x32x!tt.ptr<f8E4M3FN>, #a>
+      %yh = tt.fp_to_fp %y : tensor<32x32xf8E4M3FN, #a> -> tensor<32x32xf16, #a>
+      %yd = ttg.convert_layout %yh : tensor<32x32xf16, #a> -> tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %xd, %yd, %acc : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<32x32xf32, #mma>
+      scf.yield %d : tensor<32x32xf32, #mma>
+    }
+    tt.return %r : tensor<32x32xf32, #mma>
   }
 }
