@@ -52,6 +52,7 @@ CASES = [
     (128, 64, 32, "fp8e4nv", 4, False, True, "ieee"),  # fp8, reduced epilogue
     (256, 128, 64, "fp16", 8, False, True, "ieee"),
     (16, 16, 16, "fp16", 4, False, False, "ieee"),  # mma v2
+    (16, 16, 16, "bf16", 8, True, False, "ieee"),  # mma v2, B converted before the transpose
     (64, 64, 32, "fp32", 4, False, False, "ieee"),  # FMA
 ]
 
