@@ -229,7 +229,7 @@ pub static PASSES: &[PassInfo] = &[
         kind: PassKind::Rust(crate::ttgir::assign_latencies::factory),
     },
     rust(&crate::ttgir::coalesce::PASS),
-    rust(&crate::ttgir::dot_path::COALESCE_ASYNC_COPY),
+    rust(&crate::ttgir::coalesce_async_copy::PASS),
     rust(&crate::ttgir::combine_tensor_select_and_if::PASS),
     rust(&crate::ttgir::dot_path::FUSE_NESTED_LOOPS),
     PassInfo {

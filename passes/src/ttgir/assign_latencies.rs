@@ -227,7 +227,7 @@ fn worth_pipelining(load: MlirOperation, axis: &AxisInfoMap) -> Result<bool, Fai
         }
     }
     if let Some(encoding) = alloc_encoding {
-        let Some(bytes) = copy_vec_bytes(result, encoding) else {
+        let Some(bytes) = pl::copy_vec_bytes(result, encoding) else {
             return Err(error(
                 load,
                 &format!(
@@ -297,62 +297,10 @@ fn users_agree_on_shared_encoding(value: mlir_sys::MlirValue) -> Result<bool, Fa
     Ok(true)
 }
 
-/// `getCopyVecBytes`: how many bytes of a thread's registers land
-/// contiguously in `shared` (the register layout's contiguity along the
-/// shared layout's contiguous dimension, capped by what the encoding keeps
-/// contiguous: 16-byte chunks for NVMMA layouts, `vec` elements for
-/// swizzled ones, whole rows without swizzling). `None` for other
-/// encodings.
-fn copy_vec_bytes(value: mlir_sys::MlirValue, shared: mlir_sys::MlirAttribute) -> Option<u32> {
-    let ty = unsafe { Type::from_raw(ir::value_type(value)) };
-    let tensor = tt_dialect::types::Tensor::of(ty)?;
-    let bytes = (tt_dialect::types::bit_width(tensor.element)? / 8).max(1);
-    let layout = Layout::read(unsafe { melior::ir::Attribute::from_raw(shared) })?;
-    let rank = tensor.shape.len();
-    let (dim, contiguous) = match layout {
-        Layout::NvmmaShared { transposed, .. } => {
-            let dim = if transposed {
-                rank.checked_sub(2)?
-            } else {
-                rank - 1
-            };
-            (dim, (16 / bytes).max(1) as i64)
-        }
-        Layout::SwizzledShared {
-            vec,
-            max_phase,
-            order,
-            ..
-        } => {
-            let dim = *order.first()? as usize;
-            let row = *tensor.shape.get(dim)?;
-            (dim, if max_phase == 1 { row } else { i64::from(vec) })
-        }
-        _ => return None,
-    };
-    let (order, contig) = order_and_contig(value)?;
-    let in_registers = if order.first() == Some(&(dim as u32)) {
-        i64::from(*contig.get(dim)?)
-    } else {
-        1
-    };
-    Some(in_registers.min(contiguous) as u32 * bytes)
-}
-
 fn layout_of(v: mlir_sys::MlirValue) -> Option<Layout> {
     let ty = unsafe { Type::from_raw(ir::value_type(v)) };
     let tensor = tt_dialect::types::Tensor::of(ty)?;
     Layout::read(tensor.encoding?)
-}
-
-/// The layout's order and per-thread contiguity (Triton's linear encoding
-/// `getOrder` / `getContigPerThread`).
-fn order_and_contig(v: mlir_sys::MlirValue) -> Option<(Vec<u32>, Vec<u32>)> {
-    let ty = unsafe { Type::from_raw(ir::value_type(v)) };
-    let tensor = tt_dialect::types::Tensor::of(ty)?;
-    let layout = Layout::read(tensor.encoding?)?;
-    let linear = ttg_dialect::to_linear::to_linear_layout(&layout, &tensor.shape).ok()?;
-    Some((linear.default_order("register"), linear.contig_per_thread()))
 }
 
 /// Triton's `isSmallLoad`: a tensor load whose copy vector is narrower
@@ -368,7 +316,7 @@ pub fn is_small_load(load: MlirOperation, axis: &AxisInfoMap) -> bool {
     let Some((pointee, _)) = tt_dialect::types::pointer_parts(tensor.element) else {
         return true;
     };
-    let Some((order, contig)) = order_and_contig(ptr) else {
+    let Some((order, contig)) = pl::order_and_contig(ptr) else {
         return true;
     };
     let order0 = order[0] as usize;
@@ -376,7 +324,7 @@ pub fn is_small_load(load: MlirOperation, axis: &AxisInfoMap) -> bool {
     let load_ref = unsafe { OperationRef::from_raw(load) };
     let mask = tt_dialect::ir::segment(load_ref, 1).and_then(|m| m.first().map(|v| v.to_raw()));
     if let Some(mask) = mask {
-        if let Some((mask_order, _)) = order_and_contig(mask) {
+        if let Some((mask_order, _)) = pl::order_and_contig(mask) {
             vec = vec
                 .min(axis.mask_alignment(unsafe { Value::from_raw(mask) }, mask_order[0] as usize));
         } else {

@@ -18,7 +18,6 @@
 //! | `tritongpu-fuse-nested-loops` | an `scf.for` marked `tt.flatten` |
 //! | `nvgpu-warp-specialization` | an `scf.for` marked `tt.warp_specialize` |
 //! | `tritongpu-prefetch` | an `scf.for` whose only dot in its body is a `tt.dot` with an MMAv2 result whose A and B come (through single-operand ops) from `ttg.local_load`s of loop-carried memory descriptors |
-//! | `tritongpu-coalesce-async-copy` | a `ttg.async_copy_global_to_local` into `#ttg.swizzled_shared` whose blocked source holds more contiguous elements per thread than one copy can (ClipAsyncCopySizePerThread), or a copy of fewer elements than threads with elements of 32 bits or more (CoalesceCheapAsyncCopyGlobalToLocal) |
 //! | `triton-nvidia-optimize-tmem-layouts` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
 //! | `triton-nvidia-tma-lowering` | tensor-descriptor ops (`tt.descriptor_*`, `tt.make_tensor_descriptor`) |
 //! | `triton-nvidia-interleave-tmem` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
@@ -32,7 +31,7 @@
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationRef},
-    Attribute, RegionLike, Value, ValueLike,
+    RegionLike, Value, ValueLike,
 };
 use mlir_sys::MlirValue;
 use ttg_dialect::layout::{Layout, MemDesc};
@@ -104,14 +103,6 @@ fn attr_is_true(op: OperationRef, attr: &str) -> bool {
         Err(_) => false,
         Ok(value) => value.to_string() != "false",
     }
-}
-
-fn module_int(module: OperationRef, attr: &str, default: i64) -> i64 {
-    module
-        .attribute(attr)
-        .ok()
-        .and_then(|a: Attribute| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-        .map_or(default, |i| i.value())
 }
 
 // ---------------------------------------------------------------- triggers
@@ -220,48 +211,6 @@ fn prefetch(module: OperationRef) -> PassResult {
     )
 }
 
-fn coalesce_async_copy(module: OperationRef) -> PassResult {
-    let threads =
-        module_int(module, "ttg.threads-per-warp", 32) * module_int(module, "ttg.num-warps", 4);
-    refuse(
-        "tritongpu-coalesce-async-copy",
-        first(module, |op| {
-            if !ir::is_op(op, "ttg.async_copy_global_to_local") {
-                return None;
-            }
-            let src = Tensor::of(ir::operand(op, 0)?.r#type())?;
-            let dst = MemDesc::of(ir::first_result(op).r#type())?;
-            let bits = types::bit_width(dst.element).unwrap_or(0);
-            if src.num_elements() < threads && bits >= 32 {
-                return Some("small async copies of 32-bit elements".into());
-            }
-            let Some(Layout::Blocked {
-                size_per_thread,
-                order,
-                ..
-            }) = src.encoding.and_then(Layout::read)
-            else {
-                return None;
-            };
-            let Some(Layout::SwizzledShared {
-                vec,
-                order: shared_order,
-                ..
-            }) = Layout::read(dst.encoding)
-            else {
-                return None;
-            };
-            let fastest = *order.first()? as usize;
-            let contig = i64::from(*size_per_thread.get(fastest)?);
-            let clipped =
-                contig > i64::from(vec) || (contig > 1 && shared_order.first() != order.first());
-            clipped.then(|| {
-                "async copies with more contiguous elements per thread than one copy".into()
-            })
-        }),
-    )
-}
-
 fn has_op_with_prefix(module: OperationRef, flag: &str, prefix: &str, what: &str) -> PassResult {
     refuse(
         flag,
@@ -349,12 +298,6 @@ pub static PREFETCH: RustPass = gate(
     "tritongpu-prefetch",
     "Prefetch MMAv2 dot operands from shared memory (not yet: refuses such loops, otherwise a no-op)",
     prefetch,
-);
-pub static COALESCE_ASYNC_COPY: RustPass = gate(
-    "TritonGPUCoalesceAsyncCopy",
-    "tritongpu-coalesce-async-copy",
-    "Clip async-copy layouts to the shared vector (not yet: refuses copies it would change, otherwise a no-op)",
-    coalesce_async_copy,
 );
 pub static OPTIMIZE_TMEM_LAYOUTS: RustPass = gate(
     "TritonNvidiaGPUOptimizeTMemLayoutsPass",

@@ -4,6 +4,7 @@
 pub mod accelerate_matmul;
 pub mod assign_latencies;
 pub mod coalesce;
+pub mod coalesce_async_copy;
 pub mod combine_tensor_select_and_if;
 pub mod convert_triton_to_tritongpu;
 pub mod dot_path;

@@ -1,9 +1,12 @@
 //! Helpers shared by the software-pipelining passes
-//! (`tritongpu-assign-latencies`, `tritongpu-schedule-loops`): the loop
-//! preconditions of Triton's `PipeliningUtility`, nested operands, and the
-//! attribute names the passes communicate through.
+//! (`tritongpu-assign-latencies`, `tritongpu-schedule-loops`,
+//! `tritongpu-pipeline`, `tritongpu-coalesce-async-copy`): the loop
+//! preconditions of Triton's `PipeliningUtility`, nested operands, copy
+//! widths into shared memory, and the attribute names the passes
+//! communicate through.
 
-use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
+use mlir_sys::{MlirAttribute, MlirBlock, MlirOperation, MlirValue};
+use ttg_dialect::layout::Layout;
 
 use crate::ttir::loop_support::ir;
 
@@ -112,4 +115,69 @@ pub fn int_attribute(op: MlirOperation, name: &str) -> Option<i64> {
 pub fn set_i32(op: MlirOperation, name: &str, value: i64) {
     let ty = ir::i32_type(ir::context(op));
     ir::set_attribute(op, name, ir::integer_attr(ty, value));
+}
+
+/// A tensor value's register order and per-thread contiguity (Triton's
+/// linear encoding `getOrder` / `getContigPerThread`).
+pub fn order_and_contig(v: MlirValue) -> Option<(Vec<u32>, Vec<u32>)> {
+    // SAFETY: `v` is a live value; its type belongs to the context.
+    let ty = unsafe { melior::ir::Type::from_raw(ir::value_type(v)) };
+    let tensor = tt_dialect::types::Tensor::of(ty)?;
+    let layout = Layout::read(tensor.encoding?)?;
+    let linear = ttg_dialect::to_linear::to_linear_layout(&layout, &tensor.shape).ok()?;
+    Some((linear.default_order("register"), linear.contig_per_thread()))
+}
+
+/// How many elements of a thread's registers in `value` land contiguously
+/// in the shared encoding `shared` (`regLayout.invertAndCompose(shared)`'s
+/// consecutive run): the register contiguity along the shared layout's
+/// contiguous dimension, capped by what the encoding keeps contiguous
+/// (16-byte chunks for NVMMA layouts, `vec` elements for swizzled ones,
+/// whole rows without swizzling), 1 where the registers run along another
+/// dimension. `None` for other encodings.
+pub fn copy_vec_elements(value: MlirValue, shared: MlirAttribute) -> Option<u32> {
+    // SAFETY: `value` is live; types and attributes belong to the context.
+    let ty = unsafe { melior::ir::Type::from_raw(ir::value_type(value)) };
+    let tensor = tt_dialect::types::Tensor::of(ty)?;
+    let bytes = (tt_dialect::types::bit_width(tensor.element)? / 8).max(1);
+    // SAFETY: as above.
+    let layout = Layout::read(unsafe { melior::ir::Attribute::from_raw(shared) })?;
+    let rank = tensor.shape.len();
+    let (dim, contiguous) = match layout {
+        Layout::NvmmaShared { transposed, .. } => {
+            let dim = if transposed {
+                rank.checked_sub(2)?
+            } else {
+                rank - 1
+            };
+            (dim, i64::from((16 / bytes).max(1)))
+        }
+        Layout::SwizzledShared {
+            vec,
+            max_phase,
+            order,
+            ..
+        } => {
+            let dim = *order.first()? as usize;
+            let row = *tensor.shape.get(dim)?;
+            (dim, if max_phase == 1 { row } else { i64::from(vec) })
+        }
+        _ => return None,
+    };
+    let (order, contig) = order_and_contig(value)?;
+    let in_registers = if order.first() == Some(&(dim as u32)) {
+        i64::from(*contig.get(dim)?)
+    } else {
+        1
+    };
+    Some(in_registers.min(contiguous) as u32)
+}
+
+/// `getCopyVecBytes`: [`copy_vec_elements`] in bytes.
+pub fn copy_vec_bytes(value: MlirValue, shared: MlirAttribute) -> Option<u32> {
+    // SAFETY: `value` is live; its type belongs to the context.
+    let ty = unsafe { melior::ir::Type::from_raw(ir::value_type(value)) };
+    let element = tt_dialect::types::Tensor::of(ty)?.element;
+    let bytes = (tt_dialect::types::bit_width(element)? / 8).max(1);
+    Some(copy_vec_elements(value, shared)? * bytes)
 }

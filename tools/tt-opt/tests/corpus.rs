@@ -304,6 +304,7 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("tritongpu-accelerate-matmul", Stages::All),
     ("triton-nvidia-gpu-fence-insertion", Stages::All),
     ("tritongpu-optimize-dot-operands", Stages::All),
+    ("tritongpu-coalesce-async-copy", Stages::All),
 ];
 
 /// Where a golden pass is checked.
@@ -511,7 +512,6 @@ const DOT_PATH_PASSES: &[&str] = &[
     "tritongpu-fuse-nested-loops",
     "nvgpu-warp-specialization",
     "tritongpu-prefetch",
-    "tritongpu-coalesce-async-copy",
     "triton-nvidia-optimize-tmem-layouts",
     "triton-nvidia-tma-lowering",
     "triton-nvidia-interleave-tmem",
