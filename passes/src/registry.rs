@@ -250,7 +250,7 @@ pub static PASSES: &[PassInfo] = &[
         ],
         kind: PassKind::Rust(crate::ttgir::pipeline::factory),
     },
-    rust(&crate::ttgir::dot_path::PREFETCH),
+    rust(&crate::ttgir::prefetch::PASS),
     rust(&crate::ttgir::reduce_data_duplication::PASS),
     rust(&crate::ttgir::remove_layout_conversions::PASS),
     rust(&crate::ttgir::reorder_instructions::PASS),

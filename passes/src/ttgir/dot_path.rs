@@ -1,7 +1,6 @@
-//! The `make_ttgir` passes whose work belongs to the dot path (dot-operand
-//! shared memory, the prefetcher, warp specialization, TMA) or to other
-//! hardware (tensor memory,
-//! Blackwell MMA). None of their transformations is implemented yet. Each
+//! The `make_ttgir` passes whose work belongs to the dot path (descriptor
+//! encodings, nested-loop fusion, warp specialization, TMA) or to other
+//! hardware (tensor memory, Blackwell MMA). None of their transformations is implemented yet. Each
 //! pass here is a *gate*: it looks for the input on which Triton 3.6's pass
 //! would change the IR and, on the first such op, stops with a located
 //! error `'<flag>' does not support <what> yet`. On any other module it
@@ -17,27 +16,19 @@
 //! | `triton-nvidia-optimize-descriptor-encoding` | any `!tt.tensordesc` value (its shared encoding is chosen) |
 //! | `tritongpu-fuse-nested-loops` | an `scf.for` marked `tt.flatten` |
 //! | `nvgpu-warp-specialization` | an `scf.for` marked `tt.warp_specialize` |
-//! | `tritongpu-prefetch` | an `scf.for` whose only dot in its body is a `tt.dot` with an MMAv2 result whose A and B come (through single-operand ops) from `ttg.local_load`s of loop-carried memory descriptors |
 //! | `triton-nvidia-optimize-tmem-layouts` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
 //! | `triton-nvidia-tma-lowering` | tensor-descriptor ops (`tt.descriptor_*`, `tt.make_tensor_descriptor`) |
 //! | `triton-nvidia-interleave-tmem` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
 //! | `triton-nvidia-mma-lowering` | Blackwell MMA ops (`ttng.tc_gen5_*`; none on sm_90) |
-//!
-//! Known difference: `tritongpu-prefetch` first canonicalizes
-//! `ttg.convert_layout` ops greedily; that clean-up is not run here (it
-//! finds nothing on IR that `canonicalize` has already seen, as in
-//! `make_ttgir`).
 
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationRef},
     RegionLike, Value, ValueLike,
 };
-use mlir_sys::MlirValue;
-use ttg_dialect::layout::{Layout, MemDesc};
 
 use tt_dialect::ir;
-use tt_dialect::types::{self, Tensor};
+use tt_dialect::types;
 
 use crate::options::PassOptions;
 use crate::rust_pass::{fail, PassResult, RustPass};
@@ -81,20 +72,6 @@ fn refuse(flag: &str, found: Found) -> PassResult {
     match found {
         None => Ok(()),
         Some((op, what)) => Err(fail(op, &format!("'{flag}' does not support {what} yet"))),
-    }
-}
-
-fn encoding(value: Value) -> Option<Layout> {
-    Tensor::of(value.r#type())
-        .and_then(|t| t.encoding)
-        .and_then(Layout::read)
-        .or_else(|| MemDesc::of(value.r#type()).and_then(|m| Layout::read(m.encoding)))
-}
-
-fn mma_version(layout: &Option<Layout>) -> Option<i64> {
-    match layout {
-        Some(Layout::NvidiaMma { version_major, .. }) => Some(i64::from(*version_major)),
-        _ => None,
     }
 }
 
@@ -147,66 +124,6 @@ fn warp_specialization(module: OperationRef) -> PassResult {
         first(module, |op| {
             (ir::is_op(op, "scf.for") && attr_is_true(op, "tt.warp_specialize"))
                 .then(|| "loops marked 'tt.warp_specialize'".into())
-        }),
-    )
-}
-
-/// The block that owns `value` when it is a block argument.
-fn argument_owner(value: Value) -> Option<mlir_sys::MlirBlock> {
-    let raw: MlirValue = value.to_raw();
-    unsafe {
-        mlir_sys::mlirValueIsABlockArgument(raw).then(|| mlir_sys::mlirBlockArgumentGetOwner(raw))
-    }
-}
-
-/// Whether `operand` of a dot in `body` comes from a `ttg.local_load` of a
-/// descriptor carried by the loop (Triton's `getPrefetchSrc` followed by
-/// "only prefetch loop arg"; single-operand ops in between).
-fn prefetchable(operand: Value, body: mlir_sys::MlirBlock) -> bool {
-    let mut value = operand;
-    for _ in 0..64 {
-        let Some(def) = ir::defining_op(value) else {
-            return false;
-        };
-        if ir::is_op(def, "ttg.local_load") {
-            return ir::operand(def, 0)
-                .and_then(argument_owner)
-                .is_some_and(|owner| owner.ptr == body.ptr);
-        }
-        if def.operand_count() != 1 {
-            return false;
-        }
-        value = def.operand(0).unwrap();
-    }
-    false
-}
-
-fn prefetch(module: OperationRef) -> PassResult {
-    refuse(
-        "tritongpu-prefetch",
-        first(module, |op| {
-            if !ir::is_op(op, "scf.for") {
-                return None;
-            }
-            let body = op.region(0).ok()?.first_block()?;
-            let mut dots = Vec::new();
-            let mut next = body.first_operation();
-            while let Some(inner) = next {
-                if ir::is_op(inner, "tt.dot") {
-                    dots.push(unsafe { OperationRef::from_raw(inner.to_raw()) });
-                }
-                next = inner.next_in_block();
-            }
-            let [dot] = dots.as_slice() else {
-                return None;
-            };
-            if mma_version(&encoding(ir::first_result(*dot))) != Some(2) {
-                return None;
-            }
-            let body = body.to_raw();
-            let (a, b) = (ir::operand(*dot, 0)?, ir::operand(*dot, 1)?);
-            (prefetchable(a, body) && prefetchable(b, body))
-                .then(|| "loops whose MMAv2 dot reads loop-carried shared memory".into())
         }),
     )
 }
@@ -292,12 +209,6 @@ pub static WARP_SPECIALIZATION: RustPass = gate(
     "nvgpu-warp-specialization",
     "Hopper warp specialization of loops marked tt.warp_specialize (not yet: refuses them, otherwise a no-op)",
     warp_specialization,
-);
-pub static PREFETCH: RustPass = gate(
-    "TritonGPUPrefetch",
-    "tritongpu-prefetch",
-    "Prefetch MMAv2 dot operands from shared memory (not yet: refuses such loops, otherwise a no-op)",
-    prefetch,
 );
 pub static OPTIMIZE_TMEM_LAYOUTS: RustPass = gate(
     "TritonNvidiaGPUOptimizeTMemLayoutsPass",

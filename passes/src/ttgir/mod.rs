@@ -16,6 +16,7 @@ pub mod optimize_thread_locality;
 pub mod pipeline;
 pub mod pipelining;
 pub mod plan_cta;
+pub mod prefetch;
 pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
 pub mod reorder_instructions;

@@ -305,6 +305,7 @@ const GOLDEN_PASSES: &[(&str, Stages)] = &[
     ("triton-nvidia-gpu-fence-insertion", Stages::All),
     ("tritongpu-optimize-dot-operands", Stages::All),
     ("tritongpu-coalesce-async-copy", Stages::All),
+    ("tritongpu-prefetch", Stages::All),
 ];
 
 /// Where a golden pass is checked.
@@ -511,7 +512,6 @@ const DOT_PATH_PASSES: &[&str] = &[
     "triton-nvidia-optimize-descriptor-encoding",
     "tritongpu-fuse-nested-loops",
     "nvgpu-warp-specialization",
-    "tritongpu-prefetch",
     "triton-nvidia-optimize-tmem-layouts",
     "triton-nvidia-tma-lowering",
     "triton-nvidia-interleave-tmem",
