@@ -32,13 +32,7 @@ static BEFORE_90: RustPass = RustPass {
 
 /// Builds the pass for `compute-capability` (default 90).
 pub fn factory(options: &PassOptions) -> Result<Pass, String> {
-    let cc = match options.get("compute-capability") {
-        None => 90,
-        Some(text) => text.parse::<i64>().map_err(|_| {
-            format!("invalid value '{text}' for option 'compute-capability': expected an integer")
-        })?,
-    };
-    Ok(if cc >= 90 {
+    Ok(if options.int("compute-capability", 90)? >= 90 {
         PASS.build()
     } else {
         BEFORE_90.build()

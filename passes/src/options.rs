@@ -68,6 +68,16 @@ impl PassOptions {
         }
     }
 
+    /// The integer option `key`, `default` when it is not given.
+    pub fn int(&self, key: &str, default: i64) -> Result<i64, String> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(text) => text.parse().map_err(|_| {
+                format!("invalid value '{text}' for option '{key}': expected an integer")
+            }),
+        }
+    }
+
     /// Whether no option was given.
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()

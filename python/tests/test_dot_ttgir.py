@@ -5,34 +5,29 @@ this project compiles Triton's own TTIR to TTGIR in process; both TTGIRs are
 printed by this project's printer and compared with SSA names and locations
 set aside. `scripts/compare-ttgir.py` runs the wider sweep."""
 
+import importlib.util
+import pathlib
 import re
 
 import pytest
 
 triton = pytest.importorskip("triton")
-tl = pytest.importorskip("triton.language")
 
 import triton_rs  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
 
 
-@triton.jit
-def dot_kernel(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
-               TRANS_B: tl.constexpr, REDUCE: tl.constexpr, PRECISION: tl.constexpr):
-    rm = tl.arange(0, M)
-    rn = tl.arange(0, N)
-    rk = tl.arange(0, K)
-    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
-    if TRANS_B:
-        b = tl.trans(tl.load(b_ptr + rn[:, None] * K + rk[None, :]))
-    else:
-        b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
-    c = tl.dot(a, b, input_precision=PRECISION)
-    if REDUCE:
-        tl.store(c_ptr + rm, tl.sum(c, axis=1))
-    else:
-        tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
+def _sweep():
+    """scripts/compare-ttgir.py, whose kernel this test compiles."""
+    path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compare-ttgir.py"
+    spec = importlib.util.spec_from_file_location("compare_ttgir", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+dot_kernel = _sweep().dot_kernel
 
 
 def normalised(ttgir):

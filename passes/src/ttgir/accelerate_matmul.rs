@@ -193,12 +193,7 @@ fn is_fp8(ty: MlirType) -> bool {
 }
 
 fn parse_type(op: MlirOperation, text: &str) -> Option<MlirType> {
-    // SAFETY: `op` is live, so its context is; the parser reads the text
-    // during the call only and returns a null type on malformed text.
-    let parsed = unsafe {
-        mlir_sys::mlirTypeParseGet(ir::context(op), melior::StringRef::new(text).to_raw())
-    };
-    (!parsed.ptr.is_null()).then_some(parsed)
+    ir::parse_type(ir::context(op), text)
 }
 
 fn tensor_type(
@@ -207,15 +202,7 @@ fn tensor_type(
     element: MlirType,
     layout: &Layout,
 ) -> Option<MlirType> {
-    let text = layout.text()?;
-    // SAFETY: as in `parse_type`; a null attribute means the text (or the
-    // layout's own rules) failed.
-    let encoding = unsafe {
-        mlir_sys::mlirAttributeParseGet(ir::context(op), melior::StringRef::new(&text).to_raw())
-    };
-    if encoding.ptr.is_null() {
-        return None;
-    }
+    let encoding = ir::parse_attribute(ir::context(op), &layout.text()?)?;
     Some(tt_dialect::ir::tensor_type(shape, ty(element), Some(attr(encoding))).to_raw())
 }
 

@@ -48,12 +48,7 @@ pub const ARGUMENT: &str = "tritongpu-assign-latencies";
 
 /// Parses `num-stages` (default 3).
 pub fn parse_num_stages(options: &PassOptions) -> Result<i64, String> {
-    match options.get("num-stages") {
-        None => Ok(3),
-        Some(text) => text.parse::<i64>().map_err(|_| {
-            format!("invalid value '{text}' for option 'num-stages': expected an integer")
-        }),
-    }
+    options.int("num-stages", 3)
 }
 
 /// The pass; its `run` uses the default options.

@@ -39,8 +39,8 @@ use std::collections::{HashMap, HashSet};
 use melior::ir::{
     attribute::AttributeLike, operation::OperationRef, r#type::TypeLike, Type, Value,
 };
-use melior::StringRef;
-use mlir_sys::{MlirAttribute, MlirContext, MlirOperation, MlirType, MlirValue};
+
+use mlir_sys::{MlirAttribute, MlirOperation, MlirType, MlirValue};
 use tt_dialect::types::{bit_width, pointer_parts, TensorView};
 
 use super::convert_triton_to_tritongpu::Blocked;
@@ -125,7 +125,7 @@ fn run(module: OperationRef) -> PassResult {
         let encoding = match encodings.get(&text) {
             Some(&attr) => attr,
             None => {
-                let attr = parse_attribute(ctx, &text)
+                let attr = ir::parse_attribute(ctx, &text)
                     .ok_or_else(|| error(op, &format!("cannot build the layout {text}")))?;
                 encodings.insert(text, attr);
                 attr
@@ -145,11 +145,6 @@ fn positive_int(attr: MlirAttribute) -> Option<u32> {
     ir::integer_attr_value(attr)
         .filter(|&n| n > 0)
         .and_then(|n| u32::try_from(n).ok())
-}
-
-fn parse_attribute(ctx: MlirContext, text: &str) -> Option<MlirAttribute> {
-    let attr = unsafe { mlir_sys::mlirAttributeParseGet(ctx, StringRef::new(text).to_raw()) };
-    (!attr.ptr.is_null()).then_some(attr)
 }
 
 /// A ranked tensor's parts, owned.

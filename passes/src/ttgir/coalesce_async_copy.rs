@@ -110,16 +110,9 @@ fn clip_size_per_thread<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBas
         return false;
     };
     let blocked = Blocked::build(&shape, contig, order, warps, lanes);
-    // SAFETY: the context is live; a null attribute means the text failed.
-    let new_encoding = unsafe {
-        mlir_sys::mlirAttributeParseGet(
-            ir::context(copy),
-            melior::StringRef::new(&blocked.text()).to_raw(),
-        )
-    };
-    if new_encoding.ptr.is_null() {
+    let Some(new_encoding) = ir::parse_attribute(ir::context(copy), &blocked.text()) else {
         return false;
-    }
+    };
     // Operands: src, the buffer, then the optional mask and other.
     let count = ir::operand_count(copy);
     let mut converted = Vec::new();

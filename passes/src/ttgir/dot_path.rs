@@ -237,19 +237,10 @@ pub static MMA_LOWERING: RustPass = gate(
 
 // ----------------------------------------------------------------- options
 
-fn int_option(options: &PassOptions, key: &str, default: i64) -> Result<i64, String> {
-    match options.get(key) {
-        None => Ok(default),
-        Some(text) => text
-            .parse()
-            .map_err(|_| format!("invalid value '{text}' for option '{key}': expected an integer")),
-    }
-}
-
 /// `nvgpu-warp-specialization{num-stages=0 dump-intermediate-steps=false}`:
 /// the options are checked; neither changes which loops are refused.
 pub fn warp_specialization_factory(options: &PassOptions) -> Result<melior::pass::Pass, String> {
-    int_option(options, "num-stages", 0)?;
+    options.int("num-stages", 0)?;
     options.flag("dump-intermediate-steps", false)?;
     Ok(WARP_SPECIALIZATION.build())
 }

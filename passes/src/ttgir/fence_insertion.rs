@@ -46,13 +46,7 @@ static BEFORE_90: RustPass = RustPass {
 
 /// `triton-nvidia-gpu-fence-insertion{compute-capability=90}`.
 pub fn factory(options: &PassOptions) -> Result<melior::pass::Pass, String> {
-    let cc = match options.get("compute-capability") {
-        None => 90,
-        Some(text) => text.parse::<i64>().map_err(|_| {
-            format!("invalid value '{text}' for option 'compute-capability': expected an integer")
-        })?,
-    };
-    Ok(if cc >= 90 {
+    Ok(if options.int("compute-capability", 90)? >= 90 {
         PASS.build()
     } else {
         BEFORE_90.build()

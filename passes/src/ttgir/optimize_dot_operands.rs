@@ -314,21 +314,13 @@ fn swizzle_shmem_convert<'c, 'a>(
 }
 
 fn parse_attr<'c>(op: MlirOperation, text: &str) -> Option<Attribute<'c>> {
-    // SAFETY: the context is live; a null attribute means the text was
-    // refused, anything else is owned by the context.
-    unsafe {
-        let attr =
-            mlir_sys::mlirAttributeParseGet(ir::context(op), melior::StringRef::new(text).to_raw());
-        (!attr.ptr.is_null()).then(|| Attribute::from_raw(attr))
-    }
+    // SAFETY: a parsed attribute is owned by the context.
+    ir::parse_attribute(ir::context(op), text).map(|a| unsafe { Attribute::from_raw(a) })
 }
 
 fn parse_type<'c>(op: MlirOperation, text: &str) -> Option<Type<'c>> {
-    // SAFETY: as in `parse_attr`.
-    unsafe {
-        let ty = mlir_sys::mlirTypeParseGet(ir::context(op), melior::StringRef::new(text).to_raw());
-        (!ty.ptr.is_null()).then(|| Type::from_raw(ty))
-    }
+    // SAFETY: a parsed type is owned by the context.
+    ir::parse_type(ir::context(op), text).map(|t| unsafe { Type::from_raw(t) })
 }
 
 /// `ttg.memdesc_trans {order = [1, 0]}` of `alloc`'s result, typed `ty`.
@@ -385,29 +377,21 @@ fn fuse_trans_mmav3<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
     let Some(alloc_ty) = memdesc(result) else {
         return false;
     };
-    // SAFETY: the encoding attribute lives in the context.
-    let Some(Layout::NvmmaShared {
-        swizzling_byte_width,
-        transposed,
-        element_bit_width,
-        fp4_padded,
-        rank,
-        cga,
-    }) = Layout::read(alloc_ty.encoding)
-    else {
-        return false;
+    // MMA v3 reads the buffer transposed for free: the same NVMMA encoding
+    // with `transposed` flipped.
+    let mut inner = match Layout::read(alloc_ty.encoding) {
+        Some(layout @ Layout::NvmmaShared { .. }) => layout,
+        _ => return false,
     };
-    if !cga.is_empty() {
-        return false;
+    if let Layout::NvmmaShared {
+        transposed, cga, ..
+    } = &mut inner
+    {
+        if !cga.is_empty() {
+            return false;
+        }
+        *transposed = !*transposed;
     }
-    let inner = Layout::NvmmaShared {
-        swizzling_byte_width,
-        transposed: !transposed,
-        element_bit_width,
-        fp4_padded,
-        rank,
-        cga,
-    };
     let source = ir::operand(trans, 0);
     let Some(src) = tt_dialect::types::TensorView::of(
         // SAFETY: a live value's type.
@@ -425,13 +409,9 @@ fn fuse_trans_mmav3<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
         src.element,
         alloc_ty.memory_space
     );
-    // SAFETY: the context is live; a null type means the text was refused.
-    let inner_ty = unsafe {
-        mlir_sys::mlirTypeParseGet(ir::context(alloc), melior::StringRef::new(&text).to_raw())
-    };
-    if inner_ty.ptr.is_null() {
+    let Some(inner_ty) = ir::parse_type(ir::context(alloc), &text) else {
         return false;
-    }
+    };
     let location = op.location();
     rewriter.set_insertion_point_before(op);
     // SAFETY: live handles of the IR being rewritten.

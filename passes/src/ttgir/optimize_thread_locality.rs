@@ -232,10 +232,7 @@ fn is_expensive_view(src: &TensorInfo, dst: &TensorInfo) -> bool {
 }
 
 fn parse_attribute(op: MlirOperation, text: &str) -> Option<MlirAttribute> {
-    let attr = unsafe {
-        mlir_sys::mlirAttributeParseGet(ir::context(op), melior::StringRef::new(text).to_raw())
-    };
-    (!attr.ptr.is_null()).then_some(attr)
+    ir::parse_attribute(ir::context(op), text)
 }
 
 /// `OptimizeReshapeLayoutPattern`.

@@ -197,13 +197,8 @@ fn i32_array(ctx: mlir_sys::MlirContext, values: &[i32]) -> mlir_sys::MlirAttrib
 }
 
 fn parse_type(ctx: mlir_sys::MlirContext, text: &str) -> MlirType {
-    // SAFETY: the context is live; the text is read during the call.
-    let ty = unsafe { mlir_sys::mlirTypeParseGet(ctx, melior::StringRef::new(text).to_raw()) };
-    assert!(
-        !ty.ptr.is_null(),
-        "the prefetcher built an invalid type: {text}"
-    );
-    ty
+    ir::parse_type(ctx, text)
+        .unwrap_or_else(|| panic!("the prefetcher built an invalid type: {text}"))
 }
 
 /// `generatePrefetch`: a K slice of the descriptor `v` (`offset`, `size`

@@ -606,3 +606,19 @@ pub fn build_binary(
     insert_before(before, op);
     result(op, 0)
 }
+
+/// `text` parsed as a type of `ctx`; `None` (MLIR reports why) when it is
+/// not one.
+pub fn parse_type(ctx: MlirContext, text: &str) -> Option<MlirType> {
+    // SAFETY: `ctx` is live; the text is read during the call only.
+    let ty = unsafe { mlir_sys::mlirTypeParseGet(ctx, StringRef::new(text).to_raw()) };
+    (!ty.ptr.is_null()).then_some(ty)
+}
+
+/// `text` parsed as an attribute of `ctx`; `None` (MLIR reports why) when
+/// it is not one.
+pub fn parse_attribute(ctx: MlirContext, text: &str) -> Option<MlirAttribute> {
+    // SAFETY: as in `parse_type`.
+    let attr = unsafe { mlir_sys::mlirAttributeParseGet(ctx, StringRef::new(text).to_raw()) };
+    (!attr.ptr.is_null()).then_some(attr)
+}
