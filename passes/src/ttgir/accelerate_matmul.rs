@@ -126,9 +126,15 @@ fn run(module: OperationRef) -> PassResult {
         match choose(dot, cc) {
             Err(what) => return Err(refuse(dot, &what)),
             Ok(Some(choice))
-                if tensor_type(dot, &result.shape, result.element, &choice.mma).is_none() =>
+                if tensor_type(dot, &result.shape, result.element, &choice.mma).is_none()
+                    || [&choice.a, &choice.b].iter().any(|o| match o {
+                        Operand::Shared { source, encoding } => {
+                            shared_type(dot, *source, encoding).is_none()
+                        }
+                        Operand::Registers { .. } => false,
+                    }) =>
             {
-                return Err(refuse(dot, "the MMA layout it chose for this tt.dot"));
+                return Err(refuse(dot, "the layouts it chose for this tt.dot"));
             }
             Ok(_) => {}
         }
@@ -218,11 +224,7 @@ fn compute_capability(module: MlirOperation) -> Option<u32> {
 }
 
 fn module_int(op: MlirOperation, name: &str) -> Option<i64> {
-    let mut current = op;
-    while !ir::is(current, "builtin.module") {
-        current = ir::parent_op(current)?;
-    }
-    ir::attribute(current, name).and_then(ir::integer_attr_value)
+    ir::attribute(module_of(op)?, name).and_then(ir::integer_attr_value)
 }
 
 fn int_attr(op: MlirOperation, name: &str, default: i64) -> i64 {
@@ -673,14 +675,14 @@ fn value<'c, 'a>(v: MlirValue) -> Value<'c, 'a> {
     unsafe { Value::from_raw(v) }
 }
 
-fn convert<'c, 'a>(rewriter: &RewriterBase<'c, 'a>, v: MlirValue, ty: MlirType) -> MlirValue {
+fn convert<'c, 'a>(rewriter: &RewriterBase<'c, 'a>, v: MlirValue, to: MlirType) -> MlirValue {
     let def_loc = crate::ttir::pointer_ir::value_location(value(v));
     let cvt = tt_dialect::ir::create(
         rewriter,
         "ttg.convert_layout",
         def_loc,
         &[value(v)],
-        &[self::ty(ty)],
+        &[ty(to)],
         &[],
     );
     ir::result(cvt.to_raw(), 0)
@@ -729,18 +731,7 @@ fn blocked_to_mma<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 
     {
         let operand = match plan {
             Operand::Shared { source, encoding } => {
-                let t = tensor(*source);
-                let dims: Vec<String> = t.shape.iter().map(i64::to_string).collect();
-                let Some(memdesc) = encoding.text().and_then(|enc| {
-                    parse_type(
-                        dot,
-                        &format!(
-                            "!ttg.memdesc<{}x{}, {enc}, #ttg.shared_memory>",
-                            dims.join("x"),
-                            type_text(t.element)
-                        ),
-                    )
-                }) else {
+                let Some(memdesc) = shared_type(dot, *source, encoding) else {
                     return false;
                 };
                 rewriter.set_insertion_point_after_value(value(*source));
@@ -799,6 +790,22 @@ fn blocked_to_mma<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 
     true
 }
 
+/// The memory descriptor a version-3 operand is stored to.
+fn shared_type(dot: MlirOperation, source: MlirValue, encoding: &Layout) -> Option<MlirType> {
+    let t = tensor(source);
+    let dims: Vec<String> = t.shape.iter().map(i64::to_string).collect();
+    parse_type(
+        dot,
+        &format!(
+            "!ttg.memdesc<{}x{}, {}, #ttg.shared_memory>",
+            dims.join("x"),
+            type_text(t.element),
+            encoding.text()?
+        ),
+    )
+}
+
+/// The module around `op`.
 fn module_of(op: MlirOperation) -> Option<MlirOperation> {
     let mut current = op;
     while !ir::is(current, "builtin.module") {
