@@ -321,6 +321,11 @@ fn rewrite(for_op: MlirOperation, plan: &Plan) {
     ];
     let mut replacements = Vec::new();
     let new_for = scf::replace_for_with_new_signature(for_op, &first, &mut replacements);
+    // Triton builds the new loop from its bounds and arguments alone: the
+    // old loop's attributes do not carry over.
+    for (name, _) in ir::attributes(new_for) {
+        ir::remove_attribute(new_for, &name);
+    }
     for (old, new) in replacements {
         ir::replace_all_uses(old, new);
     }

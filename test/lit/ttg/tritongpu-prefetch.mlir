@@ -27,6 +27,8 @@
 // CHECK-NEXT: %[[NXB:.*]] = ttg.local_load %[[NB0]]
 // CHECK-NEXT: %[[D1:.*]] = tt.dot %[[RA]], %[[RB]], %[[D0]]
 // CHECK-NEXT: scf.yield %[[D1]], %[[NA]], %[[NB]], %[[NXA]], %[[NXB]]
+// The new loop has none of the old one's attributes, as in Triton.
+// CHECK-NOT: tt.num_stages
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #sh = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #smem = #ttg.shared_memory
@@ -43,7 +45,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %na = ttg.memdesc_index %buf[%j] : !ttg.memdesc<2x64x32xf16, #sh, #smem, mutable> -> !ttg.memdesc<64x32xf16, #sh, #smem, mutable>
       %nb = ttg.memdesc_index %bbuf[%j] : !ttg.memdesc<2x32x64xf16, #sh, #smem, mutable> -> !ttg.memdesc<32x64xf16, #sh, #smem, mutable>
       scf.yield %d, %na, %nb : tensor<64x64xf32, #mma>, !ttg.memdesc<64x32xf16, #sh, #smem, mutable>, !ttg.memdesc<32x64xf16, #sh, #smem, mutable>
-    }
+    } {tt.num_stages = 3 : i32}
     tt.return %r#0 : tensor<64x64xf32, #mma>
   }
 }
