@@ -13,11 +13,9 @@
 //! Not supported yet, each stopping with a located error on exactly that
 //! conversion: sources spread over more than one CTA (the shared encoding
 //! would carry a CGA layout), `nvidia_mma` parents of other versions,
-//! non-integer/float elements, layouts without a linear layout here, and
-//! tensors of more than 48 KiB. Triton skips conversions whose
-//! `potentilaSharedMemoryUsage` exceeds 96 KiB; that function's definition
-//! was not available to this port, so only tensors small enough for any
-//! such estimate to stay under the cut-off are rewritten.
+//! non-integer/float elements, layouts without a linear layout here.
+//! Triton 3.6 rewrites a conversion whatever its size (checked against its
+//! pass up to 512 KiB tensors).
 
 use melior::ir::{operation::OperationRef, r#type::TypeLike, Type};
 use mlir_sys::{MlirOperation, MlirType};
@@ -39,9 +37,6 @@ pub static PASS: RustPass = RustPass {
 };
 
 const FLAG: &str = "tritongpu-reduce-data-duplication";
-
-/// Tensors up to this many bytes are rewritten; larger ones stop the pass.
-const SUPPORTED_BYTES: i64 = 48 * 1024;
 
 fn run(module: OperationRef) -> PassResult {
     let m = module.to_raw();
@@ -112,13 +107,6 @@ fn rewrite(cvt: MlirOperation) -> PassResult {
     }
     let bits = element_bits(src.element)
         .ok_or_else(|| unsupported(cvt, "conversions of non-integer, non-float elements"))?;
-    let numel: i64 = dst.shape.iter().product();
-    if numel * i64::from(bits.max(8)) / 8 > SUPPORTED_BYTES {
-        return Err(unsupported(
-            cvt,
-            "conversions of tensors over 48 KiB (Triton's 96 KiB shared-memory estimate)",
-        ));
-    }
     if src_layout.ctas().unwrap_or(1) > 1 {
         return Err(unsupported(
             cvt,

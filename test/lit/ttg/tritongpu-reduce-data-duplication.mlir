@@ -65,3 +65,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %0 : tensor<32x32xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked1}>>
   }
 }
+
+// -----
+
+// A 128 KiB operand goes through shared memory too: Triton 3.6 has no size
+// limit here (checked against its pass).
+// CHECK-DAG: #[[BIG:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-LABEL: @big
+// CHECK: %[[A:.*]] = ttg.local_alloc %arg0 : (tensor<256x256xf16, #{{.*}}>) -> !ttg.memdesc<256x256xf16, #[[BIG]], #smem>
+// CHECK-NEXT: ttg.local_load %[[A]]
+#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @big(%x: tensor<256x256xf16, #b>) -> tensor<256x256xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> {
+    %y = ttg.convert_layout %x : tensor<256x256xf16, #b> -> tensor<256x256xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    tt.return %y : tensor<256x256xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+  }
+}
