@@ -1,8 +1,10 @@
 //! `tritongpu-reduce-data-duplication`: Triton 3.6's
 //! `TritonGPUReduceDataDuplication`. Every `ttg.convert_layout` from a
 //! distributed tensor to a `#ttg.dot_op` layout that needs shared memory
-//! (`cvtNeedsSharedMemory`: the minimal conversion, the quotient of
-//! `dst⁻¹ ∘ src` by the trivial block, warp, lane and register dimensions,
+//! (`cvtNeedsSharedMemory`: not a blocked tensor already laid out as its
+//! blocked-parent operand, `isBlockedToDotShortcut`; the minimal conversion,
+//! the quotient of `dst⁻¹ ∘ src` by the trivial block, warp, lane and
+//! register dimensions,
 //! neither only reorders registers nor is a warp shuffle with fewer than two
 //! mixed register/lane transpositions) becomes a `ttg.local_alloc` of the
 //! source into a `#ttg.swizzled_shared` buffer (order `getOrderForMemory`
@@ -96,6 +98,9 @@ fn rewrite(cvt: MlirOperation) -> PassResult {
     else {
         return Ok(());
     };
+    if is_blocked_to_dot_shortcut(src_layout, dst_layout, &src.shape) {
+        return Ok(());
+    }
     let src_ll = to_linear_layout(src_layout, &src.shape)
         .map_err(|e| unsupported(cvt, &format!("this source layout ({e})")))?;
     let dst_ll = to_linear_layout(dst_layout, &dst.shape)
@@ -163,6 +168,61 @@ fn rewrite(cvt: MlirOperation) -> PassResult {
     ir::replace_all_uses(ir::result(cvt, 0), ir::result(load, 0));
     ir::erase(cvt);
     Ok(())
+}
+
+/// `isBlockedToDotShortcut`: a blocked tensor whose threads each hold the
+/// whole K extent, laid out like the blocked parent of its dot operand
+/// along the other dimensions, is already in the operand layout (no data
+/// moves; `cvtNeedsSharedMemory` is false). One CTA.
+fn is_blocked_to_dot_shortcut(src: &Layout, dst: &Layout, shape: &[i64]) -> bool {
+    let (
+        Layout::Blocked {
+            size_per_thread,
+            threads_per_warp,
+            warps_per_cta,
+            order,
+            cga,
+        },
+        Layout::DotOperand {
+            op_idx,
+            parent: Some(parent),
+            ..
+        },
+    ) = (src, dst)
+    else {
+        return false;
+    };
+    let Layout::Blocked {
+        size_per_thread: parent_spt,
+        threads_per_warp: parent_tpw,
+        warps_per_cta: parent_wpc,
+        order: parent_order,
+        cga: parent_cga,
+    } = parent.as_ref()
+    else {
+        return false;
+    };
+    let rank = shape.len();
+    if rank < 2 || !cga.is_empty() || !parent_cga.is_empty() {
+        return false;
+    }
+    let (k, non_k) = if *op_idx == 0 {
+        (rank - 1, rank - 2)
+    } else {
+        (rank - 2, rank - 1)
+    };
+    let same_along = |d: usize| {
+        size_per_thread[d] == parent_spt[d]
+            && threads_per_warp[d] == parent_tpw[d]
+            && warps_per_cta[d] == parent_wpc[d]
+    };
+    let whole_k = i64::from(size_per_thread[k]) == shape[k];
+    let matrix = whole_k && order == parent_order && same_along(non_k);
+    match rank {
+        2 => matrix,
+        3 => matrix && same_along(0),
+        _ => false,
+    }
 }
 
 /// `getIntOrFloatBitWidth` of an element type.

@@ -82,3 +82,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %y : tensor<256x256xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
   }
 }
+
+// -----
+
+// Each thread already holds whole rows of K, laid out as the blocked parent
+// along M: the conversion moves no data and stays (isBlockedToDotShortcut).
+// CHECK-LABEL: @fma_operand_in_place
+// CHECK-NOT: ttg.local_alloc
+// CHECK: ttg.convert_layout
+#blocked = #ttg.blocked<{sizePerThread = [1, 32], threadsPerWarp = [16, 2], warpsPerCTA = [2, 2], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @fma_operand_in_place(%x: tensor<64x32xf32, #blocked>) -> tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> {
+    %y = ttg.convert_layout %x : tensor<64x32xf32, #blocked> -> tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    tt.return %y : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+  }
+}
