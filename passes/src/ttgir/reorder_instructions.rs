@@ -9,7 +9,7 @@
 //!    whose user sits in another `scf.for` than it (nearest enclosing loop),
 //!    moves right before that user;
 //! 3. a `ttg.local_alloc` with a source moves right after the source's
-//!    defining op;
+//!    defining op, unless that is a `tt.splat` or an `arith.constant`;
 //! 4. a `tt.trans` moves right after its source's defining op;
 //! 5. a `ttg.local_load` to a dot operand with `opIdx = 1` whose single user
 //!    is a `tt.dot` with operand A loaded by a `ttg.local_load` moves right
@@ -86,7 +86,11 @@ fn run(module: melior::ir::operation::OperationRef) -> PassResult {
         if ir::operand_count(alloc) == 0 {
             continue;
         }
-        if let Some(def) = ir::defining_op(ir::operand(alloc, 0)) {
+        // A splat of a scalar or a constant stays where it is (Triton 3.6
+        // leaves such allocations in place; checked against its pass).
+        if let Some(def) = ir::defining_op(ir::operand(alloc, 0))
+            .filter(|d| !ir::is(*d, "tt.splat") && !ir::is(*d, "arith.constant"))
+        {
             move_after(alloc, def);
         }
     }

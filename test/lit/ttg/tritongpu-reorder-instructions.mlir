@@ -103,3 +103,51 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Allocations of a splat or a constant stay where they are; others move up
+// to their source (Triton 3.6's pass does the same to this module).
+// CHECK-LABEL: @splat_arg
+// CHECK: ttg.async_wait
+// CHECK-NEXT: ttg.local_alloc
+// CHECK-LABEL: @dense_cst
+// CHECK: ttg.async_wait
+// CHECK-NEXT: ttg.local_alloc
+// CHECK-LABEL: @from_load
+// CHECK: tt.load
+// CHECK-NEXT: ttg.local_alloc
+// CHECK-NEXT: ttg.async_wait
+// CHECK-LABEL: @from_addf
+// CHECK: arith.addf
+// CHECK-NEXT: ttg.local_alloc
+// CHECK-NEXT: ttg.async_wait
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @splat_arg(%s: f32) {
+    %t = tt.splat %s : f32 -> tensor<32x32xf32, #blocked>
+    ttg.async_wait {num = 0 : i32}
+    %alloc = ttg.local_alloc %t : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
+    tt.return
+  }
+  tt.func public @dense_cst() {
+    %t = arith.constant dense<1.0> : tensor<32x32xf32, #blocked>
+    ttg.async_wait {num = 0 : i32}
+    %alloc = ttg.local_alloc %t : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
+    tt.return
+  }
+  tt.func public @from_load(%p: tensor<32x32x!tt.ptr<f32>, #blocked>) {
+    %t = tt.load %p : tensor<32x32x!tt.ptr<f32>, #blocked>
+    ttg.async_wait {num = 0 : i32}
+    %alloc = ttg.local_alloc %t : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
+    tt.return
+  }
+  tt.func public @from_addf(%a: tensor<32x32xf32, #blocked>) {
+    %t = arith.addf %a, %a : tensor<32x32xf32, #blocked>
+    ttg.async_wait {num = 0 : i32}
+    %alloc = ttg.local_alloc %t : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
+    tt.return
+  }
+}
