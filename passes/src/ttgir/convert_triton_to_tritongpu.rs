@@ -292,10 +292,7 @@ impl Converter {
     fn encoding(&mut self, text: String) -> MlirAttribute {
         let ctx = self.ctx;
         *self.encodings.entry(text).or_insert_with_key(|text| {
-            let attr =
-                unsafe { mlir_sys::mlirAttributeParseGet(ctx, StringRef::new(text).to_raw()) };
-            assert!(!attr.ptr.is_null(), "cannot parse encoding {text}");
-            attr
+            ir::parse_attribute(ctx, text).unwrap_or_else(|| panic!("cannot parse encoding {text}"))
         })
     }
 

@@ -38,7 +38,6 @@ use std::collections::HashMap;
 
 use melior::ir::operation::OperationRef;
 use melior::pass::Pass;
-use melior::StringRef;
 use mlir_sys::{MlirAttribute, MlirOperation, MlirType, MlirValue};
 use tt_dialect::rewrite::{apply_greedily, Greedy};
 
@@ -286,7 +285,8 @@ fn operands_and_nested(op: MlirOperation) -> Vec<MlirValue> {
 }
 
 fn parse_type(op: MlirOperation, text: &str) -> MlirType {
-    unsafe { mlir_sys::mlirTypeParseGet(ir::context(op), StringRef::new(text).to_raw()) }
+    ir::parse_type(ir::context(op), text)
+        .unwrap_or_else(|| panic!("the pipeliner built an invalid type: {text}"))
 }
 
 fn type_text(ty: MlirType) -> String {

@@ -140,11 +140,9 @@ fn rewrite(cvt: MlirOperation) -> PassResult {
         order_text.join(", ")
     );
     let ctx = ir::context(cvt);
-    let memdesc =
-        unsafe { mlir_sys::mlirTypeParseGet(ctx, melior::StringRef::new(&text).to_raw()) };
-    if memdesc.ptr.is_null() {
+    let Some(memdesc) = ir::parse_type(ctx, &text) else {
         return Err(unsupported(cvt, &format!("the shared type {text}")));
-    }
+    };
     let loc = ir::location(cvt);
     let alloc = ir::create_op(
         "ttg.local_alloc",

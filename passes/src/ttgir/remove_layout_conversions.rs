@@ -58,7 +58,6 @@
 use std::collections::{HashMap, HashSet};
 
 use melior::ir::{operation::OperationRef, Attribute, AttributeLike, Type, TypeLike};
-use melior::StringRef;
 use mlir_sys::{MlirAttribute, MlirContext, MlirOperation, MlirType, MlirValue};
 use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
 
@@ -285,11 +284,7 @@ impl Cx {
         if let Some(a) = self.attrs.get(&text) {
             return Some(*a);
         }
-        let a =
-            unsafe { mlir_sys::mlirAttributeParseGet(self.ctx, StringRef::new(&text).to_raw()) };
-        if a.ptr.is_null() {
-            return None;
-        }
+        let a = ir::parse_attribute(self.ctx, &text)?;
         self.attrs.insert(text, a);
         Some(a)
     }
