@@ -50,6 +50,7 @@ use std::collections::HashSet;
 use ttg_dialect::layout::Layout;
 
 use crate::rust_pass::{fail, PassResult, RustPass};
+use crate::ttgir::pipelining as pl;
 use crate::ttir::loop_support::ir::{self, Op};
 use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
 
@@ -223,10 +224,6 @@ fn compute_capability(module: MlirOperation) -> Option<u32> {
         .ok()
 }
 
-fn module_int(op: MlirOperation, name: &str) -> Option<i64> {
-    ir::attribute(module_of(op)?, name).and_then(ir::integer_attr_value)
-}
-
 fn int_attr(op: MlirOperation, name: &str, default: i64) -> i64 {
     ir::attribute(op, name)
         .and_then(ir::integer_attr_value)
@@ -352,13 +349,6 @@ fn instr_shape(
         })
 }
 
-fn is_dot_like(op: MlirOperation) -> bool {
-    ["tt.dot", "tt.dot_scaled", "ttng.warp_group_dot"]
-        .iter()
-        .any(|n| ir::is(op, n))
-        || ir::name(op).starts_with("ttng.tc_gen5_mma")
-}
-
 /// `getForwardSlice` of `op`'s results (every transitive user).
 fn forward_slice(op: MlirOperation) -> Vec<MlirOperation> {
     let mut seen: HashSet<Op> = HashSet::new();
@@ -377,7 +367,7 @@ fn forward_slice(op: MlirOperation) -> Vec<MlirOperation> {
 
 /// `warpsPerTileV3`.
 fn warps_v3(dot: MlirOperation, shape: &[i64], num_warps: i64) -> Vec<u32> {
-    if forward_slice(dot).into_iter().any(is_dot_like) {
+    if forward_slice(dot).into_iter().any(pl::is_dot_like) {
         return vec![num_warps as u32, 1];
     }
     let mut ret = [4i64, 1];
@@ -619,10 +609,10 @@ fn choose(dot: MlirOperation, cc: u32) -> Result<Option<Choice>, String> {
     if f64_involved && cc != 80 && cc != 90 {
         return Ok(None);
     }
-    let Some(num_warps) = module_int(dot, "ttg.num-warps") else {
+    let Some(num_warps) = ir::module_int(dot, "ttg.num-warps") else {
         return Err("a tt.dot in a module without 'ttg.num-warps'".into());
     };
-    if module_int(dot, "ttg.num-ctas").unwrap_or(1) != 1 {
+    if ir::module_int(dot, "ttg.num-ctas").unwrap_or(1) != 1 {
         return Err("tt.dot with more than one CTA".into());
     }
     let version = mma_version(dot, cc, num_warps);
@@ -707,7 +697,7 @@ fn dot_operand_type(
 /// `BlockedToMMA`.
 fn blocked_to_mma<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
     let dot = op.to_raw();
-    let Some(cc) = module_of(dot).and_then(compute_capability) else {
+    let Some(cc) = ir::enclosing_module(dot).and_then(compute_capability) else {
         return false;
     };
     let Ok(Some(choice)) = choose(dot, cc) else {
@@ -803,15 +793,6 @@ fn shared_type(dot: MlirOperation, source: MlirValue, encoding: &Layout) -> Opti
             encoding.text()?
         ),
     )
-}
-
-/// The module around `op`.
-fn module_of(op: MlirOperation) -> Option<MlirOperation> {
-    let mut current = op;
-    while !ir::is(current, "builtin.module") {
-        current = ir::parent_op(current)?;
-    }
-    Some(current)
 }
 
 /// `decomposeMixedModeDotOp`.

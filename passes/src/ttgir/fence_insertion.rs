@@ -22,6 +22,7 @@ use mlir_sys::{MlirOperation, MlirValue};
 
 use crate::options::PassOptions;
 use crate::rust_pass::{PassResult, RustPass};
+use crate::ttgir::pipelining as pl;
 use crate::ttir::loop_support::ir::{self, Op, Val};
 
 /// The pass from compute capability 90.
@@ -53,14 +54,6 @@ pub fn factory(options: &PassOptions) -> Result<melior::pass::Pass, String> {
     })
 }
 
-const DOTS: &[&str] = &[
-    "tt.dot",
-    "tt.dot_scaled",
-    "ttng.warp_group_dot",
-    "ttng.tc_gen5_mma",
-    "ttng.tc_gen5_mma_scaled",
-];
-
 const VIEWS: &[&str] = &[
     "ttg.memdesc_index",
     "ttg.memdesc_subslice",
@@ -82,7 +75,7 @@ fn is_memdesc(v: MlirValue) -> bool {
 }
 
 fn run(module: OperationRef) -> PassResult {
-    let dots = ir::collect_post(module.to_raw(), &|op| is_any(op, DOTS));
+    let dots = ir::collect_post(module.to_raw(), &|op| pl::is_dot_like(op));
     // Triton walks post-order too; each fence depends only on its own dot.
     for dot in dots {
         let copies_a = copies(ir::operand(dot, 0));

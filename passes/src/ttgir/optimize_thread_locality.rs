@@ -114,7 +114,7 @@ fn run(module: OperationRef) -> PassResult {
                 "a reordering tt.reshape with a non-blocked result",
             ));
         }
-        if module_int(reshape, "ttg.num-ctas", 1) != 1 {
+        if ir::module_int(reshape, "ttg.num-ctas").unwrap_or(1) != 1 {
             return Err(refuse(
                 reshape,
                 "a reordering tt.reshape with ttg.num-ctas other than 1",
@@ -181,20 +181,6 @@ fn reduction_axis(reshape: MlirOperation) -> Option<i64> {
         }
     }
     axis
-}
-
-/// An integer attribute of the enclosing module, or `default`.
-fn module_int(op: MlirOperation, name: &str, default: i64) -> i64 {
-    let mut current = op;
-    while !ir::is(current, "builtin.module") {
-        match ir::parent_op(current) {
-            Some(parent) => current = parent,
-            None => return default,
-        }
-    }
-    ir::attribute(current, name)
-        .and_then(ir::integer_attr_value)
-        .unwrap_or(default)
 }
 
 /// Triton's `lookupNumWarps` outside warp-specialize partitions (`None`
@@ -269,7 +255,7 @@ fn optimize_reshape<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
     let Some(num_warps) = lookup_num_warps(reshape) else {
         return false;
     };
-    let lanes = module_int(reshape, "ttg.threads-per-warp", 32) as u32;
+    let lanes = ir::module_int(reshape, "ttg.threads-per-warp").unwrap_or(32) as u32;
     let rank = tensor.shape.len();
     let blocked = Blocked::build(&tensor.shape, vec![1; rank], new_order, num_warps, lanes);
     let Some(encoding) = parse_attribute(reshape, &blocked.text()) else {
@@ -694,7 +680,7 @@ fn gather_layout(gather: MlirOperation) -> Result<Option<String>, String> {
     else {
         return unsupported("without a valid axis");
     };
-    if module_int(gather, "ttg.num-ctas", 1) != 1 {
+    if ir::module_int(gather, "ttg.num-ctas").unwrap_or(1) != 1 {
         return unsupported("with ttg.num-ctas other than 1");
     }
     let Some(num_warps) = lookup_num_warps(gather) else {
@@ -703,7 +689,7 @@ fn gather_layout(gather: MlirOperation) -> Result<Option<String>, String> {
     let Some(ll) = linear(&src) else {
         return unsupported("whose source layout has no linear form");
     };
-    let lanes = module_int(gather, "ttg.threads-per-warp", 32);
+    let lanes = ir::module_int(gather, "ttg.threads-per-warp").unwrap_or(32);
     let register_order = ll.default_order("register");
     let thread_order = ll.order_per_dim("lane", &register_order);
     let warp_order = ll.order_per_dim("warp", &register_order);

@@ -313,6 +313,20 @@ pub fn is_ancestor(ancestor: MlirOperation, op: MlirOperation) -> bool {
     false
 }
 
+/// The `builtin.module` that is `op` or contains it.
+pub fn enclosing_module(op: MlirOperation) -> Option<MlirOperation> {
+    let mut current = op;
+    while !is(current, "builtin.module") {
+        current = parent_op(current)?;
+    }
+    Some(current)
+}
+
+/// The integer attribute `name` of the module around `op`, if it has one.
+pub fn module_int(op: MlirOperation, name: &str) -> Option<i64> {
+    attribute(enclosing_module(op)?, name).and_then(integer_attr_value)
+}
+
 /// Whether `value` is defined outside of `op` (MLIR's default
 /// `isDefinedOutsideOfLoop`).
 pub fn defined_outside(op: MlirOperation, value: MlirValue) -> bool {
