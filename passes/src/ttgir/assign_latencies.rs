@@ -270,7 +270,7 @@ fn users_agree_on_shared_encoding(value: mlir_sys::MlirValue) -> Result<bool, Fa
             if !ir::is(user, "ttg.convert_layout") && !ir::is(user, "ttg.local_load") {
                 return Ok(true);
             }
-            match layout_of(result) {
+            match ir::tensor_layout(result) {
                 Some(layout @ Layout::DotOperand { .. }) => Need::DotOperand(layout),
                 _ => return Ok(true),
             }
@@ -290,12 +290,6 @@ fn users_agree_on_shared_encoding(value: mlir_sys::MlirValue) -> Result<bool, Fa
         }
     }
     Ok(true)
-}
-
-fn layout_of(v: mlir_sys::MlirValue) -> Option<Layout> {
-    let ty = unsafe { Type::from_raw(ir::value_type(v)) };
-    let tensor = tt_dialect::types::Tensor::of(ty)?;
-    Layout::read(tensor.encoding?)
 }
 
 /// Triton's `isSmallLoad`: a tensor load whose copy vector is narrower

@@ -29,7 +29,7 @@ use melior::ir::operation::{OperationLike, OperationRef};
 use melior::ir::{Attribute, Type, Value};
 use melior::RewriterBase;
 use mlir_sys::{MlirOperation, MlirValue};
-use ttg_dialect::layout::{Layout, MemDesc};
+use ttg_dialect::layout::Layout;
 
 use crate::options::PassOptions;
 use crate::rust_pass::{fail, Failure, PassResult, RustPass};
@@ -119,11 +119,6 @@ fn canonicalize(module: OperationRef) -> PassResult {
     }
 }
 
-fn memdesc(v: MlirValue) -> Option<MemDesc<'static>> {
-    // SAFETY: `v` is a live value; its type lives in the context.
-    MemDesc::of(unsafe { Type::from_raw(ir::value_type(v)) })
-}
-
 fn trans_order(op: MlirOperation) -> Option<Vec<i32>> {
     ir::attribute(op, "order").and_then(ir::dense_i32_array)
 }
@@ -144,7 +139,7 @@ fn unsupported(op: MlirOperation) -> Option<String> {
         let src = ir::defining_op(ir::operand(op, 0))?;
         // Triton rewrites only where the reshaped view keeps an NVMMA
         // encoding, which needs an NVMMA allocation to begin with.
-        let nvmma = memdesc(ir::result(op, 0))
+        let nvmma = ir::memdesc(ir::result(op, 0))
             .and_then(|m| Layout::read(m.encoding))
             .is_some_and(|l| matches!(l, Layout::NvmmaShared { .. }));
         if ir::is(src, "tt.reshape") && nvmma {
@@ -158,13 +153,6 @@ fn unsupported(op: MlirOperation) -> Option<String> {
         }
     }
     None
-}
-
-fn layout_of(v: MlirValue) -> Option<Layout> {
-    // SAFETY: a live value's type.
-    tt_dialect::types::Tensor::of(unsafe { Type::from_raw(ir::value_type(v)) })
-        .and_then(|t| t.encoding)
-        .and_then(Layout::read)
 }
 
 /// Where `SwizzleShmemConvert` applies to the conversion `cvt`: the
@@ -185,7 +173,7 @@ fn swizzle_plan(cvt: MlirOperation) -> Result<Option<(MlirOperation, String)>, S
         op_idx,
         k_width,
         parent,
-    }) = layout_of(ir::result(cvt, 0))
+    }) = ir::tensor_layout(ir::result(cvt, 0))
     else {
         return Ok(None);
     };
@@ -374,7 +362,7 @@ fn fuse_trans_mmav3<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
     if trans_order(trans).as_deref() != Some(&[1, 0]) {
         return false;
     }
-    let Some(alloc_ty) = memdesc(result) else {
+    let Some(alloc_ty) = ir::memdesc(result) else {
         return false;
     };
     // MMA v3 reads the buffer transposed for free: the same NVMMA encoding

@@ -27,7 +27,7 @@
 use melior::ir::operation::OperationRef;
 use melior::ir::TypeLike;
 use mlir_sys::{MlirOperation, MlirType, MlirValue};
-use ttg_dialect::layout::{Layout, MemDesc};
+use ttg_dialect::layout::Layout;
 
 use crate::rust_pass::{fail, PassResult, RustPass};
 use crate::ttir::loop_support::ir::{self, Val, ValueMap};
@@ -73,10 +73,6 @@ fn run(module: OperationRef) -> PassResult {
     Ok(())
 }
 
-fn layout_of(v: MlirValue) -> Option<Layout> {
-    tensor_parts(v).and_then(|(_, _, l)| l)
-}
-
 fn tensor_parts(v: MlirValue) -> Option<(Vec<i64>, MlirType, Option<Layout>)> {
     // SAFETY: `v` is a live value; its type belongs to the context.
     let view = tt_dialect::types::TensorView::of(unsafe {
@@ -87,11 +83,6 @@ fn tensor_parts(v: MlirValue) -> Option<(Vec<i64>, MlirType, Option<Layout>)> {
         view.element.to_raw(),
         view.encoding.and_then(Layout::read),
     ))
-}
-
-fn memdesc(v: MlirValue) -> Option<MemDesc<'static>> {
-    // SAFETY: as in `tensor_parts`.
-    MemDesc::of(unsafe { melior::ir::Type::from_raw(ir::value_type(v)) })
 }
 
 /// `getPrefetchSrc`: the chain from a `ttg.local_load` (to a dot-operand
@@ -110,7 +101,7 @@ fn prefetch_source(v: MlirValue) -> Vec<MlirValue> {
         chain.push(ir::operand(op, 0));
         if ir::is(op, "ttg.local_load") {
             found = matches!(
-                layout_of(ir::result(op, 0)),
+                ir::tensor_layout(ir::result(op, 0)),
                 Some(Layout::DotOperand { .. })
             );
             break;
@@ -139,7 +130,7 @@ fn plan(for_op: MlirOperation) -> Option<Plan> {
         if !ir::is(op, "tt.dot") {
             continue;
         }
-        match layout_of(ir::result(op, 0)) {
+        match ir::tensor_layout(ir::result(op, 0)) {
             Some(Layout::NvidiaMma {
                 version_major: 2, ..
             }) => dots.push(op),
@@ -152,7 +143,7 @@ fn plan(for_op: MlirOperation) -> Option<Plan> {
     let dot = *dot;
     let (a, b) = (ir::operand(dot, 0), ir::operand(dot, 1));
     let (Some(Layout::DotOperand { k_width, .. }), Some((a_shape, a_element, _))) =
-        (layout_of(a), tensor_parts(a))
+        (ir::tensor_layout(a), tensor_parts(a))
     else {
         return None;
     };
@@ -212,7 +203,7 @@ fn prefetch(
     size: i64,
     plan: &Plan,
 ) -> MlirValue {
-    let desc = memdesc(v).expect("a memory descriptor");
+    let desc = ir::memdesc(v).expect("a memory descriptor");
     let ctx = ir::context(plan.dot);
     let rank = desc.shape.len();
     let k = if index == 0 { rank - 1 } else { rank - 2 };
@@ -246,7 +237,7 @@ fn prefetch(
         Vec::new(),
     );
     ir::insert_before(before, subslice);
-    let parent = layout_of(ir::result(plan.dot, 0)).expect("an MMA result");
+    let parent = ir::tensor_layout(ir::result(plan.dot, 0)).expect("an MMA result");
     let operand_layout = Layout::DotOperand {
         op_idx: index as u32,
         k_width: (plan.width / 8) as u32,

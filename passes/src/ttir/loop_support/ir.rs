@@ -313,6 +313,22 @@ pub fn is_ancestor(ancestor: MlirOperation, op: MlirOperation) -> bool {
     false
 }
 
+/// The layout encoding of `v`'s tensor type, where it is a tensor with an
+/// encoding the layout library reads.
+pub fn tensor_layout(v: MlirValue) -> Option<ttg_dialect::layout::Layout> {
+    // SAFETY: `v` is a live value; its type belongs to the context.
+    let ty = unsafe { melior::ir::Type::from_raw(value_type(v)) };
+    tt_dialect::types::Tensor::of(ty)?
+        .encoding
+        .and_then(ttg_dialect::layout::Layout::read)
+}
+
+/// `v`'s type as a shared-memory descriptor, where it is one.
+pub fn memdesc(v: MlirValue) -> Option<ttg_dialect::layout::MemDesc<'static>> {
+    // SAFETY: as in `tensor_layout`.
+    ttg_dialect::layout::MemDesc::of(unsafe { melior::ir::Type::from_raw(value_type(v)) })
+}
+
 /// The `builtin.module` that is `op` or contains it.
 pub fn enclosing_module(op: MlirOperation) -> Option<MlirOperation> {
     let mut current = op;
