@@ -319,19 +319,9 @@ fn transpose_view<'c, 'a>(
     location: melior::ir::Location<'c>,
 ) -> OperationRef<'c, 'a> {
     let context_ref = location.context();
-    // SAFETY: `context_ref` (a local, outliving `context`) refers to the
-    // live context of the module; the array is read during the call only.
-    let (context, order) = unsafe {
-        let order = [1i32, 0];
-        (
-            context_ref.to_ref(),
-            Attribute::from_raw(mlir_sys::mlirDenseI32ArrayGet(
-                context_ref.to_ref().to_raw(),
-                2,
-                order.as_ptr(),
-            )),
-        )
-    };
+    // SAFETY: `context_ref` refers to the live context of the module.
+    let context = unsafe { context_ref.to_ref() };
+    let order = melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[1, 0]).into();
     tt_dialect::ir::create(
         rewriter,
         "ttg.memdesc_trans",

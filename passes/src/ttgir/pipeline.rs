@@ -460,7 +460,7 @@ fn lower(plan: &Plan) -> MlirOperation {
     let mut copy_operands = vec![ptr, view, mask];
     copy_operands.extend(other);
     let segments = [1, 1, 1, i32::from(other.is_some())];
-    let segments_attr = unsafe { mlir_sys::mlirDenseI32ArrayGet(ctx, 4, segments.as_ptr()) };
+    let segments_attr = ir::dense_i32_array_attr(ctx, &segments);
     let mut attributes = vec![("operandSegmentSizes", segments_attr)];
     for name in ["cache", "evict", "isVolatile"] {
         if let Some(a) = ir::attribute(load, name) {

@@ -182,11 +182,6 @@ fn plan(for_op: MlirOperation) -> Option<Plan> {
     })
 }
 
-fn i32_array(ctx: mlir_sys::MlirContext, values: &[i32]) -> mlir_sys::MlirAttribute {
-    // SAFETY: the context is live; the slice is read during the call only.
-    unsafe { mlir_sys::mlirDenseI32ArrayGet(ctx, values.len() as isize, values.as_ptr()) }
-}
-
 fn parse_type(ctx: mlir_sys::MlirContext, text: &str) -> MlirType {
     ir::parse_type(ctx, text)
         .unwrap_or_else(|| panic!("the prefetcher built an invalid type: {text}"))
@@ -233,7 +228,7 @@ fn prefetch(
         location,
         &[v],
         &[parse_type(ctx, &text)],
-        &[("offsets", i32_array(ctx, &offsets))],
+        &[("offsets", ir::dense_i32_array_attr(ctx, &offsets))],
         Vec::new(),
     );
     ir::insert_before(before, subslice);

@@ -178,9 +178,9 @@ fn guard_load(op: MlirOperation, lp: MlirOperation) {
     let mut operands = vec![ptr, new_mask];
     operands.extend(other);
     let sizes = [1, 1, i32::from(other.is_some())];
+    let attr = ir::dense_i32_array_attr(ctx, &sizes);
     unsafe {
         mlir_sys::mlirOperationSetOperands(op, operands.len() as isize, operands.as_ptr());
-        let attr = mlir_sys::mlirDenseI32ArrayGet(ctx, sizes.len() as isize, sizes.as_ptr());
         mlir_sys::mlirOperationSetInherentAttributeByName(
             op,
             melior::StringRef::new("operandSegmentSizes").to_raw(),

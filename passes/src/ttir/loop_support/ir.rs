@@ -402,6 +402,12 @@ pub fn clone_mapped(op: MlirOperation, map: &mut ValueMap) -> MlirOperation {
     clone
 }
 
+/// A dense i32 array attribute (`array<i32: ...>`) of `values`.
+pub fn dense_i32_array_attr(ctx: MlirContext, values: &[i32]) -> MlirAttribute {
+    // SAFETY: `ctx` is live; the slice is read during the call only.
+    unsafe { mlir_sys::mlirDenseI32ArrayGet(ctx, values.len() as isize, values.as_ptr()) }
+}
+
 /// The elements of a dense i32 array attribute (`array<i32: ...>`, such as
 /// `order` or `operandSegmentSizes`), `None` for any other attribute.
 pub fn dense_i32_array(attr: MlirAttribute) -> Option<Vec<i32>> {
