@@ -38,22 +38,19 @@ FILES = [
 ]
 
 
-def load_oracle(repo):
-    spec = importlib.util.spec_from_file_location("triton_pass", os.path.join(repo, "scripts", "triton-pass.py"))
+def load_script(repo, name):
+    """One of this folder's scripts as a module (their names have dashes)."""
+    path = os.path.join(repo, "scripts", name + ".py")
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_"), path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def normalised(tt_opt, text):
-    """`text` printed by tt-opt, locations dropped, SSA names renumbered."""
+def normalised(tt_opt, normalise, text):
+    """`text` printed by tt-opt, then `compare-ttgir.py`'s `normalise`."""
     out = subprocess.run([tt_opt, "--allow-unregistered-dialect", "-"], input=text, capture_output=True, text=True)
-    if out.returncode != 0:
-        return None
-    text = re.sub(r"\s*loc\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)", "", out.stdout)
-    text = "\n".join(line for line in text.splitlines() if not line.startswith("#loc"))
-    names = {}
-    return re.sub(r"%([A-Za-z_0-9]+)", lambda m: names.setdefault(m.group(1), f"%v{len(names)}"), text)
+    return normalise(out.stdout) if out.returncode == 0 else None
 
 
 def main():
@@ -63,7 +60,8 @@ def main():
     ap.add_argument("--tt-opt", default=os.path.join(repo, "target", "release", "tt-opt"))
     ap.add_argument("--show", help="print the cases of this file that differ")
     args = ap.parse_args()
-    oracle = load_oracle(repo)
+    oracle = load_script(repo, "triton-pass")
+    normalise = load_script(repo, "compare-ttgir").normalise
     totals = {"same": 0, "differs": 0, "ours: refused": 0, "ours: parse": 0, "triton: fail": 0}
     for path, pipeline in FILES:
         text = open(os.path.join(args.tests, path)).read()
@@ -87,7 +85,7 @@ def main():
                 refused = "does not support" in ours.stderr or "not supported yet" in ours.stderr
                 counts["ours: refused" if refused else "ours: parse"] += 1
                 continue
-            same = normalised(args.tt_opt, theirs) == normalised(args.tt_opt, ours.stdout)
+            same = normalised(args.tt_opt, normalise, theirs) == normalised(args.tt_opt, normalise, ours.stdout)
             counts["same" if same else "differs"] += 1
             if not same and args.show == path:
                 print(f"  differs: {name}")

@@ -7,7 +7,6 @@ set aside. `scripts/compare-ttgir.py` runs the wider sweep."""
 
 import importlib.util
 import pathlib
-import re
 
 import pytest
 
@@ -27,16 +26,14 @@ def _sweep():
     return module
 
 
-dot_kernel = _sweep().dot_kernel
+SWEEP = _sweep()
+dot_kernel = SWEEP.dot_kernel
 
 
 def normalised(ttgir):
-    """Printed by this project, without locations, SSA names renumbered."""
-    text = triton_rs.compile(ttgir, stage="ttgir").ttgir
-    text = re.sub(r"\s*loc\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)", "", text)
-    text = "\n".join(line for line in text.splitlines() if not line.startswith("#loc"))
-    names = {}
-    return re.sub(r"%([A-Za-z_0-9]+)", lambda m: names.setdefault(m.group(1), f"%v{len(names)}"), text)
+    """Printed by this project, then the sweep's `normalise` (locations
+    dropped, SSA names renumbered)."""
+    return SWEEP.normalise(triton_rs.compile(ttgir, stage="ttgir").ttgir)
 
 
 CASES = [
