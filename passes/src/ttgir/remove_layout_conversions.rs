@@ -1457,7 +1457,6 @@ impl Remat {
         }
     }
 
-    /// `hoistConvertOnTopOfExtOrBroadcast`.
     /// `hoistConvertDotOperand`: a conversion that a later MMA dot
     /// post-dominates moves up to the loads behind it, through ops that move
     /// no data between threads, so that the loads can be pipelined in the
@@ -1502,6 +1501,7 @@ impl Remat {
         self.rewrite_slice(cx, inner, cvt, mapping)
     }
 
+    /// `hoistConvertOnTopOfExtOrBroadcast`.
     fn hoist_ext(&mut self, cx: &mut Cx, cvt: MlirOperation) -> Result<(), String> {
         let target = tensor_encoding(ir::value_type(ir::result(cvt, 0))).ok_or("convert result")?;
         if is_dot_operand(target) {
