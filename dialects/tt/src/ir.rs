@@ -437,38 +437,36 @@ pub fn create_like<'c, 'a>(
 /// empty string, which `tl.device_assert` messages and `tt.print` prefixes
 /// can be.
 pub fn string_value(attr: Attribute) -> Option<String> {
-    // SAFETY: `attr` is a live attribute; a string attribute's (pointer,
-    // length) pair stays valid as long as its context, and is only read
-    // when the length is not zero (the pointer may be null otherwise).
+    // SAFETY: `attr` is a live attribute, read as a string only when it is
+    // one; its (pointer, length) pair stays valid as long as its context.
     unsafe {
-        if !mlir_sys::mlirAttributeIsAString(attr.to_raw()) {
-            return None;
-        }
-        let s = mlir_sys::mlirStringAttrGetValue(attr.to_raw());
-        if s.length == 0 {
-            return Some(String::new());
-        }
-        let bytes = std::slice::from_raw_parts(s.data.cast::<u8>(), s.length);
-        Some(String::from_utf8_lossy(bytes).into_owned())
+        mlir_sys::mlirAttributeIsAString(attr.to_raw())
+            .then(|| owned_text(mlir_sys::mlirStringAttrGetValue(attr.to_raw())))
     }
 }
 
 /// The name a flat symbol reference (`@name`, a call's `callee`) holds,
 /// `None` for any other attribute; read as [`string_value`] reads strings.
 pub fn symbol_ref_value(attr: Attribute) -> Option<String> {
-    // SAFETY: as in `string_value`: a live attribute whose (pointer, length)
-    // pair is only read when the length is not zero.
+    // SAFETY: as in `string_value`.
     unsafe {
-        if !mlir_sys::mlirAttributeIsAFlatSymbolRef(attr.to_raw()) {
-            return None;
-        }
-        let s = mlir_sys::mlirFlatSymbolRefAttrGetValue(attr.to_raw());
-        if s.length == 0 {
-            return Some(String::new());
-        }
-        let bytes = std::slice::from_raw_parts(s.data.cast::<u8>(), s.length);
-        Some(String::from_utf8_lossy(bytes).into_owned())
+        mlir_sys::mlirAttributeIsAFlatSymbolRef(attr.to_raw())
+            .then(|| owned_text(mlir_sys::mlirFlatSymbolRefAttrGetValue(attr.to_raw())))
     }
+}
+
+/// A copy of the text of a string reference MLIR handed out (lossy UTF-8).
+///
+/// # Safety
+/// Unless `s.length` is zero (when the pointer may be null), `s.data` points
+/// at `s.length` live bytes.
+unsafe fn owned_text(s: mlir_sys::MlirStringRef) -> String {
+    if s.length == 0 {
+        return String::new();
+    }
+    // SAFETY: the caller's promise, for a non-zero length.
+    let bytes = unsafe { std::slice::from_raw_parts(s.data.cast::<u8>(), s.length) };
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The only (or first) result of an op the caller just created or matched
