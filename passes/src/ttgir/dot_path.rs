@@ -1,10 +1,11 @@
 //! The `make_ttgir` passes whose work belongs to the dot path (descriptor
 //! encodings, nested-loop fusion, warp specialization, TMA) or to other
-//! hardware (tensor memory, Blackwell MMA). None of their transformations is implemented yet. Each
-//! pass here is a *gate*: it looks for the input on which Triton 3.6's pass
-//! would change the IR and, on the first such op, stops with a located
-//! error `'<flag>' does not support <what> yet`. On any other module it
-//! leaves the IR exactly as it is, which is what Triton's pass does there.
+//! hardware (tensor memory, Blackwell MMA). None of their transformations
+//! is implemented yet. Each pass here is a *gate*: it looks for the input
+//! on which Triton 3.6's pass would change the IR and, on the first such
+//! op, stops with a located error `'<flag>' does not support <what> yet`.
+//! On any other module it leaves the IR exactly as it is, which is what
+//! Triton's pass does there.
 //!
 //! The triggers are read from Triton's sources and err on the side of
 //! refusing: a trigger may fire on input that Triton would in the end leave
