@@ -302,7 +302,7 @@ Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
   if (failed(fields.onlyKeys({"versionMajor", "versionMinor", "warpsPerCTA",
                               "CGALayout", "instrShape"})) ||
       failed(fields.unsignedValue("versionMajor", major, true)) ||
-      failed(fields.unsignedValue("versionMinor", minor, true)) ||
+      failed(fields.unsignedValue("versionMinor", minor, false, 0)) ||
       failed(fields.unsignedArray("warpsPerCTA", warpsPerCTA)) ||
       failed(fields.bases("CGALayout", cga)) ||
       failed(fields.unsignedArray("instrShape", instrShape)))
