@@ -305,8 +305,21 @@ pub fn is_small_load(load: MlirOperation, axis: &AxisInfoMap) -> bool {
     let Some((pointee, _)) = tt_dialect::types::pointer_parts(tensor.element) else {
         return true;
     };
-    let Some((order, contig)) = pl::order_and_contig(ptr) else {
+    if pl::order_and_contig(ptr).is_none() {
         return true;
+    }
+    let bits = tt_dialect::types::bit_width(pointee).unwrap_or(64);
+    load_vector_width(load, axis) * bits < 32
+}
+
+/// The elements one copy of a tensor load moves: the pointers'
+/// contiguity in the layout's fastest dimension, capped by the mask's
+/// alignment (Triton's `getContiguity` / `getMaskAlignment`); 1 where the
+/// layout is unknown.
+pub fn load_vector_width(load: MlirOperation, axis: &AxisInfoMap) -> u32 {
+    let ptr = ir::operand(load, 0);
+    let Some((order, contig)) = pl::order_and_contig(ptr) else {
+        return 1;
     };
     let order0 = order[0] as usize;
     let mut vec = axis.ptr_contiguity(unsafe { Value::from_raw(ptr) }, order0, contig[order0]);
@@ -320,6 +333,5 @@ pub fn is_small_load(load: MlirOperation, axis: &AxisInfoMap) -> bool {
             vec = vec.min(1);
         }
     }
-    let bits = tt_dialect::types::bit_width(pointee).unwrap_or(64);
-    vec * bits < 32
+    vec
 }

@@ -5,7 +5,7 @@
 //! widths into shared memory, and the attribute names the passes
 //! communicate through.
 
-use mlir_sys::{MlirAttribute, MlirBlock, MlirOperation, MlirValue};
+use mlir_sys::{MlirAttribute, MlirBlock, MlirOperation, MlirType, MlirValue};
 use ttg_dialect::layout::Layout;
 
 use crate::ttir::loop_support::ir;
@@ -180,4 +180,107 @@ pub fn copy_vec_bytes(value: MlirValue, shared: MlirAttribute) -> Option<u32> {
     let element = tt_dialect::types::Tensor::of(ty)?.element;
     let bytes = (tt_dialect::types::bit_width(element)? / 8).max(1);
     Some(copy_vec_elements(value, shared)? * bytes)
+}
+
+/// A new `scf.for` before `old` with `old`'s bounds and attributes, the
+/// given initial values and an empty body ending in an empty yield.
+pub fn new_for_like(old: MlirOperation, inits: &[MlirValue]) -> MlirOperation {
+    let location = ir::location(old);
+    let lb = crate::ttir::loop_support::scf::lower_bound(old);
+    let ub = crate::ttir::loop_support::scf::upper_bound(old);
+    let step = crate::ttir::loop_support::scf::step(old);
+    let mut operands = vec![lb, ub, step];
+    operands.extend_from_slice(inits);
+    let types: Vec<MlirType> = inits.iter().map(|&v| ir::value_type(v)).collect();
+    let mut arg_types = vec![ir::value_type(lb)];
+    arg_types.extend(&types);
+    let locations = vec![location; arg_types.len()];
+    let attributes: Vec<(String, MlirAttribute)> = ir::attributes(old);
+    let named: Vec<(&str, MlirAttribute)> =
+        attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    // SAFETY: a fresh block and region, handed to the new op, which takes
+    // ownership; the yield is appended to that block.
+    unsafe {
+        let block = mlir_sys::mlirBlockCreate(
+            arg_types.len() as isize,
+            arg_types.as_ptr(),
+            locations.as_ptr(),
+        );
+        let region = mlir_sys::mlirRegionCreate();
+        mlir_sys::mlirRegionAppendOwnedBlock(region, block);
+        let op = ir::create_op("scf.for", location, &operands, &types, &named, vec![region]);
+        ir::insert_before(old, op);
+        let yield_op = ir::create_op("scf.yield", location, &[], &[], &[], Vec::new());
+        mlir_sys::mlirBlockAppendOwnedOperation(block, yield_op);
+        op
+    }
+}
+
+/// `op`'s operand segment sizes (`operandSegmentSizes`), if it has them.
+fn segment_sizes(op: MlirOperation) -> Option<Vec<i32>> {
+    ir::attribute(op, "operandSegmentSizes").and_then(ir::dense_i32_array)
+}
+
+/// Where the operands of group `segment` start and how many there are:
+/// from `operandSegmentSizes`, or, for an op without it, one operand per
+/// group with the last group optional (`tt.store`'s mask).
+fn segment_range(op: MlirOperation, segment: usize) -> (usize, usize) {
+    match segment_sizes(op) {
+        Some(sizes) => {
+            let start = sizes[..segment].iter().map(|&s| s as usize).sum();
+            (start, sizes[segment] as usize)
+        }
+        None => (segment, usize::from(ir::operand_count(op) > segment)),
+    }
+}
+
+/// The value of `op`'s optional operand group `segment` (a mask or an
+/// `other`), if present.
+pub fn optional_operand(op: MlirOperation, segment: usize) -> Option<MlirValue> {
+    let (start, len) = segment_range(op, segment);
+    (len == 1).then(|| ir::operand(op, start))
+}
+
+/// Sets `op`'s optional operand group `segment` to `value`, adding it when
+/// absent.
+pub fn set_optional_operand(op: MlirOperation, segment: usize, value: MlirValue) {
+    let (start, len) = segment_range(op, segment);
+    if len == 1 {
+        ir::set_operand(op, start, value);
+        return;
+    }
+    let mut operands = ir::operands(op);
+    operands.insert(start, value);
+    // SAFETY: `op` is live; the new operand list is read during the call.
+    unsafe { mlir_sys::mlirOperationSetOperands(op, operands.len() as isize, operands.as_ptr()) };
+    if let Some(mut sizes) = segment_sizes(op) {
+        sizes[segment] = 1;
+        let attr = ir::dense_i32_array_attr(ir::context(op), &sizes);
+        ir::set_attribute(op, "operandSegmentSizes", attr);
+    }
+}
+
+/// Whether `ty` is a ranked tensor.
+pub fn is_ranked_tensor(ty: MlirType) -> bool {
+    // SAFETY: a live type.
+    unsafe { mlir_sys::mlirTypeIsARankedTensor(ty) }
+}
+
+/// Triton's `getI1SameShape`: `i1`, or a tensor of `i1` with `ty`'s shape
+/// and encoding.
+pub fn i1_like(ty: MlirType) -> MlirType {
+    // SAFETY: a live type; shape and encoding are read from it.
+    unsafe {
+        let ctx = mlir_sys::mlirTypeGetContext(ty);
+        let i1 = mlir_sys::mlirIntegerTypeGet(ctx, 1);
+        if !mlir_sys::mlirTypeIsARankedTensor(ty) {
+            return i1;
+        }
+        let rank = mlir_sys::mlirShapedTypeGetRank(ty);
+        let shape: Vec<i64> = (0..rank)
+            .map(|d| mlir_sys::mlirShapedTypeGetDimSize(ty, d as isize))
+            .collect();
+        let encoding = mlir_sys::mlirRankedTensorTypeGetEncoding(ty);
+        mlir_sys::mlirRankedTensorTypeGet(rank as isize, shape.as_ptr(), i1, encoding)
+    }
 }

@@ -725,16 +725,6 @@ const PIPELINER_PASSES: &[&str] = &[
     "tritongpu-pipeline",
 ];
 
-/// Known gaps, as (pass, kernel): `tritongpu-pipeline` refuses the loops
-/// with dots with a located "not supported yet" error instead of Triton's
-/// output (it pipelines loops with one rank-1 load only).
-/// (`tritongpu-assign-latencies` and `tritongpu-schedule-loops` match on
-/// every kernel.)
-const PIPELINER_GAPS: &[(&str, &str)] = &[
-    ("tritongpu-pipeline", "matmul"),
-    ("tritongpu-pipeline", "matmul_naive"),
-];
-
 #[test]
 fn pipeliner_passes_match_triton() {
     let Some(dir) = corpus::corpus_dir_or_skip() else {
@@ -759,18 +749,9 @@ fn pipeliner_passes_match_triton() {
     let mut failures = Vec::new();
     let mut matched = 0;
     for (step, result) in checked.iter().zip(&results) {
-        let gap = PIPELINER_GAPS.contains(&(step.pass.as_str(), step.kernel.as_str()));
-        match (result, gap) {
-            (Ok(()), false) => matched += 1,
-            (Err(e), true) if e.contains("not supported yet") => println!(
-                "known gap: {} passes.log:{} {}: dots in the loop",
-                step.kernel, step.line, step.pass
-            ),
-            (Ok(()), true) => failures.push(format!(
-                "{} passes.log:{} {}: listed as a gap but matches; unlist it",
-                step.kernel, step.line, step.pass
-            )),
-            (Err(e), _) => failures.push(format!(
+        match result {
+            Ok(()) => matched += 1,
+            Err(e) => failures.push(format!(
                 "FAIL {} passes.log:{} {}\n{e}",
                 step.kernel, step.line, step.pass
             )),
@@ -795,21 +776,8 @@ fn pipeliner_passes_match_triton() {
     );
 }
 
-/// The kernels whose `make_ttgir` has no dot path.
-const NON_DOT_KERNELS: &[&str] = &[
-    "add_print",
-    "copy",
-    "layernorm_bwd",
-    "max_reduce",
-    "prod_reduce",
-    "rgb2grey",
-    "softmax",
-    "swizzle",
-    "vector_add",
-];
-
 #[test]
-fn make_ttgir_stage_gives_the_ttgir_files_of_kernels_without_dots() {
+fn make_ttgir_stage_gives_the_ttgir_files() {
     let Some(dir) = corpus::corpus_dir_or_skip() else {
         return;
     };
@@ -822,36 +790,11 @@ fn make_ttgir_stage_gives_the_ttgir_files_of_kernels_without_dots() {
         };
         let warps = ttgir_num_warps(kernel);
         let flag = format!("--make-ttgir=num-warps={warps} num-ctas=1 num-stages=3 target=cuda:90");
-        let result = if NON_DOT_KERNELS.contains(&name.as_str()) {
-            golden(&scratch, &name, &[&flag], &read("ttir"), &read("ttgir"))
-        } else {
-            // The dot path is not written yet: a located error ("... not
-            // supported yet" or "'<pass>' does not support ... yet"), never a
-            // wrong kernel.
-            let input = scratch.join(format!("{name}.ttir"));
-            std::fs::write(&input, read("ttir")).expect("write input");
-            let out = run_tt_opt(&[&flag], &input, TIMEOUT);
-            let located = out.stderr.lines().any(|l| {
-                l.contains(": error:")
-                    && (l.contains("not supported yet") || l.contains("does not support"))
-            });
-            if out.status.and_then(|s| s.code()) == Some(1) && located {
-                Ok(())
-            } else {
-                Err(format!(
-                    "expected a located 'not supported yet' error, got:\n{}",
-                    out.stderr
-                ))
-            }
-        };
+        let result = golden(&scratch, &name, &[&flag], &read("ttir"), &read("ttgir"));
         (name, result)
     });
     for (name, result) in &results {
-        let verdict = match (NON_DOT_KERNELS.contains(&name.as_str()), result.is_ok()) {
-            (true, true) => "match",
-            (false, true) => "refused (dot path)",
-            _ => "DIFFERS",
-        };
+        let verdict = if result.is_ok() { "match" } else { "DIFFERS" };
         println!("{name:<16} {verdict}");
     }
     assert_every_kernel_passed(&results, "failed");

@@ -1,0 +1,787 @@
+//! The first step of `tritongpu-pipeline` (Triton's `lowerLoops`): in a
+//! scheduled loop, every top-level `tt.load` whose value is read in a
+//! later stage, and that can be copied with `cp.async` (at least 4 bytes a
+//! copy), becomes an asynchronous copy into a ring of shared buffers:
+//!
+//! * before the loop, a `ttg.local_alloc` of `d` buffers (`d` the stage
+//!   distance to the first reader, one more when the value feeds a
+//!   `ttng.warp_group_dot` through shared memory), freed after it; its
+//!   encoding is the one of the load's `ttg.local_alloc` users, else the
+//!   one its dot-operand users need, else an unswizzled one;
+//! * in the load's stage: `ttg.memdesc_index` at the insert counter,
+//!   `ttg.async_copy_global_to_local` (mask, `other` and the copy's
+//!   contiguity kept) and `ttg.async_commit_group`;
+//! * in the first reader's stage: `ttg.async_wait`, `ttg.memdesc_index` at
+//!   the extract counter, which replaces the `ttg.local_alloc` users of the
+//!   same encoding, and a `ttg.local_load` (then an `arith.select` for a
+//!   non-zero `other`) for the other users;
+//! * per buffer count, an insert and an extract counter carried by the
+//!   loop, starting at -1 and wrapping at the count; the ops computing
+//!   them take the stage and cluster of their first user
+//!   (`scheduleDependencies`); after the loop, an `ttg.async_wait` for
+//!   every copy.
+
+use std::collections::HashMap;
+
+use melior::ir::operation::OperationRef;
+use melior::ir::Type;
+use mlir_sys::{MlirAttribute, MlirOperation, MlirType, MlirValue};
+use ttg_dialect::layout::{dot_operand_swizzle, Layout};
+
+use crate::analysis::axis_info::AxisInfoMap;
+use crate::rust_pass::{fail, Failure};
+use crate::ttgir::assign_latencies::load_vector_width;
+use crate::ttgir::pipelining::{self as pl, CLUSTER, STAGE};
+use crate::ttir::loop_support::ir::{self, Op};
+use crate::ttir::loop_support::scf;
+
+/// A load that becomes an asynchronous copy.
+pub struct AsyncLoad {
+    load: MlirOperation,
+    /// The number of buffers.
+    buffers: i64,
+    /// The copy's contiguity (pointer contiguity and mask alignment).
+    contiguity: u32,
+    /// The shared encoding of the buffers.
+    shared: MlirAttribute,
+}
+
+fn refuse(op: MlirOperation, what: &str) -> Failure {
+    let op = unsafe { OperationRef::from_raw(op) };
+    fail(
+        op,
+        &format!("tritongpu-pipeline: {what} is not supported yet"),
+    )
+}
+
+fn stage(op: MlirOperation) -> Option<i64> {
+    pl::int_attribute(op, STAGE)
+}
+
+fn cluster(op: MlirOperation) -> Option<i64> {
+    pl::int_attribute(op, CLUSTER)
+}
+
+fn set_schedule(op: MlirOperation, (s, c): (i64, i64)) {
+    pl::set_i32(op, CLUSTER, c);
+    pl::set_i32(op, STAGE, s);
+}
+
+fn schedule_of(op: MlirOperation) -> (i64, i64) {
+    (stage(op).unwrap_or(0), cluster(op).unwrap_or(0))
+}
+
+/// Ops with `MemDescViewTrait`: views of a buffer, not reads of it.
+fn is_view(op: MlirOperation) -> bool {
+    [
+        "ttg.memdesc_index",
+        "ttg.memdesc_subslice",
+        "ttg.memdesc_trans",
+        "ttg.memdesc_reshape",
+        "ttg.memdesc_reinterpret",
+    ]
+    .iter()
+    .any(|n| ir::is(op, n))
+}
+
+/// Triton's `getTopLevelUsersInLoop`: the body ops that read `value`,
+/// following the loop's back edge and looking through views.
+fn top_level_users(value: MlirValue, for_op: MlirOperation) -> Vec<MlirOperation> {
+    let body = pl::body(for_op);
+    let yield_op = pl::terminator(for_op);
+    let iter_args = scf::region_iter_args(for_op);
+    let mut queue = ir::uses(value);
+    let mut out: Vec<MlirOperation> = Vec::new();
+    while let Some((user, index)) = queue.pop() {
+        if user.ptr == yield_op.ptr {
+            queue.extend(ir::uses(iter_args[index]));
+            continue;
+        }
+        if is_view(user) {
+            queue.extend(ir::uses(ir::result(user, 0)));
+            continue;
+        }
+        if let Some(top) = pl::ancestor_in_block(body, user) {
+            if !out.iter().any(|o| o.ptr == top.ptr) {
+                out.push(top);
+            }
+        }
+    }
+    out
+}
+
+/// Triton's `getDefUseStageDiff` for a load: how many stages after it its
+/// first reader runs (readers of its `ttg.local_alloc` users count).
+fn stage_distance(load: MlirOperation, for_op: MlirOperation) -> i64 {
+    let mut users = top_level_users(ir::result(load, 0), for_op);
+    let allocs: Vec<MlirOperation> = users
+        .iter()
+        .copied()
+        .filter(|u| ir::is(*u, "ttg.local_alloc"))
+        .collect();
+    for alloc in allocs {
+        for u in top_level_users(ir::result(alloc, 0), for_op) {
+            if !users.iter().any(|o| o.ptr == u.ptr) {
+                users.push(u);
+            }
+        }
+    }
+    match users.iter().filter_map(|&u| stage(u)).min() {
+        Some(use_stage) => use_stage - stage(load).unwrap_or(0),
+        None => 0,
+    }
+}
+
+/// Triton's `getFirstUseOfPipelinedOp`: the earliest reader by stage,
+/// cluster and position.
+fn first_use(load: MlirOperation, for_op: MlirOperation) -> Option<MlirOperation> {
+    let body_ops = pl::body_ops(for_op);
+    let position = |op: MlirOperation| body_ops.iter().position(|o| o.ptr == op.ptr);
+    top_level_users(ir::result(load, 0), for_op)
+        .into_iter()
+        .min_by_key(|&u| (stage(u), cluster(u), position(u)))
+}
+
+/// The encoding of a memory descriptor or tensor type.
+fn encoding_of(ty: MlirType) -> Option<MlirAttribute> {
+    // SAFETY: a live type; read as a tensor or a memdesc only when it is
+    // one.
+    let ty = unsafe { Type::from_raw(ty) };
+    if let Some(t) = tt_dialect::types::Tensor::of(ty) {
+        return t
+            .encoding
+            .map(|e| melior::ir::attribute::AttributeLike::to_raw(&e));
+    }
+    ttg_dialect::layout::MemDesc::of(ty)
+        .map(|m| melior::ir::attribute::AttributeLike::to_raw(&m.encoding))
+}
+
+fn is_memdesc(ty: MlirType) -> bool {
+    // SAFETY: a live type.
+    ttg_dialect::layout::MemDesc::of(unsafe { Type::from_raw(ty) }).is_some()
+}
+
+/// `#ttg.swizzled_shared<...>` with the given parameters.
+fn swizzled(
+    ctx: mlir_sys::MlirContext,
+    (vec, per, max): (u32, u32, u32),
+    order: &[u32],
+) -> Option<MlirAttribute> {
+    let order: Vec<String> = order.iter().map(u32::to_string).collect();
+    ir::parse_attribute(
+        ctx,
+        &format!(
+            "#ttg.swizzled_shared<{{vec = {vec}, perPhase = {per}, maxPhase = {max}, order = [{}]}}>",
+            order.join(", ")
+        ),
+    )
+}
+
+/// Triton's `getSharedEncIfAllUsersAreDotEnc`: the swizzled encoding every
+/// dot-operand user of `value` needs, if they all agree and there are no
+/// other users.
+fn dot_users_encoding(value: MlirValue) -> Option<MlirAttribute> {
+    let mut found: Option<MlirAttribute> = None;
+    for (user, _) in ir::uses(value) {
+        if ir::result_count(user) != 1 {
+            return None;
+        }
+        let result = ir::result(user, 0);
+        let this = if is_memdesc(ir::value_type(result)) {
+            dot_users_encoding(result)?;
+            encoding_of(ir::value_type(result))?
+        } else {
+            if !ir::is(user, "ttg.local_load") && !ir::is(user, "ttg.convert_layout") {
+                return None;
+            }
+            // A dot operand, or one transposed right after (`tt.trans` of
+            // the converted value): then the swizzle is chosen for the
+            // tensor before the transpose.
+            let (dot_layout, need_trans) = match ir::tensor_layout(result) {
+                Some(l @ Layout::DotOperand { .. }) => (l, false),
+                _ => match ir::uses(result)[..] {
+                    [(trans, _)] if ir::is(trans, "tt.trans") => {
+                        (ir::tensor_layout(ir::result(trans, 0))?, true)
+                    }
+                    _ => return None,
+                },
+            };
+            let Layout::DotOperand {
+                op_idx,
+                k_width,
+                parent,
+            } = dot_layout
+            else {
+                return None;
+            };
+            // SAFETY: a live value's type.
+            let ty = unsafe { Type::from_raw(ir::value_type(value)) };
+            let tensor = tt_dialect::types::Tensor::of(ty)?;
+            let layout = ir::tensor_layout(value)?;
+            let linear = ttg_dialect::to_linear::to_linear_layout(&layout, &tensor.shape).ok()?;
+            let order = linear.order_for_memory();
+            let shared_order: Vec<u32> = if order.len() == 3 {
+                let mut o: Vec<u32> = order.iter().copied().filter(|&d| d != 0).collect();
+                o.push(0);
+                o
+            } else {
+                order
+            };
+            let bits = tt_dialect::types::bit_width(tensor.element)?;
+            let params = match parent.as_deref() {
+                Some(Layout::NvidiaMma {
+                    version_major: 2 | 3,
+                    ..
+                }) => {
+                    if need_trans && tensor.shape.len() != 2 {
+                        return None;
+                    }
+                    dot_operand_swizzle(
+                        op_idx,
+                        k_width,
+                        &tensor.shape,
+                        &shared_order,
+                        bits,
+                        need_trans,
+                    )
+                }
+                _ => (1, 1, 1),
+            };
+            swizzled(ir::context(user), params, &shared_order)?
+        };
+        if found.is_some_and(|f| !ir::same_attribute(f, this)) {
+            return None;
+        }
+        found = Some(this);
+    }
+    found
+}
+
+/// Triton's `getSharedEncoding` for a load: its `ttg.local_alloc` users'
+/// encoding, else its dot-operand users', else unswizzled in the
+/// register order.
+fn shared_encoding(load: MlirOperation) -> Option<MlirAttribute> {
+    let value = ir::result(load, 0);
+    // The first `ttg.local_alloc` user MLIR lists (Triton warns when the
+    // others differ).
+    if let Some((alloc, _)) = ir::uses(value)
+        .into_iter()
+        .find(|(u, _)| ir::is(*u, "ttg.local_alloc"))
+    {
+        return encoding_of(ir::value_type(ir::result(alloc, 0)));
+    }
+    if let Some(enc) = dot_users_encoding(value) {
+        return Some(enc);
+    }
+    let (order, _) = pl::order_and_contig(value)?;
+    swizzled(ir::context(load), (1, 1, 1), &order)
+}
+
+/// Triton's `loadRequiresAdditionalBuffer`: a load read straight from
+/// shared memory by a `ttng.warp_group_dot` (through its one
+/// `ttg.local_alloc` user, with an NVMMA encoding, and views) needs one
+/// more buffer, as the asynchronous dot reads it one iteration longer.
+fn needs_extra_buffer(load: MlirOperation) -> bool {
+    let value = ir::result(load, 0);
+    let users = ir::uses(value);
+    let [(alloc, _)] = users[..] else {
+        return false;
+    };
+    if !ir::is(alloc, "ttg.local_alloc") || !is_nvmma(ir::result(alloc, 0)) {
+        return false;
+    }
+    if let Some(other) = pl::optional_operand(load, 2) {
+        if !is_zero_constant(other) {
+            return false;
+        }
+    }
+    fn non_view_users(v: MlirValue, out: &mut Vec<MlirOperation>) {
+        for (user, _) in ir::uses(v) {
+            if is_view(user) {
+                non_view_users(ir::result(user, 0), out);
+            } else {
+                out.push(user);
+            }
+        }
+    }
+    let mut users = Vec::new();
+    non_view_users(ir::result(alloc, 0), &mut users);
+    users.iter().any(|u| ir::is(*u, "ttng.warp_group_dot"))
+}
+
+fn is_nvmma(v: MlirValue) -> bool {
+    encoding_of(ir::value_type(v))
+        .and_then(|e| Layout::read(unsafe { melior::ir::Attribute::from_raw(e) }))
+        .is_some_and(|l| matches!(l, Layout::NvmmaShared { .. }))
+}
+
+/// Triton's `isZeroConst`: an integer or float zero (splat) constant.
+pub fn is_zero_constant(v: MlirValue) -> bool {
+    let Some(def) = ir::defining_op(v).filter(|d| ir::is(*d, "arith.constant")) else {
+        return false;
+    };
+    let Some(attr) = ir::attribute(def, "value") else {
+        return false;
+    };
+    let text = scf::attribute_text(attr);
+    let value = text.strip_prefix("dense<").unwrap_or(&text);
+    let value = value.split([' ', '>', ':']).next().unwrap_or("");
+    matches!(
+        value,
+        "0" | "0.000000e+00" | "-0.000000e+00" | "false" | "0x0000" | "0x00000000"
+    )
+}
+
+/// The loads of `for_op` that become asynchronous copies, in body order
+/// (the first half of Triton's `lowerLoads`), or the located reason this
+/// project cannot lower the loop yet.
+pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>, Failure> {
+    if ir::attribute(for_op, "__test_keep_predicate_stage").is_some() {
+        return Err(refuse(
+            for_op,
+            "the test-only '__test_keep_predicate_stage'",
+        ));
+    }
+    let mut unsupported = None;
+    ir::walk_pre(for_op, &mut |op| {
+        let name = ir::name(op);
+        if unsupported.is_none()
+            && (name.starts_with("tt.descriptor_")
+                || name == "tt.make_tensor_descriptor"
+                || pl::is_mmav5(op))
+        {
+            unsupported = Some((op, name));
+        }
+    });
+    if let Some((op, name)) = unsupported {
+        return Err(refuse(
+            op,
+            &format!("pipelining a loop with '{name}' (TMA or Blackwell)"),
+        ));
+    }
+    let mut loads = Vec::new();
+    for op in pl::body_ops(for_op) {
+        if !ir::is(op, "tt.load") {
+            continue;
+        }
+        let distance = stage_distance(op, for_op);
+        if distance == 0 {
+            continue;
+        }
+        let ty = ir::value_type(ir::result(op, 0));
+        if !pl::is_ranked_tensor(ty) {
+            return Err(refuse(op, "pipelining a scalar load"));
+        }
+        let shared = shared_encoding(op)
+            .ok_or_else(|| refuse(op, "pipelining a load whose shared encoding is unknown"))?;
+        let bytes = pl::copy_vec_bytes(ir::result(op, 0), shared).unwrap_or(0);
+        let vec = load_vector_width(op, axis);
+        let bits = tt_dialect::types::bit_width(
+            tt_dialect::types::Tensor::of(unsafe { Type::from_raw(ty) })
+                .map(|t| t.element)
+                .ok_or_else(|| refuse(op, "pipelining this load"))?,
+        )
+        .unwrap_or(0);
+        if bytes >= 4 && vec * bits >= 32 {
+            let buffers = distance + i64::from(needs_extra_buffer(op));
+            loads.push(AsyncLoad {
+                load: op,
+                buffers,
+                contiguity: vec,
+                shared,
+            });
+        }
+    }
+    for l in &loads {
+        let value = ir::result(l.load, 0);
+        for (user, _) in ir::uses(value) {
+            if ir::is(user, "ttg.local_alloc") {
+                let mut views = Vec::new();
+                collect_views(ir::result(user, 0), &mut views);
+                if let Some(&view) = views.iter().find(|v| !ir::is(**v, "ttg.memdesc_trans")) {
+                    return Err(refuse(
+                        view,
+                        &format!(
+                            "pipelining a load whose shared copy is read through '{}'",
+                            ir::name(view)
+                        ),
+                    ));
+                }
+            }
+        }
+        if first_use(l.load, for_op).is_none() {
+            return Err(refuse(l.load, "pipelining a load without users"));
+        }
+    }
+    Ok(loads)
+}
+
+/// The view ops (transitively) reading `v`.
+fn collect_views(v: MlirValue, out: &mut Vec<MlirOperation>) {
+    for (user, _) in ir::uses(v) {
+        if is_view(user) {
+            out.push(user);
+            collect_views(ir::result(user, 0), out);
+        }
+    }
+}
+
+/// Triton's `replaceUsesAndPropagateType`: the uses of `old` read `new`
+/// (a mutable buffer view); the `ttg.memdesc_trans` views of `old` are
+/// rebuilt on `new` (mutable too), in the stage and cluster `schedule`.
+fn replace_and_propagate(old: MlirValue, new: MlirValue, schedule: (i64, i64)) {
+    for (user, index) in ir::uses(old) {
+        if !ir::is(user, "ttg.memdesc_trans") {
+            ir::set_operand(user, index, new);
+            continue;
+        }
+        // SAFETY: `user` is live; the clone is inserted next to it.
+        let clone = unsafe { mlir_sys::mlirOperationClone(user) };
+        ir::insert_before(user, clone);
+        ir::set_operand(clone, 0, new);
+        let result = ir::result(clone, 0);
+        let text = unsafe { Type::from_raw(ir::value_type(result)) }.to_string();
+        if !text.contains("mutable") {
+            let cut = text.rfind('>').expect("a memdesc type ends in '>'");
+            let mutable = format!("{}, mutable>", &text[..cut]);
+            let ty = ir::parse_type(ir::context(user), &mutable)
+                .unwrap_or_else(|| panic!("the pipeliner built an invalid type: {mutable}"));
+            // SAFETY: the clone's result is live and has no uses yet.
+            unsafe { mlir_sys::mlirValueSetType(result, ty) };
+        }
+        set_schedule(clone, schedule);
+        replace_and_propagate(ir::result(user, 0), result, schedule);
+        ir::erase(user);
+    }
+}
+
+fn build(
+    before: MlirOperation,
+    name: &str,
+    operands: &[MlirValue],
+    results: &[MlirType],
+    attributes: &[(&str, MlirAttribute)],
+    location: mlir_sys::MlirLocation,
+) -> MlirOperation {
+    let op = ir::create_op(name, location, operands, results, attributes, Vec::new());
+    ir::insert_before(before, op);
+    op
+}
+
+/// `!ttg.memdesc<...>` with the given leading dimensions and the tensor's.
+fn memdesc_type(
+    ctx: mlir_sys::MlirContext,
+    lead: &[i64],
+    tensor: MlirType,
+    shared: MlirAttribute,
+) -> MlirType {
+    // SAFETY: a live ranked tensor type and attribute.
+    let (shape, element) = unsafe {
+        let rank = mlir_sys::mlirShapedTypeGetRank(tensor);
+        let shape: Vec<i64> = (0..rank)
+            .map(|d| mlir_sys::mlirShapedTypeGetDimSize(tensor, d as isize))
+            .collect();
+        (
+            shape,
+            Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(tensor)),
+        )
+    };
+    let dims: String = lead.iter().chain(&shape).map(|d| format!("{d}x")).collect();
+    let enc = scf::attribute_text(shared);
+    let text = format!("!ttg.memdesc<{dims}{element}, {enc}, #ttg.shared_memory, mutable>");
+    ir::parse_type(ctx, &text)
+        .unwrap_or_else(|| panic!("the pipeliner built an invalid type: {text}"))
+}
+
+/// `createIncrementModulo`: `counter + 1`, wrapped to 0 at `modulus`.
+fn increment_modulo(
+    before: MlirOperation,
+    counter: MlirValue,
+    modulus: MlirValue,
+    zero: MlirValue,
+    one: MlirValue,
+    location: mlir_sys::MlirLocation,
+) -> MlirValue {
+    let ctx = ir::context(before);
+    let add = ir::build_binary(before, "arith.addi", location, counter, one);
+    let cmp = build(
+        before,
+        "arith.cmpi",
+        &[add, modulus],
+        &[ir::i1_type(ctx)],
+        &[("predicate", ir::integer_attr(ir::i64_type(ctx), 5))],
+        location,
+    );
+    let sel = build(
+        before,
+        "arith.select",
+        &[ir::result(cmp, 0), zero, add],
+        &[ir::value_type(add)],
+        &[],
+        location,
+    );
+    ir::result(sel, 0)
+}
+
+/// Lowers the `loads` of `for_op` (the second half of `lowerLoads`);
+/// returns the loop that replaces `for_op`.
+pub fn lower(for_op: MlirOperation, loads: &[AsyncLoad]) -> MlirOperation {
+    if loads.is_empty() {
+        return for_op;
+    }
+    let ctx = ir::context(for_op);
+    let i32t = ir::i32_type(ctx);
+    let loc = ir::location(for_op);
+    let mut allocs = Vec::new();
+    for l in loads {
+        let ty = ir::value_type(ir::result(l.load, 0));
+        let alloc_ty = memdesc_type(ctx, &[l.buffers], ty, l.shared);
+        let alloc = build(
+            for_op,
+            "ttg.local_alloc",
+            &[],
+            &[alloc_ty],
+            &[],
+            ir::location(l.load),
+        );
+        let value = ir::result(alloc, 0);
+        let dealloc = ir::create_op("ttg.local_dealloc", loc, &[value], &[], &[], Vec::new());
+        ir::insert_after(for_op, dealloc);
+        allocs.push(value);
+    }
+    let mut groups: Vec<i64> = Vec::new();
+    for l in loads {
+        if !groups.contains(&l.buffers) {
+            groups.push(l.buffers);
+        }
+    }
+    let minus_one = ir::build_constant(for_op, loc, i32t, -1);
+    let zero = ir::build_constant(for_op, loc, i32t, 0);
+    let one = ir::build_constant(for_op, loc, i32t, 1);
+    let extra: Vec<MlirValue> = groups.iter().flat_map(|_| [minus_one, minus_one]).collect();
+    let first_new = 1 + scf::init_args(for_op).len();
+    let mut replacements = Vec::new();
+    let new_for = scf::replace_for_with_new_signature(for_op, &extra, &mut replacements);
+    for (old, new) in replacements {
+        ir::replace_all_uses(old, new);
+    }
+    ir::erase(for_op);
+    let for_op = new_for;
+    let body = pl::body(for_op);
+    let args = ir::block_args(body);
+    let yield_op = pl::terminator(for_op);
+    let mut yields = ir::operands(yield_op);
+    yields.extend(&extra);
+    let mut counters: HashMap<i64, (MlirValue, MlirValue)> = HashMap::new();
+    for (g, &buffers) in groups.iter().enumerate() {
+        let (insert_arg, extract_arg) = (args[first_new + 2 * g], args[first_new + 2 * g + 1]);
+        let first = ir::block_ops(body)[0];
+        let modulus = ir::build_constant(first, loc, i32t, buffers);
+        let insert = increment_modulo(first, insert_arg, modulus, zero, one, loc);
+        let extract = increment_modulo(first, extract_arg, modulus, zero, one, loc);
+        counters.insert(buffers, (insert, extract));
+    }
+    for (l, &alloc) in loads.iter().zip(&allocs) {
+        let (insert, extract) = counters[&l.buffers];
+        async_copy(for_op, l, alloc, insert, extract);
+    }
+    for (g, buffers) in groups.iter().enumerate() {
+        let (insert, extract) = counters[buffers];
+        yields[first_new - 1 + 2 * g] = insert;
+        yields[first_new + 2 * g] = extract;
+    }
+    // SAFETY: the yield is live; the values are live in the body.
+    unsafe { mlir_sys::mlirOperationSetOperands(yield_op, yields.len() as isize, yields.as_ptr()) };
+    schedule_dependencies(for_op);
+    let token = ir::parse_type(ctx, "!ttg.async.token").expect("the token type parses");
+    let wait = ir::create_op(
+        "ttg.async_wait",
+        loc,
+        &[],
+        &[token],
+        &[("num", ir::integer_attr(i32t, 0))],
+        Vec::new(),
+    );
+    ir::insert_after(for_op, wait);
+    for_op
+}
+
+/// Triton's `createAsyncCopy`.
+fn async_copy(
+    for_op: MlirOperation,
+    l: &AsyncLoad,
+    alloc: MlirValue,
+    insert: MlirValue,
+    extract: MlirValue,
+) {
+    let ctx = ir::context(for_op);
+    let i32t = ir::i32_type(ctx);
+    let load = l.load;
+    ir::build_constant(for_op, ir::location(for_op), i32t, 0);
+    let first = first_use(load, for_op).expect("planned loads have users");
+    let load_schedule = schedule_of(load);
+    let use_schedule = schedule_of(first);
+    let loc = ir::location(load);
+    let ty = ir::value_type(ir::result(load, 0));
+    let view_ty = memdesc_type(ctx, &[], ty, l.shared);
+    let token = ir::parse_type(ctx, "!ttg.async.token").expect("the token type parses");
+    let ptr = ir::operand(load, 0);
+    let mask = pl::optional_operand(load, 1);
+    let other = pl::optional_operand(load, 2);
+    let view = build(
+        load,
+        "ttg.memdesc_index",
+        &[alloc, insert],
+        &[view_ty],
+        &[],
+        loc,
+    );
+    set_schedule(view, load_schedule);
+    let mut operands = vec![ptr, ir::result(view, 0)];
+    operands.extend(mask);
+    operands.extend(other);
+    let segments = [1, 1, i32::from(mask.is_some()), i32::from(other.is_some())];
+    let mut attributes = vec![
+        (
+            "operandSegmentSizes",
+            ir::dense_i32_array_attr(ctx, &segments),
+        ),
+        (
+            "contiguity",
+            ir::integer_attr(i32t, i64::from(l.contiguity)),
+        ),
+    ];
+    for name in ["cache", "evict", "isVolatile"] {
+        if let Some(a) = ir::attribute(load, name) {
+            attributes.push((name, a));
+        }
+    }
+    let copy = build(
+        load,
+        "ttg.async_copy_global_to_local",
+        &operands,
+        &[token],
+        &attributes,
+        loc,
+    );
+    set_schedule(copy, load_schedule);
+    let commit = build(
+        load,
+        "ttg.async_commit_group",
+        &[ir::result(copy, 0)],
+        &[token],
+        &[],
+        loc,
+    );
+    set_schedule(commit, load_schedule);
+    let wait = build(
+        load,
+        "ttg.async_wait",
+        &[ir::result(commit, 0)],
+        &[token],
+        &[("num", ir::integer_attr(i32t, 0))],
+        loc,
+    );
+    set_schedule(wait, use_schedule);
+    let read = build(
+        load,
+        "ttg.memdesc_index",
+        &[alloc, extract],
+        &[view_ty],
+        &[],
+        loc,
+    );
+    set_schedule(read, use_schedule);
+    let value = ir::result(load, 0);
+    if other.is_none_or(is_zero_constant) {
+        for (user, _) in ir::uses(value) {
+            if ir::is(user, "ttg.local_alloc")
+                && encoding_of(ir::value_type(ir::result(user, 0)))
+                    .is_some_and(|e| ir::same_attribute(e, l.shared))
+            {
+                replace_and_propagate(ir::result(user, 0), ir::result(read, 0), use_schedule);
+                ir::erase(user);
+            }
+        }
+    }
+    if ir::has_uses(value) {
+        let local = build(
+            load,
+            "ttg.local_load",
+            &[ir::result(read, 0), ir::result(wait, 0)],
+            &[ty],
+            &[],
+            loc,
+        );
+        set_schedule(local, use_schedule);
+        let mut result = ir::result(local, 0);
+        if let (Some(other), Some(mask)) = (other, mask) {
+            if !is_zero_constant(other) {
+                let select = build(
+                    load,
+                    "arith.select",
+                    &[mask, result, other],
+                    &[ty],
+                    &[],
+                    loc,
+                );
+                set_schedule(select, use_schedule);
+                result = ir::result(select, 0);
+            }
+        }
+        ir::replace_all_uses(value, result);
+    }
+    ir::erase(load);
+}
+
+/// Triton's `scheduleDependencies`: stage by stage, the unscheduled body
+/// ops a scheduled op reads take its stage and cluster (or an earlier one
+/// they already had).
+fn schedule_dependencies(for_op: MlirOperation) {
+    let body = pl::body(for_op);
+    let mut ordered: Vec<(i64, usize, MlirOperation)> = pl::body_ops(for_op)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, op)| cluster(op).map(|c| (c, i, op)))
+        .collect();
+    ordered.sort_by_key(|&(c, i, _)| (c, i));
+    let max = ordered
+        .iter()
+        .filter_map(|&(_, _, op)| stage(op))
+        .max()
+        .unwrap_or(0);
+    let snapshot: Vec<(MlirOperation, (i64, i64))> = ordered
+        .iter()
+        .map(|&(_, _, op)| (op, schedule_of(op)))
+        .collect();
+    for s in 0..=max {
+        for &(op, (stage_, cluster_)) in &snapshot {
+            if stage_ == s {
+                insert_deps(op, body, (stage_, cluster_));
+            }
+        }
+    }
+}
+
+fn insert_deps(op: MlirOperation, body: mlir_sys::MlirBlock, at: (i64, i64)) {
+    let mut operands = Vec::new();
+    ir::walk_pre(op, &mut |n| operands.extend(ir::operands(n)));
+    let mut seen: Vec<Op> = Vec::new();
+    for v in operands {
+        let Some(def) = ir::defining_op(v) else {
+            continue;
+        };
+        if ir::op_block(def).ptr != body.ptr || seen.contains(&Op(def)) {
+            continue;
+        }
+        seen.push(Op(def));
+        let earlier = match (stage(def), cluster(def)) {
+            (Some(s), Some(c)) => at < (s, c),
+            _ => true,
+        };
+        if earlier {
+            set_schedule(def, at);
+            insert_deps(def, body, at);
+        }
+    }
+}
