@@ -6,6 +6,11 @@ two outputs printed by `tt-opt` with SSA names and locations set aside.
 
     scripts/compare-triton-lit.py [--tests ../shared/triton-3.6-tests/test]
                                   [--tt-opt target/release/tt-opt] [--show NAME]
+    scripts/compare-triton-lit.py --file test/lit/ttg/tritongpu-pipeline.mlir \
+                                  --passes tritongpu-pipeline [--show NAME]
+
+The second form checks one file (this project's own lit files included)
+against the passes given (`FLAG [key=value ...]`, in order).
 
 Prints, per file, how many cases give Triton's output (`same`), differ,
 stop at a located "not supported yet" here (`ours: refused`), do not parse
@@ -21,7 +26,10 @@ import subprocess
 import sys
 import tempfile
 
-# (lit file, pipeline for tt-opt, the same for triton-pass.py)
+# The software pipeliner's three passes, as Triton's lit files chain them.
+PIPELINER = ["tritongpu-assign-latencies", "tritongpu-schedule-loops", "tritongpu-pipeline"]
+
+# (lit file, pipeline: flags, each followed by its `key=value` options)
 FILES = [
     ("TritonGPU/accelerate-matmul.mlir", ["tritongpu-accelerate-matmul"]),
     ("TritonGPU/coalesce.mlir", ["tritongpu-coalesce"]),
@@ -35,6 +43,15 @@ FILES = [
     ("TritonGPU/reduce-data-duplication.mlir", ["tritongpu-reduce-data-duplication"]),
     ("TritonGPU/reorder-instructions.mlir", ["tritongpu-reorder-instructions"]),
     ("Triton/loop-invariant-code-motion.mlir", ["triton-licm"]),
+    ("TritonGPU/loop-pipeline-expand.mlir", ["tritongpu-pipeline"]),
+    ("TritonGPU/matmul-loop-pipeline.mlir", ["tritongpu-pipeline"]),
+    ("TritonGPU/loop-pipeline.mlir", [*PIPELINER, "num-stages=3", "canonicalize"]),
+    ("TritonGPU/loop-pipeline-cuda.mlir", [*PIPELINER, "canonicalize"]),
+    ("TritonGPU/loop-pipeline-hopper.mlir", [*PIPELINER, "canonicalize"]),
+    ("TritonGPU/loop-pipeline-hopper-remove-wait.mlir", ["canonicalize", *PIPELINER, "canonicalize"]),
+    ("TritonGPU/loop-pipeline-async-latencies.mlir", [*PIPELINER, "canonicalize", "cse"]),
+    ("TritonGPU/loop-pipeline-indirect-load.mlir",
+     ["tritongpu-assign-latencies", "num-stages=2", "tritongpu-schedule-loops", "tritongpu-pipeline", "num-stages=2"]),
 ]
 
 
@@ -58,12 +75,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tests", default=os.path.join(repo, "..", "shared", "triton-3.6-tests", "test"))
     ap.add_argument("--tt-opt", default=os.path.join(repo, "target", "release", "tt-opt"))
-    ap.add_argument("--show", help="print the cases of this file that differ")
+    ap.add_argument("--show", help="print the cases of this file that differ (with --file: the diffs)")
+    ap.add_argument("--file", help="check this lit file instead of Triton's")
+    ap.add_argument("--passes", help="with --file: the passes, as `FLAG [key=value ...]`")
     args = ap.parse_args()
+    files = FILES
+    if args.file:
+        files = [(os.path.abspath(args.file), args.passes.split())]
+        args.show = args.show and os.path.abspath(args.file)
     oracle = load_script(repo, "triton-pass")
     normalise = load_script(repo, "compare-ttgir").normalise
     totals = {"same": 0, "differs": 0, "ours: refused": 0, "ours: parse": 0, "triton: fail": 0}
-    for path, pipeline in FILES:
+    for path, pipeline in files:
         text = open(os.path.join(args.tests, path)).read()
         counts = dict.fromkeys(totals, 0)
         for case in re.split(r"^// -----\s*$", text, flags=re.M):
@@ -75,7 +98,8 @@ def main():
             except Exception:  # Triton's parser or pass rejects the case
                 counts["triton: fail"] += 1
                 continue
-            flags = [f"--{p}" for p in pipeline]
+            flags = [f"--{name}" + ("=" + " ".join(f"{k}={v}" for k, v in opts.items()) if opts else "")
+                     for name, opts in oracle.parse_pipeline(pipeline)]
             with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
                 f.write(case)
             ours = subprocess.run([args.tt_opt, "--allow-unregistered-dialect", *flags, f.name],
@@ -89,6 +113,12 @@ def main():
             counts["same" if same else "differs"] += 1
             if not same and args.show == path:
                 print(f"  differs: {name}")
+                if args.file:
+                    import difflib
+                    mine = normalised(args.tt_opt, normalise, ours.stdout) or ""
+                    print("\n".join(difflib.unified_diff(
+                        normalised(args.tt_opt, normalise, theirs).splitlines(), mine.splitlines(),
+                        "triton", "ours", lineterm="", n=2)))
         print(f"{path}: " + ", ".join(f"{k} {v}" for k, v in counts.items() if v))
         for k in totals:
             totals[k] += counts[k]
