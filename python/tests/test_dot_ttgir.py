@@ -1,4 +1,5 @@
-"""make_ttgir of loop-free tl.dot kernels equals Triton 3.6's TTGIR.
+"""make_ttgir of tl.dot kernels, loop-free and software-pipelined K loops,
+equals Triton 3.6's TTGIR.
 
 Triton compiles each kernel (for GPUTarget("cuda", 90, 32), no GPU needed);
 this project compiles Triton's own TTIR to TTGIR in process; both TTGIRs are
@@ -59,4 +60,35 @@ def test_dot_ttgir_is_tritons(case):
     theirs = triton.compile(ASTSource(dot_kernel, signature, constants, attrs=attrs),
                             target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
     ours = triton_rs.compile(theirs.asm["ttir"], stage="ttgir", num_warps=warps)
+    assert normalised(ours.ttgir) == normalised(theirs.asm["ttgir"])
+
+
+# Names of `scripts/compare-ttgir.py`'s loop sweep: MMA v3 and v2 loops at
+# several stage counts, a masked K, a transposed B, int8, fp8, tf32, a
+# reduced result and a batched 3-D dot.
+LOOP_CASES = [
+    "loop 1x128x128x64 fp16 w8 s3 ieee",
+    "loop 1x128x128x64 fp16 w8 s1 ieee",
+    "loop 1x64x64x32 bf16 w4 s5 ieee",
+    "loop 1x128x128x64 fp16 w8 s3 maskK ieee",
+    "loop 1x128x128x64 fp16 w4 s3 transB ieee",
+    "loop 1x16x16x16 fp32 w4 s3 transB maskK tf32",
+    "loop 1x64x64x32 i8 w4 s3 ieee",
+    "loop 1x128x64x32 fp8e4nv w8 s3 ieee",
+    "loop 1x64x128x32 fp16 w4 s4 reduce ieee",
+    "loop 2x32x32x16 fp16 w4 s3 ieee",
+]
+
+
+@pytest.mark.parametrize("name", LOOP_CASES)
+def test_pipelined_dot_loop_ttgir_is_tritons(name):
+    config = {c[0]: c for c in SWEEP.loop_configs()}[name]
+    _, kernel, signature, constants, options = config
+    signature = dict(signature)
+    signature.update({c: "constexpr" for c in constants})
+    attrs = {(i,): [["tt.divisibility", 16]] for i, a in enumerate(signature) if signature[a].startswith("*")}
+    theirs = triton.compile(ASTSource(kernel, signature, constants, attrs=attrs),
+                            target=GPUTarget("cuda", 90, 32), options=options)
+    ours = triton_rs.compile(theirs.asm["ttir"], stage="ttgir", num_warps=options["num_warps"],
+                             num_stages=options["num_stages"])
     assert normalised(ours.ttgir) == normalised(theirs.asm["ttgir"])
