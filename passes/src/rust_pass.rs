@@ -59,10 +59,17 @@ impl RustPass {
                 let outcome = catch_unwind(AssertUnwindSafe(|| run(op)));
                 let failed = match outcome {
                     Ok(result) => result.is_err(),
-                    Err(_) => {
+                    Err(payload) => {
+                        // The panic's own message says where the pass went
+                        // wrong; keep it in the diagnostic.
+                        let why = payload
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| payload.downcast_ref::<String>().cloned())
+                            .unwrap_or_default();
                         tt_dialect::verify::emit_op_error(
                             op,
-                            &format!("internal error: pass '{}' panicked", self.argument),
+                            &format!("internal error: pass '{}' panicked: {why}", self.argument),
                         );
                         true
                     }
