@@ -27,7 +27,11 @@
 //!    `scf.for` results, concatenations and non-inferable ops) is cloned
 //!    in the target layout when every op of it can be rematerialized (no
 //!    expensive load/store, atomic, dot, gather with efficient layout,
-//!    `scf.while`). Then the canonicalizations again.
+//!    `scf.while`) and Triton's cost model (`isRematBeneficial`) says the
+//!    clone is cheaper than the convert: duplicated arithmetic, loads and
+//!    reductions against a round trip through shared memory; never
+//!    duplicating a reduction that is not associative. Then the
+//!    canonicalizations again.
 //! 4. **Hoisting above extensions and broadcasts**
 //!    (`hoistConvertOnTopOfExtOrBroadcast`): a convert whose slice
 //!    reaches a single ext/broadcast/expand_dims/widening fp_to_fp that
@@ -565,13 +569,22 @@ fn is_free_convert(op: MlirOperation) -> bool {
     if !ir::is(op, "ttg.convert_layout") {
         return false;
     }
-    let src_ty = ir::value_type(ir::operand(op, 0));
     let dst_ty = ir::value_type(ir::result(op, 0));
+    tensor_encoding(dst_ty).is_some_and(|d| same_threads(ir::operand(op, 0), d, false))
+}
+
+/// Whether `src`'s layout and `target` agree on lanes, warps and blocks,
+/// so that converting moves values between a thread's registers only.
+/// With `strict`, as Triton's `cvtReordersRegisters` decides it for the
+/// cost model: a dimension whose values are broadcast (a zero basis)
+/// does not count as agreeing.
+fn same_threads(src: MlirValue, target: MlirAttribute, strict: bool) -> bool {
+    let src_ty = ir::value_type(src);
     let view = tt_dialect::types::TensorView::of(unsafe { Type::from_raw(src_ty) });
     let (Some(view), Some(s), Some(d)) = (
         view,
         tensor_encoding(src_ty).and_then(layout_of),
-        tensor_encoding(dst_ty).and_then(layout_of),
+        layout_of(target),
     ) else {
         return false;
     };
@@ -582,9 +595,10 @@ fn is_free_convert(op: MlirOperation) -> bool {
     ) else {
         return false;
     };
-    ["lane", "warp", "block"]
-        .iter()
-        .all(|dim| s.bases(dim) == d.bases(dim))
+    ["lane", "warp", "block"].iter().all(|dim| {
+        s.bases(dim) == d.bases(dim)
+            && !(strict && s.bases(dim).iter().any(|b| b.iter().all(|&x| x == 0)))
+    })
 }
 
 fn create_convert(loc: mlir_sys::MlirLocation, v: MlirValue, ty: MlirType) -> MlirOperation {
@@ -1086,6 +1100,294 @@ fn can_be_remat(cx: &Cx, op: MlirOperation) -> bool {
     }
 }
 
+/// Triton's `getByteCount`: the bytes of a tensor value, counting at
+/// least `min_elements` elements of at least `min_bits` bits.
+fn byte_count(v: MlirValue, min_elements: i64, min_bits: i64) -> i64 {
+    let ty = ir::value_type(v);
+    let (mut elements, mut bits) = (0, 0);
+    if let Some(view) = tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ty) }) {
+        elements = view.shape.iter().product();
+        let element = view.element.to_raw();
+        bits = ir::integer_width(element)
+            .or_else(|| float_width(element))
+            .map_or(0, i64::from);
+    }
+    (elements.max(min_elements) * bits.max(min_bits)) >> 3
+}
+
+/// Triton's `getConvertCost` (milli-SM-cycles): free for a register
+/// shuffle, else a round trip through shared memory.
+fn convert_cost(src: MlirValue, target: MlirAttribute) -> i64 {
+    if same_threads(src, target, true) {
+        return 0;
+    }
+    32 * byte_count(src, 32, 32)
+}
+
+/// The linear layout of `enc` over `v`'s shape.
+fn linear_of(v: MlirValue, enc: MlirAttribute) -> Option<ttg_dialect::linear_layout::LinearLayout> {
+    let view = tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ir::value_type(v)) })?;
+    ttg_dialect::to_linear::to_linear_layout(&layout_of(enc)?, view.shape).ok()
+}
+
+/// Triton's `getCostFactor`: how many times more distinct elements each
+/// thread holds in `target` than in `v`'s own layout (at least 1).
+fn cost_factor(v: MlirValue, target: MlirAttribute) -> i64 {
+    let unique = |enc: MlirAttribute| -> Option<i64> {
+        let ll = linear_of(v, enc)?;
+        Some(
+            ll.bases_per_dim("register", true)
+                .iter()
+                .map(|&n| i64::from(n))
+                .product(),
+        )
+    };
+    match (
+        tensor_encoding(ir::value_type(v)).and_then(unique),
+        unique(target),
+    ) {
+        (Some(old), Some(new)) if old > 0 => (new / old).max(1),
+        _ => 1,
+    }
+}
+
+/// Triton's `isExpensiveMathOp`: several instructions or the special
+/// function unit.
+fn is_expensive_math(op: MlirOperation) -> bool {
+    const EXPENSIVE: &[&str] = &[
+        "arith.divf",
+        "math.erfc",
+        "math.sinh",
+        "math.cosh",
+        "math.tanh",
+        "math.asinh",
+        "math.acosh",
+        "math.atanh",
+        "math.ctpop",
+        "math.ctlz",
+        "math.cttz",
+        "math.exp",
+        "math.exp2",
+        "math.expm1",
+        "math.log",
+        "math.log2",
+        "math.log10",
+        "math.log1p",
+        "math.sin",
+        "math.cos",
+        "math.tan",
+        "math.asin",
+        "math.acos",
+        "math.atan",
+        "math.atan2",
+        "math.powf",
+        "math.sqrt",
+        "math.rsqrt",
+        "math.erf",
+        "math.cbrt",
+    ];
+    EXPENSIVE.iter().any(|n| ir::is(op, n))
+}
+
+/// `ReduceOpHelper::isAssociative`: a float reduction of more than two
+/// elements that adds or multiplies is not.
+fn reduce_is_associative(reduce: MlirOperation) -> bool {
+    let src = ir::operand(reduce, 0);
+    let Some(view) =
+        tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ir::value_type(src)) })
+    else {
+        return true;
+    };
+    if float_width(view.element.to_raw()).is_none() {
+        return true;
+    }
+    let axis = int_attr(reduce, "axis").unwrap_or(0) as usize;
+    if view.shape.get(axis).is_none_or(|&n| n <= 2) {
+        return true;
+    }
+    let mut fp_arith = false;
+    ir::walk_pre(reduce, &mut |op| {
+        fp_arith |= ir::is(op, "arith.addf") || ir::is(op, "arith.mulf")
+    });
+    !fp_arith
+}
+
+/// `ReduceOpHelper`'s lanes and warps holding distinct data along the axis.
+fn reduce_spread(reduce: MlirOperation) -> (i64, i64) {
+    let src = ir::operand(reduce, 0);
+    let axis = int_attr(reduce, "axis").unwrap_or(0) as usize;
+    let Some(ll) = tensor_encoding(ir::value_type(src)).and_then(|e| linear_of(src, e)) else {
+        return (1, 1);
+    };
+    let along = |dim: &str| i64::from(ll.bases_per_dim(dim, true).get(axis).copied().unwrap_or(1));
+    (along("lane"), along("warp"))
+}
+
+/// The values a use of a value by an `scf` region op or terminator flows
+/// into (`RegionBranchOpInterface`'s successor inputs), `None` for other
+/// users.
+fn flows_into(user: MlirOperation, index: usize) -> Option<Vec<MlirValue>> {
+    if ir::is(user, "scf.yield") {
+        let parent = ir::parent_op(user)?;
+        if ir::is(parent, "scf.for") {
+            let args = scf::region_iter_args(parent);
+            return Some(vec![*args.get(index)?, ir::result(parent, index)]);
+        }
+        if ir::is(parent, "scf.if") {
+            return Some(vec![ir::result(parent, index)]);
+        }
+        return None;
+    }
+    if ir::is(user, "scf.for") && index >= 3 {
+        let k = index - 3;
+        // A loop a rewrite replaced has lost its body: its inits reach its
+        // (unused) results only.
+        if ir::blocks(ir::regions(user)[0]).is_empty() {
+            return Some(vec![ir::result(user, k)]);
+        }
+        return Some(vec![scf::region_iter_args(user)[k], ir::result(user, k)]);
+    }
+    None
+}
+
+/// The operands that flow into `v` when it is a result or an argument of
+/// an `scf.for` / `scf.if` (`getSuccessorInputOperandMapping`), `None`
+/// otherwise.
+fn flows_from(v: MlirValue) -> Option<Vec<MlirValue>> {
+    if let Some(def) = ir::defining_op(v) {
+        let k = ir::result_number(v);
+        if ir::is(def, "scf.for") {
+            let mut tied = vec![scf::init_args(def)[k]];
+            // A loop a rewrite replaced has lost its body and its yield.
+            if !ir::blocks(ir::regions(def)[0]).is_empty() {
+                tied.push(scf::yielded_values(def)[k]);
+            }
+            return Some(tied);
+        }
+        if ir::is(def, "scf.if") {
+            return Some(
+                ir::regions(def)
+                    .into_iter()
+                    .filter_map(|r| ir::blocks(r).first().copied())
+                    .filter_map(ir::terminator)
+                    .map(|y| ir::operand(y, k))
+                    .collect(),
+            );
+        }
+        return None;
+    }
+    let owner = ir::block_parent_op(ir::value_block(v))?;
+    let n = ir::arg_number(v);
+    if ir::is(owner, "scf.for") && n > 0 {
+        return Some(vec![
+            scf::init_args(owner)[n - 1],
+            scf::yielded_values(owner)[n - 1],
+        ]);
+    }
+    None
+}
+
+/// Triton's `isRematBeneficial`: whether cloning `slice` in its new
+/// layouts (and adding converts costing `new_cvt_cost`) is cheaper than
+/// keeping `cvt`. Ops only the slice reads are moved rather than
+/// duplicated and cost nothing, except arithmetic that gets more elements
+/// per thread; a reduction that would be duplicated costs its shuffles,
+/// unless it is not associative, which stops the rematerialization.
+fn is_remat_beneficial(cvt: MlirOperation, slice: &Slice, new_cvt_cost: i64) -> bool {
+    let in_slice = |v: MlirValue| slice.values.contains(&Val(v));
+    let mut ops: Vec<MlirOperation> = Vec::new();
+    for v in &slice.values {
+        if let Some(op) = ir::defining_op(v.0) {
+            if !ops.iter().any(|o| o.ptr == op.ptr) {
+                ops.push(op);
+            }
+        }
+    }
+    let in_ops = |op: MlirOperation| ops.iter().any(|o| o.ptr == op.ptr);
+    let mut outside: Vec<Val> = Vec::new();
+    for v in &slice.values {
+        for (user, index) in ir::uses(v.0) {
+            if user.ptr == cvt.ptr || in_ops(user) {
+                continue;
+            }
+            if let Some(targets) = flows_into(user, index) {
+                if targets.iter().all(|&t| in_slice(t) || !ir::has_uses(t)) {
+                    continue;
+                }
+            }
+            outside.push(*v);
+            break;
+        }
+    }
+    let mut i = 0;
+    while i < outside.len() {
+        let v = outside[i].0;
+        i += 1;
+        let sources = match flows_from(v) {
+            Some(tied) => tied,
+            None => match ir::defining_op(v) {
+                Some(op) => ir::operands(op),
+                None => ir::block_parent_op(ir::value_block(v))
+                    .map(ir::operands)
+                    .unwrap_or_default(),
+            },
+        };
+        for s in sources {
+            if in_slice(s) && !outside.contains(&Val(s)) {
+                outside.push(Val(s));
+            }
+        }
+    }
+    let target = tensor_encoding(ir::value_type(ir::result(cvt, 0))).expect("a tensor convert");
+    let convert = convert_cost(ir::operand(cvt, 0), target);
+    // A convert that only moves values between a thread's registers is
+    // rematerialized whatever the slice costs: Triton removes those on the
+    // corpus and on its own lit cases (`combine.mlir`'s `reduce_cvt2`),
+    // which its cost alone would keep; how it gets there is not
+    // reproduced here, only the outcome.
+    let free = convert == 0;
+    let mut remat = new_cvt_cost;
+    for &op in &ops {
+        let used_outside = ir::results(op)
+            .into_iter()
+            .any(|r| outside.contains(&Val(r)));
+        let name = ir::name(op);
+        if name == "arith.constant" {
+            continue;
+        }
+        if name.starts_with("arith.") || name.starts_with("math.") {
+            let multiplier = if is_expensive_math(op) { 8 } else { 1 };
+            for r in ir::results(op) {
+                let Some(&enc) = slice.layout.get(&Val(r)) else {
+                    continue;
+                };
+                let mut factor = cost_factor(r, enc);
+                if !used_outside {
+                    factor -= 1;
+                }
+                remat += multiplier * byte_count(r, 0, 0) * factor;
+            }
+            continue;
+        }
+        if !used_outside {
+            continue;
+        }
+        if name == "tt.load" || name == "ttg.local_load" {
+            remat += ir::results(op)
+                .into_iter()
+                .map(|r| 8 * byte_count(r, 0, 0))
+                .sum::<i64>();
+        } else if name == "tt.reduce" {
+            if !reduce_is_associative(op) {
+                return false;
+            }
+            let (lanes, warps) = reduce_spread(op);
+            remat += lanes + 8 * warps;
+        }
+    }
+    free || convert >= remat
+}
+
 impl Remat {
     fn add(&mut self, old: MlirValue, enc: MlirAttribute, new: MlirValue) {
         self.remat.insert((Val(old), key(enc)), new);
@@ -1244,6 +1546,9 @@ impl Remat {
         }
         let mut slice = Slice::default();
         if !self.rematerializable_slice(cx, (cvt, 0), target, &mut slice, &|_| false) {
+            return Ok(());
+        }
+        if !is_remat_beneficial(cvt, &slice, 0) {
             return Ok(());
         }
         self.rewrite_slice(cx, slice, cvt, ir::ValueMap::new())

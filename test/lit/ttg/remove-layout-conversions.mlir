@@ -4,7 +4,8 @@
 // reductions on each axis, a convert hoisted above a broadcast,
 // scf.for / scf.if carrying tensors through layout changes, and layouts
 // inferred through tt.reshape and tt.trans, dot-operand conversions hoisted
-// to their loads.
+// to their loads, and a convert kept where rematerializing would duplicate a
+// float reduction.
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -199,5 +200,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       scf.yield %d : tensor<32x32xf32, #mma>
     }
     tt.return %r : tensor<32x32xf32, #mma>
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
+#b1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// A sum that both a store and a layout change read: cloning it in the
+// other layout would reduce twice (a float sum is not associative), so the
+// convert stays.
+// CHECK-LABEL: tt.func @shared_reduction
+// CHECK-COUNT-1: "tt.reduce"
+// CHECK-NOT: "tt.reduce"
+// CHECK: ttg.convert_layout %{{.*}} : tensor<16x1xf32, #{{.*}}> -> tensor<16x1xf32
+  tt.func @shared_reduction(%m: !ttg.memdesc<16x64xf32, #shared, #smem>, %o1: tensor<16x!tt.ptr<f32>, #b2>, %o2: tensor<16x2x!tt.ptr<f32>, #b1>) {
+    %z = arith.constant dense<0.000000e+00> : tensor<16x1xf32, #b>
+    %x = ttg.local_load %m : !ttg.memdesc<16x64xf32, #shared, #smem> -> tensor<16x64xf32, #b>
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<16x64xf32, #b>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #b}>>
+    %c = ttg.convert_layout %s : tensor<16xf32, #ttg.slice<{dim = 1, parent = #b}>> -> tensor<16xf32, #b2>
+    tt.store %o1, %c : tensor<16x!tt.ptr<f32>, #b2>
+    %e = tt.expand_dims %s {axis = 1 : i32} : tensor<16xf32, #ttg.slice<{dim = 1, parent = #b}>> -> tensor<16x1xf32, #b>
+    %f = arith.addf %e, %z : tensor<16x1xf32, #b>
+    %g = ttg.convert_layout %f : tensor<16x1xf32, #b> -> tensor<16x1xf32, #b1>
+    %h = tt.broadcast %g : tensor<16x1xf32, #b1> -> tensor<16x2xf32, #b1>
+    tt.store %o2, %h : tensor<16x2x!tt.ptr<f32>, #b1>
+    tt.return
   }
 }
