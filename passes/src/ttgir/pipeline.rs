@@ -111,7 +111,7 @@ fn run(module_ref: OperationRef) -> PassResult {
         }
     });
     for for_op in pl::for_loops(module) {
-        waits::async_launch_dots(for_op);
+        waits::async_launch_dots(for_op)?;
     }
     waits::update_waits(module);
     apply_greedily(

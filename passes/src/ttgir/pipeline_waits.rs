@@ -33,9 +33,7 @@ fn is_memdesc(v: MlirValue) -> bool {
 }
 
 /// Refuses the loops this project cannot finish pipelining yet: a loop
-/// with tensor-descriptor stores (Triton makes them TMA stores), or a
-/// `ttng.warp_group_dot` with its A operand in registers and a K larger
-/// than one instruction (Triton splits those in two).
+/// with tensor-descriptor stores (Triton makes them TMA stores).
 pub fn check(module: MlirOperation) -> Result<(), Failure> {
     for for_op in pl::for_loops(module) {
         // Triton pipelines the tensor-descriptor stores of every loop.
@@ -53,31 +51,6 @@ pub fn check(module: MlirOperation) -> Result<(), Failure> {
                 op,
                 "tritongpu-pipeline: pipelining tensor-descriptor stores (TMA) is not supported yet",
             ));
-        }
-        for dot in pl::body_ops(for_op) {
-            if !ir::is(dot, "ttng.warp_group_dot") {
-                continue;
-            }
-            let a = ir::operand(dot, 0);
-            if is_memdesc(a) {
-                continue;
-            }
-            // SAFETY: live values' types.
-            let k = tt_dialect::types::Tensor::of(unsafe { Type::from_raw(ir::value_type(a)) })
-                .and_then(|t| t.shape.last().copied());
-            let instr_k = match ir::tensor_layout(ir::result(dot, 0)) {
-                Some(ttg_dialect::layout::Layout::NvidiaMma { instr_shape, .. }) => {
-                    instr_shape.get(2).map(|&k| i64::from(k))
-                }
-                _ => None,
-            };
-            if k.is_none() || instr_k.is_none() || k > instr_k {
-                let op = unsafe { OperationRef::from_raw(dot) };
-                return Err(fail(
-                    op,
-                    "tritongpu-pipeline: pipelining a wgmma whose A operand is in registers and spans several instructions is not supported yet",
-                ));
-            }
         }
     }
     Ok(())
@@ -331,14 +304,25 @@ fn thread_through_wait(wait: MlirOperation, values: &[MlirValue]) -> MlirOperati
     new
 }
 
-/// Triton's `isNoop` for the ops between a dot and the loop's yield: a
-/// layout conversion that changes nothing.
+/// Triton's `isNoop` for the ops between a dot and the loop's yield:
+/// reshapes and transposes (which only rename registers), and layout
+/// conversions between two encodings of the same linear layout.
 fn is_noop(op: MlirOperation) -> bool {
-    ir::is(op, "ttg.convert_layout")
-        && ir::same_type(
-            ir::value_type(ir::operand(op, 0)),
-            ir::value_type(ir::result(op, 0)),
-        )
+    if ir::is(op, "tt.reshape") || ir::is(op, "tt.trans") {
+        return true;
+    }
+    if !ir::is(op, "ttg.convert_layout") {
+        return false;
+    }
+    let linear = |v: MlirValue| {
+        // SAFETY: a live value's type.
+        let tensor = tt_dialect::types::Tensor::of(unsafe { Type::from_raw(ir::value_type(v)) })?;
+        ttg_dialect::to_linear::to_linear_layout(&ir::tensor_layout(v)?, &tensor.shape).ok()
+    };
+    match (linear(ir::operand(op, 0)), linear(ir::result(op, 0))) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
 }
 
 fn defined_outside(for_op: MlirOperation, v: MlirValue) -> bool {
@@ -470,8 +454,28 @@ fn rs_dot_needs_wait(dot: MlirOperation, for_op: MlirOperation) -> bool {
     }
 }
 
-/// Triton's `asyncLaunchDots` for one loop.
-pub fn async_launch_dots(for_op: MlirOperation) {
+/// Whether Triton's `splitRSDot` would split `dot`: its A operand is in
+/// registers and its K is more than one instruction's.
+fn needs_split(dot: MlirOperation) -> bool {
+    let a = ir::operand(dot, 0);
+    if is_memdesc(a) {
+        return false;
+    }
+    // SAFETY: a live value's type.
+    let k = tt_dialect::types::Tensor::of(unsafe { Type::from_raw(ir::value_type(a)) })
+        .and_then(|t| t.shape.last().copied());
+    let instr_k = match ir::tensor_layout(ir::result(dot, 0)) {
+        Some(ttg_dialect::layout::Layout::NvidiaMma { instr_shape, .. }) => {
+            instr_shape.get(2).map(|&k| i64::from(k))
+        }
+        _ => None,
+    };
+    !matches!((k, instr_k), (Some(k), Some(i)) if k <= i)
+}
+
+/// Triton's `asyncLaunchDots` for one loop; refuses (located) a dot
+/// Triton would split.
+pub fn async_launch_dots(for_op: MlirOperation) -> Result<(), Failure> {
     let ctx = ir::context(for_op);
     let mut properly: Vec<(MlirOperation, usize)> = Vec::new();
     for dot in pl::body_ops(for_op) {
@@ -490,7 +494,21 @@ pub fn async_launch_dots(for_op: MlirOperation) {
         }
     }
     if properly.is_empty() {
-        return;
+        return Ok(());
+    }
+    // Triton splits a register-A dot in two along K when no wait for all
+    // dots sits in the loop; this project does not yet.
+    let has_wait_all = pl::body_ops(for_op)
+        .into_iter()
+        .any(|o| ir::is(o, "ttng.warp_group_dot_wait") && int_attr(o, "pendings") == 0);
+    if !has_wait_all {
+        if let Some(&(dot, _)) = properly.iter().find(|(d, _)| needs_split(*d)) {
+            let op = unsafe { OperationRef::from_raw(dot) };
+            return Err(fail(
+                op,
+                "tritongpu-pipeline: pipelining a wgmma whose A operand is in registers and spans several instructions is not supported yet",
+            ));
+        }
     }
     insert_wait_in_loop(for_op, &properly);
     let results: Vec<MlirValue> = properly
@@ -499,6 +517,7 @@ pub fn async_launch_dots(for_op: MlirOperation) {
         .collect();
     let wait = dot_wait(None, Some(for_op), 0);
     thread_through_wait(wait, &results);
+    Ok(())
 }
 
 /// Triton's `insertAsyncWarpGroupDotWaitInLoop`.
