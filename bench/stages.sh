@@ -4,8 +4,8 @@
 #   --make-ttir  on the frontend's output (the first section of passes.log),
 #   --make-ttgir on the kernel's .ttir (num-warps from its .ttgir),
 # each as the whole process (start, parse, verify, passes, print) and as the
-# pass pipeline alone (--mlir-timing). A stage that stops (the dot path of
-# make_ttgir is not written yet) prints "refused".
+# pass pipeline alone (--mlir-timing). A stage that stops with an error
+# prints "refused".
 #
 # Usage: bench/stages.sh
 # Environment: TT_CORPUS (corpus folder, default <repo>/../shared/corpus),
