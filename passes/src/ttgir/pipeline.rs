@@ -19,10 +19,11 @@
 //! 5. the module is folded again (Triton's arith canonicalization).
 //!
 //! What this project does not pipeline yet is refused, before anything
-//! changes, with a located error: TMA and Blackwell loops, scalar loads
-//! read in a later stage, shared copies read through views, wgmma with a
-//! register A operand wider than one instruction, several CTAs, loops
-//! whose schedule the expander could not honour.
+//! changes (or, for a wgmma Triton would split, where it is found), with a
+//! located error: TMA and Blackwell loops, tensor-descriptor stores,
+//! shared copies read through views other than transposes, wgmma with a
+//! register A operand that Triton splits, several CTAs, loops whose
+//! schedule the expander could not honour.
 
 use melior::ir::operation::OperationRef;
 use melior::pass::Pass;

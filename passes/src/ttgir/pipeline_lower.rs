@@ -1,7 +1,9 @@
 //! The first step of `tritongpu-pipeline` (Triton's `lowerLoops`): in a
 //! scheduled loop, every top-level `tt.load` whose value is read in a
 //! later stage, and that can be copied with `cp.async` (at least 4 bytes a
-//! copy), becomes an asynchronous copy into a ring of shared buffers:
+//! copy; a scalar of 32 bits or more first becomes a one-element tensor
+//! load read back with `tt.unsplat`), becomes an asynchronous copy into a
+//! ring of shared buffers:
 //!
 //! * before the loop, a `ttg.local_alloc` of `d` buffers (`d` the stage
 //!   distance to the first reader, one more when the value feeds a
@@ -44,6 +46,8 @@ pub struct AsyncLoad {
     contiguity: u32,
     /// The shared encoding of the buffers.
     shared: MlirAttribute,
+    /// A scalar load, which becomes a load of a one-element tensor first.
+    scalar: bool,
 }
 
 fn refuse(op: MlirOperation, what: &str) -> Failure {
@@ -370,7 +374,22 @@ pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>,
         }
         let ty = ir::value_type(ir::result(op, 0));
         if !pl::is_ranked_tensor(ty) {
-            return Err(refuse(op, "pipelining a scalar load"));
+            // Loads of 32 bits or more are copied as one-element tensors.
+            let bits = ir::integer_width(ty)
+                .or_else(|| float_width(ty))
+                .unwrap_or(0);
+            if bits >= 32 {
+                let shared = swizzled(ir::context(op), (1, 1, 1), &[0])
+                    .ok_or_else(|| refuse(op, "pipelining this scalar load"))?;
+                loads.push(AsyncLoad {
+                    load: op,
+                    buffers: distance,
+                    contiguity: 1,
+                    shared,
+                    scalar: true,
+                });
+            }
+            continue;
         }
         let shared = shared_encoding(op)
             .ok_or_else(|| refuse(op, "pipelining a load whose shared encoding is unknown"))?;
@@ -389,6 +408,7 @@ pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>,
                 buffers,
                 contiguity: vec,
                 shared,
+                scalar: false,
             });
         }
     }
@@ -532,6 +552,9 @@ pub fn lower(for_op: MlirOperation, loads: &[AsyncLoad]) -> MlirOperation {
     let ctx = ir::context(for_op);
     let i32t = ir::i32_type(ctx);
     let loc = ir::location(for_op);
+    for l in loads.iter().filter(|l| l.scalar) {
+        scalar_to_tensor(for_op, l.load);
+    }
     let mut allocs = Vec::new();
     for l in loads {
         let ty = ir::value_type(ir::result(l.load, 0));
@@ -604,6 +627,56 @@ pub fn lower(for_op: MlirOperation, loads: &[AsyncLoad]) -> MlirOperation {
     );
     ir::insert_after(for_op, wait);
     for_op
+}
+
+fn float_width(ty: MlirType) -> Option<u32> {
+    // SAFETY: a live type, read as a float only when it is one.
+    unsafe { mlir_sys::mlirTypeIsAFloat(ty).then(|| mlir_sys::mlirFloatTypeGetWidth(ty)) }
+}
+
+/// Triton's `convertScalarToTensorLoad`: the scalar `load` reads a
+/// one-element tensor (pointer, mask and `other` splat to it, in the
+/// default blocked layout) and a `tt.unsplat` in its first user's stage
+/// gives its readers the scalar back.
+fn scalar_to_tensor(for_op: MlirOperation, load: MlirOperation) {
+    let ctx = ir::context(load);
+    let warps = ir::module_int(load, "ttg.num-warps").unwrap_or(4);
+    let lanes = ir::module_int(load, "ttg.threads-per-warp").unwrap_or(32);
+    let enc = ir::parse_attribute(
+        ctx,
+        &format!(
+            "#ttg.blocked<{{sizePerThread = [1], threadsPerWarp = [{lanes}], warpsPerCTA = [{warps}], order = [0]}}>"
+        ),
+    )
+    .expect("the default blocked encoding parses");
+    let one = |element: MlirType| -> MlirType {
+        // SAFETY: a live element type and encoding; the shape is read
+        // during the call.
+        unsafe { mlir_sys::mlirRankedTensorTypeGet(1, [1i64].as_ptr(), element, enc) }
+    };
+    let schedule = schedule_of(load);
+    let loc = ir::location(load);
+    for segment in 0..3 {
+        let Some(v) = pl::optional_operand(load, segment) else {
+            continue;
+        };
+        let splat = build(load, "tt.splat", &[v], &[one(ir::value_type(v))], &[], loc);
+        set_schedule(splat, schedule);
+        pl::set_optional_operand(load, segment, ir::result(splat, 0));
+    }
+    let value = ir::result(load, 0);
+    let scalar_ty = ir::value_type(value);
+    // SAFETY: the load is live; its users read the unsplat below instead.
+    unsafe { mlir_sys::mlirValueSetType(value, one(scalar_ty)) };
+    let first = first_use(load, for_op).expect("planned loads have users");
+    let unsplat = ir::create_op("tt.unsplat", loc, &[value], &[scalar_ty], &[], Vec::new());
+    ir::insert_after(load, unsplat);
+    set_schedule(unsplat, schedule_of(first));
+    for (user, index) in ir::uses(value) {
+        if user.ptr != unsplat.ptr {
+            ir::set_operand(user, index, ir::result(unsplat, 0));
+        }
+    }
 }
 
 /// Triton's `createAsyncCopy`.

@@ -12,6 +12,7 @@
 // `pendings = 1` in the loop, 0 after it). Then the pipelining attributes
 // go and the module is folded. Loops without a schedule are untouched;
 // what this project cannot pipeline yet is refused with a located error.
+// Scalar loads are copied as one-element tensors.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --tritongpu-pipeline | FileCheck %s
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --tritongpu-pipeline | tt-opt --split-input-file > /dev/null
 
@@ -307,12 +308,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// A scalar load of 32 bits is copied as a one-element tensor and read
+// back with `tt.unsplat`.
+// CHECK-LABEL: tt.func public @scalar_load
+// CHECK: %[[RING:.*]] = ttg.local_alloc : () -> !ttg.memdesc<1x1xf32
+// CHECK: %[[P0:.*]] = tt.splat %arg0 : !tt.ptr<f32> -> tensor<1x!tt.ptr<f32>, #blocked>
+// CHECK: ttg.async_copy_global_to_local %[[P0]]
+// CHECK: scf.for
+// CHECK: %[[L:.*]] = ttg.local_load %{{.*}} token %{{.*}} -> tensor<1xf32, #blocked>
+// CHECK: %[[X:.*]] = tt.unsplat %[[L]] : tensor<1xf32, #blocked>
+// CHECK: tt.splat %[[X]] : f32 -> tensor<128xf32, #blocked>
+// CHECK: %[[P:.*]] = tt.addptr %arg0
+// CHECK: %[[PS:.*]] = tt.splat %[[P]] : !tt.ptr<f32> -> tensor<1x!tt.ptr<f32>, #blocked>
+// CHECK: ttg.async_copy_global_to_local %[[PS]]
   tt.func public @scalar_load(%p: !tt.ptr<f32>, %out: tensor<128x!tt.ptr<f32>, #b>, %n: i32) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     scf.for %i = %c0 to %n step %c1 : i32 {
-      // expected-error @+1 {{tritongpu-pipeline: pipelining a scalar load is not supported yet}}
-      %x = tt.load %p {loop.cluster = 1 : i32, loop.stage = 0 : i32} : !tt.ptr<f32>
+      %pi = tt.addptr %p, %i {loop.cluster = 1 : i32, loop.stage = 0 : i32} : !tt.ptr<f32>, i32
+      %x = tt.load %pi {loop.cluster = 1 : i32, loop.stage = 0 : i32} : !tt.ptr<f32>
       %s = tt.splat %x {loop.cluster = 0 : i32, loop.stage = 1 : i32} : f32 -> tensor<128xf32, #b>
       tt.store %out, %s {loop.cluster = 0 : i32, loop.stage = 1 : i32} : tensor<128x!tt.ptr<f32>, #b>
     } {tt.scheduled_max_stage = 1 : i32}
