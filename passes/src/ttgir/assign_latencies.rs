@@ -31,11 +31,10 @@
 use std::collections::HashSet;
 
 use melior::{
-    ir::{attribute::AttributeLike, operation::OperationRef, Type, Value, ValueLike},
+    ir::{operation::OperationRef, Type, Value, ValueLike},
     pass::Pass,
 };
 use mlir_sys::MlirOperation;
-use ttg_dialect::layout::Layout;
 
 use crate::analysis::axis_info::AxisInfoMap;
 use crate::options::PassOptions;
@@ -206,7 +205,7 @@ fn worth_pipelining(load: MlirOperation, axis: &AxisInfoMap) -> Result<bool, Fai
         return Ok(false);
     }
     let result = ir::result(load, 0);
-    if !users_agree_on_shared_encoding(result)? {
+    if !users_agree_on_shared_encoding(result) {
         return Ok(false);
     }
     let mut alloc_encoding: Option<mlir_sys::MlirAttribute> = None;
@@ -214,7 +213,7 @@ fn worth_pipelining(load: MlirOperation, axis: &AxisInfoMap) -> Result<bool, Fai
         if !ir::is(user, "ttg.local_alloc") {
             continue;
         }
-        let encoding = memdesc_encoding(ir::result(user, 0))
+        let encoding = pl::encoding_of(ir::value_type(ir::result(user, 0)))
             .ok_or_else(|| error(user, "a ttg.local_alloc without a memory descriptor"))?;
         match alloc_encoding {
             Some(e) if !ir::same_attribute(e, encoding) => return Ok(false),
@@ -237,59 +236,12 @@ fn worth_pipelining(load: MlirOperation, axis: &AxisInfoMap) -> Result<bool, Fai
     Ok(true)
 }
 
-fn memdesc_encoding(v: mlir_sys::MlirValue) -> Option<mlir_sys::MlirAttribute> {
-    let ty = unsafe { Type::from_raw(ir::value_type(v)) };
-    ttg_dialect::layout::MemDesc::of(ty).map(|m| m.encoding.to_raw())
-}
-
-/// `canHaveSharedEncoding` (through `getSharedEncIfAllUsersAreDotEnc`):
-/// `false` when two users need different shared encodings. A user that is
-/// neither a `ttg.local_alloc` nor a conversion to a dot operand ends the
-/// check (compatible).
-fn users_agree_on_shared_encoding(value: mlir_sys::MlirValue) -> Result<bool, Failure> {
-    #[derive(PartialEq)]
-    enum Need {
-        Alloc(usize),
-        DotOperand(Layout),
-    }
-    let mut need: Option<Need> = None;
-    for (user, _) in ir::uses(value) {
-        if ir::result_count(user) != 1 {
-            return Ok(true);
-        }
-        let result = ir::result(user, 0);
-        let this = if let Some(encoding) = memdesc_encoding(result) {
-            if !ir::is(user, "ttg.local_alloc") {
-                return Err(error(
-                    user,
-                    &format!("{ARGUMENT}: pipelining a load whose memory-descriptor user is not a ttg.local_alloc is not supported yet"),
-                ));
-            }
-            Need::Alloc(encoding.ptr as usize)
-        } else {
-            if !ir::is(user, "ttg.convert_layout") && !ir::is(user, "ttg.local_load") {
-                return Ok(true);
-            }
-            match ir::tensor_layout(result) {
-                Some(layout @ Layout::DotOperand { .. }) => Need::DotOperand(layout),
-                _ => return Ok(true),
-            }
-        };
-        match &need {
-            None => need = Some(this),
-            Some(previous) if *previous == this => {}
-            Some(Need::Alloc(_)) if matches!(this, Need::Alloc(_)) => return Ok(false),
-            Some(_) => {
-                // The swizzled encoding a dot operand needs is not computed
-                // here, so it cannot be compared with another need.
-                return Err(error(
-                    user,
-                    &format!("{ARGUMENT}: pipelining a load whose users need different shared encodings is not supported yet"),
-                ));
-            }
-        }
-    }
-    Ok(true)
+/// Triton's `canHaveSharedEncoding`: `false` when two users need different
+/// shared encodings (`getSharedEncIfAllUsersAreDotEnc`'s `incompatible`).
+fn users_agree_on_shared_encoding(value: mlir_sys::MlirValue) -> bool {
+    let mut incompatible = false;
+    pl::dot_users_shared_encoding(value, &mut incompatible);
+    !incompatible
 }
 
 /// Triton's `isSmallLoad`: a tensor load whose copy vector is narrower

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use melior::ir::operation::OperationRef;
 use melior::ir::Type;
 use mlir_sys::{MlirAttribute, MlirOperation, MlirType, MlirValue};
-use ttg_dialect::layout::{dot_operand_swizzle, Layout};
+use ttg_dialect::layout::Layout;
 
 use crate::analysis::axis_info::AxisInfoMap;
 use crate::rust_pass::{fail, Failure};
@@ -146,121 +146,6 @@ fn first_use(load: MlirOperation, for_op: MlirOperation) -> Option<MlirOperation
         .min_by_key(|&u| (stage(u), cluster(u), position(u)))
 }
 
-/// The encoding of a memory descriptor or tensor type.
-fn encoding_of(ty: MlirType) -> Option<MlirAttribute> {
-    // SAFETY: a live type; read as a tensor or a memdesc only when it is
-    // one.
-    let ty = unsafe { Type::from_raw(ty) };
-    if let Some(t) = tt_dialect::types::Tensor::of(ty) {
-        return t
-            .encoding
-            .map(|e| melior::ir::attribute::AttributeLike::to_raw(&e));
-    }
-    ttg_dialect::layout::MemDesc::of(ty)
-        .map(|m| melior::ir::attribute::AttributeLike::to_raw(&m.encoding))
-}
-
-fn is_memdesc(ty: MlirType) -> bool {
-    // SAFETY: a live type.
-    ttg_dialect::layout::MemDesc::of(unsafe { Type::from_raw(ty) }).is_some()
-}
-
-/// `#ttg.swizzled_shared<...>` with the given parameters.
-fn swizzled(
-    ctx: mlir_sys::MlirContext,
-    (vec, per, max): (u32, u32, u32),
-    order: &[u32],
-) -> Option<MlirAttribute> {
-    let order: Vec<String> = order.iter().map(u32::to_string).collect();
-    ir::parse_attribute(
-        ctx,
-        &format!(
-            "#ttg.swizzled_shared<{{vec = {vec}, perPhase = {per}, maxPhase = {max}, order = [{}]}}>",
-            order.join(", ")
-        ),
-    )
-}
-
-/// Triton's `getSharedEncIfAllUsersAreDotEnc`: the swizzled encoding every
-/// dot-operand user of `value` needs, if they all agree and there are no
-/// other users.
-fn dot_users_encoding(value: MlirValue) -> Option<MlirAttribute> {
-    let mut found: Option<MlirAttribute> = None;
-    for (user, _) in ir::uses(value) {
-        if ir::result_count(user) != 1 {
-            return None;
-        }
-        let result = ir::result(user, 0);
-        let this = if is_memdesc(ir::value_type(result)) {
-            dot_users_encoding(result)?;
-            encoding_of(ir::value_type(result))?
-        } else {
-            if !ir::is(user, "ttg.local_load") && !ir::is(user, "ttg.convert_layout") {
-                return None;
-            }
-            // A dot operand, or one transposed right after (`tt.trans` of
-            // the converted value): then the swizzle is chosen for the
-            // tensor before the transpose.
-            let (dot_layout, need_trans) = match ir::tensor_layout(result) {
-                Some(l @ Layout::DotOperand { .. }) => (l, false),
-                _ => match ir::uses(result)[..] {
-                    [(trans, _)] if ir::is(trans, "tt.trans") => {
-                        (ir::tensor_layout(ir::result(trans, 0))?, true)
-                    }
-                    _ => return None,
-                },
-            };
-            let Layout::DotOperand {
-                op_idx,
-                k_width,
-                parent,
-            } = dot_layout
-            else {
-                return None;
-            };
-            // SAFETY: a live value's type.
-            let ty = unsafe { Type::from_raw(ir::value_type(value)) };
-            let tensor = tt_dialect::types::Tensor::of(ty)?;
-            let layout = ir::tensor_layout(value)?;
-            let linear = ttg_dialect::to_linear::to_linear_layout(&layout, &tensor.shape).ok()?;
-            let order = linear.order_for_memory();
-            let shared_order: Vec<u32> = if order.len() == 3 {
-                let mut o: Vec<u32> = order.iter().copied().filter(|&d| d != 0).collect();
-                o.push(0);
-                o
-            } else {
-                order
-            };
-            let bits = tt_dialect::types::bit_width(tensor.element)?;
-            let params = match parent.as_deref() {
-                Some(Layout::NvidiaMma {
-                    version_major: 2 | 3,
-                    ..
-                }) => {
-                    if need_trans && tensor.shape.len() != 2 {
-                        return None;
-                    }
-                    dot_operand_swizzle(
-                        op_idx,
-                        k_width,
-                        &tensor.shape,
-                        &shared_order,
-                        bits,
-                        need_trans,
-                    )
-                }
-                _ => (1, 1, 1),
-            };
-            swizzled(ir::context(user), params, &shared_order)?
-        };
-        if found.is_some_and(|f| !ir::same_attribute(f, this)) {
-            return None;
-        }
-        found = Some(this);
-    }
-    found
-}
-
 /// Triton's `getSharedEncoding` for a load: its `ttg.local_alloc` users'
 /// encoding, else its dot-operand users', else unswizzled in the
 /// register order.
@@ -272,13 +157,13 @@ fn shared_encoding(load: MlirOperation) -> Option<MlirAttribute> {
         .into_iter()
         .find(|(u, _)| ir::is(*u, "ttg.local_alloc"))
     {
-        return encoding_of(ir::value_type(ir::result(alloc, 0)));
+        return pl::encoding_of(ir::value_type(ir::result(alloc, 0)));
     }
-    if let Some(enc) = dot_users_encoding(value) {
+    if let Some(enc) = pl::dot_users_shared_encoding(value, &mut false) {
         return Some(enc);
     }
     let (order, _) = pl::order_and_contig(value)?;
-    swizzled(ir::context(load), (1, 1, 1), &order)
+    pl::swizzled(ir::context(load), (1, 1, 1), &order)
 }
 
 /// Triton's `loadRequiresAdditionalBuffer`: a load read straight from
@@ -314,7 +199,7 @@ fn needs_extra_buffer(load: MlirOperation) -> bool {
 }
 
 fn is_nvmma(v: MlirValue) -> bool {
-    encoding_of(ir::value_type(v))
+    pl::encoding_of(ir::value_type(v))
         .and_then(|e| Layout::read(unsafe { melior::ir::Attribute::from_raw(e) }))
         .is_some_and(|l| matches!(l, Layout::NvmmaShared { .. }))
 }
@@ -379,7 +264,7 @@ pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>,
                 .or_else(|| float_width(ty))
                 .unwrap_or(0);
             if bits >= 32 {
-                let shared = swizzled(ir::context(op), (1, 1, 1), &[0])
+                let shared = pl::swizzled(ir::context(op), (1, 1, 1), &[0])
                     .ok_or_else(|| refuse(op, "pipelining this scalar load"))?;
                 loads.push(AsyncLoad {
                     load: op,
@@ -769,7 +654,7 @@ fn async_copy(
     if other.is_none_or(is_zero_constant) {
         for (user, _) in ir::uses(value) {
             if ir::is(user, "ttg.local_alloc")
-                && encoding_of(ir::value_type(ir::result(user, 0)))
+                && pl::encoding_of(ir::value_type(ir::result(user, 0)))
                     .is_some_and(|e| ir::same_attribute(e, l.shared))
             {
                 replace_and_propagate(ir::result(user, 0), ir::result(read, 0), use_schedule);

@@ -5,8 +5,9 @@
 //! widths into shared memory, and the attribute names the passes
 //! communicate through.
 
+use melior::ir::Type;
 use mlir_sys::{MlirAttribute, MlirBlock, MlirOperation, MlirType, MlirValue};
-use ttg_dialect::layout::Layout;
+use ttg_dialect::layout::{dot_operand_swizzle, Layout};
 
 use crate::ttir::loop_support::ir;
 
@@ -283,4 +284,145 @@ pub fn i1_like(ty: MlirType) -> MlirType {
         let encoding = mlir_sys::mlirRankedTensorTypeGetEncoding(ty);
         mlir_sys::mlirRankedTensorTypeGet(rank as isize, shape.as_ptr(), i1, encoding)
     }
+}
+
+/// The encoding of a memory descriptor or tensor type.
+pub fn encoding_of(ty: MlirType) -> Option<MlirAttribute> {
+    // SAFETY: a live type; read as a tensor or a memdesc only when it is
+    // one.
+    let ty = unsafe { Type::from_raw(ty) };
+    if let Some(t) = tt_dialect::types::Tensor::of(ty) {
+        return t
+            .encoding
+            .map(|e| melior::ir::attribute::AttributeLike::to_raw(&e));
+    }
+    ttg_dialect::layout::MemDesc::of(ty)
+        .map(|m| melior::ir::attribute::AttributeLike::to_raw(&m.encoding))
+}
+
+/// Whether `ty` is a memory descriptor.
+pub fn is_memdesc(ty: MlirType) -> bool {
+    // SAFETY: a live type.
+    ttg_dialect::layout::MemDesc::of(unsafe { Type::from_raw(ty) }).is_some()
+}
+
+/// `#ttg.swizzled_shared<...>` with the given parameters.
+pub fn swizzled(
+    ctx: mlir_sys::MlirContext,
+    (vec, per, max): (u32, u32, u32),
+    order: &[u32],
+) -> Option<MlirAttribute> {
+    let order: Vec<String> = order.iter().map(u32::to_string).collect();
+    ir::parse_attribute(
+        ctx,
+        &format!(
+            "#ttg.swizzled_shared<{{vec = {vec}, perPhase = {per}, maxPhase = {max}, order = [{}]}}>",
+            order.join(", ")
+        ),
+    )
+}
+
+/// A tensor's or memory descriptor's shape, its order in memory
+/// (`getOrderForMemory`: a distributed layout's memory order, a shared
+/// encoding's own order) and its element type.
+fn memory_view(value: MlirValue) -> Option<(Vec<i64>, Vec<u32>, Type<'static>)> {
+    // SAFETY: a live value's type.
+    let ty = unsafe { Type::from_raw(ir::value_type(value)) };
+    if let Some(tensor) = tt_dialect::types::Tensor::of(ty) {
+        let layout = ir::tensor_layout(value)?;
+        let linear = ttg_dialect::to_linear::to_linear_layout(&layout, &tensor.shape).ok()?;
+        return Some((
+            tensor.shape.to_vec(),
+            linear.order_for_memory(),
+            tensor.element,
+        ));
+    }
+    let memdesc = ttg_dialect::layout::MemDesc::of(ty)?;
+    let rank = memdesc.shape.len();
+    let order = match Layout::read(memdesc.encoding)? {
+        Layout::SwizzledShared { order, .. } => order,
+        Layout::NvmmaShared { transposed, .. } if rank >= 2 => {
+            let mut order: Vec<u32> = (0..rank as u32).rev().collect();
+            if transposed {
+                order.swap(0, 1);
+            }
+            order
+        }
+        _ => return None,
+    };
+    Some((memdesc.shape.clone(), order, memdesc.element))
+}
+
+/// Triton's `getSharedEncIfAllUsersAreDotEnc`: the swizzled encoding every
+/// dot-operand user of `value` needs (through memory-descriptor users,
+/// whose own encodings count), if they all agree and there are no other
+/// users. `incompatible` is set where two users need different encodings.
+pub fn dot_users_shared_encoding(
+    value: MlirValue,
+    incompatible: &mut bool,
+) -> Option<MlirAttribute> {
+    let mut found: Option<MlirAttribute> = None;
+    for (user, _) in ir::uses(value) {
+        if ir::result_count(user) != 1 {
+            return None;
+        }
+        let result = ir::result(user, 0);
+        let this = if is_memdesc(ir::value_type(result)) {
+            dot_users_shared_encoding(result, incompatible)?;
+            encoding_of(ir::value_type(result))?
+        } else {
+            if !ir::is(user, "ttg.local_load") && !ir::is(user, "ttg.convert_layout") {
+                return None;
+            }
+            // A dot operand, or one transposed right after (`tt.trans` of
+            // the converted value): then the swizzle is chosen for the
+            // tensor before the transpose.
+            let (dot_layout, need_trans) = match ir::tensor_layout(result) {
+                Some(l @ Layout::DotOperand { .. }) => (l, false),
+                _ => match ir::uses(result)[..] {
+                    [(trans, _)] if ir::is(trans, "tt.trans") => {
+                        (ir::tensor_layout(ir::result(trans, 0))?, true)
+                    }
+                    _ => return None,
+                },
+            };
+            let Layout::DotOperand {
+                op_idx,
+                k_width,
+                parent,
+            } = dot_layout
+            else {
+                return None;
+            };
+            // SAFETY: a live value's type.
+            let (shape, order, element) = memory_view(value)?;
+            let shared_order: Vec<u32> = if order.len() == 3 {
+                let mut o: Vec<u32> = order.iter().copied().filter(|&d| d != 0).collect();
+                o.push(0);
+                o
+            } else {
+                order
+            };
+            let bits = tt_dialect::types::bit_width(element)?;
+            let params = match parent.as_deref() {
+                Some(Layout::NvidiaMma {
+                    version_major: 2 | 3,
+                    ..
+                }) => {
+                    if need_trans && shape.len() != 2 {
+                        return None;
+                    }
+                    dot_operand_swizzle(op_idx, k_width, &shape, &shared_order, bits, need_trans)
+                }
+                _ => (1, 1, 1),
+            };
+            swizzled(ir::context(user), params, &shared_order)?
+        };
+        if found.is_some_and(|f| !ir::same_attribute(f, this)) {
+            *incompatible = true;
+            return None;
+        }
+        found = Some(this);
+    }
+    found
 }
