@@ -586,7 +586,7 @@ pub fn predicate(op: MlirOperation, pred: MlirValue) {
     let segment = pl::optional_operand(op, mask_index);
     let shaped = ir::value_type(ir::operand(op, 0));
     // The mask has the pointers' shape (`getI1SameShape`).
-    let mask_ty = pl::i1_like(shaped);
+    let mask_ty = ir::i1_same_shape(shaped);
     let mut mask = pred;
     if pl::is_ranked_tensor(mask_ty) {
         let splat = build_before(op, "tt.splat", &[pred], &[mask_ty], &[]);

@@ -19,7 +19,7 @@
 use std::collections::VecDeque;
 
 use melior::ir::operation::OperationRef;
-use mlir_sys::{MlirOperation, MlirRegion, MlirType, MlirValue};
+use mlir_sys::{MlirOperation, MlirRegion, MlirValue};
 
 use super::loop_support::{effects, ir, scf};
 use crate::rust_pass::{fail, PassResult, RustPass};
@@ -113,24 +113,6 @@ fn hoist_invariants(lp: MlirOperation) {
     }
 }
 
-/// The `i1` type with the shape and encoding of `ty` (a scalar `i1` for
-/// non-tensors).
-fn i1_same_shape(ty: MlirType) -> MlirType {
-    unsafe {
-        let ctx = mlir_sys::mlirTypeGetContext(ty);
-        let i1 = ir::i1_type(ctx);
-        if !mlir_sys::mlirTypeIsARankedTensor(ty) {
-            return i1;
-        }
-        let rank = mlir_sys::mlirShapedTypeGetRank(ty);
-        let shape: Vec<i64> = (0..rank)
-            .map(|d| mlir_sys::mlirShapedTypeGetDimSize(ty, d as isize))
-            .collect();
-        let encoding = mlir_sys::mlirRankedTensorTypeGetEncoding(ty);
-        mlir_sys::mlirRankedTensorTypeGet(rank as isize, shape.as_ptr(), i1, encoding)
-    }
-}
-
 /// And-s the mask of the load `op` with `lb < ub` of the loop `lp`, built
 /// right before the loop.
 fn guard_load(op: MlirOperation, lp: MlirOperation) {
@@ -149,7 +131,7 @@ fn guard_load(op: MlirOperation, lp: MlirOperation) {
         ir::result(cmp, 0)
     };
     let (ptr, mask, other) = load_operands(op);
-    let mask_type = i1_same_shape(ir::value_type(ptr));
+    let mask_type = ir::i1_same_shape(ir::value_type(ptr));
     let mut new_mask = condition;
     if unsafe { mlir_sys::mlirTypeIsARankedTensor(mask_type) } {
         let splat = ir::create_op(

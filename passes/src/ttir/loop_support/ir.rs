@@ -658,3 +658,22 @@ pub fn parse_attribute(ctx: MlirContext, text: &str) -> Option<MlirAttribute> {
     let attr = unsafe { mlir_sys::mlirAttributeParseGet(ctx, StringRef::new(text).to_raw()) };
     (!attr.ptr.is_null()).then_some(attr)
 }
+
+/// Triton's `getI1SameShape`: `i1`, or a tensor of `i1` with `ty`'s shape
+/// and encoding.
+pub fn i1_same_shape(ty: MlirType) -> MlirType {
+    // SAFETY: a live type; shape and encoding are read from it.
+    unsafe {
+        let ctx = mlir_sys::mlirTypeGetContext(ty);
+        let i1 = mlir_sys::mlirIntegerTypeGet(ctx, 1);
+        if !mlir_sys::mlirTypeIsARankedTensor(ty) {
+            return i1;
+        }
+        let rank = mlir_sys::mlirShapedTypeGetRank(ty);
+        let shape: Vec<i64> = (0..rank)
+            .map(|d| mlir_sys::mlirShapedTypeGetDimSize(ty, d as isize))
+            .collect();
+        let encoding = mlir_sys::mlirRankedTensorTypeGetEncoding(ty);
+        mlir_sys::mlirRankedTensorTypeGet(rank as isize, shape.as_ptr(), i1, encoding)
+    }
+}
