@@ -1,5 +1,6 @@
 //! `tritongpu-pipeline` (options `num-stages`, default 3, and
-//! `dump-intermediate-steps`, default false): Triton 3.6's software
+//! `dump-intermediate-steps`, default false, which prints the module to
+//! stderr after steps 1 and 2 as Triton does): Triton 3.6's software
 //! pipeliner for the loops that `tritongpu-schedule-loops` scheduled. The
 //! steps are Triton's, each in its own module:
 //!
@@ -52,18 +53,26 @@ pub static PASS: RustPass = RustPass {
     run,
 };
 
-/// Builds the pass from its options.
+/// Builds the pass from its options; `dump-intermediate-steps` prints the
+/// module after lowering and after expanding the loops to stderr, under
+/// Triton's headers, for comparison with Triton's own dumps.
 pub fn factory(options: &PassOptions) -> Result<Pass, String> {
     parse_num_stages(options)?;
-    if options.flag("dump-intermediate-steps", false)? {
-        return Err(format!(
-            "{ARGUMENT}: option 'dump-intermediate-steps=true' is not supported yet"
-        ));
-    }
-    Ok(PASS.build())
+    let dump = options.flag("dump-intermediate-steps", false)?;
+    Ok(PASS.build_with(move |op| pipeline(op, dump)))
 }
 
 fn run(module_ref: OperationRef) -> PassResult {
+    pipeline(module_ref, false)
+}
+
+/// Prints `module` after step `step`, as Triton's
+/// `dump-intermediate-steps` does.
+fn dump_step(module: OperationRef, step: &str) {
+    eprintln!("// -----// SoftwarePipeliner internal IR Dump After: {step}\n{module}\n\n");
+}
+
+fn pipeline(module_ref: OperationRef, dump: bool) -> PassResult {
     let module = module_ref.to_raw();
     let loops: Vec<_> = pl::for_loops(module)
         .into_iter()
@@ -98,12 +107,18 @@ fn run(module_ref: OperationRef) -> PassResult {
         .iter()
         .map(|(for_op, loads)| lower::lower(*for_op, loads))
         .collect();
+    if dump {
+        dump_step(module_ref, "LowerLoops");
+    }
     for for_op in lowered {
         let schedule = expand::final_schedule(for_op).expect("the loop is scheduled");
         expand::check(for_op, &schedule)?;
         expand::expand(for_op, &schedule);
     }
     expand::resolve_masks(module_ref);
+    if dump {
+        dump_step(module_ref, "ExpandLoops");
+    }
     ir::walk_pre(module, &mut |op| {
         for name in [STAGE, CLUSTER, SCHEDULED_MAX_STAGE] {
             if ir::attribute(op, name).is_some() {

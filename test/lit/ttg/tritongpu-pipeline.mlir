@@ -15,6 +15,10 @@
 // Scalar loads are copied as one-element tensors.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --tritongpu-pipeline | FileCheck %s
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --tritongpu-pipeline | tt-opt --split-input-file > /dev/null
+// RUN: tt-opt %s --split-input-file --verify-diagnostics --tritongpu-pipeline='dump-intermediate-steps=true' 2>&1 >/dev/null | FileCheck %s --check-prefix=DUMP
+// DUMP: // -----// SoftwarePipeliner internal IR Dump After: LowerLoops
+// DUMP: ttg.async_copy_global_to_local
+// DUMP: // -----// SoftwarePipeliner internal IR Dump After: ExpandLoops
 
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
