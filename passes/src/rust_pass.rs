@@ -9,6 +9,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use melior::{
+    dialect::DialectHandle,
     ir::{
         operation::{OperationLike, OperationRef},
         r#type::TypeId,
@@ -83,10 +84,19 @@ impl RustPass {
             self.argument,
             self.description,
             self.anchor,
-            // Passes create ops of the Triton GPU dialects that their input
-            // may not mention yet (`ttng.warp_group_dot` in a module with no
-            // `ttng` op); the pass manager loads these before it runs.
-            &[ttg_dialect::ttg_handle(), ttg_dialect::ttng_handle()],
+            // Passes create ops of dialects that their input may not mention
+            // yet (`ttng.warp_group_dot` in a module with no `ttng` op,
+            // `ub.poison`, `scf.if`); the pass manager loads these before it
+            // runs.
+            &[
+                ttg_dialect::ttg_handle(),
+                ttg_dialect::ttng_handle(),
+                // SAFETY: MLIR's static dialect handles, valid for the
+                // program's lifetime.
+                unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__arith__()) },
+                unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__scf__()) },
+                unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__ub__()) },
+            ],
         )
     }
 }

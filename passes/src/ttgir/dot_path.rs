@@ -1,5 +1,5 @@
 //! The `make_ttgir` passes whose work belongs to the dot path (descriptor
-//! encodings, nested-loop fusion, warp specialization, TMA) or to other
+//! encodings, warp specialization, TMA) or to other
 //! hardware (tensor memory, Blackwell MMA). None of their transformations
 //! is implemented yet. Each pass here is a *gate*: it looks for the input
 //! on which Triton 3.6's pass would change the IR and, on the first such
@@ -15,7 +15,6 @@
 //! | flag | Triton changes the IR when the module has |
 //! |---|---|
 //! | `triton-nvidia-optimize-descriptor-encoding` | any `!tt.tensordesc` value (its shared encoding is chosen) |
-//! | `tritongpu-fuse-nested-loops` | an `scf.for` marked `tt.flatten` |
 //! | `nvgpu-warp-specialization` | an `scf.for` marked `tt.warp_specialize` |
 //! | `triton-nvidia-optimize-tmem-layouts` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
 //! | `triton-nvidia-tma-lowering` | tensor-descriptor ops (`tt.descriptor_*`, `tt.make_tensor_descriptor`) |
@@ -109,16 +108,6 @@ fn optimize_descriptor_encoding(module: OperationRef) -> PassResult {
     )
 }
 
-fn fuse_nested_loops(module: OperationRef) -> PassResult {
-    refuse(
-        "tritongpu-fuse-nested-loops",
-        first(module, |op| {
-            (ir::is_op(op, "scf.for") && op.attribute("tt.flatten").is_ok())
-                .then(|| "loop nests marked 'tt.flatten'".into())
-        }),
-    )
-}
-
 fn warp_specialization(module: OperationRef) -> PassResult {
     refuse(
         "nvgpu-warp-specialization",
@@ -198,12 +187,6 @@ pub static OPTIMIZE_DESCRIPTOR_ENCODING: RustPass = gate(
     "triton-nvidia-optimize-descriptor-encoding",
     "Choose shared encodings for tensor descriptors (not yet: refuses descriptors, otherwise a no-op)",
     optimize_descriptor_encoding,
-);
-pub static FUSE_NESTED_LOOPS: RustPass = gate(
-    "TritonGPUFuseNestedLoops",
-    "tritongpu-fuse-nested-loops",
-    "Flatten loop nests marked tt.flatten (not yet: refuses them, otherwise a no-op)",
-    fuse_nested_loops,
 );
 pub static WARP_SPECIALIZATION: RustPass = gate(
     "NVGPUWarpSpecialization",

@@ -10,6 +10,7 @@ pub mod convert_triton_to_tritongpu;
 pub mod dot_path;
 pub mod f32_dot_tc;
 pub mod fence_insertion;
+pub mod fuse_nested_loops;
 pub mod infer_layout;
 pub mod optimize_dot_operands;
 pub mod optimize_thread_locality;

@@ -186,35 +186,17 @@ pub fn copy_vec_bytes(value: MlirValue, shared: MlirAttribute) -> Option<u32> {
 /// A new `scf.for` before `old` with `old`'s bounds and attributes, the
 /// given initial values and an empty body ending in an empty yield.
 pub fn new_for_like(old: MlirOperation, inits: &[MlirValue]) -> MlirOperation {
-    let location = ir::location(old);
-    let lb = crate::ttir::loop_support::scf::lower_bound(old);
-    let ub = crate::ttir::loop_support::scf::upper_bound(old);
-    let step = crate::ttir::loop_support::scf::step(old);
-    let mut operands = vec![lb, ub, step];
-    operands.extend_from_slice(inits);
-    let types: Vec<MlirType> = inits.iter().map(|&v| ir::value_type(v)).collect();
-    let mut arg_types = vec![ir::value_type(lb)];
-    arg_types.extend(&types);
-    let locations = vec![location; arg_types.len()];
+    use crate::ttir::loop_support::scf;
     let attributes: Vec<(String, MlirAttribute)> = ir::attributes(old);
     let named: Vec<(&str, MlirAttribute)> =
         attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    // SAFETY: a fresh block and region, handed to the new op, which takes
-    // ownership; the yield is appended to that block.
-    unsafe {
-        let block = mlir_sys::mlirBlockCreate(
-            arg_types.len() as isize,
-            arg_types.as_ptr(),
-            locations.as_ptr(),
-        );
-        let region = mlir_sys::mlirRegionCreate();
-        mlir_sys::mlirRegionAppendOwnedBlock(region, block);
-        let op = ir::create_op("scf.for", location, &operands, &types, &named, vec![region]);
-        ir::insert_before(old, op);
-        let yield_op = ir::create_op("scf.yield", location, &[], &[], &[], Vec::new());
-        mlir_sys::mlirBlockAppendOwnedOperation(block, yield_op);
-        op
-    }
+    scf::build_for(
+        old,
+        ir::location(old),
+        [scf::lower_bound(old), scf::upper_bound(old), scf::step(old)],
+        inits,
+        &named,
+    )
 }
 
 /// `op`'s operand segment sizes (`operandSegmentSizes`), if it has them.

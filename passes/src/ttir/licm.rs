@@ -45,7 +45,7 @@ fn run(module: OperationRef) -> PassResult {
             let at = unsafe { OperationRef::from_raw(lp) };
             return Err(fail(at, "cannot hoist out of a malformed scf.for"));
         }
-        hoist_invariants(lp);
+        hoist_invariants(lp, true);
     }
     Ok(())
 }
@@ -75,7 +75,14 @@ fn uses_only_outside_values(op: MlirOperation, lp: MlirOperation) -> bool {
     ok
 }
 
-fn hoist_invariants(lp: MlirOperation) {
+/// MLIR's `moveLoopInvariantCode` on one loop: hoists the speculatable,
+/// effect-free ops whose operands come from outside `lp` (loads stay).
+pub fn move_loop_invariant_code(lp: MlirOperation) {
+    hoist_invariants(lp, false);
+}
+
+/// Hoists `lp`'s invariant ops; `with_loads` adds Triton's guarded loads.
+fn hoist_invariants(lp: MlirOperation, with_loads: bool) {
     let mut loop_only_reads: Option<bool> = None;
     let is_for = ir::is(lp, "scf.for");
     for region in ir::regions(lp) {
@@ -85,7 +92,8 @@ fn hoist_invariants(lp: MlirOperation) {
                 continue;
             }
             let movable = if ir::is(op, "tt.load") {
-                effects::only_reads(op)
+                with_loads
+                    && effects::only_reads(op)
                     && *loop_only_reads.get_or_insert_with(|| effects::only_reads(lp))
             } else {
                 effects::is_speculatable(op) && effects::is_memory_effect_free(op)

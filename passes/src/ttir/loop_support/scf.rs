@@ -11,7 +11,7 @@ use melior::ir::{
     BlockRef, Operation, Value,
 };
 use melior::RewriterBase;
-use mlir_sys::{MlirAttribute, MlirBlock, MlirOperation, MlirType, MlirValue};
+use mlir_sys::{MlirAttribute, MlirBlock, MlirLocation, MlirOperation, MlirType, MlirValue};
 
 use super::ir::{self, Val};
 use tt_dialect::rewrite::{Pattern, Root};
@@ -54,6 +54,47 @@ pub fn yield_op(op: MlirOperation) -> Option<MlirOperation> {
 
 pub fn yielded_values(op: MlirOperation) -> Vec<MlirValue> {
     yield_op(op).map(ir::operands).unwrap_or_default()
+}
+
+/// A new `scf.for` before `before` with the bounds `[lb, ub, step]`, the
+/// given initial values and attributes, and an empty body ending in an
+/// empty yield.
+pub fn build_for(
+    before: MlirOperation,
+    location: MlirLocation,
+    bounds: [MlirValue; 3],
+    inits: &[MlirValue],
+    attributes: &[(&str, MlirAttribute)],
+) -> MlirOperation {
+    let mut operands = bounds.to_vec();
+    operands.extend_from_slice(inits);
+    let types: Vec<MlirType> = inits.iter().map(|&v| ir::value_type(v)).collect();
+    let mut arg_types = vec![ir::value_type(bounds[0])];
+    arg_types.extend(&types);
+    let locations = vec![location; arg_types.len()];
+    // SAFETY: a fresh block and region, handed to the new op, which takes
+    // ownership; the yield is appended to that block.
+    unsafe {
+        let block = mlir_sys::mlirBlockCreate(
+            arg_types.len() as isize,
+            arg_types.as_ptr(),
+            locations.as_ptr(),
+        );
+        let region = mlir_sys::mlirRegionCreate();
+        mlir_sys::mlirRegionAppendOwnedBlock(region, block);
+        let op = ir::create_op(
+            "scf.for",
+            location,
+            &operands,
+            &types,
+            attributes,
+            vec![region],
+        );
+        ir::insert_before(before, op);
+        let yield_op = ir::create_op("scf.yield", location, &[], &[], &[], Vec::new());
+        mlir_sys::mlirBlockAppendOwnedOperation(block, yield_op);
+        op
+    }
 }
 
 /// `replaceForOpWithNewSignature`: a copy of `op` (before it, owning its
