@@ -11,8 +11,10 @@ Needs `triton==3.6.0` in the running Python. The kernels: a loop-free dot
 shapes and warp counts, with a transposed B, and with the result reduced;
 and a K loop of dots (`loop_dot_kernel`, software-pipelined: the same
 types, shapes and warps, 1 to 5 stages, a masked K, a transposed B, a
-reduced result), a batched 3-D one and an attention-style loop of two
-chained dots (`attention_kernel`).
+reduced result), a batched 3-D one, an attention-style loop of two
+chained dots (`attention_kernel`) and a persistent GEMM whose tile loop is
+flattened into its K loop (`tl.range(..., flatten=True)`,
+`persistent_kernel`).
 """
 
 import argparse
@@ -107,6 +109,23 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, N_CTX, M: tl.constexpr, D: tl.c
     tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc / l_i[:, None])
 
 
+@triton.jit
+def persistent_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                      NUM_SMS: tl.constexpr, FLATTEN: tl.constexpr):
+    num_n = tl.cdiv(N, BN)
+    num_tiles = tl.cdiv(M, BM) * num_n
+    for tile in tl.range(tl.program_id(0), num_tiles, NUM_SMS, flatten=FLATTEN):
+        rm = (tile // num_n) * BM + tl.arange(0, BM)
+        rn = (tile % num_n) * BN + tl.arange(0, BN)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for ki in range(tl.cdiv(K, BK)):
+            rk = ki * BK + tl.arange(0, BK)
+            a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+            b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+            acc = tl.dot(a, b, acc)
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
 def loop_configs():
     """(name, kernel, signature, constants, options) of the loop sweep."""
     accs = {"fp16": "fp32", "bf16": "fp32", "fp32": "fp32", "fp8e4nv": "fp32", "fp8e5": "fp32", "i8": "i32"}
@@ -142,6 +161,14 @@ def loop_configs():
         sig = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp32", "N_CTX": "i32"}
         out.append((f"attention {m}x{d} bn{bn} w{warps}", attention_kernel, sig,
                     {"M": m, "D": d, "BN": bn}, {"num_warps": warps, "num_stages": 3}))
+    for (m, n, k), dtype, warps, stages, flatten in [((128, 128, 64), "fp16", 8, 3, True),
+                                                     ((64, 64, 32), "bf16", 4, 4, True),
+                                                     ((128, 64, 32), "fp8e4nv", 4, 3, True),
+                                                     ((128, 128, 64), "fp16", 8, 3, False)]:
+        sig = {"a_ptr": "*" + dtype, "b_ptr": "*" + dtype, "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32"}
+        out.append((f"persistent {m}x{n}x{k} {dtype} w{warps} s{stages}{' flatten' if flatten else ''}",
+                    persistent_kernel, sig, {"BM": m, "BN": n, "BK": k, "NUM_SMS": 132, "FLATTEN": flatten},
+                    {"num_warps": warps, "num_stages": stages}))
     return out
 
 

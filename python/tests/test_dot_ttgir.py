@@ -65,8 +65,10 @@ def test_dot_ttgir_is_tritons(case):
 
 # Names of `scripts/compare-ttgir.py`'s loop sweep: MMA v3 and v2 loops at
 # several stage counts, a masked K, a transposed B, int8, fp8, tf32, a
-# reduced result, a batched 3-D dot and an attention-style loop (two chained
-# dots, the second reading the first's softmax from registers).
+# reduced result, a batched 3-D dot, an attention-style loop (two chained
+# dots, the second reading the first's softmax from registers) and a
+# persistent GEMM whose tile loop is flattened into its K loop
+# (`tt.flatten`, then pipelined as one loop).
 LOOP_CASES = [
     "loop 1x128x128x64 fp16 w8 s3 ieee",
     "loop 1x128x128x64 fp16 w8 s1 ieee",
@@ -79,6 +81,7 @@ LOOP_CASES = [
     "loop 1x64x128x32 fp16 w4 s4 reduce ieee",
     "loop 2x32x32x16 fp16 w4 s3 ieee",
     "attention 128x64 bn64 w8",
+    "persistent 128x128x64 fp16 w8 s3 flatten",
 ]
 
 
