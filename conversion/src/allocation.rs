@@ -117,14 +117,14 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 /// * `tt.gather`: the source tensor, `numel(src)` elements of
 ///   `max(bits, 8) / 8` bytes (Triton's general path; it needs none where
 ///   its layouts let warps shuffle, which the lowering does not do yet).
-/// * `tt.call` (a `noinline` function): none, when the callee and what it
-///   calls use no shared memory.
+/// * `tt.call` (a `noinline` function): the shared memory the callee and
+///   what it calls use (Triton's virtual buffer); the lowering hands the
+///   callee a pointer to it.
 ///
 /// Refused (`Err`): conversions over several CTAs, scans over layouts
 /// that repeat elements in registers or that the lowering cannot scan,
-/// warp specialization, TMA descriptor creation, calls to
-/// functions that use shared memory (Triton hands them a part of the
-/// caller's) and calls nested more than 16 deep.
+/// warp specialization, TMA descriptor creation and calls nested more
+/// than 16 deep.
 pub fn scratch_bytes(op: OperationRef) -> Result<Option<u64>, String> {
     scratch(op.to_raw()).map_err(|e| e.what)
 }
@@ -334,13 +334,7 @@ fn call_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     DEPTH.with(|d| d.set(d.get() + 1));
     let size = allocate_function(callee).map(|a| a.size);
     DEPTH.with(|d| d.set(d.get() - 1));
-    if size? > 0 {
-        return Err(unsupported(
-            op,
-            "a call to a function that uses shared memory",
-        ));
-    }
-    Ok(0)
+    size
 }
 
 fn histogram_scratch(op: MlirOperation) -> Result<u64, Unsupported> {

@@ -36,6 +36,18 @@ def dot_kernel(a_ptr, b_ptr, c_ptr):
     tl.store(c_ptr + offsets[:, None] * 16 + offsets[None, :], tl.dot(a, b))
 
 
+@triton.jit(noinline=True)
+def sum_into(x_ptr, out_ptr):
+    tl.store(out_ptr, tl.sum(tl.load(x_ptr + tl.arange(0, 256)), 0))
+
+
+@triton.jit
+def noinline_reduction_kernel(x_ptr, y_ptr, out_ptr):
+    y = tl.load(y_ptr + tl.arange(0, 128))
+    sum_into(x_ptr, out_ptr)
+    tl.store(out_ptr + 1, tl.sum(y, 0))
+
+
 @triton.jit
 def descriptor_kernel(in_ptr, out_ptr):
     src = tl.make_tensor_descriptor(base=in_ptr, shape=[16, 16], strides=[16, 1], block_shape=[16, 16])
@@ -99,6 +111,25 @@ def test_tensor_descriptors_become_pointer_arithmetic_on_hopper(hook):
     assert "cp.async.bulk.tensor" not in kernel.asm["ptx"]
     assert "tt.descriptor_load" not in kernel.asm["ttgir"]
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
+def test_noinline_function_with_shared_memory(hook):
+    # The callee's reduction across warps needs 16 bytes of shared memory,
+    # which the call reserves in the kernel's (reused by the kernel's own
+    # reduction after it): Triton's size, and Triton's results on a GPU.
+    triton_rs.enable("strict")
+    signature = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32"}
+    kernel = compile_with(noinline_reduction_kernel, dict(signature=signature, constexprs={}))
+    assert kernel.metadata.triton_rs == triton_rs.__version__
+    assert kernel.metadata.shared == 16
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no GPU: compiled only")
+    x = torch.randn(256, device="cuda")
+    y = torch.randn(128, device="cuda")
+    out = torch.zeros(2, device="cuda")
+    noinline_reduction_kernel[(1, )](x, y, out)
+    torch.testing.assert_close(out, torch.stack([x.sum(), y.sum()]))
 
 
 def test_strict_mode_raises_the_refusal(hook):

@@ -674,6 +674,11 @@ impl<'c, 'a> Lowering<'c, 'a> {
             }
             inputs.push(self.element_type(arg.r#type()));
         }
+        // A device function's shared memory: the part of its caller's that
+        // the call reserves (Triton's stack pointer argument).
+        if !is_kernel {
+            inputs.push(Type::parse(context, "!llvm.ptr<3>").expect("type"));
+        }
         // Global scratch and profile scratch, as Triton's launcher passes.
         inputs.push(global_ptr);
         inputs.push(global_ptr);
@@ -824,6 +829,14 @@ impl<'c, 'a> Lowering<'c, 'a> {
             self.set(arg, vec![new]);
         }
         let arguments = prologue_block.argument_count();
+        if !is_kernel {
+            self.shared_base = Some(
+                prologue_block
+                    .argument(arguments - 3)
+                    .expect("argument")
+                    .into(),
+            );
+        }
         self.scratch_args = (arguments - 2..arguments)
             .map(|i| prologue_block.argument(i).expect("argument").into())
             .collect();
@@ -1013,6 +1026,18 @@ impl<'c, 'a> Lowering<'c, 'a> {
             .map(|v| self.scalar(v))
             .collect::<Result<_, _>>()
             .map_err(|_| "tensor arguments of functions are not supported yet".to_owned())?;
+        // The callee's shared memory is the call's buffer (sized by the
+        // allocation to what the callee and its callees use), which the
+        // callee may read and write: order it after this function's
+        // accesses to the same bytes.
+        if let Some(span) = crate::allocation::buffer_range(op) {
+            self.shared_access(emit, Access::Write(Some(span)));
+        }
+        let shared = match crate::allocation::offset(op) {
+            Some(offset) => self.shared_at(emit, offset),
+            None => self.shared_base(),
+        };
+        arguments.push(shared);
         arguments.extend(self.scratch_args.iter().copied());
         let results: Vec<Value<'c, 'a>> = op.results().map(Into::into).collect();
         let types: Vec<Type<'c>> = results

@@ -117,3 +117,38 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %s#0, %t : tensor<1024xf32, #blocked>, tensor<8x128xf32, #blocked2d>
   }
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+// A noinline function's shared memory is a buffer of the call (Triton's
+// virtual buffer): the callee's own size (its reduction across four warps,
+// 16 bytes), placed apart from the caller's buffer (1 KiB) live across the
+// first call, over it at the second.
+// CHECK: module attributes {{{.*}}ttg.shared = 1040 : i32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func private @sum
+  // CHECK: }) {allocation.offset = 0 : i32}
+  tt.func private @sum(%x: tensor<256xf32, #blocked>) -> f32 attributes {noinline = true} {
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<256xf32, #blocked>) -> f32
+    tt.return %s : f32
+  }
+  // CHECK-LABEL: tt.func public @k
+  tt.func public @k(%x: tensor<256xf32, #blocked>) -> f32 {
+    // CHECK: ttg.local_alloc %{{.*}} {allocation.offset = 0 : i32}
+    %m = ttg.local_alloc %x : (tensor<256xf32, #blocked>) -> !ttg.memdesc<256xf32, #shared, #smem>
+    // CHECK: tt.call @sum(%{{.*}}) {allocation.offset = 1024 : i32}
+    %s = tt.call @sum(%x) : (tensor<256xf32, #blocked>) -> f32
+    %y = ttg.local_load %m : !ttg.memdesc<256xf32, #shared, #smem> -> tensor<256xf32, #blocked>
+    // CHECK: tt.call @sum(%{{.*}}) {allocation.offset = 0 : i32}
+    %t = tt.call @sum(%y) : (tensor<256xf32, #blocked>) -> f32
+    %r = arith.addf %s, %t : f32
+    tt.return %r : f32
+  }
+}

@@ -446,19 +446,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
 // -----
 
 // noinline functions (tl.jit(noinline=True)) stay functions: internal
-// llvm.func with no_inline, the scalars and the caller's two scratch
-// pointers as arguments, several results in a struct; calls pass the
-// caller's scratch pointers on. gluon-inline and the global scratch
-// allocation leave such calls alone.
+// llvm.func with no_inline, the scalars, then their shared memory (a
+// pointer in address space 3) and the caller's two scratch pointers as
+// arguments, several results in a struct; calls pass the shared memory the
+// allocation reserved for the call (without an allocation, the caller's
+// base) and the caller's scratch pointers on. gluon-inline and the global
+// scratch allocation leave such calls alone.
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
 // CHECK-LABEL: llvm.func @caller
 // CHECK-SAME: (%[[X:.*]]: f32, %[[P:.*]]: !llvm.ptr<1>, %[[S0:.*]]: !llvm.ptr<1>, %[[S1:.*]]: !llvm.ptr<1>)
-// CHECK: %[[R:.*]] = llvm.call @two(%[[X]], %[[S0]], %[[S1]]) : (f32, !llvm.ptr<1>, !llvm.ptr<1>) -> !llvm.struct<(f32, i32)>
+// CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK: %[[R:.*]] = llvm.call @two(%[[X]], %[[SMEM]], %[[S0]], %[[S1]]) : (f32, !llvm.ptr<3>, !llvm.ptr<1>, !llvm.ptr<1>) -> !llvm.struct<(f32, i32)>
 // CHECK: llvm.extractvalue %[[R]][0] : !llvm.struct<(f32, i32)>
 // CHECK: llvm.extractvalue %[[R]][1] : !llvm.struct<(f32, i32)>
-// CHECK: llvm.call @store(%{{.*}}, %[[P]], %[[S0]], %[[S1]]) : (f32, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>) -> ()
+// CHECK: llvm.call @store(%{{.*}}, %[[P]], %[[SMEM]], %[[S0]], %[[S1]]) : (f32, !llvm.ptr<1>, !llvm.ptr<3>, !llvm.ptr<1>, !llvm.ptr<1>) -> ()
 // CHECK-LABEL: llvm.func internal @two
-// CHECK-SAME: (%{{.*}}: f32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) -> !llvm.struct<(f32, i32)>
+// CHECK-SAME: (%{{.*}}: f32, %{{.*}}: !llvm.ptr<3>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) -> !llvm.struct<(f32, i32)>
 // CHECK-SAME: no_inline
 // CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[0] : !llvm.struct<(f32, i32)>
 // CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[1] : !llvm.struct<(f32, i32)>
@@ -594,6 +597,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
       tt.map_elementwise.return %w : i32
     }) : (tensor<64xi32, #blocked>, tensor<64xi32, #blocked>) -> tensor<64xi32, #blocked>
     tt.store %ap, %c : tensor<64x!tt.ptr<i32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A noinline function that uses shared memory works in the buffer its call
+// was given: the call passes @global_smem + the call's allocation.offset,
+// the callee addresses its scratch from that argument.
+// CHECK-LABEL: llvm.func internal @sum
+// CHECK-SAME: (%{{.*}}: !llvm.ptr<1>, %[[SHARED:.*]]: !llvm.ptr<3>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) -> f32
+// CHECK-NOT: @global_smem
+// CHECK: llvm.getelementptr %[[SHARED]]
+// CHECK: st.shared
+// CHECK-LABEL: llvm.func @k
+// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK: %[[OFFSET:.*]] = llvm.mlir.constant(1024 : i32) : i32
+// CHECK: %[[AT:.*]] = llvm.getelementptr %[[BASE]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: llvm.call @sum(%{{.*}}, %[[AT]], %{{.*}}, %{{.*}}) : (!llvm.ptr<1>, !llvm.ptr<3>, !llvm.ptr<1>, !llvm.ptr<1>) -> f32
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 1040 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @sum(%p: !tt.ptr<f32>) -> f32 attributes {noinline = true} {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<256x!tt.ptr<f32>, #blocked>, tensor<256xi32, #blocked>
+    %x = tt.load %pp : tensor<256x!tt.ptr<f32>, #blocked>
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) {allocation.offset = 0 : i32} : (tensor<256xf32, #blocked>) -> f32
+    tt.return %s : f32
+  }
+  tt.func public @k(%p: !tt.ptr<f32>) {
+    %s = tt.call @sum(%p) {allocation.offset = 1024 : i32} : (!tt.ptr<f32>) -> f32
+    tt.store %p, %s : !tt.ptr<f32>
     tt.return
   }
 }
