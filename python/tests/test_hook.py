@@ -49,6 +49,12 @@ def noinline_reduction_kernel(x_ptr, y_ptr, out_ptr):
 
 
 @triton.jit
+def scalar_copy_kernel(ptr, BLOCK: tl.constexpr):
+    value = tl.load(ptr, mask=tl.program_id(0) * BLOCK < 512)
+    tl.store(ptr, value)
+
+
+@triton.jit
 def descriptor_kernel(in_ptr, out_ptr):
     src = tl.make_tensor_descriptor(base=in_ptr, shape=[16, 16], strides=[16, 1], block_shape=[16, 16])
     dst = tl.make_tensor_descriptor(base=out_ptr, shape=[16, 16], strides=[16, 1], block_shape=[16, 16])
@@ -130,6 +136,19 @@ def test_noinline_function_with_shared_memory(hook):
     out = torch.zeros(2, device="cuda")
     noinline_reduction_kernel[(1, )](x, y, out)
     torch.testing.assert_close(out, torch.stack([x.sum(), y.sum()]))
+
+
+def test_clusters_for_kernels_without_tensors(hook):
+    # num_ctas=4: a program is a cluster of four CTAs, which all run the
+    # scalar code; only the first CTA's thread 0 stores.
+    triton_rs.enable("strict")
+    spec = dict(signature={"ptr": "*fp32", "BLOCK": "constexpr"}, constexprs={"BLOCK": 128})
+    kernel = compile_with(scalar_copy_kernel, spec, {"num_ctas": 4})
+    assert kernel.metadata.triton_rs == triton_rs.__version__
+    assert kernel.metadata.num_ctas == 4
+    assert ".reqnctapercluster 4" in kernel.asm["ptx"] and "%clusterid.x" in kernel.asm["ptx"]
+    with pytest.raises(triton_rs.CompileError, match="thread-block clusters"):
+        compile_with(add_kernel, ADD, {"num_ctas": 2})
 
 
 def test_strict_mode_raises_the_refusal(hook):

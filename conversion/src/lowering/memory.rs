@@ -190,7 +190,8 @@ pub(super) fn vector_width(
 /// The predicate that keeps one copy of replicated data: registers of the
 /// same element are skipped by the caller; threads that differ only in
 /// lanes or warps with zero bases are masked here. `None` when no thread
-/// is redundant. Scalars are stored by thread 0 only.
+/// is redundant. Scalars are stored by thread 0 only (of the cluster's
+/// first CTA, with clusters: its CTAs all compute the same scalars).
 pub(super) fn owner_mask<'c, 'a>(
     lw: &Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
@@ -198,6 +199,10 @@ pub(super) fn owner_mask<'c, 'a>(
 ) -> Option<Value<'c, 'a>> {
     let (tid, lane, warp) = lw.thread_ids();
     let Some(dist) = dist else {
+        if lw.num_ctas > 1 {
+            let rank = emit.special_register("cluster.ctarank");
+            return Some(emit.icmp("eq", emit.or(tid, rank), emit.i32(0)));
+        }
         return Some(emit.icmp("eq", tid, emit.i32(0)));
     };
     let (free_lane, free_warp) = dist.free_lane_warp_masks();

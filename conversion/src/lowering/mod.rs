@@ -104,6 +104,9 @@ pub struct Lowering<'c, 'a> {
     pub axis: AxisInfoMap,
     pub num_warps: i64,
     pub threads_per_warp: i64,
+    /// CTAs per cluster (`ttg.num-ctas`): above 1, only kernels without
+    /// tensors, whose CTAs all run the same scalar code.
+    pub num_ctas: i64,
     values: HashMap<usize, Vec<Value<'c, 'a>>>,
     blocks: HashMap<usize, BlockRef<'c, 'a>>,
     prologue: Option<(BlockRef<'c, 'a>, OperationRef<'c, 'a>)>,
@@ -534,6 +537,7 @@ pub fn lower_module<'c, 'a>(
         axis: AxisInfoMap::analyze(module),
         num_warps: int_attr("ttg.num-warps", 4),
         threads_per_warp: int_attr("ttg.threads-per-warp", 32),
+        num_ctas: int_attr("ttg.num-ctas", 1),
         values: HashMap::new(),
         blocks: HashMap::new(),
         prologue: None,
@@ -548,13 +552,11 @@ pub fn lower_module<'c, 'a>(
         no_flags: ["#arith.fastmath<none>", "#arith.overflow<none>"]
             .map(|text| Attribute::parse(context, text).expect("arith is loaded")),
     };
-    if int_attr("ttg.num-ctas", 1) != 1 {
-        tt_passes::rust_pass::fail(
-            module,
-            "convert-triton-gpu-to-llvm: num-ctas > 1 is not supported yet",
-        );
-        return Err(Failure);
-    }
+    tt_passes::ttgir::plan_cta::refuse_cluster_tensors(
+        module,
+        lowering.num_ctas,
+        "convert-triton-gpu-to-llvm",
+    )?;
     declare_shared_memory(context, module);
     let functions = tt_passes::rust_pass::collect_ops(module, "tt.func");
     for function in functions {
@@ -753,6 +755,14 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 )
                 .expect("attribute"),
             ));
+            if self.num_ctas > 1 {
+                // A cluster of `num_ctas` CTAs along x (`.reqnctapercluster`).
+                attributes.push((
+                    Identifier::new(context, "nvvm.cluster_dim"),
+                    Attribute::parse(context, &format!("array<i32: {}>", self.num_ctas))
+                        .expect("attribute"),
+                ));
+            }
         } else {
             attributes.push((
                 Identifier::new(context, "linkage"),

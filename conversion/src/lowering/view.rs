@@ -24,7 +24,9 @@ fn operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Result<Value<'c, 'a>, 
     ttir::operand(op, i).ok_or_else(|| format!("missing operand {i}"))
 }
 
-/// `tt.get_program_id` / `tt.get_num_programs`: `ctaid` / `nctaid`.
+/// `tt.get_program_id` / `tt.get_num_programs`: `ctaid` / `nctaid`, or,
+/// with clusters of several CTAs (which then share a program), `clusterid`
+/// / `nclusterid`.
 pub fn program_id<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
@@ -38,10 +40,11 @@ pub fn program_id<'c, 'a>(
     let axis = ["x", "y", "z"]
         .get(axis as usize)
         .ok_or_else(|| format!("bad axis {axis}"))?;
-    let register = if name == "tt.get_program_id" {
-        "ctaid"
-    } else {
-        "nctaid"
+    let register = match (name == "tt.get_program_id", lw.num_ctas > 1) {
+        (true, false) => "ctaid",
+        (false, false) => "nctaid",
+        (true, true) => "clusterid",
+        (false, true) => "nclusterid",
     };
     let v = emit.special_register(&format!("{register}.{axis}"));
     lw.set(result(op), vec![v]);

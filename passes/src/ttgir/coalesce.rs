@@ -81,12 +81,15 @@ fn run(module: OperationRef) -> PassResult {
         })?,
     };
     if let Some(attr) = ir::attribute(module, "ttg.num-ctas") {
-        if positive_int(attr) != Some(1) {
+        let Some(num_ctas) = positive_int(attr) else {
             return Err(error(
                 module,
-                "only one CTA per cluster is supported ('ttg.num-ctas' = 1)",
+                "'ttg.num-ctas' must be a positive integer attribute",
             ));
-        }
+        };
+        // SAFETY: the live module.
+        let at = unsafe { OperationRef::from_raw(module) };
+        super::plan_cta::refuse_cluster_tensors(at, num_ctas.into(), "tritongpu-coalesce")?;
     }
     let axis = AxisInfoMap::analyze(unsafe { OperationRef::from_raw(module) });
 

@@ -31,6 +31,7 @@ use mlir_sys::{MlirAttribute, MlirContext, MlirOperation, MlirType, MlirValue};
 use crate::options::PassOptions;
 use crate::rust_pass::{fail, RustPass};
 use crate::stages::Target;
+use crate::ttgir::plan_cta::refuse_cluster_tensors;
 use crate::ttir::loop_support::ir::{self, Val};
 
 /// The pass's flag.
@@ -88,6 +89,7 @@ pub static PASS: RustPass = RustPass {
     anchor: "builtin.module",
     run: |op| {
         let options = Options::parse(&PassOptions::default()).map_err(|m| fail(op, &m))?;
+        refuse_cluster_tensors(op, options.num_ctas.into(), ARGUMENT)?;
         run(op, &options).map_err(|m| fail(op, &m))
     },
 };
@@ -95,7 +97,10 @@ pub static PASS: RustPass = RustPass {
 /// Builds the pass from its options (the registry's factory).
 pub fn factory(options: &PassOptions) -> Result<Pass, String> {
     let options = Options::parse(options)?;
-    Ok(PASS.build_with(move |op| run(op, &options).map_err(|m| fail(op, &m))))
+    Ok(PASS.build_with(move |op| {
+        refuse_cluster_tensors(op, options.num_ctas.into(), ARGUMENT)?;
+        run(op, &options).map_err(|m| fail(op, &m))
+    }))
 }
 
 /// Runs the conversion on `module`; an error is reported at the module.
@@ -106,12 +111,6 @@ fn run(module: OperationRef, options: &Options) -> Result<(), String> {
         .filter(|t| !t.is_empty())
         .ok_or("the 'target' option is required (e.g. target=cuda:90)")?;
     Target::parse(target)?;
-    if options.num_ctas != 1 {
-        return Err(format!(
-            "num-ctas={} is not supported yet: only one CTA per cluster",
-            options.num_ctas
-        ));
-    }
     let module = module.to_raw();
     let ctx = ir::context(module);
     let i32_type = ir::i32_type(ctx);

@@ -636,3 +636,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
     tt.return
   }
 }
+
+// -----
+
+// Thread-block clusters (num-ctas > 1) for kernels without tensors: a
+// program is a cluster (clusterid, nclusterid), the kernel asks for its
+// cluster size, and a scalar is stored by thread 0 of the cluster's first
+// CTA only.
+// CHECK-LABEL: llvm.func @cluster
+// CHECK-SAME: nvvm.cluster_dim = array<i32: 4>
+// CHECK: %[[PID:.*]] = nvvm.read.ptx.sreg.clusterid.x : i32
+// CHECK: %[[N:.*]] = nvvm.read.ptx.sreg.nclusterid.x : i32
+// CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK: %[[ANY:.*]] = llvm.or %{{.*}}, %[[RANK]] : i32
+// CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[ANY]], %{{.*}} : i32
+// CHECK: st.global.b32 {{.*}} %[[FIRST]]
+module attributes {"ttg.num-ctas" = 4 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @cluster(%p: !tt.ptr<i32>) {
+    %pid = tt.get_program_id x : i32
+    %n = tt.get_num_programs x : i32
+    %s = arith.addi %pid, %n : i32
+    tt.store %p, %s : !tt.ptr<i32>
+    tt.return
+  }
+}

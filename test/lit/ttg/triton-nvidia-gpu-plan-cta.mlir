@@ -1,6 +1,7 @@
 // triton-nvidia-gpu-plan-cta: with "ttg.num-ctas" = 1 (or no num-ctas
 // attribute) Triton 3.6 changes nothing, dots and reductions included;
-// num-ctas > 1 is refused with a located error instead of being left
+// with num-ctas > 1 a kernel without tensors has nothing to plan either,
+// and tensors are refused with a located error instead of being left
 // unplanned.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --triton-nvidia-gpu-plan-cta | FileCheck %s
 
@@ -37,9 +38,23 @@ module {
 
 // -----
 
-// expected-error @+1 {{CTA planning for "ttg.num-ctas" = 2 (> 1) is not supported yet}}
+// CHECK-LABEL: tt.func @two_ctas_scalars
+// CHECK-NEXT: tt.get_program_id x
+// CHECK-NEXT: tt.return
 module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @two_ctas() {
+  tt.func @two_ctas_scalars() -> i32 {
+    %p = tt.get_program_id x : i32
+    tt.return %p : i32
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = [[1]]}>
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @two_ctas_tensor() {
+    // expected-error @+1 {{'triton-nvidia-gpu-plan-cta' does not support tensors with "ttg.num-ctas" = 2 (thread-block clusters) yet}}
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
     tt.return
   }
 }

@@ -381,6 +381,28 @@ pub fn collect_post(op: MlirOperation, keep: &dyn Fn(MlirOperation) -> bool) -> 
     out
 }
 
+/// The first op (pre-order) nested in `root` with an operand or result
+/// that is a ranked tensor or a memory descriptor.
+pub fn first_tensor_op(root: MlirOperation) -> Option<MlirOperation> {
+    let is_tensor = |v: MlirValue| {
+        let ty = value_type(v);
+        // SAFETY: a live type, read as a memdesc only when it is one.
+        let ranked = unsafe { mlir_sys::mlirTypeIsARankedTensor(ty) };
+        ranked
+            || ttg_dialect::layout::MemDesc::of(unsafe { melior::ir::Type::from_raw(ty) }).is_some()
+    };
+    let mut found = None;
+    walk_pre(root, &mut |op| {
+        if found.is_none()
+            && op.ptr != root.ptr
+            && operands(op).into_iter().chain(results(op)).any(is_tensor)
+        {
+            found = Some(op);
+        }
+    });
+    found
+}
+
 /// Clones `op` (with its regions), detached, reading every operand through
 /// `map`, and maps `op`'s results to the clone's (MLIR's
 /// `builder.clone(op, mapping)` without the insertion).
