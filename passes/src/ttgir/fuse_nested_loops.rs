@@ -225,15 +225,22 @@ fn is_int_index_or_float(ty: MlirType) -> bool {
     }
 }
 
-/// The ops (in program order) that must move before `outer` for `values`
-/// to be defined outside it, or `None` when one of them cannot move: a
-/// block argument inside `outer`, or an op with effects or non-scalar
-/// operands or results.
-fn hoistable_computation(outer: MlirOperation, values: &[MlirValue]) -> Option<Vec<MlirOperation>> {
+/// The ops (in program order) of `outer`'s body computing `values` from
+/// values defined outside `outer` (and, with `with_iv`, from `outer`'s
+/// induction variable), or `None` when they depend on anything else (a
+/// block argument inside `outer`, an op with effects or non-scalar operands
+/// or results). Without `with_iv`, the ops that can move before `outer` to
+/// make `values` invariant to it.
+fn scalar_computation(
+    outer: MlirOperation,
+    values: &[MlirValue],
+    with_iv: bool,
+) -> Option<Vec<MlirOperation>> {
+    let iv = scf::induction_var(outer);
     let mut visited: HashSet<Op> = HashSet::new();
     let mut queue: VecDeque<MlirValue> = values.iter().copied().collect();
     while let Some(value) = queue.pop_front() {
-        if ir::defined_outside(outer, value) {
+        if ir::defined_outside(outer, value) || (with_iv && ir::same_value(value, iv)) {
             continue;
         }
         let op = ir::defining_op(value)?;
@@ -249,32 +256,9 @@ fn hoistable_computation(outer: MlirOperation, values: &[MlirValue]) -> Option<V
     Some(in_program_order(visited))
 }
 
-/// The ops (in program order) computing `values` from values defined
-/// outside `outer` and `outer`'s induction variable, or `None` when they
-/// depend on anything else (an iter arg, an op with effects or non-scalar
-/// operands or results).
-fn per_iteration_computation(
-    outer: MlirOperation,
-    values: &[MlirValue],
-) -> Option<Vec<MlirOperation>> {
-    let iv = scf::induction_var(outer);
-    let mut visited: HashSet<Op> = HashSet::new();
-    let mut queue: VecDeque<MlirValue> = values.iter().copied().collect();
-    while let Some(value) = queue.pop_front() {
-        if ir::defined_outside(outer, value) || ir::same_value(value, iv) {
-            continue;
-        }
-        let op = ir::defining_op(value)?;
-        if visited.contains(&Op(op)) {
-            continue;
-        }
-        if !movable_scalar_op(op) {
-            return None;
-        }
-        visited.insert(Op(op));
-        queue.extend(ir::operands(op));
-    }
-    Some(in_program_order(visited))
+/// [`scalar_computation`] without the induction variable: what hoists.
+fn hoistable_computation(outer: MlirOperation, values: &[MlirValue]) -> Option<Vec<MlirOperation>> {
+    scalar_computation(outer, values, false)
 }
 
 /// Whether `op` is free of memory effects with only scalar operands and
@@ -742,7 +726,7 @@ fn fuse_one_level(nest: &mut Nest, node: usize) -> PassResult {
         if let Some(ops) = hoistable_computation(outer, &bounds(inner)) {
             hoist.extend(ops.into_iter().map(Op));
             per_iteration.push(None);
-        } else if let Some(ops) = per_iteration_computation(outer, &bounds(inner)) {
+        } else if let Some(ops) = scalar_computation(outer, &bounds(inner), true) {
             per_iteration.push(Some(ops));
         } else {
             // Left in place: it runs as part of a prologue or the epilogue.
