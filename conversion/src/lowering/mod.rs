@@ -10,6 +10,7 @@
 mod assert;
 mod atomic;
 mod convert_layout;
+mod dot;
 mod elementwise;
 mod emit;
 mod gather;
@@ -993,6 +994,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.split" => view::split(self, emit, op),
             "tt.cat" => view::cat(self, emit, op),
             "ttg.convert_layout" => convert_layout::lower(self, emit, op),
+            "tt.dot" => dot::lower(self, emit, op),
             "tt.reduce" => {
                 reduce::lower(self, emit, op)?;
                 assert::raise_deferred(self, emit)

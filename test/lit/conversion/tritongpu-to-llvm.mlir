@@ -660,3 +660,38 @@ module attributes {"ttg.num-ctas" = 4 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// tt.dot on CUDA cores (a blocked result, dot_op operands of it): each of
+// the thread's four result elements accumulates over K = 2 from the
+// accumulator, fmuladd for floats, multiply then add for integers.
+// CHECK-LABEL: llvm.func @fma_dot
+// CHECK: %[[ACC:.*]] = llvm.intr.fmuladd(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-NEXT: llvm.intr.fmuladd(%{{.*}}, %{{.*}}, %[[ACC]]) : (f32, f32, f32) -> f32
+// CHECK-COUNT-6: llvm.intr.fmuladd
+// CHECK-NOT: llvm.intr.fmuladd
+// CHECK: %[[P:.*]] = llvm.mul %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[S:.*]] = llvm.add %[[P]], %{{.*}} : i32
+// CHECK-NEXT: %[[P2:.*]] = llvm.mul %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: llvm.add %[[P2]], %[[S]] : i32
+// CHECK-COUNT-6: llvm.mul
+// CHECK-NOT: llvm.mul
+#blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fma_dot(%p: !tt.ptr<f32>, %q: !tt.ptr<i32>) {
+    %a = arith.constant dense<2.0> : tensor<4x2xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %b = arith.constant dense<3.0> : tensor<2x32xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %c = arith.constant dense<1.0> : tensor<4x32xf32, #blocked>
+    %d = tt.dot %a, %b, %c, inputPrecision = ieee : tensor<4x2xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<2x32xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<4x32xf32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<4x32x!tt.ptr<f32>, #blocked>
+    tt.store %ps, %d : tensor<4x32x!tt.ptr<f32>, #blocked>
+    %ia = arith.constant dense<2> : tensor<4x2xi32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %ib = arith.constant dense<3> : tensor<2x32xi32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %ic = arith.constant dense<1> : tensor<4x32xi32, #blocked>
+    %id = tt.dot %ia, %ib, %ic : tensor<4x2xi32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<2x32xi32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<4x32xi32, #blocked>
+    %qs = tt.splat %q : !tt.ptr<i32> -> tensor<4x32x!tt.ptr<i32>, #blocked>
+    tt.store %qs, %id : tensor<4x32x!tt.ptr<i32>, #blocked>
+    tt.return
+  }
+}
