@@ -30,10 +30,11 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 @triton.jit
 def dot_kernel(a_ptr, b_ptr, c_ptr):
-    offsets = tl.arange(0, 16)
-    a = tl.load(a_ptr + offsets[:, None] * 16 + offsets[None, :])
-    b = tl.load(b_ptr + offsets[:, None] * 16 + offsets[None, :])
-    tl.store(c_ptr + offsets[:, None] * 16 + offsets[None, :], tl.dot(a, b))
+    # 64x64x64 in fp16 with four warps: a wgmma, which the lowering refuses.
+    offsets = tl.arange(0, 64)
+    a = tl.load(a_ptr + offsets[:, None] * 64 + offsets[None, :])
+    b = tl.load(b_ptr + offsets[:, None] * 64 + offsets[None, :])
+    tl.store(c_ptr + offsets[:, None] * 64 + offsets[None, :], tl.dot(a, b))
 
 
 @triton.jit(noinline=True)

@@ -1,16 +1,32 @@
-//! `tt.dot` on CUDA cores: the FMA fallback that
-//! `tritongpu-accelerate-matmul` leaves where no MMA instruction serves
-//! (`f32` with `input_precision = "ieee"`, shapes below an MMA tile, ...),
-//! with a result in a blocked layout and operands in `#ttg.dot_op`s of it.
+//! `tt.dot`, by the layout of its result:
 //!
-//! In those layouts a thread holds, for each of its result elements
+//! * blocked: on CUDA cores, the FMA fallback that
+//!   `tritongpu-accelerate-matmul` leaves where no MMA instruction serves
+//!   (`f32` with `input_precision = "ieee"`, shapes below an MMA tile, ...),
+//!   with operands in `#ttg.dot_op`s of the result's layout;
+//! * `#ttg.nvidia_mma` version 2: `mma.sync` (what sm_80 uses, and sm_90
+//!   where `wgmma` does not apply: small or batched dots), for f16 and bf16
+//!   (m16n8k16), tf32 (m16n8k8) and int8 (m16n8k32) into f32 / i32, and f16
+//!   into f16.
+//!
+//! FMA: in those layouts a thread holds, for each of its result elements
 //! `(m, n)`, the whole row `m` of A and column `n` of B along K in its
 //! registers: lanes and warps move M in A and the result alike, N in B and
 //! the result alike, and never K. Each result register then accumulates
 //! `fma(a[m][k], b[k][n], acc)` for `k` upwards from the accumulator
 //! operand, as Triton's FMA lowering does (integers: multiply, then add).
 //! The registers are matched through their coordinates at lane and warp 0.
-//! MMA layouts (`mma.sync`, `wgmma`) are not lowered yet.
+//!
+//! `mma.sync`: each instruction computes a 16x8 tile of the result over a
+//! K step of the instruction, its operands packed into 32-bit registers
+//! (two f16 / bf16, four int8, one tf32). The dot-operand layouts give
+//! each lane exactly the fragment elements the instruction expects of it;
+//! the lowering checks that (lane bases against the instruction's thread
+//! pattern, warps moving M and N as the result's) and refuses otherwise,
+//! then picks, for every 16x8 tile of the thread's result registers and
+//! every K step, the operand registers at the fragment's coordinates.
+//! The tiles' K steps chain through the accumulator, K upwards. `wgmma`
+//! (version 3) and other types are not lowered yet.
 
 use std::collections::HashMap;
 
@@ -28,12 +44,15 @@ pub fn lower<'c, 'a>(
     let operand = |i: usize| ttir::operand(op, i).ok_or_else(|| format!("missing operand {i}"));
     let (a, b, c) = (operand(0)?, operand(1)?, operand(2)?);
     let d: Value = op.result(0).map_err(|_| "missing result")?.into();
-    let blocked = TensorView::of(d.r#type())
+    match TensorView::of(d.r#type())
         .and_then(|t| t.encoding)
         .and_then(Layout::read)
-        .is_some_and(|l| matches!(l, Layout::Blocked { .. }));
-    if !blocked {
-        return Err("'tt.dot' with an MMA layout (mma.sync, wgmma) is not supported yet".into());
+    {
+        Some(Layout::Blocked { .. }) => {}
+        Some(Layout::NvidiaMma {
+            version_major: 2, ..
+        }) => return mma_v2(lw, emit, [a, b, c], d),
+        _ => return Err("'tt.dot' with this layout (wgmma) is not supported yet".into()),
     }
     let (da, db, dd) = (
         lw.distributed(a.r#type())?,
@@ -118,4 +137,228 @@ fn threads_agree(
                         .all(|dim| ob[dim] == rb[dim])
             })
     })
+}
+
+/// An `mma.sync` shape and types: PTX type suffix, K of one instruction,
+/// operand elements per 32-bit register.
+struct Instruction {
+    ptx: &'static str,
+    k: i32,
+    per_register: i32,
+    integer: bool,
+    /// The accumulator in two f16x2 registers instead of four scalars.
+    half_accumulator: bool,
+}
+
+fn instruction(a: &str, b: &str, d: &str) -> Option<Instruction> {
+    let (ptx, k, per_register, integer) = match (a, b, d) {
+        ("f16", "f16", "f32") => ("m16n8k16.row.col.f32.f16.f16.f32", 16, 2, false),
+        ("bf16", "bf16", "f32") => ("m16n8k16.row.col.f32.bf16.bf16.f32", 16, 2, false),
+        ("f32", "f32", "f32") => ("m16n8k8.row.col.f32.tf32.tf32.f32", 8, 1, false),
+        ("i8", "i8", "i32") => ("m16n8k32.row.col.satfinite.s32.s8.s8.s32", 32, 4, true),
+        ("f16", "f16", "f16") => ("m16n8k16.row.col.f16.f16.f16.f16", 16, 2, false),
+        _ => return None,
+    };
+    Some(Instruction {
+        ptx,
+        k,
+        per_register,
+        integer,
+        half_accumulator: d == "f16",
+    })
+}
+
+/// `tt.dot` with an `#ttg.nvidia_mma` version 2 result: `mma.sync`.
+fn mma_v2<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    [a, b, c]: [Value<'c, 'a>; 3],
+    d: Value<'c, 'a>,
+) -> LowerResult {
+    let types = [a, b, d].map(|v| lw.element_type(v.r#type()).to_string());
+    let Some(inst) = instruction(&types[0], &types[1], &types[2]) else {
+        return Err(format!(
+            "'tt.dot' with mma.sync on {} x {} -> {} is not supported yet",
+            types[0], types[1], types[2]
+        ));
+    };
+    let (da, db, dd) = (
+        lw.distributed(a.r#type())?,
+        lw.distributed(b.r#type())?,
+        lw.distributed(d.r#type())?,
+    );
+    let rank = dd.rank();
+    let (row, col) = (rank - 2, rank - 1);
+    let p = inst.per_register;
+    // The instruction's lanes: bits 0-1 step along K in A and B (and along
+    // N in the result) by the elements of one register, bits 2-4 along M
+    // (A, result) or N (B) by one.
+    let lanes = |inner: usize, outer: usize, step: i32| -> Vec<Vec<i32>> {
+        let basis = |dim: usize, v: i32| {
+            let mut b = vec![0; rank];
+            b[dim] = v;
+            b
+        };
+        vec![
+            basis(inner, step),
+            basis(inner, 2 * step),
+            basis(outer, 1),
+            basis(outer, 2),
+            basis(outer, 4),
+        ]
+    };
+    let lanes_match = |dist: &Distributed, expected: Vec<Vec<i32>>| {
+        let bases = dist.layout.bases("lane");
+        bases.len() == expected.len() && bases.iter().zip(&expected).all(|(b, e)| b == e)
+    };
+    if !lanes_match(&da, lanes(col, row, p))
+        || !lanes_match(&db, lanes(row, col, p))
+        || !lanes_match(&dd, lanes(col, row, 2))
+        || !warps_agree(&da, &dd, row, col)
+        || !warps_agree(&db, &dd, col, row)
+    {
+        return Err("'tt.dot' whose operand layouts do not give each lane its mma.sync fragment is not supported yet".into());
+    }
+    let index = |dist: &Distributed| {
+        let mut map = HashMap::new();
+        for (r, coordinates) in dist.registers.iter().enumerate() {
+            map.entry(coordinates.clone()).or_insert(r);
+        }
+        map
+    };
+    let (ia, ib, id) = (index(&da), index(&db), index(&dd));
+    let (va, vb, vc) = (lw.get(a)?, lw.get(b)?, lw.get(c)?);
+    let (ta, tb, td) = (
+        lw.element_type(a.r#type()),
+        lw.element_type(b.r#type()),
+        lw.element_type(d.r#type()),
+    );
+    let i32t = emit.i32_type();
+    let missing = || {
+        "'tt.dot' whose registers do not cover its mma.sync tiles is not supported yet".to_owned()
+    };
+    // One 32-bit operand register: `p` elements from `at` on along `dim`.
+    let pack = |values: &[Value<'c, 'a>],
+                map: &HashMap<Vec<i32>, usize>,
+                element,
+                at: &[i32],
+                dim: usize| {
+        let mut elements = Vec::with_capacity(p as usize);
+        for e in 0..p {
+            let mut coordinates = at.to_vec();
+            coordinates[dim] += e;
+            elements.push(values[*map.get(&coordinates).ok_or_else(missing)?]);
+        }
+        Ok::<_, String>(emit.bitcast(emit.vector_of(&elements, element), i32t))
+    };
+    let depth = da.shape[col] as i32;
+    if depth % inst.k != 0 {
+        return Err(format!(
+            "'tt.dot' with K = {depth}, not a multiple of mma.sync's {}, is not supported yet",
+            inst.k
+        ));
+    }
+    let mut out: Vec<Value<'c, 'a>> = vc.clone();
+    let mut covered = vec![false; dd.len()];
+    let (constraints, asm, struct_type) = if inst.half_accumulator {
+        (
+            "=r,=r,0,1,r,r,r,r,r,r".to_owned(),
+            format!(
+                "mma.sync.aligned.{} {{ $0, $1 }}, {{ $4, $5, $6, $7 }}, {{ $8, $9 }}, {{ $2, $3 }};",
+                inst.ptx
+            ),
+            emit.struct_type(&[i32t; 2]),
+        )
+    } else {
+        let acc = if inst.integer { "r" } else { "f" };
+        (
+            format!("={acc},={acc},={acc},={acc},0,1,2,3,r,r,r,r,r,r"),
+            format!(
+                "mma.sync.aligned.{} {{ $0, $1, $2, $3 }}, {{ $8, $9, $10, $11 }}, {{ $12, $13 }}, {{ $4, $5, $6, $7 }};",
+                inst.ptx
+            ),
+            emit.struct_type(&[td; 4]),
+        )
+    };
+    let half2 = emit.vector_type(2, td);
+    for (t, base) in dd.registers.iter().enumerate() {
+        if base[row] % 16 != 0 || base[col] % 8 != 0 || id.get(base) != Some(&t) {
+            continue;
+        }
+        // The tile's result registers: (0, 0), (0, 1), (8, 0), (8, 1).
+        let mut tile = Vec::with_capacity(4);
+        for (dr, dc) in [(0, 0), (0, 1), (8, 0), (8, 1)] {
+            let mut at = base.clone();
+            at[row] += dr;
+            at[col] += dc;
+            tile.push(*id.get(&at).ok_or_else(missing)?);
+        }
+        let mut acc: Vec<Value<'c, 'a>> = tile.iter().map(|&r| out[r]).collect();
+        for k0 in (0..depth).step_by(inst.k as usize) {
+            let half = inst.k / 2;
+            let mut operands = if inst.half_accumulator {
+                // (0, 0) and (0, 1) in one register, (8, 0) and (8, 1) in
+                // the other.
+                acc.chunks(2)
+                    .map(|pair| emit.bitcast(emit.vector_of(pair, td), i32t))
+                    .collect()
+            } else {
+                acc.clone()
+            };
+            for (dr, dk) in [(0, 0), (8, 0), (0, half), (8, half)] {
+                let mut at = base.clone();
+                at[row] += dr;
+                at[col] = k0 + dk;
+                operands.push(pack(&va, &ia, ta, &at, col)?);
+            }
+            for dk in [0, half] {
+                let mut at = base.clone();
+                at[row] = k0 + dk;
+                operands.push(pack(&vb, &ib, tb, &at, row)?);
+            }
+            let result = emit
+                .inline_asm(&asm, &constraints, &operands, Some(struct_type))
+                .expect("a result");
+            acc = if inst.half_accumulator {
+                (0..2)
+                    .flat_map(|i| {
+                        let packed = emit.bitcast(emit.extract(result, i, i32t), half2);
+                        emit.elements_of(packed, 2, td)
+                    })
+                    .collect()
+            } else {
+                (0..4).map(|i| emit.extract(result, i, td)).collect()
+            };
+        }
+        for (&r, v) in tile.iter().zip(acc) {
+            out[r] = v;
+            covered[r] = true;
+        }
+    }
+    // Registers that repeat an element take the value of its first register.
+    for (t, coordinates) in dd.registers.iter().enumerate() {
+        let first = id[coordinates];
+        if !covered[first] {
+            return Err(missing());
+        }
+        if first != t {
+            out[t] = out[first];
+        }
+    }
+    lw.set(d, out);
+    Ok(())
+}
+
+/// Whether warps move `operand`'s batch dimensions and its dimension
+/// `shared` (M of A, N of B) as they move `result`'s, and never its other
+/// dimension (K).
+fn warps_agree(operand: &Distributed, result: &Distributed, shared: usize, reduced: usize) -> bool {
+    let (o, r) = (operand.layout.bases("warp"), result.layout.bases("warp"));
+    o.len() == r.len()
+        && o.iter().zip(r).all(|(ob, rb)| {
+            ob[reduced] == 0
+                && (0..result.rank() - 2)
+                    .chain([shared])
+                    .all(|dim| ob[dim] == rb[dim])
+        })
 }

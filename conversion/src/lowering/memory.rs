@@ -594,7 +594,9 @@ pub fn async_copy<'c, 'a>(
     }
     let bytes = vec as u32 * elem_bytes;
     if ![4, 8, 16].contains(&bytes) {
-        return Err(format!("cp.async copies 4, 8 or 16 bytes, not {bytes}"));
+        return Err(format!(
+            "copies of {bytes} bytes per cp.async (it copies 4, 8 or 16) are not supported yet"
+        ));
     }
     let span = lw.buffer_span(dst);
     lw.shared_access(emit, Access::Write(span));

@@ -695,3 +695,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// tt.dot with an mma v2 result: mma.sync, one per 16x8 tile of the result
+// and K step of 16 (here one tile, K = 32: two chained instructions), its
+// operands packed two f16 to a 32-bit register.
+// CHECK-LABEL: llvm.func @mma_v2
+// CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK: %[[FIRST:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 { $0, $1, $2, $3 }, { $8, $9, $10, $11 }, { $12, $13 }, { $4, $5, $6, $7 };", "=f,=f,=f,=f,0,1,2,3,r,r,r,r,r,r"
+// CHECK: %[[C0:.*]] = llvm.extractvalue %[[FIRST]][0]
+// CHECK: llvm.inline_asm {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32{{.*}} %[[C0]],
+// CHECK-NOT: mma.sync
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mma_v2(%p: !tt.ptr<f32>) {
+    %a = arith.constant dense<2.0> : tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %b = arith.constant dense<3.0> : tensor<32x8xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    %c = arith.constant dense<1.0> : tensor<16x8xf32, #mma>
+    %d = tt.dot %a, %b, %c : tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x8xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<16x8xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<16x8x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
