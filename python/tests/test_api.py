@@ -117,15 +117,28 @@ def test_corpus_kernels_compile_as_triton_compiled_them(corpus, name):
     assert kernel.metadata["name"] == entry.split()[2].split("(")[0]
 
 
-@pytest.mark.parametrize("name", ["matmul", "matmul_naive"])
+def test_naive_matmul_compiles_to_tritons_mma_and_async_copies(corpus):
+    # The corpus' naive matmul (mma v2, two-stage cp.async ring) all the way
+    # to PTX: the same mma.sync and cp.async instructions as Triton's.
+    kernel = triton_rs.compile(corpus / "matmul_naive" / "matmul_naive.ttir", **corpus_options("matmul_naive"))
+    pattern = r"mma\.sync[.a-z0-9]*|cp\.async\.c[ag]\.shared\.global \[[^]]*\], \[[^]]*\], 0x[0-9a-f]+"
+
+    def instructions(ptx):
+        return sorted(re.sub(r"\[[^]]*\]", "[]", i) for i in re.findall(pattern, ptx))
+
+    triton_ptx = (corpus / "matmul_naive" / "matmul_naive.ptx").read_text()
+    assert instructions(kernel.ptx) == instructions(triton_ptx)
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in kernel.ptx
+
+
+@pytest.mark.parametrize("name", ["matmul"])
 def test_dot_kernels_reach_ttgir_and_are_refused_clearly_after(corpus, name):
     # make_ttgir gives Triton's TTGIR (the corpus test checks it in full)...
     kernel = triton_rs.compile(corpus / name / f"{name}.ttir", stage="ttgir", **corpus_options(name))
     assert "ttg.async_copy_global_to_local" in kernel.ttgir
     # ...and the lowering to LLVM refuses what it cannot lower yet (the
-    # wgmma, the async copies narrower than cp.async's 4 bytes) with an
-    # error located at the kernel's Python source, as Triton's own errors
-    # are.
+    # wgmma) with an error located at the kernel's Python source, as
+    # Triton's own errors are.
     with pytest.raises(triton_rs.CompileError) as info:
         triton_rs.compile(corpus / name / f"{name}.ttir", **corpus_options(name))
     assert re.search(r"kernels\.py:\d+:\d+: error: '(tt\.dot|ttng\.warp_group_dot|ttg\.async_copy_global_to_local)' op "

@@ -576,6 +576,16 @@ pub fn async_copy<'c, 'a>(
     let coordinates = lw.coordinates(emit, src.r#type())?;
     let mut vec =
         vector_width(lw, src, mask, &dist, elem_bytes * 8).min((16 / elem_bytes) as usize);
+    // The pipeliner's `contiguity` (what the axis analysis knew of the load
+    // it replaced) may raise the width, as in Triton, up to what the
+    // layout keeps contiguous in registers.
+    if let Some(hint) = ttir::inherent_attribute(op, "contiguity").and_then(ttir::int_value) {
+        let registers = dist.contiguous_registers(dist.fastest_dim());
+        let hinted = (hint.0.max(1) as usize)
+            .min(registers)
+            .min((16 / elem_bytes) as usize);
+        vec = vec.max(hinted);
+    }
     if let Some(Layout::SwizzledShared {
         vec: v,
         max_phase,
