@@ -78,14 +78,7 @@ pub fn lower<'c, 'a>(
     }
     let (va, vb, vc) = (lw.get(a)?, lw.get(b)?, lw.get(c)?);
     // The register of each coordinate (the first, where registers repeat).
-    let index = |dist: &Distributed| {
-        let mut map = HashMap::new();
-        for (r, coordinates) in dist.registers.iter().enumerate() {
-            map.entry(coordinates.clone()).or_insert(r);
-        }
-        map
-    };
-    let (ia, ib) = (index(&da), index(&db));
+    let (ia, ib) = (register_index(&da), register_index(&db));
     let depth = da.shape[k];
     let mut out = Vec::with_capacity(dd.len());
     for (t, coordinates) in dd.registers.iter().enumerate() {
@@ -219,14 +212,11 @@ fn mma_v2<'c, 'a>(
     {
         return Err("'tt.dot' whose operand layouts do not give each lane its mma.sync fragment is not supported yet".into());
     }
-    let index = |dist: &Distributed| {
-        let mut map = HashMap::new();
-        for (r, coordinates) in dist.registers.iter().enumerate() {
-            map.entry(coordinates.clone()).or_insert(r);
-        }
-        map
-    };
-    let (ia, ib, id) = (index(&da), index(&db), index(&dd));
+    let (ia, ib, id) = (
+        register_index(&da),
+        register_index(&db),
+        register_index(&dd),
+    );
     let (va, vb, vc) = (lw.get(a)?, lw.get(b)?, lw.get(c)?);
     let (ta, tb, td) = (
         lw.element_type(a.r#type()),
@@ -361,4 +351,14 @@ fn warps_agree(operand: &Distributed, result: &Distributed, shared: usize, reduc
                     .chain([shared])
                     .all(|dim| ob[dim] == rb[dim])
         })
+}
+
+/// The register holding each coordinate (at lane and warp 0) of `dist`:
+/// the first one, where registers repeat an element.
+fn register_index(dist: &Distributed) -> HashMap<Vec<i32>, usize> {
+    let mut map = HashMap::new();
+    for (r, coordinates) in dist.registers.iter().enumerate() {
+        map.entry(coordinates.clone()).or_insert(r);
+    }
+    map
 }
