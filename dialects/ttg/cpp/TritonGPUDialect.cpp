@@ -8,6 +8,7 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -732,6 +733,20 @@ struct TritonGPUOpAsmInterface : public OpAsmDialectInterface {
 
 } // namespace
 
+namespace {
+// Calls inline into ttg regions (warp_specialize partitions) and ttg ops
+// inline anywhere, as in Triton.
+struct TritonGPUInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void TritonGPUDialect::initialize() {
   registerTypes();
   registerAttributes();
@@ -739,7 +754,7 @@ void TritonGPUDialect::initialize() {
 #define GET_OP_LIST
 #include "ttg/TritonGPUOps.cpp.inc"
       >();
-  addInterfaces<TritonGPUOpAsmInterface>();
+  addInterfaces<TritonGPUOpAsmInterface, TritonGPUInlinerInterface>();
 }
 
 void TritonGPUDialect::registerTypes() {

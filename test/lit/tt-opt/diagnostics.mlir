@@ -4,7 +4,7 @@
 // RUN: not tt-opt %s.missing 2>&1 | FileCheck %s --check-prefix=MISSING
 
 // The message, then the source line and a caret under the column.
-// CHECK: {{.*}}diagnostics.mlir:[[@LINE+4]]:8: error: 'tt.make_range' op start (16) must be less than end (0)
+// CHECK: {{.*}}diagnostics.mlir:[[@LINE+4]]:8: error: 'tt.make_range' op start must be less than end (start = 16, end = 0)
 // CHECK-NEXT: {{^}}  %0 = tt.make_range {end = 0 : i32, start = 16 : i32} : tensor<16xi32>
 // CHECK-NEXT: {{^}}       ^
 tt.func @caret() {

@@ -266,7 +266,7 @@ tt.func @scan_result_type(%x: tensor<8xf32>) {
 // -----
 
 tt.func @make_range_rank() {
-  // expected-error @+1 {{'tt.make_range' op the result must be a 1-D tensor}}
+  // expected-error @+1 {{'tt.make_range' op the result must be a 1D tensor}}
   %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<4x4xi32>
   tt.return
 }
@@ -274,7 +274,7 @@ tt.func @make_range_rank() {
 // -----
 
 tt.func @make_range_bounds() {
-  // expected-error @+1 {{'tt.make_range' op start (16) must be less than end (0)}}
+  // expected-error @+1 {{'tt.make_range' op start must be less than end (start = 16, end = 0)}}
   %0 = tt.make_range {end = 0 : i32, start = 16 : i32} : tensor<16xi32>
   tt.return
 }
@@ -282,7 +282,7 @@ tt.func @make_range_bounds() {
 // -----
 
 tt.func @make_range_count() {
-  // expected-error @+1 {{'tt.make_range' op the result has 16 elements, but end - start is 32}}
+  // expected-error @+1 {{'tt.make_range' op number of elements of the result (16) must be end - start (32)}}
   %0 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<16xi32>
   tt.return
 }
