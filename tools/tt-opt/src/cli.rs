@@ -12,6 +12,15 @@ pub enum Passes {
     Pipeline(String),
 }
 
+/// `--verify-diagnostics[=all|only-expected]`, as mlir-opt: off, every
+/// diagnostic expected and every expectation met, or only the latter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VerifyDiagnostics {
+    Off,
+    All,
+    OnlyExpected,
+}
+
 /// Everything a run needs.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Config {
@@ -20,7 +29,7 @@ pub struct Config {
     /// `None` writes stdout.
     pub output: Option<String>,
     pub split_input_file: bool,
-    pub verify_diagnostics: bool,
+    pub verify_diagnostics: VerifyDiagnostics,
     pub passes: Passes,
     pub print_ir_before_all: bool,
     pub print_ir_after_all: bool,
@@ -83,7 +92,7 @@ const SWITCHES: &[(&str, &str)] = &[
     ),
     (
         "verify-diagnostics",
-        "Check diagnostics against `expected-*` comments",
+        "Check diagnostics against `expected-*` comments (=only-expected: unexpected ones allowed)",
     ),
     ("version", "Print the version and exit"),
 ];
@@ -104,7 +113,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         input: None,
         output: None,
         split_input_file: false,
-        verify_diagnostics: false,
+        verify_diagnostics: VerifyDiagnostics::Off,
         passes: Passes::Flags(Vec::new()),
         print_ir_before_all: false,
         print_ir_after_all: false,
@@ -154,6 +163,18 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             flags.push((name.to_owned(), value.unwrap_or_default()));
             continue;
         }
+        if name == "verify-diagnostics" {
+            config.verify_diagnostics = match value.as_deref() {
+                None | Some("all") => VerifyDiagnostics::All,
+                Some("only-expected") => VerifyDiagnostics::OnlyExpected,
+                Some(v) => {
+                    return Err(format!(
+                        "'--verify-diagnostics' takes 'all' or 'only-expected', not '{v}'"
+                    ))
+                }
+            };
+            continue;
+        }
         if SWITCHES.iter().any(|(n, _)| *n == name) {
             if let Some(v) = value {
                 return Err(format!("'--{name}' takes no value, but was given '{v}'"));
@@ -172,7 +193,6 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "mlir-timing" => config.timing = true,
             "mlir-use-nameloc-as-prefix" => config.use_nameloc_as_prefix = true,
             "split-input-file" => config.split_input_file = true,
-            "verify-diagnostics" => config.verify_diagnostics = true,
             _ => {
                 let known = SWITCHES
                     .iter()
@@ -266,9 +286,13 @@ mod tests {
             "--mlir-print-debuginfo",
         ])
         .unwrap();
-        assert!(c.split_input_file && c.verify_diagnostics && c.print_debuginfo);
+        assert!(c.split_input_file && c.print_debuginfo);
+        assert_eq!(c.verify_diagnostics, VerifyDiagnostics::All);
         assert_eq!(c.input.as_deref(), Some("-"));
         assert_eq!(c.passes, Passes::Pipeline("builtin.module(cse)".into()));
+        let only = run(&["--verify-diagnostics=only-expected", "-"]).unwrap();
+        assert_eq!(only.verify_diagnostics, VerifyDiagnostics::OnlyExpected);
+        assert!(run(&["--verify-diagnostics=some", "-"]).is_err());
     }
 
     #[test]

@@ -17,7 +17,7 @@ use tt_passes::{
 };
 
 use crate::{
-    cli::{Config, Passes},
+    cli::{Config, Passes, VerifyDiagnostics},
     diagnostics::{self, Diag},
     expect,
     parse::parse_module,
@@ -81,7 +81,7 @@ fn process_chunk(config: &Config, source: &Source, chunk: &str) -> (Option<Strin
             return (None, false);
         }
     };
-    if !config.verify_diagnostics {
+    if config.verify_diagnostics == VerifyDiagnostics::Off {
         for diag in &diags {
             eprint!("{}", diag.render(source));
         }
@@ -89,7 +89,13 @@ fn process_chunk(config: &Config, source: &Source, chunk: &str) -> (Option<Strin
     }
     let diags: Vec<Diag> = diags.into_iter().map(Diag::without_op_dumps).collect();
     let (mut expectations, mut problems) = expect::parse(chunk, source);
-    problems.extend(expect::verify(&mut expectations, &diags, source));
+    let only_expected = config.verify_diagnostics == VerifyDiagnostics::OnlyExpected;
+    problems.extend(expect::verify(
+        &mut expectations,
+        &diags,
+        source,
+        only_expected,
+    ));
     for problem in &problems {
         eprint!("{problem}");
     }
