@@ -59,11 +59,7 @@ const ALWAYS_FUSE: &str = "ttg.always-fuse";
 const NUM_STAGES: &str = "tt.num_stages";
 const DISALLOW_ACC_MULTI_BUFFER: &str = "tt.disallow_acc_multi_buffer";
 
-/// `arith.cmpi` predicates.
-const EQ: i64 = 0;
-const SLT: i64 = 2;
-const SGT: i64 = 4;
-const SGE: i64 = 5;
+use ir::cmpi::{EQ, SGE, SGT, SLT};
 
 fn run(module: OperationRef) -> PassResult {
     let module = module.to_raw();
@@ -181,10 +177,6 @@ fn after(op: MlirOperation, user: MlirOperation, at: &HashMap<Op, usize>, nested
     }
 }
 
-fn is_pure(op: MlirOperation) -> bool {
-    effects::is_speculatable(op) && effects::is_memory_effect_free(op)
-}
-
 /// Moves the pure prologue ops whose users all come after `inner` (or are
 /// moved with them) right after `inner`, shortening what the fused loop
 /// carries.
@@ -195,7 +187,7 @@ fn sink_into_epilogue(outer: MlirOperation, inner: MlirOperation) {
     let inner_at = at[&Op(inner)];
     let mut sunk: HashSet<Op> = HashSet::new();
     for &op in ops[..inner_at].iter().rev() {
-        if !is_pure(op) || pl::is_dot_like(op) {
+        if !effects::is_pure(op) || pl::is_dot_like(op) {
             continue;
         }
         let movable = ir::results(op).into_iter().all(|r| {
@@ -480,15 +472,7 @@ impl Builder {
     }
 
     fn cmpi(&self, predicate: i64, lhs: MlirValue, rhs: MlirValue) -> MlirValue {
-        let ctx = ir::context(self.anchor);
-        self.insert(ir::create_op(
-            "arith.cmpi",
-            self.location,
-            &[lhs, rhs],
-            &[ir::i1_type(ctx)],
-            &[("predicate", ir::integer_attr(ir::i64_type(ctx), predicate))],
-            Vec::new(),
-        ))
+        ir::build_cmpi(self.anchor, self.location, predicate, lhs, rhs)
     }
 
     fn unary(&self, name: &str, value: MlirValue, ty: MlirType) -> MlirValue {
@@ -503,14 +487,7 @@ impl Builder {
     }
 
     fn select(&self, cond: MlirValue, a: MlirValue, b: MlirValue) -> MlirValue {
-        self.insert(ir::create_op(
-            "arith.select",
-            self.location,
-            &[cond, a, b],
-            &[ir::value_type(a)],
-            &[],
-            Vec::new(),
-        ))
+        ir::build_select(self.anchor, self.location, cond, a, b)
     }
 
     /// `ceildiv(ub - lb, step)`.

@@ -29,8 +29,6 @@ use crate::ttir::loop_support::effects::is_memory_effect_free;
 use crate::ttir::loop_support::ir::{self, Op, Val, ValueMap};
 use crate::ttir::loop_support::scf;
 
-const SLT: i64 = 2;
-
 /// The loop's ops in the order the expander emits them (by cluster, then
 /// by position) with their stages, and the highest stage.
 pub struct FinalSchedule {
@@ -176,7 +174,7 @@ fn version(versions: &Versions, key: MlirValue, at: i64) -> Option<MlirValue> {
         .and_then(|v| v.get(at as usize).copied().flatten())
 }
 
-/// Creates `op` (detached) before `before`.
+/// Creates the op `name` before `before`, at its location.
 fn build_before(
     before: MlirOperation,
     name: &str,
@@ -184,16 +182,14 @@ fn build_before(
     results: &[MlirType],
     attributes: &[(&str, mlir_sys::MlirAttribute)],
 ) -> MlirOperation {
-    let op = ir::create_op(
+    ir::build_op(
+        before,
         name,
-        ir::location(before),
         operands,
         results,
         attributes,
-        Vec::new(),
-    );
-    ir::insert_before(before, op);
-    op
+        ir::location(before),
+    )
 }
 
 fn constant_before(before: MlirOperation, ty: MlirType, value: i64) -> MlirValue {
@@ -207,27 +203,11 @@ fn binary_before(before: MlirOperation, name: &str, lhs: MlirValue, rhs: MlirVal
 }
 
 fn cmpi_before(before: MlirOperation, predicate: i64, lhs: MlirValue, rhs: MlirValue) -> MlirValue {
-    let ctx = ir::context(before);
-    let attr = ir::integer_attr(ir::i64_type(ctx), predicate);
-    let op = build_before(
-        before,
-        "arith.cmpi",
-        &[lhs, rhs],
-        &[ir::i1_type(ctx)],
-        &[("predicate", attr)],
-    );
-    ir::result(op, 0)
+    ir::build_cmpi(before, ir::location(before), predicate, lhs, rhs)
 }
 
 fn select_before(before: MlirOperation, cond: MlirValue, a: MlirValue, b: MlirValue) -> MlirValue {
-    let op = build_before(
-        before,
-        "arith.select",
-        &[cond, a, b],
-        &[ir::value_type(a)],
-        &[],
-    );
-    ir::result(op, 0)
+    ir::build_select(before, ir::location(before), cond, a, b)
 }
 
 /// Triton's `wrapInMaskOp`: moves `op` into a new `ttg.mask` on `pred`
@@ -334,7 +314,7 @@ pub fn expand(for_op: MlirOperation, schedule: &FinalSchedule) -> MlirOperation 
         let m = binary_before(for_op, "arith.muli", step, c);
         let iv_i = binary_before(for_op, "arith.addi", lb, m);
         set_version(&mut versions, width, iv, iv_i, i);
-        predicates.push(cmpi_before(for_op, SLT, iv_i, ub));
+        predicates.push(cmpi_before(for_op, ir::cmpi::SLT, iv_i, ub));
         for &(op, stage) in &schedule.order {
             if stage > i {
                 continue;
@@ -438,7 +418,7 @@ pub fn expand(for_op: MlirOperation, schedule: &FinalSchedule) -> MlirOperation 
         let c = constant_before(kyield, ir::value_type(ub), max - i);
         let m = binary_before(kyield, "arith.muli", step, c);
         let bound = binary_before(kyield, "arith.subi", ub, m);
-        kpreds.push(cmpi_before(kyield, SLT, kiv, bound));
+        kpreds.push(cmpi_before(kyield, ir::cmpi::SLT, kiv, bound));
     }
     let body = pl::body(for_op);
     for &(op, use_stage) in &schedule.order {

@@ -360,19 +360,6 @@ fn replace_and_propagate(old: MlirValue, new: MlirValue, schedule: (i64, i64)) {
     }
 }
 
-fn build(
-    before: MlirOperation,
-    name: &str,
-    operands: &[MlirValue],
-    results: &[MlirType],
-    attributes: &[(&str, MlirAttribute)],
-    location: mlir_sys::MlirLocation,
-) -> MlirOperation {
-    let op = ir::create_op(name, location, operands, results, attributes, Vec::new());
-    ir::insert_before(before, op);
-    op
-}
-
 /// `!ttg.memdesc<...>` with the given leading dimensions and the tensor's.
 fn memdesc_type(
     ctx: mlir_sys::MlirContext,
@@ -407,25 +394,9 @@ fn increment_modulo(
     one: MlirValue,
     location: mlir_sys::MlirLocation,
 ) -> MlirValue {
-    let ctx = ir::context(before);
     let add = ir::build_binary(before, "arith.addi", location, counter, one);
-    let cmp = build(
-        before,
-        "arith.cmpi",
-        &[add, modulus],
-        &[ir::i1_type(ctx)],
-        &[("predicate", ir::integer_attr(ir::i64_type(ctx), 5))],
-        location,
-    );
-    let sel = build(
-        before,
-        "arith.select",
-        &[ir::result(cmp, 0), zero, add],
-        &[ir::value_type(add)],
-        &[],
-        location,
-    );
-    ir::result(sel, 0)
+    let wraps = ir::build_cmpi(before, location, ir::cmpi::SGE, add, modulus);
+    ir::build_select(before, location, wraps, zero, add)
 }
 
 /// Lowers the `loads` of `for_op` (the second half of `lowerLoads`);
@@ -444,7 +415,7 @@ pub fn lower(for_op: MlirOperation, loads: &[AsyncLoad]) -> MlirOperation {
     for l in loads {
         let ty = ir::value_type(ir::result(l.load, 0));
         let alloc_ty = memdesc_type(ctx, &[l.buffers], ty, l.shared);
-        let alloc = build(
+        let alloc = ir::build_op(
             for_op,
             "ttg.local_alloc",
             &[],
@@ -545,7 +516,7 @@ fn scalar_to_tensor(for_op: MlirOperation, load: MlirOperation) {
         let Some(v) = pl::optional_operand(load, segment) else {
             continue;
         };
-        let splat = build(load, "tt.splat", &[v], &[one(ir::value_type(v))], &[], loc);
+        let splat = ir::build_op(load, "tt.splat", &[v], &[one(ir::value_type(v))], &[], loc);
         set_schedule(splat, schedule);
         pl::set_optional_operand(load, segment, ir::result(splat, 0));
     }
@@ -586,7 +557,7 @@ fn async_copy(
     let ptr = ir::operand(load, 0);
     let mask = pl::optional_operand(load, 1);
     let other = pl::optional_operand(load, 2);
-    let view = build(
+    let view = ir::build_op(
         load,
         "ttg.memdesc_index",
         &[alloc, insert],
@@ -614,7 +585,7 @@ fn async_copy(
             attributes.push((name, a));
         }
     }
-    let copy = build(
+    let copy = ir::build_op(
         load,
         "ttg.async_copy_global_to_local",
         &operands,
@@ -623,7 +594,7 @@ fn async_copy(
         loc,
     );
     set_schedule(copy, load_schedule);
-    let commit = build(
+    let commit = ir::build_op(
         load,
         "ttg.async_commit_group",
         &[ir::result(copy, 0)],
@@ -632,7 +603,7 @@ fn async_copy(
         loc,
     );
     set_schedule(commit, load_schedule);
-    let wait = build(
+    let wait = ir::build_op(
         load,
         "ttg.async_wait",
         &[ir::result(commit, 0)],
@@ -641,7 +612,7 @@ fn async_copy(
         loc,
     );
     set_schedule(wait, use_schedule);
-    let read = build(
+    let read = ir::build_op(
         load,
         "ttg.memdesc_index",
         &[alloc, extract],
@@ -663,7 +634,7 @@ fn async_copy(
         }
     }
     if ir::has_uses(value) {
-        let local = build(
+        let local = ir::build_op(
             load,
             "ttg.local_load",
             &[ir::result(read, 0), ir::result(wait, 0)],
@@ -675,7 +646,7 @@ fn async_copy(
         let mut result = ir::result(local, 0);
         if let (Some(other), Some(mask)) = (other, mask) {
             if !is_zero_constant(other) {
-                let select = build(
+                let select = ir::build_op(
                     load,
                     "arith.select",
                     &[mask, result, other],

@@ -33,9 +33,6 @@ pub static PASS: RustPass = RustPass {
     run,
 };
 
-/// `arith.cmpi` predicate `slt`.
-const CMPI_SLT: i64 = 2;
-
 fn run(module: OperationRef) -> PassResult {
     let loops = ir::collect_post(module.to_raw(), &|op| {
         ir::is(op, "scf.for") || ir::is(op, "scf.while")
@@ -96,7 +93,7 @@ fn hoist_invariants(lp: MlirOperation, with_loads: bool) {
                     && effects::only_reads(op)
                     && *loop_only_reads.get_or_insert_with(|| effects::only_reads(lp))
             } else {
-                effects::is_speculatable(op) && effects::is_memory_effect_free(op)
+                effects::is_pure(op)
             };
             if !movable || ir::is_terminator(op) || !uses_only_outside_values(op, lp) {
                 continue;
@@ -126,18 +123,13 @@ fn hoist_invariants(lp: MlirOperation, with_loads: bool) {
 fn guard_load(op: MlirOperation, lp: MlirOperation) {
     let location = ir::location(lp);
     let ctx = ir::context(lp);
-    let condition = {
-        let cmp = ir::create_op(
-            "arith.cmpi",
-            location,
-            &[scf::lower_bound(lp), scf::upper_bound(lp)],
-            &[ir::i1_type(ctx)],
-            &[("predicate", ir::integer_attr(ir::i64_type(ctx), CMPI_SLT))],
-            Vec::new(),
-        );
-        ir::insert_before(lp, cmp);
-        ir::result(cmp, 0)
-    };
+    let condition = ir::build_cmpi(
+        lp,
+        location,
+        ir::cmpi::SLT,
+        scf::lower_bound(lp),
+        scf::upper_bound(lp),
+    );
     let (ptr, mask, other) = load_operands(op);
     let mask_type = ir::i1_same_shape(ir::value_type(ptr));
     let mut new_mask = condition;

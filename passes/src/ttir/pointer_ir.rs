@@ -21,6 +21,8 @@ use melior::ir::{
 use mlir_sys as sys;
 use tt_dialect::types::{self, Tensor};
 
+use super::loop_support::ir::cmpi;
+
 pub use tt_dialect::ir::{first_result, set_operands};
 
 /// A value's identity, usable as a map key.
@@ -43,10 +45,6 @@ pub struct Builder<'c, 'a> {
     at: InsertAt<'c, 'a>,
     location: Location<'c>,
 }
-
-/// `arith.cmpi` predicates (their `i64` encoding).
-pub const CMPI_SLT: i64 = 2;
-pub const CMPI_SGE: i64 = 5;
 
 impl<'c, 'a> Builder<'c, 'a> {
     /// Inserts before `op`, with `op`'s location.
@@ -628,9 +626,9 @@ impl<'c, 'a> PtrMath<'c, 'a> {
             let offsets = range(dim);
             let zero = b.constant_i64(0);
             let zero = b.splat(zero, offsets.r#type());
-            let lower = b.cmpi(CMPI_SGE, offsets, zero);
+            let lower = b.cmpi(cmpi::SGE, offsets, zero);
             let bound = b.splat(self.shape[dim], offsets.r#type());
-            let upper = b.cmpi(CMPI_SLT, offsets, bound);
+            let upper = b.cmpi(cmpi::SLT, offsets, bound);
             let both = b.andi(lower, upper);
             let full = b.broadcast(both, mask_ty);
             mask = Some(match mask {

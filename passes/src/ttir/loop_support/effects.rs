@@ -20,6 +20,11 @@ pub fn is_memory_effect_free(op: MlirOperation) -> bool {
     tt_ir::is_memory_effect_free(op_ref(op))
 }
 
+/// MLIR's `isPure`: speculatable and free of memory effects.
+pub fn is_pure(op: MlirOperation) -> bool {
+    is_speculatable(op) && is_memory_effect_free(op)
+}
+
 /// MLIR's `isSpeculatable`.
 pub fn is_speculatable(op: MlirOperation) -> bool {
     tt_ir::is_speculatable(op_ref(op))

@@ -645,6 +645,68 @@ pub fn build_constant(
     result(op, 0)
 }
 
+/// Creates the op `name` at `location` right before `before`.
+pub fn build_op(
+    before: MlirOperation,
+    name: &str,
+    operands: &[MlirValue],
+    results: &[MlirType],
+    attributes: &[(&str, MlirAttribute)],
+    location: MlirLocation,
+) -> MlirOperation {
+    let op = create_op(name, location, operands, results, attributes, Vec::new());
+    insert_before(before, op);
+    op
+}
+
+/// `arith.cmpi` predicates (`arith::CmpIPredicate`).
+pub mod cmpi {
+    pub const EQ: i64 = 0;
+    pub const SLT: i64 = 2;
+    pub const SGT: i64 = 4;
+    pub const SGE: i64 = 5;
+}
+
+/// Creates `arith.cmpi predicate, lhs, rhs` before `before`.
+pub fn build_cmpi(
+    before: MlirOperation,
+    location: MlirLocation,
+    predicate: i64,
+    lhs: MlirValue,
+    rhs: MlirValue,
+) -> MlirValue {
+    let ctx = context(before);
+    let attr = integer_attr(i64_type(ctx), predicate);
+    let op = build_op(
+        before,
+        "arith.cmpi",
+        &[lhs, rhs],
+        &[i1_type(ctx)],
+        &[("predicate", attr)],
+        location,
+    );
+    result(op, 0)
+}
+
+/// Creates `arith.select cond, a, b` before `before`.
+pub fn build_select(
+    before: MlirOperation,
+    location: MlirLocation,
+    cond: MlirValue,
+    a: MlirValue,
+    b: MlirValue,
+) -> MlirValue {
+    let op = build_op(
+        before,
+        "arith.select",
+        &[cond, a, b],
+        &[value_type(a)],
+        &[],
+        location,
+    );
+    result(op, 0)
+}
+
 /// Creates the binary arith op `name` (`arith.addi`, ...) before `before`.
 pub fn build_binary(
     before: MlirOperation,
