@@ -60,8 +60,11 @@ pub fn lower<'c, 'a>(
         lw.distributed(d.r#type())?,
     );
     let rank = dd.rank();
-    let (m, n, k) = (rank - 2, rank - 1, rank - 1);
-    if !threads_agree(&da, &dd, &[m], k) || !threads_agree(&db, &dd, &[n], rank - 2) {
+    // M and N in the result; K is the last dimension of A, the one before
+    // it in B.
+    let (m, n) = (rank - 2, rank - 1);
+    let threads = ["lane", "warp"];
+    if !bases_agree(&da, &dd, &threads, m, n) || !bases_agree(&db, &dd, &threads, n, m) {
         return Err(
             "'tt.dot' whose operand layouts spread K over threads is not supported yet".into(),
         );
@@ -79,15 +82,15 @@ pub fn lower<'c, 'a>(
     let (va, vb, vc) = (lw.get(a)?, lw.get(b)?, lw.get(c)?);
     // The register of each coordinate (the first, where registers repeat).
     let (ia, ib) = (register_index(&da), register_index(&db));
-    let depth = da.shape[k];
+    let depth = da.shape[n];
     let mut out = Vec::with_capacity(dd.len());
     for (t, coordinates) in dd.registers.iter().enumerate() {
         let mut acc = vc[t];
         for kk in 0..depth as i32 {
             let mut at_a = coordinates.clone();
-            at_a[k] = kk;
+            at_a[n] = kk;
             let mut at_b = coordinates.clone();
-            at_b[rank - 2] = kk;
+            at_b[m] = kk;
             let (Some(&ra), Some(&rb)) = (ia.get(&at_a), ib.get(&at_b)) else {
                 return Err("'tt.dot' whose operands do not hold the result's rows and columns is not supported yet".into());
             };
@@ -109,24 +112,25 @@ pub fn lower<'c, 'a>(
     Ok(())
 }
 
-/// Whether lanes and warps move `operand`'s dimensions `shared` (and the
-/// batch dimensions before them) as they move `result`'s, and never its
-/// dimension `reduced` (K): then a thread's operand registers hold what its
-/// result registers need.
-fn threads_agree(
+/// Whether the input dimensions `in_dims` (lanes, warps) move `operand`'s
+/// batch dimensions and its dimension `shared` (M of A, N of B) as they
+/// move `result`'s, and never its other dimension (K, which sits at the
+/// index of the result's other dimension `reduced`): then a thread's
+/// operand registers hold what its result registers need.
+fn bases_agree(
     operand: &Distributed,
     result: &Distributed,
-    shared: &[usize],
+    in_dims: &[&str],
+    shared: usize,
     reduced: usize,
 ) -> bool {
-    let rank = result.rank();
-    ["lane", "warp"].iter().all(|in_dim| {
+    in_dims.iter().all(|in_dim| {
         let (o, r) = (operand.layout.bases(in_dim), result.layout.bases(in_dim));
         o.len() == r.len()
             && o.iter().zip(r).all(|(ob, rb)| {
                 ob[reduced] == 0
-                    && (0..rank - 2)
-                        .chain(shared.iter().copied())
+                    && (0..result.rank() - 2)
+                        .chain([shared])
                         .all(|dim| ob[dim] == rb[dim])
             })
     })
@@ -168,11 +172,10 @@ fn mma_v2<'c, 'a>(
     [a, b, c]: [Value<'c, 'a>; 3],
     d: Value<'c, 'a>,
 ) -> LowerResult {
-    let types = [a, b, d].map(|v| lw.element_type(v.r#type()).to_string());
-    let Some(inst) = instruction(&types[0], &types[1], &types[2]) else {
+    let [ta, tb, td] = [a, b, d].map(|v| lw.element_type(v.r#type()));
+    let Some(inst) = instruction(&ta.to_string(), &tb.to_string(), &td.to_string()) else {
         return Err(format!(
-            "'tt.dot' with mma.sync on {} x {} -> {} is not supported yet",
-            types[0], types[1], types[2]
+            "'tt.dot' with mma.sync on {ta} x {tb} -> {td} is not supported yet"
         ));
     };
     let (da, db, dd) = (
@@ -207,8 +210,8 @@ fn mma_v2<'c, 'a>(
     if !lanes_match(&da, lanes(col, row, p))
         || !lanes_match(&db, lanes(row, col, p))
         || !lanes_match(&dd, lanes(col, row, 2))
-        || !warps_agree(&da, &dd, row, col)
-        || !warps_agree(&db, &dd, col, row)
+        || !bases_agree(&da, &dd, &["warp"], row, col)
+        || !bases_agree(&db, &dd, &["warp"], col, row)
     {
         return Err("'tt.dot' whose operand layouts do not give each lane its mma.sync fragment is not supported yet".into());
     }
@@ -218,11 +221,6 @@ fn mma_v2<'c, 'a>(
         register_index(&dd),
     );
     let (va, vb, vc) = (lw.get(a)?, lw.get(b)?, lw.get(c)?);
-    let (ta, tb, td) = (
-        lw.element_type(a.r#type()),
-        lw.element_type(b.r#type()),
-        lw.element_type(d.r#type()),
-    );
     let i32t = emit.i32_type();
     let missing = || {
         "'tt.dot' whose registers do not cover its mma.sync tiles is not supported yet".to_owned()
@@ -337,20 +335,6 @@ fn mma_v2<'c, 'a>(
     }
     lw.set(d, out);
     Ok(())
-}
-
-/// Whether warps move `operand`'s batch dimensions and its dimension
-/// `shared` (M of A, N of B) as they move `result`'s, and never its other
-/// dimension (K).
-fn warps_agree(operand: &Distributed, result: &Distributed, shared: usize, reduced: usize) -> bool {
-    let (o, r) = (operand.layout.bases("warp"), result.layout.bases("warp"));
-    o.len() == r.len()
-        && o.iter().zip(r).all(|(ob, rb)| {
-            ob[reduced] == 0
-                && (0..result.rank() - 2)
-                    .chain([shared])
-                    .all(|dim| ob[dim] == rb[dim])
-        })
 }
 
 /// The register holding each coordinate (at lane and warp 0) of `dist`:
