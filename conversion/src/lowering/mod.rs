@@ -1042,11 +1042,15 @@ impl<'c, 'a> Lowering<'c, 'a> {
         // allocation to what the callee and its callees use), which the
         // callee may read and write: order it after this function's
         // accesses to the same bytes.
-        if let Some(span) = crate::allocation::buffer_range(op) {
-            self.shared_access(emit, Access::Write(Some(span)));
-        }
         let shared = match crate::allocation::offset(op) {
-            Some(offset) => self.shared_at(emit, offset),
+            Some(offset) => {
+                // The callee's bytes, or all of them (`None`) when the
+                // callee was lowered first and its size cannot be read
+                // back.
+                let span = crate::allocation::buffer_range(op);
+                self.shared_access(emit, Access::Write(span));
+                self.shared_at(emit, offset)
+            }
             None => self.shared_base(),
         };
         arguments.push(shared);

@@ -719,3 +719,46 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A callee lowered before its caller: its size cannot be read back, so the
+// call counts as writing any shared byte and is fenced after the caller's
+// reduction read its scratch.
+// CHECK-LABEL: llvm.func @reduce_then_call
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK: nvvm.barrier0
+// CHECK-NEXT: llvm.mlir.constant(1024 : i32) : i32
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: llvm.call @sum_again
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 1040 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @sum_again(%p: !tt.ptr<f32>) -> f32 attributes {noinline = true} {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<256x!tt.ptr<f32>, #blocked>, tensor<256xi32, #blocked>
+    %x = tt.load %pp : tensor<256x!tt.ptr<f32>, #blocked>
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) {allocation.offset = 0 : i32} : (tensor<256xf32, #blocked>) -> f32
+    tt.return %s : f32
+  }
+  tt.func public @reduce_then_call(%p: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<256x!tt.ptr<f32>, #blocked>, tensor<256xi32, #blocked>
+    %x = tt.load %pp : tensor<256x!tt.ptr<f32>, #blocked>
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) {allocation.offset = 0 : i32} : (tensor<256xf32, #blocked>) -> f32
+    %t = tt.call @sum_again(%p) {allocation.offset = 1024 : i32} : (!tt.ptr<f32>) -> f32
+    %u = arith.addf %s, %t : f32
+    tt.store %p, %u : !tt.ptr<f32>
+    tt.return
+  }
+}
