@@ -197,7 +197,11 @@ def main():
     ap.add_argument("--show", type=int, default=0, help="print the first N differences")
     ap.add_argument("--no-loops", action="store_true", help="only the loop-free kernels")
     ap.add_argument("--only", default="", help="only the kernels whose name contains this")
+    ap.add_argument("--ptx", action="store_true",
+                    help="also compile each kernel on to PTX and assemble it with Triton's ptxas")
     args = ap.parse_args()
+    ptxas = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "ptxas")
+    lowered = {"ptx ok": 0, "llir refused": 0, "ptxas failed": 0}
     tools = os.path.dirname(os.path.abspath(args.ttc))
     types = {"fp16": "fp32", "bf16": "fp32", "fp32": "fp32", "fp8e4nv": "fp32", "fp8e5": "fp32", "i8": "i32"}
     shapes = [(16, 16, 16), (64, 64, 32), (128, 128, 64), (64, 128, 64), (128, 64, 32), (256, 128, 64)]
@@ -250,6 +254,10 @@ def main():
             with open(os.path.join(tmp, "k.ttgir")) as f:
                 mine = normalise(printed(tools, f.read()))
             theirs = normalise(printed(tools, compiled.asm["ttgir"]))
+            if args.ptx:
+                status = to_ptx(args.ttc, ptxas, ttir, flags, tmp)
+                lowered[status.split(":")[0]] += 1
+                name = f"{name} [{status}]"
             if mine == theirs:
                 counts["same"] += 1
                 print(f"{name}: same")
@@ -262,7 +270,26 @@ def main():
                     print("\n".join(list(difflib.unified_diff(theirs.splitlines(), mine.splitlines(),
                                                               "triton", "ours", lineterm="", n=1))[:40]))
     print(" ".join(f"{k}: {v}" for k, v in counts.items()))
-    return 1 if counts["differs"] else 0
+    if args.ptx:
+        print(" ".join(f"{k}: {v}" for k, v in lowered.items()))
+    return 1 if counts["differs"] or lowered["ptxas failed"] else 0
+
+
+def to_ptx(ttc, ptxas, ttir, flags, tmp):
+    """Our PTX of `ttir`, assembled for sm_90a: `ptx ok`, `llir refused: why`
+    or `ptxas failed: why`."""
+    ptx = os.path.join(tmp, "k.ptx")
+    ours = subprocess.run([ttc, ttir, "--emit", "ptx", "--no-cache", *flags, "-o", ptx],
+                          capture_output=True, text=True)
+    if ours.returncode != 0:
+        errors = [l for l in ours.stderr.splitlines() if "error:" in l]
+        why = next((l for l in errors if "support" in l), errors[-1] if errors else ours.stderr.strip())
+        return f"llir refused: {why.split('error:', 1)[-1].strip()[:100]}"
+    asm = subprocess.run([ptxas, "-arch=sm_90a", ptx, "-o", os.path.join(tmp, "k.cubin")],
+                         capture_output=True, text=True)
+    if asm.returncode != 0:
+        return f"ptxas failed: {asm.stderr.strip().splitlines()[0][:100]}"
+    return "ptx ok"
 
 
 if __name__ == "__main__":

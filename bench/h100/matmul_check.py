@@ -1,8 +1,11 @@
-"""The corpus' naive matmul (`naive_matmul_kernel`, fp16 in, fp32 accumulate,
-fp16 out) through Triton's frontend with this project's stages (strict
-mode) and with Triton's own, at gen.py's check size (512^3, 16x16x16 tiles)
-and its benchmark size (4096^3, 64x64x64 tiles), each against torch in fp32:
-prints `MATMUL size compiler PASS|FAIL|REFUSED relerr` per run.
+"""The corpus' two matmuls (fp16 in, fp32 accumulate, fp16 out) through
+Triton's frontend with this project's stages (strict mode) and with
+Triton's own, at gen.py's sizes, each against torch in fp32:
+`naive_matmul_kernel` (mma.sync; 512^3 with 16x16x16 tiles, 4096^3 with
+64x64x64) and `matmul_kernel` (wgmma, 128x128x64 tiles, 8 warps, 3
+stages; 1000x1100x1200 and 8192^3). Prints `MATMUL kernel size compiler
+PASS|FAIL|REFUSED relerr` per run and, at the benchmark sizes, `SPEED
+kernel size ours/triton RATIO` (median of `triton.testing.do_bench`).
 
     python3 bench/h100/matmul_check.py CORPUS_DIR   # the dir of kernels.py
 """
@@ -22,39 +25,77 @@ def load_kernels(corpus):
     return module
 
 
-def run(kernels, s, bs):
+def naive(kernels, s, bs):
     torch.manual_seed(0)
     a = torch.randn(s, s, device="cuda", dtype=torch.float16)
     b = torch.randn(s, s, device="cuda", dtype=torch.float16)
     c = torch.empty((s, s), device="cuda", dtype=torch.float16)
     grid = (triton.cdiv(s, bs), triton.cdiv(s, bs))
-    kernels.naive_matmul_kernel[grid](a, b, c, s, s, s, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                                      c.stride(0), c.stride(1), bm=bs, bn=bs, bk=bs)
+
+    def launch():
+        kernels.naive_matmul_kernel[grid](a, b, c, s, s, s, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                          c.stride(0), c.stride(1), bm=bs, bn=bs, bk=bs)
+
+    return launch, a, b, c
+
+
+def tiled(kernels, m, n, k):
+    torch.manual_seed(0)
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    b = torch.randn(k, n, device="cuda", dtype=torch.float16)
+    c = torch.empty((m, n), device="cuda", dtype=torch.float16)
+    grid = (triton.cdiv(m, 128) * triton.cdiv(n, 128),)
+
+    def launch():
+        kernels.matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                    c.stride(0), c.stride(1), BM=128, BN=128, BK=64, GM=8, num_warps=8,
+                                    num_stages=3)
+
+    return launch, a, b, c
+
+
+CASES = [
+    ("matmul_naive", "512", lambda k: naive(k, 512, 16), False),
+    ("matmul_naive", "4096", lambda k: naive(k, 4096, 64), True),
+    ("matmul", "1000x1100x1200", lambda k: tiled(k, 1000, 1100, 1200), False),
+    ("matmul", "8192", lambda k: tiled(k, 8192, 8192, 8192), True),
+]
+
+
+def run(kernels, make, bench):
+    launch, a, b, c = make(kernels)
+    launch()
     ref = a.float() @ b.float()
-    return float(((c.float() - ref).abs().max() / ref.abs().max()).item())
+    err = float(((c.float() - ref).abs().max() / ref.abs().max()).item())
+    time = triton.testing.do_bench(launch, warmup=50, rep=300) if bench else None
+    return err, time
 
 
 def main():
     kernels = load_kernels(sys.argv[1] if len(sys.argv) > 1 else ".device/corpus")
     failed = False
-    for s, bs in [(512, 16), (4096, 64)]:
-        errors = {}
+    for name, size, make, bench in CASES:
+        errors, times = {}, {}
         for compiler in ("triton", "ours"):
             if compiler == "ours":
                 triton_rs.enable("strict")
             else:
                 triton_rs.disable()
             try:
-                errors[compiler] = run(kernels, s, bs)
+                errors[compiler], times[compiler] = run(kernels, make, bench)
             except triton_rs.CompileError as e:
-                print(f"MATMUL {s} {compiler} REFUSED {str(e).splitlines()[-1][:160]}")
+                failed = True
+                print(f"MATMUL {name} {size} {compiler} REFUSED {str(e).splitlines()[-1][:160]}")
                 continue
         triton_rs.disable()
         for compiler, err in errors.items():
             # Within Triton's own error (or fp16 rounding of the output).
             ok = err <= max(2 * errors.get("triton", 0.0), 1e-3)
             failed |= not ok
-            print(f"MATMUL {s} {compiler} {'PASS' if ok else 'FAIL'} {err:.3e}")
+            print(f"MATMUL {name} {size} {compiler} {'PASS' if ok else 'FAIL'} {err:.3e}")
+        if bench and len(times) == 2:
+            print(f"SPEED {name} {size} ours/triton {times['ours'] / times['triton']:.3f} "
+                  f"(ours {times['ours']:.3f} ms, triton {times['triton']:.3f} ms)")
     return 1 if failed else 0
 
 

@@ -610,7 +610,7 @@ pub(crate) const MEMDESC_VIEWS: &[&str] = &[
 
 /// The allocations a memdesc value may point into (Triton's
 /// `SharedMemoryAliasAnalysis` over views and branches).
-fn alias_sets(func: MlirOperation) -> Result<HashMap<Val, HashSet<Op>>, Unsupported> {
+pub(crate) fn alias_sets(func: MlirOperation) -> Result<HashMap<Val, HashSet<Op>>, Unsupported> {
     let is_memdesc =
         |v: MlirValue| unsafe { MemDesc::of(Type::from_raw(ir::value_type(v))).is_some() };
     let mut sets: HashMap<Val, HashSet<Op>> = HashMap::new();

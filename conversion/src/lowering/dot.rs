@@ -339,7 +339,7 @@ fn mma_v2<'c, 'a>(
 
 /// The register holding each coordinate (at lane and warp 0) of `dist`:
 /// the first one, where registers repeat an element.
-fn register_index(dist: &Distributed) -> HashMap<Vec<i32>, usize> {
+pub(super) fn register_index(dist: &Distributed) -> HashMap<Vec<i32>, usize> {
     let mut map = HashMap::new();
     for (r, coordinates) in dist.registers.iter().enumerate() {
         map.entry(coordinates.clone()).or_insert(r);

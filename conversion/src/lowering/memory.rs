@@ -3,9 +3,11 @@
 //! `memdesc_index`, `local_load`, `local_store`) and asynchronous copies
 //! from global to shared memory (`cp.async`).
 
-use melior::ir::{operation::OperationRef, r#type::TypeLike, Type, Value, ValueLike};
+use melior::ir::{
+    attribute::AttributeLike, operation::OperationRef, r#type::TypeLike, Type, Value, ValueLike,
+};
 use tt_dialect::{ir as ttir, types::TensorView};
-use ttg_dialect::layout::{Layout, MemDesc};
+use ttg_dialect::layout::{Layout, MemDesc, Nvmma};
 
 use super::{pointee_type, types, value_at, Access, Distributed, Emitter, LowerResult, Lowering};
 
@@ -396,15 +398,16 @@ fn shared_offset<'c, 'a>(
     desc: &MemDesc,
     coordinates: &[Value<'c, 'a>],
 ) -> Result<Value<'c, 'a>, String> {
-    let Some(Layout::SwizzledShared {
-        vec,
-        per_phase,
-        max_phase,
-        order,
-        ..
-    }) = Layout::read(desc.encoding)
-    else {
-        return Err("only swizzled shared layouts are supported yet".into());
+    let (vec, per_phase, max_phase, order) = match Layout::read(desc.encoding) {
+        Some(Layout::SwizzledShared {
+            vec,
+            per_phase,
+            max_phase,
+            order,
+            ..
+        }) => (vec, per_phase, max_phase, order),
+        Some(Layout::NvmmaShared { .. }) => return nvmma_offset(emit, desc, coordinates),
+        _ => return Err("only swizzled and NVMMA shared layouts are supported yet".into()),
     };
     let rank = desc.shape.len();
     let order: Vec<usize> = order.iter().map(|&o| o as usize).collect();
@@ -461,6 +464,32 @@ fn shared_offset<'c, 'a>(
     Ok(offset)
 }
 
+/// Where element `coordinates` of an NVMMA view lives, in elements from
+/// the view's base.
+fn nvmma_offset<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    desc: &MemDesc,
+    coordinates: &[Value<'c, 'a>],
+) -> Result<Value<'c, 'a>, String> {
+    let l = Nvmma::of(desc)?;
+    let (column, row) = (coordinates[l.inner], coordinates[1 - l.inner]);
+    let ty = column.r#type();
+    let div = |a, b: i64| emit.value("llvm.udiv", &[a, emit.i32(b)], ty, &[]);
+    let rem = |a, b: i64| emit.value("llvm.urem", &[a, emit.i32(b)], ty, &[]);
+    let chunk = 128 / l.element_bits;
+    let within = rem(column, l.row_elements);
+    let phase = rem(div(row, 128 / l.swizzle), l.swizzle / 16);
+    let swizzled = emit.add(
+        emit.mul(emit.xor(div(within, chunk), phase), emit.i32(chunk)),
+        rem(within, chunk),
+    );
+    let block = emit.mul(div(column, l.row_elements), emit.i32(l.block_elements()));
+    Ok(emit.add(
+        emit.add(block, emit.mul(row, emit.i32(l.row_elements))),
+        swizzled,
+    ))
+}
+
 /// `ttg.local_alloc`: the buffer at its allocated offset; an initial value
 /// is stored into it.
 pub fn local_alloc<'c, 'a>(
@@ -511,6 +540,70 @@ pub fn local_store<'c, 'a>(
     let dst = ttir::operand(op, 1).ok_or("missing buffer")?;
     let base = lw.scalar(dst)?;
     store_shared(lw, emit, src, dst, base)
+}
+
+/// `ttg.memdesc_trans`: the same bytes seen with permuted dimensions, so
+/// the same base; checked to be the layout that describes them (NVMMA:
+/// `transposed` flipped; swizzled: the order permuted with the shape).
+pub fn memdesc_trans<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    _emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let src = ttir::operand(op, 0).ok_or("missing buffer")?;
+    let from = MemDesc::of(src.r#type()).ok_or("expected a memory descriptor")?;
+    let to = MemDesc::of(result(op).r#type()).ok_or("expected a memory descriptor")?;
+    let order = ttir::inherent_attribute(op, "order")
+        .and_then(|a| tt_passes::ttir::loop_support::ir::dense_i32_array(a.to_raw()))
+        .ok_or("missing order")?;
+    let same_bytes = match (Layout::read(from.encoding), Layout::read(to.encoding)) {
+        (
+            Some(Layout::NvmmaShared {
+                swizzling_byte_width: s1,
+                transposed: t1,
+                element_bit_width: e1,
+                fp4_padded: false,
+                ..
+            }),
+            Some(Layout::NvmmaShared {
+                swizzling_byte_width: s2,
+                transposed: t2,
+                element_bit_width: e2,
+                fp4_padded: false,
+                ..
+            }),
+        ) => order == [1, 0] && s1 == s2 && e1 == e2 && t1 != t2,
+        (
+            Some(Layout::SwizzledShared {
+                vec: v1,
+                per_phase: p1,
+                max_phase: m1,
+                order: o1,
+                ..
+            }),
+            Some(Layout::SwizzledShared {
+                vec: v2,
+                per_phase: p2,
+                max_phase: m2,
+                order: o2,
+                ..
+            }),
+        ) => {
+            // Source dimension `order[d]` is result dimension `d`.
+            let inverse: Vec<u32> = o1
+                .iter()
+                .filter_map(|&s| order.iter().position(|&o| o as u32 == s).map(|d| d as u32))
+                .collect();
+            (v1, p1, m1) == (v2, p2, m2) && inverse == o2
+        }
+        _ => false,
+    };
+    if !same_bytes {
+        return Err("'ttg.memdesc_trans' between these layouts is not supported yet".into());
+    }
+    let base = lw.scalar(src)?;
+    lw.set(result(op), vec![base]);
+    Ok(())
 }
 
 /// `ttg.memdesc_index`: the `index`-th slice along the first dimension.
@@ -586,21 +679,29 @@ pub fn async_copy<'c, 'a>(
             .min((16 / elem_bytes) as usize);
         vec = vec.max(hinted);
     }
-    if let Some(Layout::SwizzledShared {
-        vec: v,
-        max_phase,
-        order,
-        ..
-    }) = Layout::read(desc.encoding)
-    {
-        let inner_is_fastest = order
-            .first()
-            .is_some_and(|&o| o as usize == dist.fastest_dim());
-        if !inner_is_fastest {
-            vec = 1;
-        } else if max_phase > 1 {
-            vec = vec.min(v.max(1) as usize);
+    match Layout::read(desc.encoding) {
+        Some(Layout::SwizzledShared {
+            vec: v,
+            max_phase,
+            order,
+            ..
+        }) => {
+            let inner_is_fastest = order
+                .first()
+                .is_some_and(|&o| o as usize == dist.fastest_dim());
+            if !inner_is_fastest {
+                vec = 1;
+            } else if max_phase > 1 {
+                vec = vec.min(v.max(1) as usize);
+            }
         }
+        // Swizzling moves whole 16-byte chunks: a copy within one stays
+        // contiguous.
+        Some(Layout::NvmmaShared { .. }) => {
+            let inner = Nvmma::of(&desc)?.inner;
+            vec = if inner == dist.fastest_dim() { vec } else { 1 };
+        }
+        _ => {}
     }
     let bytes = vec as u32 * elem_bytes;
     if ![4, 8, 16].contains(&bytes) {

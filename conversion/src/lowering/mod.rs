@@ -24,6 +24,7 @@ mod reduce;
 pub(crate) mod scan;
 mod types;
 mod view;
+mod wgmma;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -272,7 +273,13 @@ impl<'c, 'a> Lowering<'c, 'a> {
     /// carry any access), so the first access in a block after the entry
     /// is fenced.
     pub fn shared_access(&mut self, emit: &Emitter<'c, 'a>, access: Access) {
-        let conflict = match &access {
+        self.shared_accesses(emit, vec![access]);
+    }
+
+    /// Several accesses of one op (a dot reading both operands): one
+    /// barrier before them if any conflicts, and all of them pending after.
+    pub fn shared_accesses(&mut self, emit: &Emitter<'c, 'a>, accesses: Vec<Access>) {
+        let conflict = accesses.iter().any(|access| match access {
             Access::Barrier => true,
             Access::Read(span) => self.pending.writes.iter().any(|w| overlap(w, span)),
             Access::Write(span) => self
@@ -281,7 +288,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 .iter()
                 .chain(&self.pending.writes)
                 .any(|a| overlap(a, span)),
-        };
+        });
         if conflict {
             if self.num_warps == 1 {
                 emit.warp_barrier();
@@ -290,10 +297,12 @@ impl<'c, 'a> Lowering<'c, 'a> {
             }
             self.pending = Pending::default();
         }
-        match access {
-            Access::Barrier => {}
-            Access::Read(span) => self.pending.reads.push(span),
-            Access::Write(span) => self.pending.writes.push(span),
+        for access in accesses {
+            match access {
+                Access::Barrier => {}
+                Access::Read(span) => self.pending.reads.push(span),
+                Access::Write(span) => self.pending.writes.push(span),
+            }
         }
     }
 
@@ -995,6 +1004,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.cat" => view::cat(self, emit, op),
             "ttg.convert_layout" => convert_layout::lower(self, emit, op),
             "tt.dot" => dot::lower(self, emit, op),
+            "ttng.warp_group_dot" => wgmma::warp_group_dot(self, emit, op),
+            "ttng.warp_group_dot_wait" => wgmma::warp_group_dot_wait(self, emit, op),
+            "ttng.fence_async_shared" => wgmma::fence_async_shared(self, emit, op),
             "tt.reduce" => {
                 reduce::lower(self, emit, op)?;
                 assert::raise_deferred(self, emit)
@@ -1009,6 +1021,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "ttg.local_alloc" => memory::local_alloc(self, emit, op),
             "ttg.local_dealloc" => Ok(()),
             "ttg.memdesc_index" => memory::memdesc_index(self, emit, op),
+            "ttg.memdesc_trans" => memory::memdesc_trans(self, emit, op),
             "ttg.local_load" => memory::local_load(self, emit, op),
             "ttg.local_store" => memory::local_store(self, emit, op),
             "ttg.async_copy_global_to_local" => memory::async_copy(self, emit, op),

@@ -761,6 +761,79 @@ impl<'c> MemDesc<'c> {
     }
 }
 
+/// An NVMMA shared layout (the swizzles of wgmma and TMA) over a 2-D
+/// view: rows of the contiguous dimension, `swizzle` bytes each, eight
+/// rows to a swizzle pattern; the 16-byte chunks of row `r` permuted by
+/// `(r / per_phase) % max_phase` (per_phase = 128 / swizzle, max_phase =
+/// swizzle / 16). A contiguous dimension longer than a row is cut into
+/// column blocks of `swizzle` bytes, each holding every row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nvmma {
+    /// The bytes of a row (32, 64 or 128; 0 is not swizzled).
+    pub swizzle: i64,
+    /// The view's contiguous dimension (0 when transposed, else 1).
+    pub inner: usize,
+    /// Elements of the contiguous dimension in one row.
+    pub row_elements: i64,
+    /// Rows: the extent of the other dimension.
+    pub rows: i64,
+    pub element_bits: i64,
+}
+
+impl Nvmma {
+    /// The layout of the 2-D view `desc`, or why it is not supported.
+    pub fn of(desc: &MemDesc) -> Result<Self, String> {
+        let Some(Layout::NvmmaShared {
+            swizzling_byte_width,
+            transposed,
+            element_bit_width,
+            fp4_padded,
+            ..
+        }) = Layout::read(desc.encoding)
+        else {
+            return Err("expected an NVMMA shared layout".into());
+        };
+        if fp4_padded || desc.shape.len() != 2 || swizzling_byte_width == 0 {
+            return Err(
+                "NVMMA shared views other than 2-D and swizzled (32, 64 or 128 bytes) are not supported yet"
+                    .into(),
+            );
+        }
+        let inner = if transposed { 0 } else { 1 };
+        let swizzle = swizzling_byte_width as i64;
+        let element_bits = element_bit_width as i64;
+        let row_elements = swizzle * 8 / element_bits;
+        let rows = desc.shape[1 - inner];
+        if desc.shape[inner] % row_elements != 0 || rows % 8 != 0 || rows > 256 {
+            return Err(format!(
+                "a {}x{} view of an NVMMA shared layout with {swizzle}-byte rows is not supported yet",
+                desc.shape[0], desc.shape[1]
+            ));
+        }
+        Ok(Nvmma {
+            swizzle,
+            inner,
+            row_elements,
+            rows,
+            element_bits,
+        })
+    }
+
+    /// Elements of one column block (every row, one swizzle width).
+    pub fn block_elements(&self) -> i64 {
+        self.rows * self.row_elements
+    }
+
+    /// Where element (`row`, `column`) lives before the swizzle, in
+    /// elements from the view's base (`column` along the contiguous
+    /// dimension).
+    pub fn unswizzled(&self, row: i64, column: i64) -> i64 {
+        column / self.row_elements * self.block_elements()
+            + row * self.row_elements
+            + column % self.row_elements
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

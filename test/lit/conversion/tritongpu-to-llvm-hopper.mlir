@@ -68,3 +68,76 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// ttng.warp_group_dot: wgmma.mma_async from NVMMA shared memory through
+// matrix descriptors. A (64x32, K-major, 64-byte swizzle): mode 2 (bit 63),
+// stride offset 8 rows x 64 B; B (32x64, N-major, 128-byte swizzle): mode 1
+// (bit 62), stride offset 1024 B, leading offset 4096 B (one 32-row column
+// block), so trans-b = 1. The zero accumulator makes the first instruction
+// take none (scale-d 0); the second adds into it. Synchronous: one commit
+// and a wait whose operands are the 32 results.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @wgmma
+// CHECK: "fence.proxy.async.shared::cta;", ""
+// CHECK: nvvm.shfl.sync idx
+// CHECK: llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
+// CHECK: %[[MODE_A:.*]] = llvm.mlir.constant(-9223371899415822336 : i64) : i64
+// CHECK: llvm.or %{{.*}}, %[[MODE_A]] : i64
+// CHECK: %[[MODE_B:.*]] = llvm.mlir.constant(4611686293322072064 : i64) : i64
+// CHECK: llvm.or %{{.*}}, %[[MODE_B]] : i64
+// CHECK: nvvm.barrier0
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK: "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.*}},$31}, $32, $33, 0, 1, 1, 0, 1;", "=f,{{.*}},=f,l,l"
+// CHECK: "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.*}},$31}, $64, $65, $66, 1, 1, 0, 1;", "=f,{{.*}},=f,0,1,{{.*}},31,l,l,b"
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: "// wait for regs: $0,{{.*}},$31\0A\09wgmma.wait_group.sync.aligned 0;"
+  tt.func public @wgmma() {
+    %a = arith.constant dense<1.000000e+00> : tensor<64x32xf16, #blocked>
+    %b = arith.constant dense<2.000000e+00> : tensor<32x64xf16, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %sa = ttg.local_alloc %a {allocation.offset = 0 : i32} : (tensor<64x32xf16, #blocked>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+    %sb = ttg.local_alloc %b {allocation.offset = 4096 : i32} : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared1, #smem>
+    ttng.fence_async_shared {bCluster = false}
+    %d = ttng.warp_group_dot %sa, %sb, %zero {inputPrecision = 0 : i32} : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<32x64xf16, #shared1, #smem> -> tensor<64x64xf32, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// An asynchronous wgmma (isAsync) leaves its wait to ttng.warp_group_dot_wait,
+// whose tensors pass through the wait's registers (memory descriptors pass
+// on unchanged). tf32 (inputPrecision = tf32) takes K = 8, no transposes.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 32, 8]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 32}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 32}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 12288 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @wgmma_async_tf32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {$0,{{.*}},$15}, $32, $33, $34, 1, 1;"
+// CHECK: "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {$0,{{.*}},$15}, $32, $33, $34, 1, 1;"
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: wgmma.wait_group
+// CHECK: "// wait for regs: $0,{{.*}},$15\0A\09wgmma.wait_group.sync.aligned 1;"
+  tt.func public @wgmma_async_tf32() {
+    %acc = arith.constant dense<1.000000e+00> : tensor<64x32xf32, #mma>
+    %a = arith.constant dense<1.000000e+00> : tensor<64x16xf32, #blocked>
+    %b = arith.constant dense<2.000000e+00> : tensor<16x32xf32, #blocked1>
+    %sa = ttg.local_alloc %a {allocation.offset = 0 : i32} : (tensor<64x16xf32, #blocked>) -> !ttg.memdesc<64x16xf32, #shared, #smem>
+    %sb = ttg.local_alloc %b {allocation.offset = 8192 : i32} : (tensor<16x32xf32, #blocked1>) -> !ttg.memdesc<16x32xf32, #shared1, #smem>
+    ttng.fence_async_shared {bCluster = false}
+    %d = ttng.warp_group_dot %sa, %sb, %acc {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<64x16xf32, #shared, #smem> * !ttg.memdesc<16x32xf32, #shared1, #smem> -> tensor<64x32xf32, #mma>
+    %w:2 = ttng.warp_group_dot_wait %d, %sa {pendings = 1 : i32} : tensor<64x32xf32, #mma>, !ttg.memdesc<64x16xf32, #shared, #smem>
+    tt.return
+  }
+}

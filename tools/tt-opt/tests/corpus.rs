@@ -24,8 +24,7 @@ mod normalize;
 #[path = "common/runner.rs"]
 mod runner;
 
-use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
 
 use corpus::Text;
@@ -625,11 +624,6 @@ const LLIR_PASSES: &[&str] = &[
     "triton-nvidia-gpu-proxy-fence-insertion",
 ];
 
-/// Known gaps, as (pass, kernel): these steps must stop with a located
-/// "'<pass>' does not support ... yet" error (wgmma reading shared memory
-/// through the async proxy).
-const LLIR_REFUSALS: &[(&str, &str)] = &[("triton-nvidia-gpu-proxy-fence-insertion", "matmul")];
-
 #[test]
 fn make_llir_passes_match_triton() {
     let Some(dir) = corpus::corpus_dir_or_skip() else {
@@ -641,56 +635,26 @@ fn make_llir_passes_match_triton() {
         .filter(|s| LLIR_PASSES.contains(&s.pass.as_str()))
         .collect();
     let scratch = scratch_dir("golden-make-llir");
-    // Ok(true): matches Triton; Ok(false): refused as listed.
-    let results = parallel_map(&checked, |i, step| -> Result<bool, String> {
+    let results = parallel_map(&checked, |i, step| -> Result<(), String> {
         let flag = format!("--{}", step.pass);
-        if !LLIR_REFUSALS.contains(&(step.pass.as_str(), step.kernel.as_str())) {
-            return golden(
-                &scratch,
-                &format!("step{i}"),
-                &[&flag],
-                &step.before,
-                &step.after,
-            )
-            .map(|()| true);
-        }
-        let input = scratch.join(format!("step{i}.in.mlir"));
-        std::fs::write(&input, &step.before).expect("write input");
-        let ours = run_tt_opt(&[&flag], &input, TIMEOUT);
-        let wanted = format!("'{}' does not support", step.pass);
-        let located = ours.stderr.lines().any(|l| {
-            l.split_once(": error: ").is_some_and(|(at, message)| {
-                message.contains(&wanted)
-                    && at.rsplitn(3, ':').take(2).all(|n| n.parse::<u32>().is_ok())
-            })
-        });
-        if ours.status.and_then(|s| s.code()) == Some(1) && located {
-            Ok(false)
-        } else {
-            Err(format!(
-                "tt-opt {flag} did not refuse with a located error (status {:?}):\n{}",
-                ours.status,
-                ours.stderr.lines().take(4).collect::<Vec<_>>().join("\n")
-            ))
-        }
+        golden(
+            &scratch,
+            &format!("step{i}"),
+            &[&flag],
+            &step.before,
+            &step.after,
+        )
     });
-    let mut table: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+    let mut table: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (step, result) in checked.iter().zip(&results) {
         let row = table.entry(&step.pass).or_default();
         row.0 += 1;
-        match result {
-            Ok(true) => row.1 += 1,
-            Ok(false) => row.2 += 1,
-            Err(_) => {}
-        }
+        row.1 += usize::from(result.is_ok());
     }
-    println!(
-        "\n{:<46} {:>6} {:>6} {:>8}",
-        "pass", "steps", "match", "refused"
-    );
+    println!("\n{:<46} {:>6} {:>6}", "pass", "steps", "match");
     for pass in LLIR_PASSES {
-        let (n, ok, refused) = table.get(pass).copied().unwrap_or_default();
-        println!("{pass:<46} {n:>6} {ok:>6} {refused:>8}");
+        let (n, ok) = table.get(pass).copied().unwrap_or_default();
+        println!("{pass:<46} {n:>6} {ok:>6}");
     }
     let failures: Vec<String> = checked
         .iter()
@@ -826,9 +790,18 @@ fn assert_every_kernel_passed(results: &[(String, Result<(), String>)], what: &s
 /// with their format strings.
 #[derive(Debug, Default, PartialEq)]
 struct LlirSummary {
-    /// Inline PTX strings of global loads, stores, atomics, cp.async and
-    /// mma.sync, with how often each occurs.
+    /// Inline PTX strings of global loads, stores, atomics, cp.async,
+    /// mma.sync, wgmma and proxy fences, with how often each occurs.
     memory: BTreeMap<String, usize>,
+    /// `wgmma.fence` and `wgmma.commit_group`, and the pending counts of
+    /// the `wgmma.wait_group`s.
+    wgmma_fences: usize,
+    wgmma_commits: usize,
+    wgmma_waits: Vec<u32>,
+    /// The constant bits of the wgmma matrix descriptors (swizzle mode,
+    /// strides): every 64-bit constant above 2^32 with its low 16 bits
+    /// (the start address) cleared.
+    descriptors: BTreeSet<u64>,
     shuffles: usize,
     barriers: usize,
     vprintf_calls: usize,
@@ -844,9 +817,34 @@ fn quoted(text: &str) -> Option<&str> {
 }
 
 fn is_memory_asm(asm: &str) -> bool {
-    ["ld.global", "st.global", "atom.", "cp.async", "mma.sync"]
-        .iter()
-        .any(|m| asm.contains(m))
+    [
+        "ld.global",
+        "st.global",
+        "atom.",
+        "cp.async",
+        "mma.sync",
+        "wgmma.mma_async",
+        "fence.proxy",
+    ]
+    .iter()
+    .any(|m| asm.contains(m))
+}
+
+/// The pending count of a `wgmma.wait_group` inline asm string.
+fn wgmma_wait(asm: &str) -> Option<u32> {
+    let (_, n) = asm.split_once("wgmma.wait_group.sync.aligned ")?;
+    n.trim_end_matches(';').trim().parse().ok()
+}
+
+/// Descriptor constants in `line` (see [`LlirSummary::descriptors`]).
+fn descriptor_constants(line: &str, into: &mut BTreeSet<u64>) {
+    for word in line.split(|c: char| !c.is_ascii_digit() && c != '-') {
+        if let Ok(v) = word.parse::<i64>() {
+            if v.unsigned_abs() >= 1 << 32 {
+                into.insert(v as u64 & !0xffff);
+            }
+        }
+    }
 }
 
 /// Summary of tt-opt's `--make-llir` output.
@@ -857,7 +855,13 @@ fn summarize_ours(mlir: &str) -> LlirSummary {
             if let Some(asm) = quoted(rest).filter(|a| is_memory_asm(a)) {
                 *s.memory.entry(asm.to_owned()).or_default() += 1;
             }
+            s.wgmma_waits.extend(quoted(rest).and_then(wgmma_wait));
         }
+        if line.contains("llvm.mlir.constant(") && line.contains(": i64) : i64") {
+            descriptor_constants(line, &mut s.descriptors);
+        }
+        s.wgmma_fences += line.matches("nvvm.wgmma.fence.aligned").count();
+        s.wgmma_commits += line.matches("nvvm.wgmma.commit.group.sync.aligned").count();
         s.shuffles += line.matches("nvvm.shfl.sync").count();
         s.barriers += line.matches("nvvm.barrier").count();
         if line.contains("llvm.call @vprintf(") {
@@ -879,8 +883,16 @@ fn summarize_triton(llir: &str) -> LlirSummary {
             if let Some(asm) = quoted(rest).filter(|a| is_memory_asm(a)) {
                 *s.memory.entry(asm.to_owned()).or_default() += 1;
             }
+            s.wgmma_waits.extend(quoted(rest).and_then(wgmma_wait));
+        }
+        if line.contains(" i64 ") && (line.contains(" or ") || line.contains(" add ")) {
+            descriptor_constants(line, &mut s.descriptors);
         }
         if !line.starts_with("declare") {
+            s.wgmma_fences += line.matches("@llvm.nvvm.wgmma.fence.sync.aligned").count();
+            s.wgmma_commits += line
+                .matches("@llvm.nvvm.wgmma.commit_group.sync.aligned")
+                .count();
             s.shuffles += line.matches("@llvm.nvvm.shfl.sync").count();
             s.barriers += line.matches("@llvm.nvvm.barrier").count();
             if line.contains("@vprintf(") {
@@ -895,31 +907,22 @@ fn summarize_triton(llir: &str) -> LlirSummary {
     s
 }
 
-/// `tt-opt --make-llir` on each kernel's `.ttgir` but the wgmma matmul
-/// against Triton's `.llir`: the same global memory, cp.async and mma.sync
-/// instructions (each inline PTX string as often), the same `vprintf` calls and format strings, and shuffles and
-/// barriers present exactly where Triton has them, never more of them
-/// (reductions read every warp's partial instead of shuffling twice, so
-/// some kernels need fewer).
+/// `tt-opt --make-llir` on each kernel's `.ttgir` against Triton's
+/// `.llir`: the same global memory, cp.async, mma.sync, wgmma and proxy
+/// fence instructions (each inline PTX string as often: widths, predicates,
+/// wgmma shapes and operands), as many wgmma fences, commits and waits
+/// (with their pending counts), the same descriptor constants (swizzle
+/// modes and strides), the same `vprintf` calls and format strings, and
+/// shuffles and barriers present exactly where Triton has them, never
+/// more of them (reductions read every warp's partial instead of
+/// shuffling twice, so some kernels need fewer).
 #[test]
 fn make_llir_agrees_with_tritons_llir() {
     let Some(dir) = corpus::corpus_dir_or_skip() else {
         return;
     };
-    let kernels: Vec<PathBuf> = corpus::kernel_dirs(&dir)
-        .into_iter()
-        .filter(|k| {
-            let name = k.file_name().unwrap().to_string_lossy().into_owned();
-            let ttgir =
-                std::fs::read_to_string(k.join(format!("{name}.ttgir"))).unwrap_or_default();
-            !ttgir.contains("warp_group_dot")
-        })
-        .collect();
-    assert_eq!(
-        kernels.len(),
-        10,
-        "the corpus has ten kernels without wgmma (matmul_naive uses mma.sync)"
-    );
+    let kernels = corpus::kernel_dirs(&dir);
+    assert_eq!(kernels.len(), 11, "the corpus has eleven kernels");
     let results = parallel_map(&kernels, |_, kernel| -> Result<String, String> {
         let name = kernel.file_name().unwrap().to_string_lossy().into_owned();
         let ours = run_tt_opt(
@@ -941,6 +944,21 @@ fn make_llir_agrees_with_tritons_llir() {
             problems.push(format!(
                 "global memory instructions differ:\n  ours:   {:?}\n  triton: {:?}",
                 ours.memory, triton.memory
+            ));
+        }
+        let wgmma = |s: &LlirSummary| {
+            (
+                s.wgmma_fences,
+                s.wgmma_commits,
+                s.wgmma_waits.clone(),
+                s.descriptors.clone(),
+            )
+        };
+        if wgmma(&ours) != wgmma(&triton) {
+            problems.push(format!(
+                "wgmma (fences, commits, waits, descriptors) differ:\n  ours:   {:?}\n  triton: {:?}",
+                wgmma(&ours),
+                wgmma(&triton)
             ));
         }
         if (ours.vprintf_calls, &ours.formats) != (triton.vprintf_calls, &triton.formats) {

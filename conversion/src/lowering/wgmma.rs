@@ -1,0 +1,572 @@
+//! Hopper's warp-group MMA: `ttng.warp_group_dot` to `wgmma.mma_async`,
+//! `ttng.warp_group_dot_wait` to `wgmma.wait_group`, and
+//! `ttng.fence_async_shared` to `fence.proxy.async`.
+//!
+//! A `#ttg.nvidia_mma` version 3 result is computed by warp groups (four
+//! consecutive warps), each instruction a 64 x N tile (N = the layout's
+//! `instrShape[1]`) over a K step of 32 bytes of operand. Both operands
+//! come from shared memory in NVMMA layouts, read by the tensor cores
+//! through 64-bit matrix descriptors: the start address (>> 4), the
+//! leading-dimension byte offset (between column blocks of an operand
+//! whose contiguous dimension is M or N; unused when it is K), the
+//! stride-dimension byte offset (between groups of eight rows: eight
+//! swizzle rows) and the swizzle mode. A K step moves the start address
+//! within a swizzle row (K-major) or by whole rows (M/N-major), which
+//! the hardware's address-based swizzle supports without a base offset.
+//!
+//! Each thread's accumulator registers are matched to the instruction's
+//! fragment (lane `l`: row `l / 4` (+ 8), columns `2 (l % 4)` (+ 1, + 8k))
+//! through the result layout's coordinates, after checking that lanes and
+//! warps move as the instruction requires; anything else is refused.
+//! The instructions run asynchronously: a `wgmma.fence` before them, one
+//! commit group after, and a `wgmma.wait_group` (at once unless the op is
+//! `isAsync`, else at the `warp_group_dot_wait`) whose register operands
+//! keep every use of the results after it. fp8 dots whose
+//! `maxNumImpreciseAcc` is at most K add each group of partial products
+//! into the accumulator in f32, as Triton does. Operand A in registers and
+//! unswizzled layouts are refused.
+
+use std::collections::HashMap;
+
+use melior::ir::{
+    operation::{OperationLike, OperationRef},
+    Type, Value, ValueLike,
+};
+use tt_dialect::{ir as ttir, types::TensorView};
+use ttg_dialect::layout::{Layout, MemDesc, Nvmma};
+
+use super::{Distributed, Emitter, LowerResult, Lowering};
+
+/// `ttng.fence_async_shared`: later async-proxy accesses (wgmma, TMA) see
+/// earlier generic-proxy writes to shared memory.
+pub fn fence_async_shared<'c, 'a>(
+    _lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let cluster = ttir::inherent_attribute(op, "bCluster")
+        .and_then(ttir::bool_value)
+        .unwrap_or(false);
+    let scope = if cluster { "cluster" } else { "cta" };
+    emit.inline_asm(
+        &format!("fence.proxy.async.shared::{scope};"),
+        "",
+        &[],
+        None,
+    );
+    Ok(())
+}
+
+/// The wgmma instruction for the operand and result element types: its
+/// PTX types, K per instruction, whether it takes scale immediates and
+/// transpose immediates, and the largest N.
+struct Instruction {
+    types: String,
+    k: i64,
+    scales: bool,
+    transposes: bool,
+    max_n: i64,
+}
+
+fn instruction(a: &str, b: &str, d: &str, tf32: bool) -> Option<Instruction> {
+    let fp8 = |t: &str| match t {
+        "f8E4M3FN" => Some("e4m3"),
+        "f8E5M2" => Some("e5m2"),
+        _ => None,
+    };
+    let float = |types: String, k| Instruction {
+        types,
+        k,
+        scales: true,
+        transposes: false,
+        max_n: 256,
+    };
+    Some(match (a, b, d) {
+        ("f16", "f16", "f32" | "f16") => Instruction {
+            transposes: true,
+            ..float(format!("{d}.f16.f16"), 16)
+        },
+        ("bf16", "bf16", "f32") => Instruction {
+            transposes: true,
+            ..float("f32.bf16.bf16".into(), 16)
+        },
+        ("f32", "f32", "f32") if tf32 => float("f32.tf32.tf32".into(), 8),
+        ("i8", "i8", "i32") => Instruction {
+            types: "s32.s8.s8".into(),
+            k: 32,
+            scales: false,
+            transposes: false,
+            max_n: 224,
+        },
+        _ => {
+            let (fa, fb) = (fp8(a)?, fp8(b)?);
+            if d != "f32" && d != "f16" {
+                return None;
+            }
+            float(format!("{d}.{fa}.{fb}"), 32)
+        }
+    })
+}
+
+/// One operand's shared memory as wgmma reads it.
+struct Operand {
+    layout: Nvmma,
+    /// Bytes per element.
+    bytes: i64,
+    /// The operand's M (A) or N (B) dimension in its view: 0 for A, 1 for
+    /// B; K is the other.
+    outer_dim: usize,
+    /// The descriptor's constant bits: offsets and swizzle mode.
+    constant: i64,
+}
+
+impl Operand {
+    fn new(desc: &MemDesc, outer_dim: usize) -> Result<Self, String> {
+        let layout = Nvmma::of(desc)?;
+        let bytes = layout.element_bits / 8;
+        let mode = match layout.swizzle {
+            128 => 1i64,
+            64 => 2,
+            32 => 3,
+            s => {
+                return Err(format!(
+                    "wgmma with a {s}-byte swizzle is not supported yet"
+                ))
+            }
+        };
+        // K-major: the leading offset is unused; M/N-major: it steps from
+        // one column block to the next.
+        let k_major = layout.inner != outer_dim;
+        let leading = if k_major {
+            0
+        } else {
+            (layout.block_elements() * bytes) >> 4
+        };
+        let stride = (8 * layout.swizzle) >> 4;
+        if leading >= 1 << 14 {
+            return Err("a wgmma operand this large is not supported yet".into());
+        }
+        Ok(Operand {
+            layout,
+            bytes,
+            outer_dim,
+            constant: mode << 62 | stride << 32 | leading << 16,
+        })
+    }
+
+    /// Whether K is the contiguous dimension.
+    fn k_major(&self) -> bool {
+        self.layout.inner != self.outer_dim
+    }
+
+    /// The byte offset, before swizzling, of element (`outer`, `k`).
+    fn offset(&self, outer: i64, k: i64) -> i64 {
+        let (row, column) = if self.k_major() {
+            (outer, k)
+        } else {
+            (k, outer)
+        };
+        self.layout.unswizzled(row, column) * self.bytes
+    }
+}
+
+/// `ttng.warp_group_dot`.
+pub fn warp_group_dot<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let operand = |i: usize| ttir::operand(op, i).ok_or_else(|| format!("missing operand {i}"));
+    let (a, b, c) = (operand(0)?, operand(1)?, operand(2)?);
+    let use_c = ttir::operand(op, 3);
+    let d: Value = op.result(0).map_err(|_| "missing result")?.into();
+    let Some(desc_a) = MemDesc::of(a.r#type()) else {
+        return Err(
+            "'ttng.warp_group_dot' with operand A in registers is not supported yet".into(),
+        );
+    };
+    let desc_b = MemDesc::of(b.r#type()).ok_or("operand B must be in shared memory")?;
+    let Some(Layout::NvidiaMma {
+        version_major: 3,
+        warps_per_cta,
+        instr_shape,
+        ..
+    }) = TensorView::of(d.r#type())
+        .and_then(|t| t.encoding)
+        .and_then(Layout::read)
+    else {
+        return Err("'ttng.warp_group_dot' needs an nvidia_mma version 3 result".into());
+    };
+    let tf32 = ttir::inherent_attribute(op, "inputPrecision")
+        .and_then(ttir::int_value)
+        .is_none_or(|(v, _)| v == 0);
+    let (ta, tb, td) = (
+        desc_a.element.to_string(),
+        desc_b.element.to_string(),
+        lw.element_type(d.r#type()),
+    );
+    let Some(inst) = instruction(&ta, &tb, &td.to_string(), tf32) else {
+        return Err(format!("wgmma on {ta} x {tb} -> {td} is not supported yet"));
+    };
+    let dd = lw.distributed(d.r#type())?;
+    if dd.rank() != 2 || instr_shape.len() != 3 || warps_per_cta.len() != 2 {
+        return Err("'ttng.warp_group_dot' of rank other than 2 is not supported yet".into());
+    }
+    let (m, n) = (dd.shape[0], dd.shape[1]);
+    let depth = desc_a.shape[1];
+    let (instr_n, wpt) = (
+        instr_shape[1] as i64,
+        [warps_per_cta[0] as i64, warps_per_cta[1] as i64],
+    );
+    if instr_shape[2] as i64 != inst.k || instr_n > inst.max_n || instr_n % 8 != 0 {
+        return Err(format!(
+            "wgmma with instrShape {instr_shape:?} on {ta} is not supported yet"
+        ));
+    }
+    let (oa, ob) = (Operand::new(&desc_a, 0)?, Operand::new(&desc_b, 1)?);
+    let (trans_a, trans_b) = (!oa.k_major(), !ob.k_major());
+    if !inst.transposes && (trans_a || trans_b) {
+        return Err(format!(
+            "wgmma on {ta} needs both operands K-major in shared memory"
+        ));
+    }
+    if m % 64 != 0 || n % instr_n != 0 || depth % inst.k != 0 || wpt[0] % 4 != 0 {
+        return Err(format!(
+            "a {m}x{n}x{depth} wgmma with instrShape {instr_shape:?} and warps {warps_per_cta:?} is not supported yet"
+        ));
+    }
+    check_layout(&dd, m, n, instr_n, wpt)?;
+    let index = super::dot::register_index(&dd);
+    let missing =
+        || "'ttng.warp_group_dot' whose registers do not cover its wgmma tiles".to_owned();
+    // Per rep (M, N), the result register of each fragment slot.
+    let (reps_m, reps_n) = ((m / (wpt[0] * 16)).max(1), (n / (wpt[1] * instr_n)).max(1));
+    let slots = instr_n / 2;
+    let mut tiles = Vec::new();
+    for rm in 0..reps_m {
+        for rn in 0..reps_n {
+            let mut registers = Vec::with_capacity(slots as usize);
+            for i in 0..slots {
+                let row = rm * wpt[0] * 16 + 8 * ((i / 2) % 2);
+                let col = rn * wpt[1] * instr_n + 8 * (i / 4) + i % 2;
+                let r = *index
+                    .get(&vec![row as i32, col as i32])
+                    .ok_or_else(missing)?;
+                registers.push(r);
+            }
+            tiles.push((rm, rn, registers));
+        }
+    }
+    let covered: std::collections::HashSet<usize> =
+        tiles.iter().flat_map(|t| t.2.iter().copied()).collect();
+    if dd
+        .registers
+        .iter()
+        .any(|coordinates| !covered.contains(&index[coordinates]))
+    {
+        return Err(missing());
+    }
+
+    // The warp group's first warp, uniform across the warp.
+    let (_, _, warp) = lw.thread_ids();
+    let warp = emit.value(
+        "nvvm.shfl.sync",
+        &[emit.i32(-1), warp, emit.i32(0), emit.i32(31)],
+        emit.i32_type(),
+        &[("kind", emit.attr("#nvvm<shfl_kind idx>"))],
+    );
+    let group = emit.and(warp, emit.i32(!3));
+    let urem = |x, v: i64| emit.value("llvm.urem", &[x, emit.i32(v)], emit.i32_type(), &[]);
+    let udiv = |x, v: i64| emit.value("llvm.udiv", &[x, emit.i32(v)], emit.i32_type(), &[]);
+    let warp_m = urem(urem(group, wpt[0]), m / 16);
+    let warp_n = urem(urem(udiv(group, wpt[0]), wpt[1]), n / instr_n);
+    // The runtime part of each operand's start (>> 4): whole rows
+    // (K-major) or an M/N offset that keeps each tile inside its column
+    // block (M/N-major: rows are K; blocks and tiles nest).
+    let runtime = |o: &Operand, warp_index: Value<'c, 'a>, per_warp: i64, warps: i64| {
+        if o.k_major() {
+            return Ok(emit.mul(warp_index, emit.i32(o.offset(per_warp, 0) >> 4)));
+        }
+        let (row, span) = (o.layout.row_elements, per_warp * warps);
+        if span % row != 0 && row % span != 0 {
+            return Err(format!(
+                "wgmma tiles of {per_warp} M/N elements over {warps} warp groups in {row}-element column blocks are not supported yet"
+            ));
+        }
+        let x = emit.mul(warp_index, emit.i32(per_warp));
+        let elements = emit.add(
+            emit.mul(udiv(x, row), emit.i32(o.layout.block_elements())),
+            urem(x, row),
+        );
+        Ok(emit.lshr(emit.mul(elements, emit.i32(o.bytes)), emit.i32(4)))
+    };
+    let start = |o: &Operand, memory: Value<'c, 'a>, term: Value<'c, 'a>| {
+        let base = lw.scalar(memory)?;
+        let address = emit.value("llvm.ptrtoint", &[base], emit.i32_type(), &[]);
+        let encoded = emit.add(emit.lshr(address, emit.i32(4)), term);
+        let masked = emit.and(encoded, emit.i32(0x3fff));
+        let wide = emit.value("llvm.zext", &[masked], emit.int_type(64), &[]);
+        Ok::<_, String>(emit.or(wide, emit.int(emit.int_type(64), o.constant)))
+    };
+    let term_a = runtime(&oa, warp_m, 16, wpt[0])?;
+    let term_b = runtime(&ob, warp_n, instr_n, wpt[1])?;
+    let (base_a, base_b) = (start(&oa, a, term_a)?, start(&ob, b, term_b)?);
+    let i64t = emit.int_type(64);
+    let descriptor = |o: &Operand, base: Value<'c, 'a>, outer: i64, k: i64| {
+        let step = o.offset(outer, k) >> 4;
+        if step == 0 {
+            base
+        } else {
+            emit.add(base, emit.int(i64t, step))
+        }
+    };
+
+    let zero_acc = tt_passes::ttgir::pipeline_lower::is_zero_constant(c.to_raw());
+    let needs_partial = inst.types.contains("e4m3") || inst.types.contains("e5m2");
+    let max_imprecise = ttir::inherent_attribute(op, "maxNumImpreciseAcc")
+        .and_then(ttir::int_value)
+        .map_or(0, |(v, _)| v);
+    let needs_partial = needs_partial && td.to_string() == "f32" && max_imprecise <= depth;
+    let vc = lw.get(c)?;
+    let use_c = use_c.map(|v| lw.scalar(v)).transpose()?;
+    let i1 = emit.int_type(1);
+    let half = td.to_string() == "f16";
+    let register_type = if half { emit.i32_type() } else { td };
+    let outputs = if half { slots / 2 } else { slots } as usize;
+    let result_type = emit.struct_type(&vec![register_type; outputs]);
+    let letter = if td.to_string() == "f32" { "f" } else { "r" };
+    let pack = |values: &[Value<'c, 'a>]| -> Vec<Value<'c, 'a>> {
+        if half {
+            values
+                .chunks(2)
+                .map(|pair| emit.bitcast(emit.vector_of(pair, td), emit.i32_type()))
+                .collect()
+        } else {
+            values.to_vec()
+        }
+    };
+    let unpack = |result: Value<'c, 'a>| -> Vec<Value<'c, 'a>> {
+        let registers: Vec<Value<'c, 'a>> = (0..outputs)
+            .map(|i| emit.extract(result, i as i64, register_type))
+            .collect();
+        if half {
+            let pair = emit.vector_type(2, td);
+            registers
+                .into_iter()
+                .flat_map(|r| emit.elements_of(emit.bitcast(r, pair), 2, td))
+                .collect()
+        } else {
+            registers
+        }
+    };
+    // One instruction: `acc` (None: no accumulator input), the two
+    // descriptors and the scale-d predicate.
+    let mma = |acc: Option<&[Value<'c, 'a>]>,
+               da: Value<'c, 'a>,
+               db: Value<'c, 'a>,
+               scale: Value<'c, 'a>|
+     -> Vec<Value<'c, 'a>> {
+        let outs: Vec<String> = (0..outputs).map(|i| format!("${i}")).collect();
+        let mut constraints = vec![format!("={letter}"); outputs];
+        let mut operands = Vec::new();
+        let mut next = outputs;
+        if let Some(acc) = acc {
+            let packed = pack(acc);
+            constraints.extend((0..outputs).map(|i| i.to_string()));
+            operands.extend(packed);
+            next += outputs;
+        }
+        constraints.extend(["l".to_owned(), "l".to_owned()]);
+        operands.extend([da, db]);
+        let mut args = format!("{{{}}}, ${}, ${}, ", outs.join(","), next, next + 1);
+        if acc.is_some() {
+            constraints.push("b".into());
+            operands.push(scale);
+            args += &format!("${}", next + 2);
+        } else {
+            args += "0";
+        }
+        if inst.scales {
+            args += ", 1, 1";
+        }
+        if inst.transposes {
+            args += &format!(", {}, {}", trans_a as i32, trans_b as i32);
+        }
+        let asm = format!(
+            "wgmma.mma_async.sync.aligned.m64n{instr_n}k{}.{} {args};",
+            inst.k, inst.types
+        );
+        let result = emit
+            .inline_asm(&asm, &constraints.join(","), &operands, Some(result_type))
+            .expect("a result");
+        unpack(result)
+    };
+
+    let reads = vec![
+        super::Access::Read(lw.buffer_span(a)),
+        super::Access::Read(lw.buffer_span(b)),
+    ];
+    lw.shared_accesses(emit, reads);
+    emit.op("nvvm.wgmma.fence.aligned", &[], &[], &[]);
+    let true_ = emit.int(i1, 1);
+    let mut out = vc.clone();
+    for (rm, rn, registers) in &tiles {
+        let mut acc: Option<Vec<Value<'c, 'a>>> =
+            (!zero_acc).then(|| registers.iter().map(|&r| vc[r]).collect());
+        let mut scale = emit.int(i1, (!zero_acc) as i64);
+        if let Some(u) = use_c {
+            scale = emit.and(scale, u);
+        }
+        let mut partial: Option<Vec<Value<'c, 'a>>> = None;
+        let mut imprecise = 0;
+        let steps = depth / inst.k;
+        for ks in 0..steps {
+            let k = ks * inst.k;
+            let da = descriptor(&oa, base_a, rm * wpt[0] * 16, k);
+            let db = descriptor(&ob, base_b, rn * wpt[1] * instr_n, k);
+            imprecise += inst.k;
+            if needs_partial {
+                partial = Some(mma(partial.as_deref(), da, db, true_));
+                if imprecise >= max_imprecise || ks == steps - 1 {
+                    let p = partial.take().expect("a partial sum");
+                    acc = Some(match acc {
+                        Some(acc) => acc
+                            .iter()
+                            .zip(&p)
+                            .map(|(&x, &y)| emit.value("llvm.fadd", &[x, y], td, &[]))
+                            .collect(),
+                        None => p,
+                    });
+                    imprecise = 0;
+                }
+            } else {
+                acc = Some(mma(acc.as_deref(), da, db, scale));
+                scale = true_;
+            }
+        }
+        let acc = acc.ok_or("a wgmma without K steps")?;
+        for (&r, v) in registers.iter().zip(acc) {
+            out[r] = v;
+        }
+    }
+    emit.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
+    // Registers that repeat an element take the value of its first register.
+    for (t, coordinates) in dd.registers.iter().enumerate() {
+        out[t] = out[index[coordinates]];
+    }
+    let is_async = ttir::inherent_attribute(op, "isAsync")
+        .and_then(ttir::bool_value)
+        .unwrap_or(false);
+    if !is_async {
+        out = wait(emit, &out, 0);
+    }
+    lw.set(d, out);
+    Ok(())
+}
+
+/// Checks that lanes and warps hold the wgmma fragments: lanes as the
+/// instruction's accumulator, warps 0-3 of a group on rows 0, 16, 32, 48
+/// and the groups as the descriptors assume them.
+fn check_layout(dd: &Distributed, m: i64, n: i64, instr_n: i64, wpt: [i64; 2]) -> LowerResult {
+    let lanes: Vec<Vec<i32>> = vec![vec![0, 2], vec![0, 4], vec![1, 0], vec![2, 0], vec![4, 0]];
+    let warps: Vec<Vec<i32>> = (0..dd.layout.bases("warp").len())
+        .map(|j| {
+            let w = 1i64 << j;
+            let row = (w % wpt[0]) % (m / 16) * 16;
+            let col = ((w / wpt[0]) % wpt[1]) % (n / instr_n) * instr_n;
+            vec![row as i32, col as i32]
+        })
+        .collect();
+    if dd.layout.bases("lane") != lanes.as_slice() || dd.layout.bases("warp") != warps.as_slice() {
+        return Err(
+            "'ttng.warp_group_dot' whose result layout does not give each warp its wgmma fragment is not supported yet"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// `wgmma.wait_group pendings`, with `values` passing through it so that
+/// nothing reads them before the wait.
+fn wait<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    values: &[Value<'c, 'a>],
+    pendings: i64,
+) -> Vec<Value<'c, 'a>> {
+    if values.is_empty() {
+        emit.op(
+            "nvvm.wgmma.wait.group.sync.aligned",
+            &[],
+            &[],
+            &[("group", emit.attr(&format!("{pendings} : i64")))],
+        );
+        return Vec::new();
+    }
+    let types: Vec<Type<'c>> = values.iter().map(|v| v.r#type()).collect();
+    let constraint = |t: &Type| {
+        let s = t.to_string();
+        match s.as_str() {
+            "f32" => "f",
+            "f16" | "bf16" | "i16" => "h",
+            "i64" | "f64" => "l",
+            _ => "r",
+        }
+    };
+    let registers: Vec<String> = (0..values.len()).map(|i| format!("${i}")).collect();
+    let constraints: Vec<String> = types
+        .iter()
+        .map(|t| format!("={}", constraint(t)))
+        .chain((0..values.len()).map(|i| i.to_string()))
+        .collect();
+    let asm = format!(
+        "// wait for regs: {}\n\twgmma.wait_group.sync.aligned {pendings};",
+        registers.join(",")
+    );
+    let result = emit
+        .inline_asm(
+            &asm,
+            &constraints.join(","),
+            values,
+            Some(emit.struct_type(&types)),
+        )
+        .expect("a result");
+    types
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| emit.extract(result, i as i64, t))
+        .collect()
+}
+
+/// `ttng.warp_group_dot_wait`: the tensors pass through the wait, the
+/// memory descriptors stay as they are.
+pub fn warp_group_dot_wait<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let pendings = ttir::inherent_attribute(op, "pendings")
+        .and_then(ttir::int_value)
+        .map_or(0, |(v, _)| v);
+    let mut values = Vec::new();
+    let mut spans: HashMap<usize, (usize, usize)> = HashMap::new();
+    let operands: Vec<Value<'c, 'a>> = op.operands().collect();
+    for (i, v) in operands.iter().enumerate() {
+        if TensorView::of(v.r#type()).is_some() {
+            let elements = lw.get(*v)?;
+            spans.insert(i, (values.len(), elements.len()));
+            values.extend(elements);
+        }
+    }
+    let waited = wait(emit, &values, pendings);
+    for (i, v) in operands.iter().enumerate() {
+        let result: Value = op.result(i).map_err(|_| "missing result")?.into();
+        match spans.get(&i) {
+            Some(&(start, len)) => lw.set(result, waited[start..start + len].to_vec()),
+            None => {
+                let same = lw.get(*v)?;
+                lw.set(result, same);
+            }
+        }
+    }
+    Ok(())
+}
