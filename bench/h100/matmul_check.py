@@ -12,6 +12,7 @@ kernel size ours/triton RATIO` (median of `triton.testing.do_bench`).
 
 import importlib.util
 import sys
+import tempfile
 
 import torch
 import triton
@@ -72,7 +73,9 @@ def run(kernels, make, bench):
 
 
 def main():
-    kernels = load_kernels(sys.argv[1] if len(sys.argv) > 1 else ".device/corpus")
+    corpus = sys.argv[1] if len(sys.argv) > 1 else ".device/corpus"
+    # An empty cache: every kernel is compiled here, by the compiler named.
+    triton.knobs.cache.dir = tempfile.mkdtemp()
     failed = False
     for name, size, make, bench in CASES:
         errors, times = {}, {}
@@ -81,8 +84,15 @@ def main():
                 triton_rs.enable("strict")
             else:
                 triton_rs.disable()
+            # Fresh @triton.jit objects: Triton keeps compiled kernels in
+            # memory per function, whichever compiler made them.
+            kernels = load_kernels(corpus)
+            triton_rs.reset_stats()
             try:
                 errors[compiler], times[compiler] = run(kernels, make, bench)
+                compiled = triton_rs.stats()["compiled"]
+                if (compiler == "ours") != (compiled > 0):
+                    raise RuntimeError(f"{compiler}: {compiled} kernels compiled by triton_rs")
             except triton_rs.CompileError as e:
                 failed = True
                 print(f"MATMUL {name} {size} {compiler} REFUSED {str(e).splitlines()[-1][:160]}")

@@ -6,8 +6,8 @@
 //!   with operands in `#ttg.dot_op`s of the result's layout;
 //! * `#ttg.nvidia_mma` version 2: `mma.sync` (what sm_80 uses, and sm_90
 //!   where `wgmma` does not apply: small or batched dots), for f16 and bf16
-//!   (m16n8k16), tf32 (m16n8k8) and int8 (m16n8k32) into f32 / i32, and f16
-//!   into f16.
+//!   (m16n8k16), tf32 (m16n8k8) and int8 (m16n8k32) into f32 / i32, f16
+//!   into f16, and f64 (sm_90's m16n8k16, one element per register).
 //!
 //! FMA: in those layouts a thread holds, for each of its result elements
 //! `(m, n)`, the whole row `m` of A and column `n` of B along K in its
@@ -25,8 +25,8 @@
 //! pattern, warps moving M and N as the result's) and refuses otherwise,
 //! then picks, for every 16x8 tile of the thread's result registers and
 //! every K step, the operand registers at the fragment's coordinates.
-//! The tiles' K steps chain through the accumulator, K upwards. `wgmma`
-//! (version 3) and other types are not lowered yet.
+//! The tiles' K steps chain through the accumulator, K upwards. Version 3
+//! results come from `ttng.warp_group_dot` (see `wgmma`).
 
 use std::collections::HashMap;
 
@@ -52,7 +52,7 @@ pub fn lower<'c, 'a>(
         Some(Layout::NvidiaMma {
             version_major: 2, ..
         }) => return mma_v2(lw, emit, [a, b, c], d),
-        _ => return Err("'tt.dot' with this layout (wgmma) is not supported yet".into()),
+        _ => return Err("'tt.dot' with this result layout is not supported yet".into()),
     }
     let (da, db, dd) = (
         lw.distributed(a.r#type())?,
@@ -117,7 +117,7 @@ pub fn lower<'c, 'a>(
 /// move `result`'s, and never its other dimension (K, which sits at the
 /// index of the result's other dimension `reduced`): then a thread's
 /// operand registers hold what its result registers need.
-fn bases_agree(
+pub(super) fn bases_agree(
     operand: &Distributed,
     result: &Distributed,
     in_dims: &[&str],
@@ -145,6 +145,10 @@ struct Instruction {
     integer: bool,
     /// The accumulator in two f16x2 registers instead of four scalars.
     half_accumulator: bool,
+    /// Registers of A and of B per instruction (f64 takes one element
+    /// each, so more of them).
+    a_registers: i32,
+    b_registers: i32,
 }
 
 fn instruction(a: &str, b: &str, d: &str) -> Option<Instruction> {
@@ -154,14 +158,19 @@ fn instruction(a: &str, b: &str, d: &str) -> Option<Instruction> {
         ("f32", "f32", "f32") => ("m16n8k8.row.col.f32.tf32.tf32.f32", 8, 1, false),
         ("i8", "i8", "i32") => ("m16n8k32.row.col.satfinite.s32.s8.s8.s32", 32, 4, true),
         ("f16", "f16", "f16") => ("m16n8k16.row.col.f16.f16.f16.f16", 16, 2, false),
+        // sm_90's f64 shape: one element per 64-bit register.
+        ("f64", "f64", "f64") => ("m16n8k16.row.col.f64.f64.f64.f64", 16, 1, false),
         _ => return None,
     };
+    let wide = d == "f64";
     Some(Instruction {
         ptx,
         k,
         per_register,
         integer,
         half_accumulator: d == "f16",
+        a_registers: if wide { 8 } else { 4 },
+        b_registers: if wide { 4 } else { 2 },
     })
 }
 
@@ -178,6 +187,9 @@ fn mma_v2<'c, 'a>(
             "'tt.dot' with mma.sync on {ta} x {tb} -> {td} is not supported yet"
         ));
     };
+    if inst.a_registers == 8 && lw.options.compute_capability < 90 {
+        return Err("'tt.dot' on f64 with mma.sync before sm_90 is not supported yet".into());
+    }
     let (da, db, dd) = (
         lw.distributed(a.r#type())?,
         lw.distributed(b.r#type())?,
@@ -186,13 +198,33 @@ fn mma_v2<'c, 'a>(
     let rank = dd.rank();
     let (row, col) = (rank - 2, rank - 1);
     let p = inst.per_register;
+    // Each lane holds `width` consecutive K elements of a K step: `p` (the
+    // instruction's own fragment), or `2 p` (operands upcast from 8 bits:
+    // A and B then hold the same permutation of K, which the sum over K
+    // does not see).
+    let k_width = |v: Value<'c, 'a>| match TensorView::of(v.r#type())
+        .and_then(|t| t.encoding)
+        .and_then(Layout::read)
+    {
+        Some(Layout::DotOperand { k_width, .. }) => k_width as i32,
+        _ => 0,
+    };
+    let width = k_width(a);
+    if k_width(b) != width || !(width == p || (width == 2 * p && inst.a_registers == 4)) {
+        return Err(format!(
+            "'tt.dot' with mma.sync operands of kWidth {width} and {} is not supported yet",
+            k_width(b)
+        ));
+    }
     // The instruction's lanes: bits 0-1 step along K in A and B (and along
     // N in the result) by the elements of one register, bits 2-4 along M
-    // (A, result) or N (B) by one.
-    let lanes = |inner: usize, outer: usize, step: i32| -> Vec<Vec<i32>> {
+    // (A, result) or N (B) by one. Where a tensor is smaller than the
+    // instruction's tile, its layout wraps (the steps past its extent are
+    // 0) and the instruction computes copies.
+    let lanes = |inner: usize, outer: usize, step: i32, shape: &[i64]| -> Vec<Vec<i32>> {
         let basis = |dim: usize, v: i32| {
             let mut b = vec![0; rank];
-            b[dim] = v;
+            b[dim] = if (v as i64) < shape[dim] { v } else { 0 };
             b
         };
         vec![
@@ -207,9 +239,9 @@ fn mma_v2<'c, 'a>(
         let bases = dist.layout.bases("lane");
         bases.len() == expected.len() && bases.iter().zip(&expected).all(|(b, e)| b == e)
     };
-    if !lanes_match(&da, lanes(col, row, p))
-        || !lanes_match(&db, lanes(row, col, p))
-        || !lanes_match(&dd, lanes(col, row, 2))
+    if !lanes_match(&da, lanes(col, row, width, &da.shape))
+        || !lanes_match(&db, lanes(row, col, width, &db.shape))
+        || !lanes_match(&dd, lanes(col, row, 2, &dd.shape))
         || !bases_agree(&da, &dd, &["warp"], row, col)
         || !bases_agree(&db, &dd, &["warp"], col, row)
     {
@@ -225,9 +257,11 @@ fn mma_v2<'c, 'a>(
     let missing = || {
         "'tt.dot' whose registers do not cover its mma.sync tiles is not supported yet".to_owned()
     };
-    // One 32-bit operand register: `p` elements from `at` on along `dim`.
+    // One operand register (32 bits, or one f64): `p` elements from `at`
+    // on along `dim`.
     let pack = |values: &[Value<'c, 'a>],
                 map: &HashMap<Vec<i32>, usize>,
+                shape: &[i64],
                 element,
                 at: &[i32],
                 dim: usize| {
@@ -235,9 +269,14 @@ fn mma_v2<'c, 'a>(
         for e in 0..p {
             let mut coordinates = at.to_vec();
             coordinates[dim] += e;
+            let coordinates = wrap(coordinates, shape);
             elements.push(values[*map.get(&coordinates).ok_or_else(missing)?]);
         }
-        Ok::<_, String>(emit.bitcast(emit.vector_of(&elements, element), i32t))
+        Ok::<_, String>(if inst.a_registers == 8 {
+            elements[0]
+        } else {
+            emit.bitcast(emit.vector_of(&elements, element), i32t)
+        })
     };
     let depth = da.shape[col] as i32;
     if depth % inst.k != 0 {
@@ -258,12 +297,28 @@ fn mma_v2<'c, 'a>(
             emit.struct_type(&[i32t; 2]),
         )
     } else {
-        let acc = if inst.integer { "r" } else { "f" };
+        let (acc, operand) = match td.to_string().as_str() {
+            "f64" => ("d", "d"),
+            _ if inst.integer => ("r", "r"),
+            _ => ("f", "r"),
+        };
+        let count = (inst.a_registers + inst.b_registers) as usize;
+        let list = |from: i32, n: i32| {
+            (from..from + n)
+                .map(|i| format!("${i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         (
-            format!("={acc},={acc},={acc},={acc},0,1,2,3,r,r,r,r,r,r"),
             format!(
-                "mma.sync.aligned.{} {{ $0, $1, $2, $3 }}, {{ $8, $9, $10, $11 }}, {{ $12, $13 }}, {{ $4, $5, $6, $7 }};",
-                inst.ptx
+                "={acc},={acc},={acc},={acc},0,1,2,3,{}",
+                vec![operand; count].join(",")
+            ),
+            format!(
+                "mma.sync.aligned.{} {{ $0, $1, $2, $3 }}, {{ {} }}, {{ {} }}, {{ $4, $5, $6, $7 }};",
+                inst.ptx,
+                list(8, inst.a_registers),
+                list(8 + inst.a_registers, inst.b_registers)
             ),
             emit.struct_type(&[td; 4]),
         )
@@ -279,11 +334,17 @@ fn mma_v2<'c, 'a>(
             let mut at = base.clone();
             at[row] += dr;
             at[col] += dc;
-            tile.push(*id.get(&at).ok_or_else(missing)?);
+            tile.push(*id.get(&wrap(at, &dd.shape)).ok_or_else(missing)?);
         }
         let mut acc: Vec<Value<'c, 'a>> = tile.iter().map(|&r| out[r]).collect();
+        // A's registers step along M by 8 and along K by `a_step`; B's
+        // along K by `b_step` (by `p` within a lane's `2 p` elements).
+        let (a_step, b_step) = if width == p {
+            (inst.k * 2 / inst.a_registers, inst.k / inst.b_registers)
+        } else {
+            (p, p)
+        };
         for k0 in (0..depth).step_by(inst.k as usize) {
-            let half = inst.k / 2;
             let mut operands = if inst.half_accumulator {
                 // (0, 0) and (0, 1) in one register, (8, 0) and (8, 1) in
                 // the other.
@@ -293,16 +354,16 @@ fn mma_v2<'c, 'a>(
             } else {
                 acc.clone()
             };
-            for (dr, dk) in [(0, 0), (8, 0), (0, half), (8, half)] {
+            for i in 0..inst.a_registers {
                 let mut at = base.clone();
-                at[row] += dr;
-                at[col] = k0 + dk;
-                operands.push(pack(&va, &ia, ta, &at, col)?);
+                at[row] += 8 * (i % 2);
+                at[col] = k0 + a_step * (i / 2);
+                operands.push(pack(&va, &ia, &da.shape, ta, &at, col)?);
             }
-            for dk in [0, half] {
+            for i in 0..inst.b_registers {
                 let mut at = base.clone();
-                at[row] = k0 + dk;
-                operands.push(pack(&vb, &ib, tb, &at, row)?);
+                at[row] = k0 + b_step * i;
+                operands.push(pack(&vb, &ib, &db.shape, tb, &at, row)?);
             }
             let result = emit
                 .inline_asm(&asm, &constraints, &operands, Some(struct_type))
@@ -335,6 +396,15 @@ fn mma_v2<'c, 'a>(
     }
     lw.set(d, out);
     Ok(())
+}
+
+/// `at` inside `shape` (powers of two), where a layout smaller than an
+/// instruction's tile wraps around.
+fn wrap(mut at: Vec<i32>, shape: &[i64]) -> Vec<i32> {
+    for (c, &s) in at.iter_mut().zip(shape) {
+        *c %= s as i32;
+    }
+    at
 }
 
 /// The register holding each coordinate (at lane and warp 0) of `dist`:

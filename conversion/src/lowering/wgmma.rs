@@ -180,10 +180,13 @@ pub fn warp_group_dot<'c, 'a>(
     let (a, b, c) = (operand(0)?, operand(1)?, operand(2)?);
     let use_c = ttir::operand(op, 3);
     let d: Value = op.result(0).map_err(|_| "missing result")?.into();
-    let Some(desc_a) = MemDesc::of(a.r#type()) else {
-        return Err(
-            "'ttng.warp_group_dot' with operand A in registers is not supported yet".into(),
-        );
+    let desc_a = MemDesc::of(a.r#type());
+    let (ta, depth) = match (&desc_a, TensorView::of(a.r#type())) {
+        (Some(desc), _) => (desc.element.to_string(), desc.shape[1]),
+        (None, Some(tensor)) if tensor.shape.len() == 2 => {
+            (tensor.element.to_string(), tensor.shape[1])
+        }
+        _ => return Err("operand A must be a 2-D tensor or memory descriptor".into()),
     };
     let desc_b = MemDesc::of(b.r#type()).ok_or("operand B must be in shared memory")?;
     let Some(Layout::NvidiaMma {
@@ -200,11 +203,7 @@ pub fn warp_group_dot<'c, 'a>(
     let tf32 = ttir::inherent_attribute(op, "inputPrecision")
         .and_then(ttir::int_value)
         .is_none_or(|(v, _)| v == 0);
-    let (ta, tb, td) = (
-        desc_a.element.to_string(),
-        desc_b.element.to_string(),
-        lw.element_type(d.r#type()),
-    );
+    let (tb, td) = (desc_b.element.to_string(), lw.element_type(d.r#type()));
     let Some(inst) = instruction(&ta, &tb, &td.to_string(), tf32) else {
         return Err(format!("wgmma on {ta} x {tb} -> {td} is not supported yet"));
     };
@@ -213,7 +212,6 @@ pub fn warp_group_dot<'c, 'a>(
         return Err("'ttng.warp_group_dot' of rank other than 2 is not supported yet".into());
     }
     let (m, n) = (dd.shape[0], dd.shape[1]);
-    let depth = desc_a.shape[1];
     let (instr_n, wpt) = (
         instr_shape[1] as i64,
         [warps_per_cta[0] as i64, warps_per_cta[1] as i64],
@@ -223,8 +221,12 @@ pub fn warp_group_dot<'c, 'a>(
             "wgmma with instrShape {instr_shape:?} on {ta} is not supported yet"
         ));
     }
-    let (oa, ob) = (Operand::new(&desc_a, 0)?, Operand::new(&desc_b, 1)?);
-    let (trans_a, trans_b) = (!oa.k_major(), !ob.k_major());
+    let oa = desc_a
+        .as_ref()
+        .map(|desc| Operand::new(desc, 0))
+        .transpose()?;
+    let ob = Operand::new(&desc_b, 1)?;
+    let (trans_a, trans_b) = (oa.as_ref().is_some_and(|o| !o.k_major()), !ob.k_major());
     if !inst.transposes && (trans_a || trans_b) {
         return Err(format!(
             "wgmma on {ta} needs both operands K-major in shared memory"
@@ -308,9 +310,23 @@ pub fn warp_group_dot<'c, 'a>(
         let wide = emit.value("llvm.zext", &[masked], emit.int_type(64), &[]);
         Ok::<_, String>(emit.or(wide, emit.int(emit.int_type(64), o.constant)))
     };
-    let term_a = runtime(&oa, warp_m, 16, wpt[0])?;
     let term_b = runtime(&ob, warp_n, instr_n, wpt[1])?;
-    let (base_a, base_b) = (start(&oa, a, term_a)?, start(&ob, b, term_b)?);
+    let base_b = start(&ob, b, term_b)?;
+    let a_operand = match &oa {
+        Some(o) => {
+            let term = runtime(o, warp_m, 16, wpt[0])?;
+            AOperand::Shared(o, start(o, a, term)?)
+        }
+        None => AOperand::Registers(registers_of_a(
+            lw,
+            emit,
+            a,
+            &dd,
+            inst.k,
+            (m / (wpt[0] * 16)).max(1),
+            wpt[0],
+        )?),
+    };
     let i64t = emit.int_type(64);
     let descriptor = |o: &Operand, base: Value<'c, 'a>, outer: i64, k: i64| {
         let step = o.offset(outer, k) >> 4;
@@ -359,10 +375,11 @@ pub fn warp_group_dot<'c, 'a>(
             registers
         }
     };
-    // One instruction: `acc` (None: no accumulator input), the two
-    // descriptors and the scale-d predicate.
+    // One instruction: `acc` (None: no accumulator input), A (a
+    // descriptor or four registers), B's descriptor and the scale-d
+    // predicate.
     let mma = |acc: Option<&[Value<'c, 'a>]>,
-               da: Value<'c, 'a>,
+               da: &[Value<'c, 'a>],
                db: Value<'c, 'a>,
                scale: Value<'c, 'a>|
      -> Vec<Value<'c, 'a>> {
@@ -376,21 +393,33 @@ pub fn warp_group_dot<'c, 'a>(
             operands.extend(packed);
             next += outputs;
         }
-        constraints.extend(["l".to_owned(), "l".to_owned()]);
-        operands.extend([da, db]);
-        let mut args = format!("{{{}}}, ${}, ${}, ", outs.join(","), next, next + 1);
+        let a_text = if da.len() == 1 {
+            constraints.push("l".into());
+            format!("${next}")
+        } else {
+            constraints.extend(da.iter().map(|_| "r".to_owned()));
+            let registers: Vec<String> = (0..da.len()).map(|i| format!("${}", next + i)).collect();
+            format!("{{{}}}", registers.join(","))
+        };
+        next += da.len();
+        constraints.push("l".into());
+        operands.extend(da.iter().copied().chain([db]));
+        let mut args = format!("{{{}}}, {a_text}, ${next}, ", outs.join(","));
         if acc.is_some() {
             constraints.push("b".into());
             operands.push(scale);
-            args += &format!("${}", next + 2);
+            args += &format!("${}", next + 1);
         } else {
             args += "0";
         }
         if inst.scales {
             args += ", 1, 1";
         }
+        if inst.transposes && da.len() == 1 {
+            args += &format!(", {}", trans_a as i32);
+        }
         if inst.transposes {
-            args += &format!(", {}, {}", trans_a as i32, trans_b as i32);
+            args += &format!(", {}", trans_b as i32);
         }
         let asm = format!(
             "wgmma.mma_async.sync.aligned.m64n{instr_n}k{}.{} {args};",
@@ -402,10 +431,14 @@ pub fn warp_group_dot<'c, 'a>(
         unpack(result)
     };
 
-    let reads = vec![
-        super::Access::Read(lw.buffer_span(a)),
-        super::Access::Read(lw.buffer_span(b)),
-    ];
+    let is_async = ttir::inherent_attribute(op, "isAsync")
+        .and_then(ttir::bool_value)
+        .unwrap_or(false);
+    let in_registers = oa.is_none();
+    let mut reads = vec![super::Access::Read(lw.buffer_span(b))];
+    if oa.is_some() {
+        reads.push(super::Access::Read(lw.buffer_span(a)));
+    }
     lw.shared_accesses(emit, reads);
     emit.op("nvvm.wgmma.fence.aligned", &[], &[], &[]);
     let true_ = emit.int(i1, 1);
@@ -422,11 +455,14 @@ pub fn warp_group_dot<'c, 'a>(
         let steps = depth / inst.k;
         for ks in 0..steps {
             let k = ks * inst.k;
-            let da = descriptor(&oa, base_a, rm * wpt[0] * 16, k);
+            let da = match &a_operand {
+                AOperand::Shared(o, base) => vec![descriptor(o, *base, rm * wpt[0] * 16, k)],
+                AOperand::Registers(registers) => registers[&(*rm, ks)].clone(),
+            };
             let db = descriptor(&ob, base_b, rn * wpt[1] * instr_n, k);
             imprecise += inst.k;
             if needs_partial {
-                partial = Some(mma(partial.as_deref(), da, db, true_));
+                partial = Some(mma(partial.as_deref(), &da, db, true_));
                 if imprecise >= max_imprecise || ks == steps - 1 {
                     let p = partial.take().expect("a partial sum");
                     acc = Some(match acc {
@@ -440,7 +476,15 @@ pub fn warp_group_dot<'c, 'a>(
                     imprecise = 0;
                 }
             } else {
-                acc = Some(mma(acc.as_deref(), da, db, scale));
+                let mut result = mma(acc.as_deref(), &da, db, scale);
+                if in_registers && is_async {
+                    // Each instruction its own group, at most a K loop's
+                    // worth in flight: the registers of A are read
+                    // asynchronously too (Triton's order).
+                    emit.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
+                    result = wait(emit, &result, steps - 1);
+                }
+                acc = Some(result);
                 scale = true_;
             }
         }
@@ -449,19 +493,89 @@ pub fn warp_group_dot<'c, 'a>(
             out[r] = v;
         }
     }
-    emit.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
+    if !(in_registers && is_async) {
+        emit.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
+    }
     // Registers that repeat an element take the value of its first register.
     for (t, coordinates) in dd.registers.iter().enumerate() {
         out[t] = out[index[coordinates]];
     }
-    let is_async = ttir::inherent_attribute(op, "isAsync")
-        .and_then(ttir::bool_value)
-        .unwrap_or(false);
     if !is_async {
         out = wait(emit, &out, 0);
     }
     lw.set(d, out);
     Ok(())
+}
+
+/// Operand A: a descriptor base in shared memory, or per (M rep, K step)
+/// the four 32-bit registers of its fragment.
+enum AOperand<'o, 'c, 'a> {
+    Shared(&'o Operand, Value<'c, 'a>),
+    Registers(HashMap<(i64, i64), Vec<Value<'c, 'a>>>),
+}
+
+/// The fragments of an A operand held in registers (a `#ttg.dot_op` of the
+/// result's layout): for each 64-row tile and K step, four 32-bit
+/// registers, register `j` holding row `lane / 4 + 8 (j % 2)` and, packed,
+/// the `32 / bits` elements from column `(32 / bits) (lane % 4) + (K / 2)
+/// (j / 2)` on. Checked against the layout's lanes and warps first.
+fn registers_of_a<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    a: Value<'c, 'a>,
+    dd: &Distributed,
+    k: i64,
+    reps_m: i64,
+    warps_m: i64,
+) -> Result<HashMap<(i64, i64), Vec<Value<'c, 'a>>>, String> {
+    let da = lw.distributed(a.r#type())?;
+    let element = lw.element_type(a.r#type());
+    let bits = super::types::memory_bits(TensorView::of(a.r#type()).ok_or("A is a tensor")?.element)
+        as i64;
+    let per_register = 32 / bits;
+    let lanes: Vec<Vec<i32>> = [
+        (0, per_register),
+        (0, 2 * per_register),
+        (1, 0),
+        (2, 0),
+        (4, 0),
+    ]
+    .iter()
+    .map(|&(r, c): &(i64, i64)| vec![r as i32, c as i32])
+    .collect();
+    if da.layout.bases("lane") != lanes.as_slice()
+        || !super::dot::bases_agree(&da, dd, &["warp"], 0, 1)
+    {
+        return Err("'ttng.warp_group_dot' whose A layout does not give each lane its wgmma fragment is not supported yet".into());
+    }
+    let index = super::dot::register_index(&da);
+    let values = lw.get(a)?;
+    let i32t = emit.i32_type();
+    let mut out = HashMap::new();
+    for rm in 0..reps_m {
+        for ks in 0..da.shape[1] / k {
+            let mut registers = Vec::with_capacity(4);
+            for j in 0..4 {
+                let row = rm * warps_m * 16 + 8 * (j % 2);
+                let col = ks * k + k / 2 * (j / 2);
+                let mut elements = Vec::with_capacity(per_register as usize);
+                for e in 0..per_register {
+                    let at = vec![row as i32, (col + e) as i32];
+                    let r = index.get(&at).ok_or(
+                        "'ttng.warp_group_dot' whose A registers do not cover its wgmma tiles is not supported yet",
+                    )?;
+                    elements.push(values[*r]);
+                }
+                registers.push(if per_register == 1 {
+                    emit.bitcast(elements[0], i32t)
+                } else {
+                    emit.bitcast(emit.vector_of(&elements, element), i32t)
+                });
+            }
+            out.insert((rm, ks), registers);
+        }
+    }
+    Ok(out)
 }
 
 /// Checks that lanes and warps hold the wgmma fragments: lanes as the

@@ -88,10 +88,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 // CHECK: "fence.proxy.async.shared::cta;", ""
 // CHECK: nvvm.shfl.sync idx
 // CHECK: llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
-// CHECK: %[[MODE_A:.*]] = llvm.mlir.constant(-9223371899415822336 : i64) : i64
-// CHECK: llvm.or %{{.*}}, %[[MODE_A]] : i64
 // CHECK: %[[MODE_B:.*]] = llvm.mlir.constant(4611686293322072064 : i64) : i64
 // CHECK: llvm.or %{{.*}}, %[[MODE_B]] : i64
+// CHECK: %[[MODE_A:.*]] = llvm.mlir.constant(-9223371899415822336 : i64) : i64
+// CHECK: llvm.or %{{.*}}, %[[MODE_A]] : i64
 // CHECK: nvvm.barrier0
 // CHECK-NEXT: nvvm.wgmma.fence.aligned
 // CHECK: "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.*}},$31}, $32, $33, 0, 1, 1, 0, 1;", "=f,{{.*}},=f,l,l"
@@ -138,6 +138,59 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
     ttng.fence_async_shared {bCluster = false}
     %d = ttng.warp_group_dot %sa, %sb, %acc {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<64x16xf32, #shared, #smem> * !ttg.memdesc<16x32xf32, #shared1, #smem> -> tensor<64x32xf32, #mma>
     %w:2 = ttng.warp_group_dot_wait %d, %sa {pendings = 1 : i32} : tensor<64x32xf32, #mma>, !ttg.memdesc<64x16xf32, #shared, #smem>
+    tt.return
+  }
+}
+
+// -----
+
+// Operand A in registers (a #ttg.dot_op of the wgmma layout, as attention
+// loops leave it): four 32-bit registers per K step, two f16 each; no
+// trans-a immediate. Asynchronous: each instruction is its own group,
+// followed by a wait for all but the other K steps' groups.
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 4096 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @wgmma_registers
+// CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.*}},$31}, {$64,$65,$66,$67}, $68, $69, 1, 1, 0;", "=f,{{.*}},31,r,r,r,r,l,b"
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: "// wait for regs: $0,{{.*}},$31\0A\09wgmma.wait_group.sync.aligned 1;"
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: wgmma.wait_group.sync.aligned 1;
+// CHECK-NOT: nvvm.wgmma.commit.group.sync.aligned
+  tt.func public @wgmma_registers() {
+    %a = arith.constant dense<1.000000e+00> : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %b = arith.constant dense<2.000000e+00> : tensor<32x64xf16, #blocked>
+    %acc = arith.constant dense<1.000000e+00> : tensor<64x64xf32, #mma>
+    %sb = ttg.local_alloc %b {allocation.offset = 0 : i32} : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
+    ttng.fence_async_shared {bCluster = false}
+    %d = ttng.warp_group_dot %a, %sb, %acc {inputPrecision = 0 : i32, isAsync = true} : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+    %w = ttng.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<64x64xf32, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// f64 on sm_90: m16n8k16 with one element per 64-bit register (eight of
+// A, four of B).
+// CHECK-LABEL: llvm.func @mma_v2_f64
+// CHECK: "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 { $0, $1, $2, $3 }, { $8, $9, $10, $11, $12, $13, $14, $15 }, { $16, $17, $18, $19 }, { $4, $5, $6, $7 };", "=d,=d,=d,=d,0,1,2,3,d,d,d,d,d,d,d,d,d,d,d,d"
+// CHECK-NOT: mma.sync
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mma_v2_f64(%p: !tt.ptr<f64>) {
+    %a = arith.constant dense<2.0> : tensor<16x16xf64, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
+    %b = arith.constant dense<3.0> : tensor<16x8xf64, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>
+    %c = arith.constant dense<1.0> : tensor<16x8xf64, #mma>
+    %d = tt.dot %a, %b, %c : tensor<16x16xf64, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x8xf64, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<16x8xf64, #mma>
+    %ps = tt.splat %p : !tt.ptr<f64> -> tensor<16x8x!tt.ptr<f64>, #mma>
+    tt.store %ps, %d : tensor<16x8x!tt.ptr<f64>, #mma>
     tt.return
   }
 }

@@ -722,6 +722,66 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
+// f64 mma.sync (sm_90's shape) is refused before sm_90 (this file's
+// default target is sm_80).
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mma_v2_f64(%p: !tt.ptr<f64>) {
+    %a = arith.constant dense<2.0> : tensor<16x16xf64, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
+    %b = arith.constant dense<3.0> : tensor<16x8xf64, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>
+    %c = arith.constant dense<1.0> : tensor<16x8xf64, #mma>
+    // expected-error @+1 {{'tt.dot' on f64 with mma.sync before sm_90 is not supported yet}}
+    %d = tt.dot %a, %b, %c : tensor<16x16xf64, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x8xf64, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<16x8xf64, #mma>
+    %ps = tt.splat %p : !tt.ptr<f64> -> tensor<16x8x!tt.ptr<f64>, #mma>
+    tt.store %ps, %d : tensor<16x8x!tt.ptr<f64>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// A 2x4 result, smaller than the 16x8 tile: the layouts wrap (lanes past
+// the extent hold copies) and one instruction per K step computes the
+// tile with its copies.
+// CHECK-LABEL: llvm.func @mma_v2_small
+// CHECK-COUNT-2: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-NOT: mma.sync
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mma_v2_small(%p: !tt.ptr<f32>) {
+    %a = arith.constant dense<2.0> : tensor<2x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %b = arith.constant dense<3.0> : tensor<32x4xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    %c = arith.constant dense<1.0> : tensor<2x4xf32, #mma>
+    %d = tt.dot %a, %b, %c : tensor<2x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x4xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<2x4xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<2x4x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<2x4x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// f16 operands upcast from fp8 hold four consecutive K elements per lane
+// (kWidth = 4): A and B pair them the same way, two to a register, so the
+// instruction sums the same products in another order.
+// CHECK-LABEL: llvm.func @mma_v2_kwidth4
+// CHECK-COUNT-2: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-NOT: mma.sync
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mma_v2_kwidth4(%p: !tt.ptr<f32>) {
+    %a = arith.constant dense<2.0> : tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+    %b = arith.constant dense<3.0> : tensor<32x8xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
+    %c = arith.constant dense<1.0> : tensor<16x8xf32, #mma>
+    %d = tt.dot %a, %b, %c : tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<32x8xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<16x8xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<16x8x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
 // A callee lowered before its caller: its size cannot be read back, so the
 // call counts as writing any shared byte and is fenced after the caller's
 // reduction read its scratch.
