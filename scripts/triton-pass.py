@@ -46,6 +46,8 @@ def add_pass(pm, flag, opts, lib):
         "triton-nvidia-gpu-fence-insertion": lambda: nv.ttnvgpuir.add_fence_insertion(
             pm, num("compute-capability", 90)),
         "triton-nvidia-mma-lowering": lambda: nv.ttnvgpuir.add_lower_mma(pm),
+        "triton-nvidia-gpu-proxy-fence-insertion": lambda: nv.ttnvgpuir.add_proxy_fence_insertion(
+            pm, num("compute-capability", 90)),
         "triton-nvidia-optimize-descriptor-encoding": lambda: nv.ttnvgpuir.add_optimize_descriptor_encoding(pm),
         "triton-nvidia-tma-lowering": lambda: nv.ttnvgpuir.add_tma_lowering(pm),
         "triton-loop-aware-cse": lambda: p.ttir.add_loop_aware_cse(pm),

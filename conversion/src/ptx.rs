@@ -207,11 +207,17 @@ fn initialize_nvptx() {
         LLVMInitializeNVPTXTarget();
         LLVMInitializeNVPTXTargetMC();
         LLVMInitializeNVPTXAsmPrinter();
-        // Triton's make_ptx sets `nvptx-mad-wide-opt` on LLVM's option
-        // registry; the C API reaches that registry only through a command
-        // line. It is parsed exactly once: parsing a flag a second time is
-        // an error that makes LLVM exit.
-        let args = [c"tt-compiler".as_ptr(), c"-nvptx-mad-wide-opt".as_ptr()];
+        // Triton sets `nvptx-mad-wide-opt` and `nvptx-short-ptr` (32-bit
+        // pointers to shared, const and local memory, so the data layout
+        // says `p3:32:32`) on LLVM's option registry, before any data
+        // layout is made; the C API reaches that registry only through a
+        // command line. It is parsed exactly once: parsing a flag a second
+        // time is an error that makes LLVM exit.
+        let args = [
+            c"tt-compiler".as_ptr(),
+            c"-nvptx-mad-wide-opt".as_ptr(),
+            c"-nvptx-short-ptr".as_ptr(),
+        ];
         LLVMParseCommandLineOptions(args.len() as i32, args.as_ptr(), std::ptr::null());
     });
 }

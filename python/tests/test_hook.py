@@ -29,12 +29,15 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def dot_kernel(a_ptr, b_ptr, c_ptr):
-    # 64x64x64 in fp16 with four warps: a wgmma, which the lowering refuses.
-    offsets = tl.arange(0, 64)
-    a = tl.load(a_ptr + offsets[:, None] * 64 + offsets[None, :])
-    b = tl.load(b_ptr + offsets[:, None] * 64 + offsets[None, :])
-    tl.store(c_ptr + offsets[:, None] * 64 + offsets[None, :], tl.dot(a, b))
+def scaled_dot_kernel(a_ptr, scale_ptr, b_ptr, c_ptr):
+    # A 64x64x64 dot of mxfp4 (two e2m1 per byte, one scale per 32) by
+    # bf16: accelerate-matmul has no decomposition of tt.dot_scaled yet.
+    rows = tl.arange(0, 64)
+    a = tl.load(a_ptr + rows[:, None] * 32 + tl.arange(0, 32)[None, :])
+    scale = tl.load(scale_ptr + rows[:, None] * 2 + tl.arange(0, 2)[None, :])
+    b = tl.load(b_ptr + rows[:, None] * 64 + rows[None, :])
+    c = tl.dot_scaled(a, scale, "e2m1", b, None, "bf16")
+    tl.store(c_ptr + rows[:, None] * 64 + rows[None, :], c)
 
 
 @triton.jit(noinline=True)
@@ -65,7 +68,7 @@ def descriptor_kernel(in_ptr, out_ptr):
 ADD = dict(signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"},
            constexprs={"BLOCK": 1024})
 DESCRIPTORS = dict(signature={"in_ptr": "*fp32", "out_ptr": "*fp32"}, constexprs={})
-DOT = dict(signature={"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32"}, constexprs={})
+SCALED_DOT = dict(signature={"a_ptr": "*u8", "scale_ptr": "*u8", "b_ptr": "*bf16", "c_ptr": "*fp32"}, constexprs={})
 
 
 def compile_with(kernel, spec, options=None):
@@ -155,19 +158,19 @@ def test_clusters_for_kernels_without_tensors(hook):
 def test_strict_mode_raises_the_refusal(hook):
     triton_rs.enable("strict")
     with pytest.raises(triton_rs.CompileError) as info:
-        compile_with(dot_kernel, DOT)
+        compile_with(scaled_dot_kernel, SCALED_DOT)
     assert "not supported yet" in str(info.value) or "does not support" in str(info.value)
     assert "test_hook.py:" in str(info.value)
 
 
 def test_fallback_mode_hands_the_kernel_to_triton(hook, caplog):
     triton_rs.enable("fallback")
-    kernel = compile_with(dot_kernel, DOT)
+    kernel = compile_with(scaled_dot_kernel, SCALED_DOT)
     assert not hasattr(kernel.metadata, "triton_rs")
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
     counts = triton_rs.stats()
     assert counts["fallbacks"] == 1 and counts["compiled"] == 0
-    assert counts["fallback_kernels"][0][0] == "dot_kernel"
+    assert counts["fallback_kernels"][0][0] == "scaled_dot_kernel"
     assert any("compiled by Triton instead" in record.message for record in caplog.records)
 
 

@@ -1,6 +1,7 @@
 //! Memory ops: global loads and stores as predicated, vectorised inline
 //! PTX (as Triton emits them), shared-memory buffers (`local_alloc`,
-//! `memdesc_index`, `local_load`, `local_store`) and asynchronous copies
+//! `memdesc_index`, `local_load` (with `ldmatrix` for `mma.sync` operands, see
+//! `ldmatrix`), `local_store`) and asynchronous copies
 //! from global to shared memory (`cp.async`).
 
 use melior::ir::{
@@ -393,7 +394,7 @@ pub fn store<'c, 'a>(
 
 /// Where element `coordinates` of a shared-memory view lives, in
 /// elements from the view's base, for a swizzled shared layout.
-fn shared_offset<'c, 'a>(
+pub(super) fn shared_offset<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     desc: &MemDesc,
     coordinates: &[Value<'c, 'a>],
@@ -635,9 +636,13 @@ pub fn local_load<'c, 'a>(
     let base = lw.scalar(src)?;
     let ty = result(op).r#type();
     let element = lw.element_type(ty);
-    let coordinates = lw.coordinates(emit, ty)?;
     let span = lw.buffer_span(src);
     lw.shared_access(emit, Access::Read(span));
+    if let Some(values) = super::ldmatrix::load(lw, emit, &desc, base, ty)? {
+        lw.set(result(op), values);
+        return Ok(());
+    }
+    let coordinates = lw.coordinates(emit, ty)?;
     let mut values = Vec::with_capacity(coordinates.len());
     for c in &coordinates {
         let offset = shared_offset(emit, &desc, c)?;

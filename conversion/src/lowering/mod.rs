@@ -17,6 +17,7 @@ mod gather;
 mod histogram;
 mod inline_asm;
 mod layout;
+mod ldmatrix;
 mod map_elementwise;
 mod memory;
 mod print;
@@ -114,6 +115,9 @@ pub struct Lowering<'c, 'a> {
     prologue: Option<(BlockRef<'c, 'a>, OperationRef<'c, 'a>)>,
     threads: Option<ThreadIds<'c, 'a>>,
     shared_base: Option<Value<'c, 'a>>,
+    /// The warp id made uniform across the warp (`shfl.sync` of lane 0's),
+    /// emitted once per function at its entry.
+    uniform_warp: Option<Value<'c, 'a>>,
     /// Shared memory read / written since the last barrier.
     pending: Pending,
     /// Where the ops after the current one go, when its lowering split
@@ -254,6 +258,25 @@ impl<'c, 'a> Lowering<'c, 'a> {
             &[("global_name", entry.attr("@global_smem"))],
         );
         self.shared_base = Some(v);
+        v
+    }
+
+    /// This thread's warp id, known to the compiler as uniform across the
+    /// warp (a `shfl.sync` of lane 0's, as Triton's warp id), computed at
+    /// the function's entry so that loops do not repeat the shuffle.
+    pub fn uniform_warp(&mut self) -> Value<'c, 'a> {
+        if let Some(v) = self.uniform_warp {
+            return v;
+        }
+        let (_, _, warp) = self.thread_ids();
+        let entry = self.prologue(Location::unknown(self.context));
+        let v = entry.value(
+            "nvvm.shfl.sync",
+            &[entry.i32(-1), warp, entry.i32(0), entry.i32(31)],
+            entry.i32_type(),
+            &[("kind", entry.attr("#nvvm<shfl_kind idx>"))],
+        );
+        self.uniform_warp = Some(v);
         v
     }
 
@@ -553,6 +576,7 @@ pub fn lower_module<'c, 'a>(
         prologue: None,
         threads: None,
         shared_base: None,
+        uniform_warp: None,
         pending: Pending::default(),
         continuation: None,
         deferred_asserts: Vec::new(),
@@ -841,6 +865,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
         self.values.clear();
         self.blocks.clear();
         self.shared_base = None;
+        self.uniform_warp = None;
         let entry = self.prologue(location);
         self.threads = Some(ThreadIds::new(&entry, self.threads_per_warp));
         for i in 0..old_entry.argument_count() {

@@ -270,13 +270,7 @@ pub fn warp_group_dot<'c, 'a>(
     }
 
     // The warp group's first warp, uniform across the warp.
-    let (_, _, warp) = lw.thread_ids();
-    let warp = emit.value(
-        "nvvm.shfl.sync",
-        &[emit.i32(-1), warp, emit.i32(0), emit.i32(31)],
-        emit.i32_type(),
-        &[("kind", emit.attr("#nvvm<shfl_kind idx>"))],
-    );
+    let warp = lw.uniform_warp();
     let group = emit.and(warp, emit.i32(!3));
     let urem = |x, v: i64| emit.value("llvm.urem", &[x, emit.i32(v)], emit.i32_type(), &[]);
     let udiv = |x, v: i64| emit.value("llvm.udiv", &[x, emit.i32(v)], emit.i32_type(), &[]);

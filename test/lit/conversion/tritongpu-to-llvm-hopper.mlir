@@ -85,8 +85,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
 // CHECK-LABEL: llvm.func @wgmma
-// CHECK: "fence.proxy.async.shared::cta;", ""
 // CHECK: nvvm.shfl.sync idx
+// CHECK: "fence.proxy.async.shared::cta;", ""
 // CHECK: llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
 // CHECK: %[[MODE_B:.*]] = llvm.mlir.constant(4611686293322072064 : i64) : i64
 // CHECK: llvm.or %{{.*}}, %[[MODE_B]] : i64
