@@ -27,7 +27,7 @@
 
 use melior::ir::{operation::OperationRef, Type, Value, ValueLike};
 use tt_dialect::ir as ttir;
-use ttg_dialect::convert_layout::{register_pairs, ShufflePlan, Side, Step};
+use ttg_dialect::convert_layout::{register_pairs, Group, Plan, ShufflePlan, Side, Step};
 
 use crate::allocation::Conversion;
 
@@ -106,7 +106,31 @@ pub fn lower<'c, 'a>(
             );
         }
         lw.shared_access(emit, Access::Read(span.clone()));
-        for group in plan.load.groups.iter().filter(|g| g.rep == rep) {
+        let groups: Vec<&Group> = plan.load.groups.iter().filter(|g| g.rep == rep).collect();
+        if let Some(weights) = ldmatrix_rows(&plan, &groups) {
+            // Four groups per ldmatrix.x4: lane l gives the address of row
+            // l % 8 of group l / 8 and receives its two elements of each.
+            for quad in groups.chunks(4) {
+                let part = lw.thread_linear(emit, &weights(quad), &plan.load.warps);
+                let result = emit
+                    .inline_asm(
+                        "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",
+                        "=r,=r,=r,=r,r",
+                        &[address(part, quad[0].offset)],
+                        Some(emit.struct_type(&[emit.i32_type(); 4])),
+                    )
+                    .expect("a result");
+                let pair = emit.vector_type(2, memory);
+                for (i, group) in quad.iter().enumerate() {
+                    let word = emit.bitcast(emit.extract(result, i as i64, emit.i32_type()), pair);
+                    for (&r, element) in group.registers.iter().zip(emit.elements_of(word, 2, memory)) {
+                        loaded[r] = Some(from_int(emit, element, ty));
+                    }
+                }
+            }
+            continue;
+        }
+        for group in groups {
             let n = group.registers.len();
             let data = emit.value(
                 "llvm.load",
@@ -132,6 +156,42 @@ pub fn lower<'c, 'a>(
         .ok_or("the conversion plan leaves a destination register unset")?;
     lw.set(result, loaded);
     Ok(())
+}
+
+/// Whether a round's loads can be `ldmatrix.x4`s, and then the lane
+/// weights of the row addresses for four of its groups: 16-bit elements
+/// read two at a time, lanes 0 and 1 stepping 2 and 4 elements (one
+/// 16-byte row per four lanes), every other lane, warp and group offset a
+/// multiple of 8 elements (rows stay 16-byte aligned) and the groups'
+/// offsets linear in the group's index (lane bits 3 and 4 pick it).
+fn ldmatrix_rows(plan: &Plan, groups: &[&Group]) -> Option<impl Fn(&[&Group]) -> Vec<u32>> {
+    let side = &plan.load;
+    let aligned = |v: u32| v.is_multiple_of(8);
+    let usable = plan.bits == 16
+        && side.lanes.len() == 5
+        && side.lanes[0] == 2
+        && side.lanes[1] == 4
+        && side.lanes[2..].iter().all(|&v| aligned(v))
+        && side.warps.iter().all(|&v| aligned(v))
+        && !groups.is_empty()
+        && groups.len().is_multiple_of(4)
+        && groups
+            .iter()
+            .all(|g| g.registers.len() == 2 && aligned(g.offset))
+        && groups
+            .chunks(4)
+            .all(|q| q[0].offset ^ q[1].offset ^ q[2].offset ^ q[3].offset == 0);
+    let lanes = side.lanes.clone();
+    let weights = move |quad: &[&Group]| {
+        vec![
+            lanes[2],
+            lanes[3],
+            lanes[4],
+            quad[1].offset ^ quad[0].offset,
+            quad[2].offset ^ quad[0].offset,
+        ]
+    };
+    usable.then_some(weights)
 }
 
 /// Emits `plan` (see [`ShufflePlan::run`]) on this thread's source values:

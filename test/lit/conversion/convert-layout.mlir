@@ -100,3 +100,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// An f16 wgmma result to a store layout of eight elements per thread: the
+// loads read pairs from rows of 16 bytes, four rows a lane group apart,
+// so four groups are one ldmatrix.x4 (each lane addresses one row), as
+// Triton's epilogue does.
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @ldmatrix_epilogue
+  tt.func public @ldmatrix_epilogue(%v: f16, %out: !tt.ptr<f16>) {
+    %x = tt.splat %v : f16 -> tensor<64x64xf16, #mma>
+    // CHECK-COUNT-4: llvm.store {{.*}} : vector<8xi16>, !llvm.ptr<3>
+    // CHECK-NEXT: nvvm.barrier0
+    // CHECK-COUNT-4: "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,r"
+    // CHECK-NOT: llvm.load {{.*}} : !llvm.ptr<3>
+    // CHECK: llvm.return
+    %y = ttg.convert_layout %x {allocation.offset = 0 : i32} : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #blocked>
+    %p = tt.splat %out : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    tt.store %p, %y : tensor<64x64x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
