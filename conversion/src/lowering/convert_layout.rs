@@ -123,7 +123,11 @@ pub fn lower<'c, 'a>(
                 let pair = emit.vector_type(2, memory);
                 for (i, group) in quad.iter().enumerate() {
                     let word = emit.bitcast(emit.extract(result, i as i64, emit.i32_type()), pair);
-                    for (&r, element) in group.registers.iter().zip(emit.elements_of(word, 2, memory)) {
+                    for (&r, element) in group
+                        .registers
+                        .iter()
+                        .zip(emit.elements_of(word, 2, memory))
+                    {
                         loaded[r] = Some(from_int(emit, element, ty));
                     }
                 }

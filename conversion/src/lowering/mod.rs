@@ -528,6 +528,10 @@ pub fn convert_type<'c>(context: &'c Context, ty: Type<'c>) -> Type<'c> {
     if types::float_bits(ty) == Some(8) {
         return IntegerType::new(context, 8).into();
     }
+    // Triton's type converter: 32-bit indices.
+    if ty.is_index() {
+        return IntegerType::new(context, 32).into();
+    }
     ty
 }
 

@@ -853,3 +853,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
     tt.return
   }
 }
+
+// -----
+
+// An `index` argument becomes an i32, as Triton's type converter has
+// 32-bit indices (a kernel that never reads it still lowers to valid LLVM).
+// CHECK-LABEL: llvm.func @index_argument(%arg0: i32, %arg1: !llvm.ptr<1>, %arg2: !llvm.ptr<1>, %arg3: !llvm.ptr<1>)
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @index_argument(%lb: index, %a: !tt.ptr<f16>) {
+    tt.return
+  }
+}
