@@ -368,9 +368,18 @@ fn ptxas() -> Option<PathBuf> {
 fn memory_instructions(ptx: &str) -> Vec<(String, usize)> {
     let mut counts = std::collections::BTreeMap::new();
     for token in ptx.split(|c: char| c.is_whitespace() || c == '@' || c == ';') {
-        let keep = ["ld.global", "st.global", "atom.", "cp.async", "vprintf"]
-            .iter()
-            .any(|p| token.starts_with(p))
+        let keep = [
+            "ld.global",
+            "st.global",
+            "atom.",
+            "cp.async",
+            "vprintf",
+            "wgmma.",
+            "mma.sync",
+            "fence.proxy",
+        ]
+        .iter()
+        .any(|p| token.starts_with(p))
             && !token.contains("param");
         if keep {
             *counts.entry(token.to_owned()).or_insert(0) += 1;
@@ -392,10 +401,11 @@ fn source_files(ptx: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Every non-dot corpus kernel compiles from Triton's `.ttir` to PTX that
-/// ptxas accepts; its metadata's shared memory equals Triton's; its global
-/// loads, stores, atomics, async copies and printf calls are Triton's, the
-/// same instructions and widths, as many; its line tables name the same
+/// Every corpus kernel compiles from Triton's `.ttir` to PTX that ptxas
+/// accepts; its metadata's shared memory equals Triton's; its global
+/// loads, stores, atomics, async copies, printf calls, `mma.sync`, `wgmma`
+/// and proxy fences are Triton's, the same instructions and widths, as
+/// many; its line tables name the same
 /// source files (inlined `standard.py` code too). Reductions across warps read every
 /// warp's partial from shared memory instead of shuffling a second time, so
 /// they have fewer shuffles and barriers than Triton's, never more.
@@ -408,7 +418,7 @@ fn corpus_kernels_compile_to_ptx_like_tritons() {
     }
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path().to_path_buf();
-    for kernel in NON_DOT_KERNELS {
+    for kernel in NON_DOT_KERNELS.iter().chain(&["matmul", "matmul_naive"]) {
         let result = std::fs::read_to_string(corpus.join(kernel).join("result.json")).unwrap();
         let field = |name: &str| -> String {
             let start = result.find(&format!("\"{name}\": ")).unwrap() + name.len() + 4;
