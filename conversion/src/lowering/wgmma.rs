@@ -216,7 +216,12 @@ pub fn warp_group_dot<'c, 'a>(
         instr_shape[1] as i64,
         [warps_per_cta[0] as i64, warps_per_cta[1] as i64],
     );
-    if instr_shape[2] as i64 != inst.k || instr_n > inst.max_n || instr_n % 8 != 0 {
+    if instr_shape[2] as i64 != inst.k
+        || instr_n > inst.max_n
+        || instr_n < 8
+        || instr_n % 8 != 0
+        || wpt.iter().any(|&w| w < 1)
+    {
         return Err(format!(
             "wgmma with instrShape {instr_shape:?} on {ta} is not supported yet"
         ));

@@ -793,7 +793,13 @@ impl Nvmma {
         else {
             return Err("expected an NVMMA shared layout".into());
         };
-        if fp4_padded || desc.shape.len() != 2 || swizzling_byte_width == 0 {
+        let bits = tt_dialect::types::bit_width(desc.element);
+        if fp4_padded
+            || desc.shape.len() != 2
+            || swizzling_byte_width == 0
+            || Some(element_bit_width) != bits
+            || ![8, 16, 32, 64].contains(&element_bit_width)
+        {
             return Err(
                 "NVMMA shared views other than 2-D and swizzled (32, 64 or 128 bytes) are not supported yet"
                     .into(),
