@@ -367,8 +367,18 @@ fn ttir_passes_match_triton() {
             })
         })
         .collect();
-    let scratch = scratch_dir("golden-passes");
-    let results = parallel_map(&checked, |i, (_, step)| {
+    let checked: Vec<&corpus::Step> = checked.into_iter().map(|(_, s)| s).collect();
+    let passes: Vec<&str> = GOLDEN_PASSES.iter().map(|&(pass, _)| pass).collect();
+    check_golden_steps("golden-passes", &checked, &passes, false);
+}
+
+/// Runs each step's pass on its input and compares the output with
+/// Triton's (see [`golden`]); prints a table of steps and matches per pass
+/// and the first failures, and fails the test when a step differs (or,
+/// with `every_pass`, when one of `passes` never runs in the corpus).
+fn check_golden_steps(name: &str, checked: &[&corpus::Step], passes: &[&str], every_pass: bool) {
+    let scratch = scratch_dir(name);
+    let results = parallel_map(checked, |i, step| -> Result<(), String> {
         let flag = format!("--{}", step.pass);
         golden(
             &scratch,
@@ -379,20 +389,20 @@ fn ttir_passes_match_triton() {
         )
     });
     let mut table: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for ((_, step), result) in checked.iter().zip(&results) {
+    for (step, result) in checked.iter().zip(&results) {
         let row = table.entry(&step.pass).or_default();
         row.0 += 1;
         row.1 += usize::from(result.is_ok());
     }
-    println!("\n{:<46} {:>6} {:>6}", "pass", "runs", "match");
-    for (pass, _) in GOLDEN_PASSES {
+    println!("\n{:<46} {:>6} {:>6}", "pass", "steps", "match");
+    for pass in passes {
         let (n, ok) = table.get(pass).copied().unwrap_or_default();
         println!("{pass:<46} {n:>6} {ok:>6}");
     }
     let failures: Vec<String> = checked
         .iter()
         .zip(&results)
-        .filter_map(|((_, s), r)| {
+        .filter_map(|(s, r)| {
             r.as_ref()
                 .err()
                 .map(|e| format!("FAIL {} passes.log:{} {}\n{e}", s.kernel, s.line, s.pass))
@@ -405,6 +415,11 @@ fn ttir_passes_match_triton() {
         !checked.is_empty(),
         "the corpus has no steps for these passes"
     );
+    if every_pass {
+        for pass in passes {
+            assert!(table.contains_key(pass), "the corpus never runs {pass}");
+        }
+    }
     assert!(
         failures.is_empty(),
         "{} of {} steps differ from Triton",
@@ -634,49 +649,7 @@ fn make_llir_passes_match_triton() {
         .iter()
         .filter(|s| LLIR_PASSES.contains(&s.pass.as_str()))
         .collect();
-    let scratch = scratch_dir("golden-make-llir");
-    let results = parallel_map(&checked, |i, step| -> Result<(), String> {
-        let flag = format!("--{}", step.pass);
-        golden(
-            &scratch,
-            &format!("step{i}"),
-            &[&flag],
-            &step.before,
-            &step.after,
-        )
-    });
-    let mut table: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for (step, result) in checked.iter().zip(&results) {
-        let row = table.entry(&step.pass).or_default();
-        row.0 += 1;
-        row.1 += usize::from(result.is_ok());
-    }
-    println!("\n{:<46} {:>6} {:>6}", "pass", "steps", "match");
-    for pass in LLIR_PASSES {
-        let (n, ok) = table.get(pass).copied().unwrap_or_default();
-        println!("{pass:<46} {n:>6} {ok:>6}");
-    }
-    let failures: Vec<String> = checked
-        .iter()
-        .zip(&results)
-        .filter_map(|(s, r)| {
-            r.as_ref()
-                .err()
-                .map(|e| format!("FAIL {} passes.log:{} {}\n{e}", s.kernel, s.line, s.pass))
-        })
-        .collect();
-    for f in failures.iter().take(SHOWN_FAILURES) {
-        println!("{f}\n");
-    }
-    for pass in LLIR_PASSES {
-        assert!(table.contains_key(pass), "the corpus never runs {pass}");
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} steps fail",
-        failures.len(),
-        checked.len()
-    );
+    check_golden_steps("golden-make-llir", &checked, LLIR_PASSES, true);
 }
 
 /// The software-pipelining passes checked against every corpus step that
