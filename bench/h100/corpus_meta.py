@@ -9,7 +9,7 @@ the PTX version from the PTX. Triton's PTX has the same ABI as ours, so
 import json, os, re, shutil, sys
 
 NAMES = ["vector_add", "add_print", "copy", "rgb2grey", "softmax", "swizzle",
-         "layernorm_bwd", "max_reduce", "prod_reduce"]
+         "layernorm_bwd", "max_reduce", "prod_reduce", "matmul", "matmul_naive"]
 
 
 def args_of(ttir):

@@ -9,7 +9,8 @@ import csv, struct, sys, zlib
 
 
 def load(path):
-    rows = list(csv.DictReader(open(path)))
+    # Rows with neither ratio (the matmuls: checks only) are not plotted.
+    rows = [r for r in csv.DictReader(open(path)) if r["kernel_ratio"] or r["compile_ratio"]]
     val = lambda r, k: float(r[k]) if r[k] else 0.0
     return [r["kernel"] for r in rows], [val(r, "kernel_ratio") for r in rows], [val(r, "compile_ratio") for r in rows]
 

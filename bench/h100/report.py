@@ -52,7 +52,7 @@ def main():
               "ours_call_ms",
               "call_ratio", "ours_process_ms", "process_ratio"]
     rows = []
-    for n in NINE:
+    for n in NINE + ["matmul", "matmul_naive"]:  # the matmuls: checks only
         c = check.get(n, ["-", "-", "missing"])
         ours_ms, triton_ms = num(bench, n), num(triton, n)
         oc, tc, cold = num(ocompile, n), num(tcompile, n), num(ocold, n)

@@ -2,7 +2,8 @@
 # The whole H100 flow in one command (run it on the device machine, from the
 # repository root; see README.md for the carry list):
 #   1. unpack the carried ttc (.device/ttc.zst or .device/ttc.xz);
-#   2. compile the nine non-dot corpus .ttir with ttc (warps/stages from result.json);
+#   2. compile the nine non-dot corpus .ttir and the two matmuls' with ttc (warps/stages
+#      from result.json);
 #   3. tt-run check, add_print's device output against corpus stdout.log, op_check.py;
 #   4. triton_side.py: Triton's kernel times and bench .ttir, Triton's compile times and,
 #      interleaved with them, ours in one process (ttc --repeat, as Triton's are taken: the
@@ -25,6 +26,7 @@ MODE="${TT_PTX:-ttc}"
 HERE="$ROOT/bench/h100"
 W="$(mktemp -d)"
 NINE="vector_add add_print copy rgb2grey softmax swizzle layernorm_bwd max_reduce prod_reduce"
+DOTS="matmul matmul_naive"
 LOG="$W/logs"
 mkdir -p "$OUT" "$LOG"
 TT_RUN="$DEV/bin/tt-run"
@@ -56,7 +58,7 @@ compile() {
 echo "== kernels for the checks ($MODE)"
 mkdir -p "$W/ours"
 if [ "$MODE" = ttc ]; then
-  for n in $NINE; do
+  for n in $NINE $DOTS; do
     read -r nw ns < <(opts "$CORPUS/$n/result.json")
     compile "$CORPUS/$n/$n.ttir" "$nw" "$ns" "$W/ours" "$n"
   done

@@ -15,6 +15,8 @@ pub enum Data {
     F32(Vec<f32>),
     I64(Vec<i64>),
     U8(Vec<u8>),
+    /// f16 values as their bits.
+    F16(Vec<u16>),
 }
 
 impl Data {
@@ -35,6 +37,52 @@ impl Data {
             Data::U8(v) => Some(v),
             _ => None,
         }
+    }
+    fn f16(&self) -> Option<&[u16]> {
+        match self {
+            Data::F16(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// The f16 nearest to `x` (ties to even), as bits; beyond f16's range,
+/// infinity.
+pub fn f16_bits(x: f32) -> u16 {
+    let bits = x.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let magnitude = x.abs();
+    if magnitude.is_nan() {
+        return sign | 0x7e00;
+    }
+    if magnitude >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    if magnitude < 6.103_515_6e-5 {
+        // Subnormal (or zero): a multiple of 2^-24, rounded to even.
+        let units = magnitude * 16_777_216.0;
+        return sign | units.round_ties_even() as u16;
+    }
+    let exponent = ((bits >> 23) & 0xff) as i32 - 127 + 15;
+    let mantissa = bits & 0x7f_ffff;
+    // Keep 10 of the 23 mantissa bits, rounding the 13 dropped ones to even.
+    let kept = mantissa >> 13;
+    let dropped = mantissa & 0x1fff;
+    let round_up = dropped > 0x1000 || (dropped == 0x1000 && kept & 1 == 1);
+    // A carry out of the mantissa moves into the exponent, as it should.
+    sign | (((exponent as u32) << 10) + kept + u32::from(round_up)) as u16
+}
+
+/// The f32 value of the f16 `bits`.
+pub fn f16_value(bits: u16) -> f32 {
+    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exponent = i32::from((bits >> 10) & 0x1f);
+    let mantissa = f32::from(bits & 0x3ff);
+    sign * match exponent {
+        0 => mantissa * 2f32.powi(-24),
+        31 if mantissa == 0.0 => f32::INFINITY,
+        31 => f32::NAN,
+        e => (1.0 + mantissa / 1024.0) * 2f32.powi(e - 15),
     }
 }
 
@@ -121,7 +169,58 @@ fn grid1(x: u32) -> (u32, u32, u32) {
     (x, 1, 1)
 }
 
-/// The nine non-dot corpus kernels, in corpus order.
+/// A row-major `m x k` times `k x n` f16 matmul as gen.py launches the
+/// corpus matmuls: A, B and C (f16), then M, N, K and the row strides of
+/// A, B and C (the unit strides are specialised into the kernels).
+fn matmul_setup(rng: &mut Rng, (m, n, k): (usize, usize, usize), grid: (u32, u32, u32)) -> Setup {
+    let mut random = |len| Data::F16(rng.vec(len, |r| f16_bits(r.normal())));
+    let (a, b) = (random(m * k), random(k * n));
+    Setup {
+        buffers: vec![a, b, Data::F16(vec![0; m * n])],
+        params: vec![
+            Param::Buf(0),
+            Param::Buf(1),
+            Param::Buf(2),
+            Param::I32(m as i32),
+            Param::I32(n as i32),
+            Param::I32(k as i32),
+            Param::I32(k as i32),
+            Param::I32(n as i32),
+            Param::I32(n as i32),
+        ],
+        grid,
+        resets: vec![],
+    }
+}
+
+/// gen.py's matmul error: `rel(c, a.float() @ b.float())`.
+fn matmul_error(b: &[Data], params: &[Param]) -> Option<f64> {
+    let [Param::I32(m), Param::I32(n), Param::I32(k)] = params[3..6] else {
+        return None;
+    };
+    let (m, n, k) = (m as usize, n as usize, k as usize);
+    let value = |v: &[u16]| {
+        v.iter()
+            .map(|&x| f64::from(f16_value(x)))
+            .collect::<Vec<_>>()
+    };
+    let (a, bm, c) = (value(b[0].f16()?), value(b[1].f16()?), value(b[2].f16()?));
+    let mut reference = vec![0.0f64; m * n];
+    for i in 0..m {
+        let row = &mut reference[i * n..(i + 1) * n];
+        for p in 0..k {
+            let x = a[i * k + p];
+            for (r, &y) in row.iter_mut().zip(&bm[p * n..(p + 1) * n]) {
+                *r += x * y;
+            }
+        }
+    }
+    Some(rel(c.into_iter(), reference.into_iter()))
+}
+
+/// The corpus kernels that run here, in corpus order: the nine without a
+/// dot, then the two matmuls (wgmma with 64 KiB of dynamic shared memory,
+/// and mma.sync), checked at gen.py's correctness sizes only.
 pub const CASES: &[Case] = &[
     Case {
         name: "vector_add",
@@ -385,6 +484,27 @@ pub const CASES: &[Case] = &[
             Some(rel(wide(b[1].f32()?), products))
         },
     },
+    Case {
+        name: "matmul",
+        bound: Bound::Relative,
+        bench: false,
+        // 128x128 tiles: cdiv(1000, 128) * cdiv(1100, 128) programs.
+        setup: |_, rng| {
+            matmul_setup(
+                rng,
+                (1000, 1100, 1200),
+                grid1(cdiv(1000, 128) * cdiv(1100, 128)),
+            )
+        },
+        error: matmul_error,
+    },
+    Case {
+        name: "matmul_naive",
+        bound: Bound::Relative,
+        bench: false,
+        setup: |_, rng| matmul_setup(rng, (512, 512, 512), (32, 32, 1)),
+        error: matmul_error,
+    },
 ];
 
 #[cfg(test)]
@@ -446,7 +566,56 @@ mod tests {
             }
             assert!(setup.grid.0 > 0 && setup.grid.1 > 0 && setup.grid.2 > 0);
         }
-        assert_eq!(CASES.len(), 9);
+        assert_eq!(CASES.len(), 11);
         assert_eq!(CASES.iter().filter(|c| c.bench).count(), 5);
+    }
+
+    #[test]
+    fn f16_conversion_rounds_to_nearest_even() {
+        for x in [0.0f32, 1.0, -2.5, 0.1, 65504.0, 6.1e-5, 3.0e-7, -1e-8] {
+            let back = f16_value(f16_bits(x));
+            let ulp = if x.abs() < 6.103_515_6e-5 {
+                2f32.powi(-24)
+            } else {
+                x.abs() * 2f32.powi(-10)
+            };
+            assert!(
+                (back - x).abs() <= ulp / 2.0 + f32::EPSILON * x.abs(),
+                "{x} -> {back}"
+            );
+        }
+        assert_eq!(f16_bits(1.0), 0x3c00);
+        assert_eq!(f16_bits(-2.0), 0xc000);
+        assert_eq!(f16_bits(1.0 + 2f32.powi(-11)), 0x3c00); // a tie: to even
+        assert_eq!(f16_bits(1.0 + 3.0 * 2f32.powi(-11)), 0x3c02);
+        assert_eq!(f16_bits(1e6), 0x7c00);
+        assert_eq!(f16_value(0x7bff), 65504.0);
+    }
+
+    #[test]
+    fn the_matmul_metric_sees_a_correct_product_as_exact() {
+        let c = case("matmul_naive");
+        let mut setup = (c.setup)(false, &mut Rng::new(3));
+        let wrong = (c.error)(&setup.buffers, &setup.params).unwrap();
+        assert!(wrong > 0.99, "{wrong}");
+        let n = 512;
+        let (a, b) = (
+            setup.buffers[0].f16().unwrap().to_vec(),
+            setup.buffers[1].f16().unwrap().to_vec(),
+        );
+        let product: Vec<u16> = (0..n * n)
+            .map(|ij| {
+                let (i, j) = (ij / n, ij % n);
+                let sum: f64 = (0..n)
+                    .map(|p| {
+                        f64::from(f16_value(a[i * n + p])) * f64::from(f16_value(b[p * n + j]))
+                    })
+                    .sum();
+                f16_bits(sum as f32)
+            })
+            .collect();
+        setup.buffers[2] = Data::F16(product);
+        let rounded = (c.error)(&setup.buffers, &setup.params).unwrap();
+        assert!(rounded < 1e-3, "{rounded}");
     }
 }

@@ -65,6 +65,10 @@ fn upload(device: &Device, setup: &Setup) -> Result<Vec<Buffer>, String> {
             Data::F32(v) => device.upload(v),
             Data::I64(v) => device.upload(v),
             Data::U8(v) => device.upload(v),
+            Data::F16(v) => {
+                let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+                device.upload_bytes(Scalar::F16, &bytes)
+            }
         })
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())
@@ -119,6 +123,14 @@ fn check_one(device: &Device, dir: &Path, case: &Case) -> Result<f64, String> {
             Data::F32(_) => device.download(buffer).map(Data::F32),
             Data::I64(_) => device.download(buffer).map(Data::I64),
             Data::U8(_) => device.download(buffer).map(Data::U8),
+            Data::F16(_) => device.download_bytes(buffer).map(|bytes| {
+                Data::F16(
+                    bytes
+                        .chunks_exact(2)
+                        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                        .collect(),
+                )
+            }),
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
