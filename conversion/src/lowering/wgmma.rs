@@ -121,7 +121,9 @@ struct Operand {
 }
 
 impl Operand {
-    fn new(desc: &MemDesc, outer_dim: usize) -> Result<Self, String> {
+    /// The operand viewed by `desc`, its M (A) or N (B) dimension
+    /// `outer_dim`, one instruction covering `extent` of it.
+    fn new(desc: &MemDesc, outer_dim: usize, extent: i64) -> Result<Self, String> {
         let layout = Nvmma::of(desc)?;
         let bytes = layout.element_bits / 8;
         let mode = match layout.swizzle {
@@ -134,10 +136,11 @@ impl Operand {
                 ))
             }
         };
-        // K-major: the leading offset is unused; M/N-major: it steps from
-        // one column block to the next.
+        // The leading offset steps from one column block to the next,
+        // which only an M/N-major tile wider than a block crosses; it is 0
+        // otherwise, as Triton leaves it.
         let k_major = layout.inner != outer_dim;
-        let leading = if k_major {
+        let leading = if k_major || extent <= layout.row_elements {
             0
         } else {
             (layout.block_elements() * bytes) >> 4
@@ -228,9 +231,9 @@ pub fn warp_group_dot<'c, 'a>(
     }
     let oa = desc_a
         .as_ref()
-        .map(|desc| Operand::new(desc, 0))
+        .map(|desc| Operand::new(desc, 0, 64))
         .transpose()?;
-    let ob = Operand::new(&desc_b, 1)?;
+    let ob = Operand::new(&desc_b, 1, instr_n)?;
     let (trans_a, trans_b) = (oa.as_ref().is_some_and(|o| !o.k_major()), !ob.k_major());
     if !inst.transposes && (trans_a || trans_b) {
         return Err(format!(

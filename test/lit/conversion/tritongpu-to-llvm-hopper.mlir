@@ -74,8 +74,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // ttng.warp_group_dot: wgmma.mma_async from NVMMA shared memory through
 // matrix descriptors. A (64x32, K-major, 64-byte swizzle): mode 2 (bit 63),
 // stride offset 8 rows x 64 B; B (32x64, N-major, 128-byte swizzle): mode 1
-// (bit 62), stride offset 1024 B, leading offset 4096 B (one 32-row column
-// block), so trans-b = 1. The zero accumulator makes the first instruction
+// (bit 62), stride offset 1024 B, no leading offset (the 64 columns of a
+// tile fit one 128-byte block, as Triton leaves it), trans-b = 1. The zero accumulator makes the first instruction
 // take none (scale-d 0); the second adds into it. Synchronous: one commit
 // and a wait whose operands are the 32 results.
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -88,7 +88,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 // CHECK: nvvm.shfl.sync idx
 // CHECK: "fence.proxy.async.shared::cta;", ""
 // CHECK: llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
-// CHECK: %[[MODE_B:.*]] = llvm.mlir.constant(4611686293322072064 : i64) : i64
+// CHECK: %[[MODE_B:.*]] = llvm.mlir.constant(4611686293305294848 : i64) : i64
 // CHECK: llvm.or %{{.*}}, %[[MODE_B]] : i64
 // CHECK: %[[MODE_A:.*]] = llvm.mlir.constant(-9223371899415822336 : i64) : i64
 // CHECK: llvm.or %{{.*}}, %[[MODE_A]] : i64
@@ -191,6 +191,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %d = tt.dot %a, %b, %c : tensor<16x16xf64, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x8xf64, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<16x8xf64, #mma>
     %ps = tt.splat %p : !tt.ptr<f64> -> tensor<16x8x!tt.ptr<f64>, #mma>
     tt.store %ps, %d : tensor<16x8x!tt.ptr<f64>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// An N-major B whose instruction tile (N = 128) spans four 64-byte column
+// blocks (32 f16 each): the leading offset steps between blocks, 16 rows x
+// 64 B = 1024 B (64 << 16), beside mode 2 (bit 63) and the stride offset
+// 8 x 64 B = 512 B (32 << 32).
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @wgmma_leading_offset
+// CHECK: llvm.mlir.constant(-9223371899411628032 : i64) : i64
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+  tt.func public @wgmma_leading_offset() {
+    %a = arith.constant dense<1.000000e+00> : tensor<64x16xf16, #blocked>
+    %b = arith.constant dense<2.000000e+00> : tensor<16x128xf16, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #mma>
+    %sa = ttg.local_alloc %a {allocation.offset = 0 : i32} : (tensor<64x16xf16, #blocked>) -> !ttg.memdesc<64x16xf16, #shared, #smem>
+    %sb = ttg.local_alloc %b {allocation.offset = 4096 : i32} : (tensor<16x128xf16, #blocked>) -> !ttg.memdesc<16x128xf16, #shared1, #smem>
+    ttng.fence_async_shared {bCluster = false}
+    %d = ttng.warp_group_dot %sa, %sb, %zero {inputPrecision = 0 : i32} : !ttg.memdesc<64x16xf16, #shared, #smem> * !ttg.memdesc<16x128xf16, #shared1, #smem> -> tensor<64x128xf32, #mma>
     tt.return
   }
 }
