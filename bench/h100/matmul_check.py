@@ -1,11 +1,13 @@
 """The corpus' two matmuls (fp16 in, fp32 accumulate, fp16 out) through
 Triton's frontend with this project's stages (strict mode) and with
 Triton's own, at gen.py's sizes, each against torch in fp32:
-`naive_matmul_kernel` (mma.sync; 512^3 with 16x16x16 tiles, 4096^3 with
-64x64x64) and `matmul_kernel` (wgmma, 128x128x64 tiles, 8 warps, 3
+`naive_matmul_kernel` (512^3 with 16x16x16 tiles: mma.sync; 4096^3 with
+64x64x64: wgmma) and `matmul_kernel` (wgmma, 128x128x64 tiles, 8 warps, 3
 stages; 1000x1100x1200 and 8192^3). Prints `MATMUL kernel size compiler
 PASS|FAIL|REFUSED relerr` per run and, at the benchmark sizes, `SPEED
-kernel size ours/triton RATIO` (median of `triton.testing.do_bench`).
+kernel size ours/triton RATIO`: the median over five rounds of the ratio of
+the two kernels' `do_bench` medians, timed one after the other in
+alternating order.
 
     python3 bench/h100/matmul_check.py CORPUS_DIR   # the dir of kernels.py
 """
@@ -63,13 +65,28 @@ CASES = [
 ]
 
 
-def run(kernels, make, bench):
+ROUNDS = 5
+
+
+def run(kernels, make):
+    """One compiler's launch and its error against torch."""
     launch, a, b, c = make(kernels)
     launch()
     ref = a.float() @ b.float()
     err = float(((c.float() - ref).abs().max() / ref.abs().max()).item())
-    time = triton.testing.do_bench(launch, warmup=50, rep=300) if bench else None
-    return err, time
+    return err, launch
+
+
+def speed(launches):
+    """Per-round time ratios ours/Triton, the two kernels timed one after the
+    other in alternating order (the GPU's state drifts by a few per cent
+    between consecutive timings), and their median."""
+    ratios = []
+    for round_ in range(ROUNDS):
+        order = ("ours", "triton") if round_ % 2 == 0 else ("triton", "ours")
+        t = {n: triton.testing.do_bench(launches[n], warmup=50, rep=300, return_mode="median") for n in order}
+        ratios.append(t["ours"] / t["triton"])
+    return ratios, sorted(ratios)[len(ratios) // 2]
 
 
 def main():
@@ -78,7 +95,7 @@ def main():
     triton.knobs.cache.dir = tempfile.mkdtemp()
     failed = False
     for name, size, make, bench in CASES:
-        errors, times = {}, {}
+        errors, launches = {}, {}
         for compiler in ("triton", "ours"):
             if compiler == "ours":
                 triton_rs.enable("strict")
@@ -89,7 +106,7 @@ def main():
             kernels = load_kernels(corpus)
             triton_rs.reset_stats()
             try:
-                errors[compiler], times[compiler] = run(kernels, make, bench)
+                errors[compiler], launches[compiler] = run(kernels, make)
                 compiled = triton_rs.stats()["compiled"]
                 if (compiler == "ours") != (compiled > 0):
                     raise RuntimeError(f"{compiler}: {compiled} kernels compiled by triton_rs")
@@ -103,9 +120,10 @@ def main():
             ok = err <= max(2 * errors.get("triton", 0.0), 1e-3)
             failed |= not ok
             print(f"MATMUL {name} {size} {compiler} {'PASS' if ok else 'FAIL'} {err:.3e}")
-        if bench and len(times) == 2:
-            print(f"SPEED {name} {size} ours/triton {times['ours'] / times['triton']:.3f} "
-                  f"(ours {times['ours']:.3f} ms, triton {times['triton']:.3f} ms)")
+        if bench and len(launches) == 2:
+            ratios, median = speed(launches)
+            print(f"SPEED {name} {size} ours/triton {median:.3f} (median of {ROUNDS} alternating rounds: "
+                  f"{' '.join(f'{r:.3f}' for r in ratios)})")
     return 1 if failed else 0
 
 

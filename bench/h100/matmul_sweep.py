@@ -2,8 +2,9 @@
 this project (through triton_rs, strict mode), and cuBLAS (torch), at square
 sizes, in fp16 and fp8 (e4m3), in one process: for each size the three are
 timed one after the other (`triton.testing.do_bench`: L2 flushed before
-each rep, median), each compiler's kernel from fresh @triton.jit objects
-and an empty cache. Also the corpus matmuls' compile time from their .ttir
+each rep, median) in three rounds of alternating order, each side's time
+its median over the rounds and the ratio the median of the rounds' ratios;
+each compiler's kernel from fresh @triton.jit objects and an empty cache. Also the corpus matmuls' compile time from their .ttir
 to PTX, both compilers in the same process, interleaved.
 
 usage: python3 matmul_sweep.py TUTORIALS_DIR CORPUS_DIR OUTDIR
@@ -32,6 +33,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python" / 
 import test_tutorials  # noqa: E402  (the tutorial's @triton.jit functions without its autotuner)
 
 SIZES = [512, 1024, 2048, 3072, 4096, 6144, 8192]
+ROUNDS = 3
 CONFIGS = {
     "fp16": dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, num_warps=8, num_stages=3),
     "fp8": dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=128, GROUP_SIZE_M=8, num_warps=8, num_stages=3),
@@ -88,7 +90,7 @@ def sweep(tutorials, outdir, scratch):
     for dtype in CONFIGS:
         for size in SIZES:
             a, b = operands(dtype, size)
-            times, outputs = {}, {}
+            runs, outputs = {}, {}
             for compiler in ("triton", "ours"):
                 triton.knobs.cache.dir = tempfile.mkdtemp(dir=scratch)
                 triton_rs.reset_stats()
@@ -97,17 +99,23 @@ def sweep(tutorials, outdir, scratch):
                 if (compiler == "ours") != (triton_rs.stats()["compiled"] > 0):
                     raise RuntimeError(f"{compiler}: the kernel was not compiled by {compiler}")
                 outputs[compiler] = c.float().clone()
-                times[compiler] = bench(run)
+                runs[compiler] = run
             triton_rs.disable()
-            times["cublas"] = bench(cublas(dtype, a, b))
+            runs["cublas"] = cublas(dtype, a, b)
+            rounds = []
+            for round_ in range(ROUNDS):
+                order = ("ours", "triton", "cublas") if round_ % 2 == 0 else ("cublas", "triton", "ours")
+                rounds.append({name: bench(runs[name]) for name in order})
+            times = {name: statistics.median(r[name] for r in rounds) for name in runs}
+            ratio = statistics.median(r["ours"] / r["triton"] for r in rounds)
             flops = 2 * size**3
             tflops = {k: flops / (t * 1e-3) / 1e12 for k, t in times.items()}
             diff = float((outputs["ours"] - outputs["triton"]).abs().max())
             print(f"CHECK {dtype} {size} ours-vs-triton {diff:.3e}", flush=True)
             print(f"SWEEP {dtype} {size} ours {tflops['ours']:.1f} triton {tflops['triton']:.1f} "
-                  f"cublas {tflops['cublas']:.1f} ours/triton-time {times['ours'] / times['triton']:.3f}", flush=True)
+                  f"cublas {tflops['cublas']:.1f} ours/triton-time {ratio:.3f}", flush=True)
             rows.append(dict(dtype=dtype, size=size, **{f"{k}_tflops": round(v, 2) for k, v in tflops.items()},
-                             ratio=round(times["ours"] / times["triton"], 4), max_diff=diff))
+                             ratio=round(ratio, 4), max_diff=diff))
     with open(os.path.join(outdir, "matmul-sweep.csv"), "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
