@@ -192,6 +192,27 @@ pub fn lower<'c, 'a>(
         dist.constant_register_bits(&constancy)
     });
     let mut values = Vec::with_capacity(n);
+    // f32 to f16 or bf16 two registers at a time: LLVM's NVPTX backend
+    // converts a two-element vector with one `cvt.rn.{f16,bf16}x2.f32`, as
+    // Triton's lowering does (same rounding, half the instructions).
+    let source = operands.first().and_then(|o| o.first()).map(|v| v.r#type());
+    let paired = generic_name == "llvm.fptrunc"
+        && attributes.is_empty()
+        && constant_bits == 0
+        && n % 2 == 0
+        && operands[0].len() == n
+        && source.is_some_and(|t| t.to_string() == "f32")
+        && ["f16", "bf16"].contains(&element_type.to_string().as_str());
+    if let (true, Some(source)) = (paired, source) {
+        let pair = emit.vector_type(2, element_type);
+        for chunk in operands[0].chunks(2) {
+            let wide = emit.vector_of(chunk, source);
+            let narrow = emit.value("llvm.fptrunc", &[wide], pair, &[]);
+            values.extend(emit.elements_of(narrow, 2, element_type));
+        }
+        lw.set(result, values);
+        return Ok(());
+    }
     for i in 0..n {
         let representative = i & !constant_bits;
         if representative != i {

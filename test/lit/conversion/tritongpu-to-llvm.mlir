@@ -864,3 +864,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// f32 to f16 and bf16 two registers at a time (one cvt.rn.f16x2.f32 or
+// cvt.rn.bf16x2.f32 each in PTX, as Triton converts).
+// CHECK-LABEL: llvm.func @paired_truncf
+// CHECK-COUNT-2: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xf16>
+// CHECK-COUNT-2: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK-NOT: llvm.fptrunc
+// CHECK: llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @paired_truncf(%p: !tt.ptr<f32>, %q: !tt.ptr<f16>, %r: !tt.ptr<bf16>) {
+    %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %range : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %x = tt.load %pp : tensor<128x!tt.ptr<f32>, #blocked>
+    %h = arith.truncf %x : tensor<128xf32, #blocked> to tensor<128xf16, #blocked>
+    %b = arith.truncf %x : tensor<128xf32, #blocked> to tensor<128xbf16, #blocked>
+    %qs = tt.splat %q : !tt.ptr<f16> -> tensor<128x!tt.ptr<f16>, #blocked>
+    %qp = tt.addptr %qs, %range : tensor<128x!tt.ptr<f16>, #blocked>, tensor<128xi32, #blocked>
+    tt.store %qp, %h : tensor<128x!tt.ptr<f16>, #blocked>
+    %rs = tt.splat %r : !tt.ptr<bf16> -> tensor<128x!tt.ptr<bf16>, #blocked>
+    %rp = tt.addptr %rs, %range : tensor<128x!tt.ptr<bf16>, #blocked>, tensor<128xi32, #blocked>
+    tt.store %rp, %b : tensor<128x!tt.ptr<bf16>, #blocked>
+    tt.return
+  }
+}
