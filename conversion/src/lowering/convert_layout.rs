@@ -120,13 +120,12 @@ pub fn lower<'c, 'a>(
                         Some(emit.struct_type(&[emit.i32_type(); 4])),
                     )
                     .expect("a result");
-                let pair = emit.vector_type(2, memory);
                 for (i, group) in quad.iter().enumerate() {
-                    let word = emit.bitcast(emit.extract(result, i as i64, emit.i32_type()), pair);
+                    let word = emit.extract(result, i as i64, emit.i32_type());
                     for (&r, element) in group
                         .registers
                         .iter()
-                        .zip(emit.elements_of(word, 2, memory))
+                        .zip(emit.unpack_word(word, 2, memory))
                     {
                         loaded[r] = Some(from_int(emit, element, ty));
                     }

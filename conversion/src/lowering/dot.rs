@@ -275,7 +275,7 @@ fn mma_v2<'c, 'a>(
         Ok::<_, String>(if inst.a_registers == 8 {
             elements[0]
         } else {
-            emit.bitcast(emit.vector_of(&elements, element), i32t)
+            emit.pack_word(&elements, element)
         })
     };
     let depth = da.shape[col] as i32;
@@ -323,7 +323,6 @@ fn mma_v2<'c, 'a>(
             emit.struct_type(&[td; 4]),
         )
     };
-    let half2 = emit.vector_type(2, td);
     for (t, base) in dd.registers.iter().enumerate() {
         if base[row] % 16 != 0 || base[col] % 8 != 0 || id.get(base) != Some(&t) {
             continue;
@@ -348,9 +347,7 @@ fn mma_v2<'c, 'a>(
             let mut operands = if inst.half_accumulator {
                 // (0, 0) and (0, 1) in one register, (8, 0) and (8, 1) in
                 // the other.
-                acc.chunks(2)
-                    .map(|pair| emit.bitcast(emit.vector_of(pair, td), i32t))
-                    .collect()
+                acc.chunks(2).map(|pair| emit.pack_word(pair, td)).collect()
             } else {
                 acc.clone()
             };
@@ -370,10 +367,7 @@ fn mma_v2<'c, 'a>(
                 .expect("a result");
             acc = if inst.half_accumulator {
                 (0..2)
-                    .flat_map(|i| {
-                        let packed = emit.bitcast(emit.extract(result, i, i32t), half2);
-                        emit.elements_of(packed, 2, td)
-                    })
+                    .flat_map(|i| emit.unpack_word(emit.extract(result, i, i32t), 2, td))
                     .collect()
             } else {
                 (0..4).map(|i| emit.extract(result, i, td)).collect()

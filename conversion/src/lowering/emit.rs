@@ -246,6 +246,27 @@ impl<'c, 'a> Emitter<'c, 'a> {
             .collect()
     }
 
+    /// `values` of type `element`, 32 bits together, as one i32 (an MMA
+    /// or `ldmatrix` register).
+    pub fn pack_word(&self, values: &[Value<'c, 'a>], element: Type<'c>) -> Value<'c, 'a> {
+        self.bitcast(self.vector_of(values, element), self.i32_type())
+    }
+
+    /// The `n` elements of type `element` that the i32 `word` holds.
+    pub fn unpack_word(
+        &self,
+        word: Value<'c, 'a>,
+        n: usize,
+        element: Type<'c>,
+    ) -> Vec<Value<'c, 'a>> {
+        let ty = if n == 1 {
+            element
+        } else {
+            self.vector_type(n as u64, element)
+        };
+        self.elements_of(self.bitcast(word, ty), n, element)
+    }
+
     pub fn bitcast(&self, value: Value<'c, 'a>, ty: Type<'c>) -> Value<'c, 'a> {
         if value.r#type() == ty {
             return value;

@@ -142,7 +142,6 @@ pub fn load<'c, 'a>(
     let zero_warps = vec![0i32; warps.len()];
     let thread_k = lw.thread_linear(emit, &lane_k, &zero_warps);
     let element = lw.element_type(ty);
-    let pair = emit.vector_type(2, element);
     let i32t = emit.i32_type();
     let asm = format!(
         "ldmatrix.sync.aligned.m8n8.x{matrices}{}.shared.b16 {{{}}}, [${matrices}];",
@@ -168,13 +167,8 @@ pub fn load<'c, 'a>(
                 Some(emit.struct_type(&vec![i32t; matrices as usize])),
             )
             .expect("a result");
-        let loaded = (0..matrices as i64).flat_map(|i| {
-            emit.elements_of(
-                emit.bitcast(emit.extract(result, i, i32t), pair),
-                2,
-                element,
-            )
-        });
+        let loaded = (0..matrices as i64)
+            .flat_map(|i| emit.unpack_word(emit.extract(result, i, i32t), 2, element));
         for (target, v) in targets.into_iter().zip(loaded) {
             values[target] = Some(v);
         }

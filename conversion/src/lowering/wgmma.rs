@@ -357,7 +357,7 @@ pub fn warp_group_dot<'c, 'a>(
         if half {
             values
                 .chunks(2)
-                .map(|pair| emit.bitcast(emit.vector_of(pair, td), emit.i32_type()))
+                .map(|pair| emit.pack_word(pair, td))
                 .collect()
         } else {
             values.to_vec()
@@ -368,10 +368,9 @@ pub fn warp_group_dot<'c, 'a>(
             .map(|i| emit.extract(result, i as i64, register_type))
             .collect();
         if half {
-            let pair = emit.vector_type(2, td);
             registers
                 .into_iter()
-                .flat_map(|r| emit.elements_of(emit.bitcast(r, pair), 2, td))
+                .flat_map(|r| emit.unpack_word(r, 2, td))
                 .collect()
         } else {
             registers
@@ -552,7 +551,6 @@ fn registers_of_a<'c, 'a>(
     }
     let index = super::dot::register_index(&da);
     let values = lw.get(a)?;
-    let i32t = emit.i32_type();
     let mut out = HashMap::new();
     for rm in 0..reps_m {
         for ks in 0..da.shape[1] / k {
@@ -568,11 +566,7 @@ fn registers_of_a<'c, 'a>(
                     )?;
                     elements.push(values[*r]);
                 }
-                registers.push(if per_register == 1 {
-                    emit.bitcast(elements[0], i32t)
-                } else {
-                    emit.bitcast(emit.vector_of(&elements, element), i32t)
-                });
+                registers.push(emit.pack_word(&elements, element));
             }
             out.insert((rm, ks), registers);
         }
