@@ -216,32 +216,12 @@ fn mma_v2<'c, 'a>(
             k_width(b)
         ));
     }
-    // The instruction's lanes: bits 0-1 step along K in A and B (and along
-    // N in the result) by the elements of one register, bits 2-4 along M
-    // (A, result) or N (B) by one. Where a tensor is smaller than the
-    // instruction's tile, its layout wraps (the steps past its extent are
-    // 0) and the instruction computes copies.
-    let lanes = |inner: usize, outer: usize, step: i32, shape: &[i64]| -> Vec<Vec<i32>> {
-        let basis = |dim: usize, v: i32| {
-            let mut b = vec![0; rank];
-            b[dim] = if (v as i64) < shape[dim] { v } else { 0 };
-            b
-        };
-        vec![
-            basis(inner, step),
-            basis(inner, 2 * step),
-            basis(outer, 1),
-            basis(outer, 2),
-            basis(outer, 4),
-        ]
-    };
-    let lanes_match = |dist: &Distributed, expected: Vec<Vec<i32>>| {
-        let bases = dist.layout.bases("lane");
-        bases.len() == expected.len() && bases.iter().zip(&expected).all(|(b, e)| b == e)
-    };
-    if !lanes_match(&da, lanes(col, row, width, &da.shape))
-        || !lanes_match(&db, lanes(row, col, width, &db.shape))
-        || !lanes_match(&dd, lanes(col, row, 2, &dd.shape))
+    // Lanes step K in A and B (N in the result) by the elements of one
+    // register; where a tensor is smaller than the instruction's tile, the
+    // instruction computes copies.
+    if !holds_fragment(&da, col, row, width)
+        || !holds_fragment(&db, row, col, width)
+        || !holds_fragment(&dd, col, row, 2)
         || !bases_agree(&da, &dd, &["warp"], row, col)
         || !bases_agree(&db, &dd, &["warp"], col, row)
     {
@@ -390,6 +370,27 @@ fn mma_v2<'c, 'a>(
     }
     lw.set(d, out);
     Ok(())
+}
+
+/// Whether `dist`'s lanes hold an MMA fragment (`mma.sync`, `wgmma`,
+/// `ldmatrix`): lane bits 0-1 step `inner` (K of an operand, N of a result)
+/// by `step` and `2 step`, bits 2-4 step `outer` by 1, 2 and 4. Where the
+/// tensor is smaller than the instruction's tile its layout wraps: the
+/// steps past its extent are 0.
+pub(super) fn holds_fragment(dist: &Distributed, inner: usize, outer: usize, step: i32) -> bool {
+    let basis = |dim: usize, v: i32| {
+        let mut b = vec![0; dist.rank()];
+        b[dim] = if i64::from(v) < dist.shape[dim] { v } else { 0 };
+        b
+    };
+    let expected = [
+        basis(inner, step),
+        basis(inner, 2 * step),
+        basis(outer, 1),
+        basis(outer, 2),
+        basis(outer, 4),
+    ];
+    dist.layout.bases("lane") == expected.as_slice()
 }
 
 /// `at` inside `shape` (powers of two), where a layout smaller than an

@@ -15,7 +15,11 @@ use melior::ir::Value;
 use tt_dialect::types::TensorView;
 use ttg_dialect::layout::{Layout, MemDesc};
 
-use super::{dot::register_index, memory::shared_offset, types, Distributed, Emitter, Lowering};
+use super::{
+    dot::{holds_fragment, register_index},
+    memory::shared_offset,
+    types, Emitter, Lowering,
+};
 
 /// The loaded registers of a `local_load` from `desc` (at `base`) into
 /// the tensor type `ty`, or `None` where `ldmatrix` does not apply.
@@ -74,7 +78,7 @@ pub fn load<'c, 'a>(
     {
         return Ok(None);
     }
-    if !fragment_lanes(&dist, k_dim, outer) {
+    if !holds_fragment(&dist, k_dim, outer, 2) {
         return Ok(None);
     }
     let warps: Vec<i32> = dist.layout.bases("warp").iter().map(|b| b[outer]).collect();
@@ -179,22 +183,4 @@ pub fn load<'c, 'a>(
             .map(|at| values[index[at]].expect("every register is covered"))
             .collect(),
     ))
-}
-
-/// Whether `dist`'s lanes hold the `mma.sync` fragment: lane bits 0-1 step
-/// K by 2 and 4, bits 2-4 the other dimension by 1, 2 and 4.
-fn fragment_lanes(dist: &Distributed, k_dim: usize, outer: usize) -> bool {
-    let basis = |dim: usize, v: i32| {
-        let mut b = vec![0; 2];
-        b[dim] = v;
-        b
-    };
-    let expected = [
-        basis(k_dim, 2),
-        basis(k_dim, 4),
-        basis(outer, 1),
-        basis(outer, 2),
-        basis(outer, 4),
-    ];
-    dist.layout.bases("lane") == expected.as_slice()
 }

@@ -534,17 +534,7 @@ fn registers_of_a<'c, 'a>(
     let bits = super::types::memory_bits(TensorView::of(a.r#type()).ok_or("A is a tensor")?.element)
         as i64;
     let per_register = 32 / bits;
-    let lanes: Vec<Vec<i32>> = [
-        (0, per_register),
-        (0, 2 * per_register),
-        (1, 0),
-        (2, 0),
-        (4, 0),
-    ]
-    .iter()
-    .map(|&(r, c): &(i64, i64)| vec![r as i32, c as i32])
-    .collect();
-    if da.layout.bases("lane") != lanes.as_slice()
+    if !super::dot::holds_fragment(&da, 1, 0, per_register as i32)
         || !super::dot::bases_agree(&da, dd, &["warp"], 0, 1)
     {
         return Err("'ttng.warp_group_dot' whose A layout does not give each lane its wgmma fragment is not supported yet".into());
@@ -578,7 +568,6 @@ fn registers_of_a<'c, 'a>(
 /// instruction's accumulator, warps 0-3 of a group on rows 0, 16, 32, 48
 /// and the groups as the descriptors assume them.
 fn check_layout(dd: &Distributed, m: i64, n: i64, instr_n: i64, wpt: [i64; 2]) -> LowerResult {
-    let lanes: Vec<Vec<i32>> = vec![vec![0, 2], vec![0, 4], vec![1, 0], vec![2, 0], vec![4, 0]];
     let warps: Vec<Vec<i32>> = (0..dd.layout.bases("warp").len())
         .map(|j| {
             let w = 1i64 << j;
@@ -587,7 +576,7 @@ fn check_layout(dd: &Distributed, m: i64, n: i64, instr_n: i64, wpt: [i64; 2]) -
             vec![row as i32, col as i32]
         })
         .collect();
-    if dd.layout.bases("lane") != lanes.as_slice() || dd.layout.bases("warp") != warps.as_slice() {
+    if !super::dot::holds_fragment(dd, 1, 0, 2) || dd.layout.bases("warp") != warps.as_slice() {
         return Err(
             "'ttng.warp_group_dot' whose result layout does not give each warp its wgmma fragment is not supported yet"
                 .into(),
