@@ -319,15 +319,7 @@ pub fn warp_group_dot<'c, 'a>(
             let term = runtime(o, warp_m, 16, wpt[0])?;
             AOperand::Shared(o, start(o, a, term)?)
         }
-        None => AOperand::Registers(registers_of_a(
-            lw,
-            emit,
-            a,
-            &dd,
-            inst.k,
-            (m / (wpt[0] * 16)).max(1),
-            wpt[0],
-        )?),
+        None => AOperand::Registers(registers_of_a(lw, emit, a, &dd, inst.k, reps_m, wpt[0])?),
     };
     let i64t = emit.int_type(64);
     let descriptor = |o: &Operand, base: Value<'c, 'a>, outer: i64, k: i64| {
@@ -340,11 +332,11 @@ pub fn warp_group_dot<'c, 'a>(
     };
 
     let zero_acc = tt_passes::ttgir::pipeline_lower::is_zero_constant(c.to_raw());
-    let needs_partial = inst.types.contains("e4m3") || inst.types.contains("e5m2");
+    let fp8 = inst.types.contains("e4m3") || inst.types.contains("e5m2");
     let max_imprecise = ttir::inherent_attribute(op, "maxNumImpreciseAcc")
         .and_then(ttir::int_value)
         .map_or(0, |(v, _)| v);
-    let needs_partial = needs_partial && td.to_string() == "f32" && max_imprecise <= depth;
+    let needs_partial = fp8 && td.to_string() == "f32" && max_imprecise <= depth;
     let vc = lw.get(c)?;
     let use_c = use_c.map(|v| lw.scalar(v)).transpose()?;
     let i1 = emit.int_type(1);
