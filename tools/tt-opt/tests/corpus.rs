@@ -672,45 +672,12 @@ fn pipeliner_passes_match_triton() {
         .iter()
         .filter(|s| PIPELINER_PASSES.contains(&s.pass.as_str()))
         .collect();
-    let scratch = scratch_dir("golden-pipeliner");
-    let results = parallel_map(&checked, |i, step| {
-        let flag = format!("--{}", step.pass);
-        golden(
-            &scratch,
-            &format!("step{i}"),
-            &[&flag],
-            &step.before,
-            &step.after,
-        )
-    });
-    let mut failures = Vec::new();
-    let mut matched = 0;
-    for (step, result) in checked.iter().zip(&results) {
-        match result {
-            Ok(()) => matched += 1,
-            Err(e) => failures.push(format!(
-                "FAIL {} passes.log:{} {}\n{e}",
-                step.kernel, step.line, step.pass
-            )),
-        }
-    }
-    println!(
-        "pipeliner passes: {matched} of {} steps match",
-        checked.len()
-    );
-    for f in failures.iter().take(SHOWN_FAILURES) {
-        println!("{f}\n");
-    }
     assert_eq!(
         checked.len(),
         11 * PIPELINER_PASSES.len(),
         "each kernel runs each pipeliner pass once"
     );
-    assert!(
-        failures.is_empty(),
-        "{} steps differ from Triton",
-        failures.len()
-    );
+    check_golden_steps("golden-pipeliner", &checked, PIPELINER_PASSES, true);
 }
 
 #[test]
