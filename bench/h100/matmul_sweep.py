@@ -23,7 +23,6 @@ import pathlib
 import statistics
 import sys
 import tempfile
-import time
 
 import torch
 import triton
@@ -31,6 +30,7 @@ import triton_rs
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python" / "tests"))
 import test_tutorials  # noqa: E402  (the tutorial's @triton.jit functions without its autotuner)
+import triton_side  # noqa: E402  (the stage timer of the H100 comparison)
 
 SIZES = [512, 1024, 2048, 3072, 4096, 6144, 8192]
 ROUNDS = 3
@@ -151,25 +151,11 @@ def compile_times(corpus, scratch, rounds=5, reps=5):
 
     from triton.backends.nvidia.compiler import CUDABackend
 
-    # The package wraps the backend once, at its first enable: before ours,
-    # so that the timing below sees the stages it installs.
+    # The package wraps the backend once, at its first enable: before the
+    # timing, so that it sees the stages the package installs.
     triton_rs.enable("strict")
     triton_rs.disable()
-    spent = {}
-    original = CUDABackend.add_stages
-
-    def add_stages(self, stages, options, *rest):
-        original(self, stages, options, *rest)
-        for key, fn in list(stages.items()):
-            def timed(src, metadata, _fn=fn, _key=key):
-                start = time.perf_counter()
-                result = _fn(src, metadata)
-                spent[_key] = spent.get(_key, 0.0) + time.perf_counter() - start
-                return result
-
-            stages[key] = timed
-
-    CUDABackend.add_stages = add_stages
+    spent, original = triton_side.time_stages()
     try:
         for name in ("matmul", "matmul_naive"):
             path = os.path.join(corpus, name, f"{name}.ttir")

@@ -81,11 +81,13 @@ def bench(gen, outdir):
         json.dump(meta, open(os.path.join(outdir, "triton", f"{name}.json"), "w"), indent=2)
 
 
-def compile_times(corpus, reps, ttc):
-    import triton
+def time_stages():
+    """Wraps the NVIDIA backend's stages so that each adds its seconds to
+    the returned dict (under the stage's name; the caller clears it);
+    returns the dict and the backend's previous `add_stages`, to put back."""
     from triton.backends.nvidia.compiler import CUDABackend
 
-    stage_s = {}
+    spent = {}
     original = CUDABackend.add_stages
 
     def add_stages(self, stages, options, *rest):
@@ -94,11 +96,18 @@ def compile_times(corpus, reps, ttc):
             def timed(src, metadata, _fn=fn, _key=key):
                 t = time.perf_counter()
                 r = _fn(src, metadata)
-                stage_s[_key] = stage_s.get(_key, 0.0) + time.perf_counter() - t
+                spent[_key] = spent.get(_key, 0.0) + time.perf_counter() - t
                 return r
             stages[key] = timed
 
     CUDABackend.add_stages = add_stages
+    return spent, original
+
+
+def compile_times(corpus, reps, ttc):
+    import triton
+
+    stage_s, _ = time_stages()
     if hasattr(os, "sched_setaffinity"):
         cpu = max(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {cpu})
