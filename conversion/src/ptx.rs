@@ -199,7 +199,8 @@ impl Target {
 }
 
 /// Registers the NVPTX target once per process and sets the code
-/// generation flag Triton passes to `translate_to_asm`.
+/// generation flags: those Triton passes to `translate_to_asm`, and one
+/// that leaves out a pass (below).
 fn initialize_nvptx() {
     static INIT: Once = Once::new();
     INIT.call_once(|| unsafe {
@@ -213,10 +214,20 @@ fn initialize_nvptx() {
         // layout is made; the C API reaches that registry only through a
         // command line. It is parsed exactly once: parsing a flag a second
         // time is an error that makes LLVM exit.
+        //
+        // `opt-disable=slsr` leaves out one pass of NVPTX code generation,
+        // straight-line strength reduction: LLVM 22's rewrite of it spends
+        // most of its time proving values poison-free, 60 of the 100 ms
+        // that code generation takes for the corpus `matmul` (as much on
+        // Triton's own `.llir`), while the SASS that ptxas makes of the
+        // PTX stays within eight instructions of 1,760 there and is
+        // unchanged for the other corpus kernels (ptxas strength-reduces
+        // the address arithmetic itself).
         let args = [
             c"tt-compiler".as_ptr(),
             c"-nvptx-mad-wide-opt".as_ptr(),
             c"-nvptx-short-ptr".as_ptr(),
+            c"-opt-disable=slsr".as_ptr(),
         ];
         LLVMParseCommandLineOptions(args.len() as i32, args.as_ptr(), std::ptr::null());
     });
