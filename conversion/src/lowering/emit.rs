@@ -171,6 +171,37 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.binary("llvm.lshr", lhs, rhs)
     }
 
+    /// `value * factor` for an unsigned constant `factor`: nothing for 1, a
+    /// shift for other powers of two (what LLVM would make of it, emitted
+    /// directly so that its optimizer has less to do).
+    pub fn mul_by(&self, value: Value<'c, 'a>, factor: i64) -> Value<'c, 'a> {
+        match power_of_two(factor) {
+            Some(0) => value,
+            Some(k) => self.shl(value, self.int(value.r#type(), k)),
+            None => self.mul(value, self.int(value.r#type(), factor)),
+        }
+    }
+
+    /// `value / divisor`, unsigned, for a constant `divisor`: nothing for
+    /// 1, a shift for other powers of two.
+    pub fn udiv_by(&self, value: Value<'c, 'a>, divisor: i64) -> Value<'c, 'a> {
+        match power_of_two(divisor) {
+            Some(0) => value,
+            Some(k) => self.lshr(value, self.int(value.r#type(), k)),
+            None => self.binary("llvm.udiv", value, self.int(value.r#type(), divisor)),
+        }
+    }
+
+    /// `value % divisor`, unsigned, for a constant `divisor`: a mask for
+    /// powers of two (0 for 1).
+    pub fn urem_by(&self, value: Value<'c, 'a>, divisor: i64) -> Value<'c, 'a> {
+        match power_of_two(divisor) {
+            Some(0) => self.int(value.r#type(), 0),
+            Some(_) => self.and(value, self.int(value.r#type(), divisor - 1)),
+            None => self.binary("llvm.urem", value, self.int(value.r#type(), divisor)),
+        }
+    }
+
     /// `icmp <predicate>` (`eq`, `ne`, `slt`, `ult`, ...).
     pub fn icmp(&self, predicate: &str, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
         let code = match predicate {
@@ -433,6 +464,12 @@ impl<'c, 'a> Emitter<'c, 'a> {
 /// The type that carries values of `types` as one (what a call returns,
 /// an inline asm's registers): nothing for no type, the type itself for
 /// one, a literal struct for several.
+/// `Some(k)` when `value` is `2^k` (k < 63), else `None` (zero and negative
+/// values included).
+fn power_of_two(value: i64) -> Option<i64> {
+    (value > 0 && value.count_ones() == 1).then(|| i64::from(value.trailing_zeros()))
+}
+
 pub fn packed_type<'c>(context: &'c melior::Context, types: &[Type<'c>]) -> Option<Type<'c>> {
     match types {
         [] => None,

@@ -426,41 +426,18 @@ pub(super) fn shared_offset<'c, 'a>(
     let mut column = coordinates[inner];
     if max_phase > 1 && rank >= 2 {
         let row = coordinates[order[1]];
-        let phase = emit.value(
-            "llvm.urem",
-            &[
-                emit.value(
-                    "llvm.udiv",
-                    &[row, emit.i32(per_phase as i64)],
-                    row.r#type(),
-                    &[],
-                ),
-                emit.i32(max_phase as i64),
-            ],
-            row.r#type(),
-            &[],
-        );
-        let group = emit.value(
-            "llvm.udiv",
-            &[column, emit.i32(vec as i64)],
-            column.r#type(),
-            &[],
-        );
-        let within = emit.value(
-            "llvm.urem",
-            &[column, emit.i32(vec as i64)],
-            column.r#type(),
-            &[],
-        );
+        let phase = emit.urem_by(emit.udiv_by(row, per_phase as i64), max_phase as i64);
+        let group = emit.udiv_by(column, vec as i64);
+        let within = emit.urem_by(column, vec as i64);
         let swizzled = emit.xor(group, phase);
-        column = emit.add(emit.mul(swizzled, emit.i32(vec as i64)), within);
+        column = emit.add(emit.mul_by(swizzled, vec as i64), within);
     }
     let mut offset = column;
     for d in 0..rank {
         if d == inner {
             continue;
         }
-        offset = emit.add(offset, emit.mul(coordinates[d], emit.i32(strides[d])));
+        offset = emit.add(offset, emit.mul_by(coordinates[d], strides[d]));
     }
     Ok(offset)
 }
@@ -474,21 +451,15 @@ fn nvmma_offset<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let l = Nvmma::of(desc)?;
     let (column, row) = (coordinates[l.inner], coordinates[1 - l.inner]);
-    let ty = column.r#type();
-    let div = |a, b: i64| emit.value("llvm.udiv", &[a, emit.i32(b)], ty, &[]);
-    let rem = |a, b: i64| emit.value("llvm.urem", &[a, emit.i32(b)], ty, &[]);
     let chunk = 128 / l.element_bits;
-    let within = rem(column, l.row_elements);
-    let phase = rem(div(row, 128 / l.swizzle), l.swizzle / 16);
+    let within = emit.urem_by(column, l.row_elements);
+    let phase = emit.urem_by(emit.udiv_by(row, 128 / l.swizzle), l.swizzle / 16);
     let swizzled = emit.add(
-        emit.mul(emit.xor(div(within, chunk), phase), emit.i32(chunk)),
-        rem(within, chunk),
+        emit.mul_by(emit.xor(emit.udiv_by(within, chunk), phase), chunk),
+        emit.urem_by(within, chunk),
     );
-    let block = emit.mul(div(column, l.row_elements), emit.i32(l.block_elements()));
-    Ok(emit.add(
-        emit.add(block, emit.mul(row, emit.i32(l.row_elements))),
-        swizzled,
-    ))
+    let block = emit.mul_by(emit.udiv_by(column, l.row_elements), l.block_elements());
+    Ok(emit.add(emit.add(block, emit.mul_by(row, l.row_elements)), swizzled))
 }
 
 /// `ttg.local_alloc`: the buffer at its allocated offset; an initial value

@@ -280,16 +280,17 @@ pub fn warp_group_dot<'c, 'a>(
     // The warp group's first warp, uniform across the warp.
     let warp = lw.uniform_warp();
     let group = emit.and(warp, emit.i32(!3));
-    let urem = |x, v: i64| emit.value("llvm.urem", &[x, emit.i32(v)], emit.i32_type(), &[]);
-    let udiv = |x, v: i64| emit.value("llvm.udiv", &[x, emit.i32(v)], emit.i32_type(), &[]);
-    let warp_m = urem(urem(group, wpt[0]), m / 16);
-    let warp_n = urem(urem(udiv(group, wpt[0]), wpt[1]), n / instr_n);
+    let warp_m = emit.urem_by(emit.urem_by(group, wpt[0]), m / 16);
+    let warp_n = emit.urem_by(
+        emit.urem_by(emit.udiv_by(group, wpt[0]), wpt[1]),
+        n / instr_n,
+    );
     // The runtime part of each operand's start (>> 4): whole rows
     // (K-major) or an M/N offset that keeps each tile inside its column
     // block (M/N-major: rows are K; blocks and tiles nest).
     let runtime = |o: &Operand, warp_index: Value<'c, 'a>, per_warp: i64, warps: i64| {
         if o.k_major() {
-            return Ok(emit.mul(warp_index, emit.i32(o.offset(per_warp, 0) >> 4)));
+            return Ok(emit.mul_by(warp_index, o.offset(per_warp, 0) >> 4));
         }
         let (row, span) = (o.layout.row_elements, per_warp * warps);
         if span % row != 0 && row % span != 0 {
@@ -297,12 +298,12 @@ pub fn warp_group_dot<'c, 'a>(
                 "wgmma tiles of {per_warp} M/N elements over {warps} warp groups in {row}-element column blocks are not supported yet"
             ));
         }
-        let x = emit.mul(warp_index, emit.i32(per_warp));
+        let x = emit.mul_by(warp_index, per_warp);
         let elements = emit.add(
-            emit.mul(udiv(x, row), emit.i32(o.layout.block_elements())),
-            urem(x, row),
+            emit.mul_by(emit.udiv_by(x, row), o.layout.block_elements()),
+            emit.urem_by(x, row),
         );
-        Ok(emit.lshr(emit.mul(elements, emit.i32(o.bytes)), emit.i32(4)))
+        Ok(emit.lshr(emit.mul_by(elements, o.bytes), emit.i32(4)))
     };
     let start = |o: &Operand, memory: Value<'c, 'a>, term: Value<'c, 'a>| {
         let base = lw.scalar(memory)?;

@@ -86,6 +86,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
 // CHECK-LABEL: llvm.func @wgmma
 // CHECK: nvvm.shfl.sync idx
+// The NVMMA addressing of the stores divides by powers of two only: shifts
+// and masks, no division left for LLVM to strength-reduce.
+// CHECK-NOT: llvm.udiv
+// CHECK-NOT: llvm.urem
+// CHECK: llvm.lshr
+// CHECK-NOT: llvm.udiv
+// CHECK-NOT: llvm.urem
 // CHECK: "fence.proxy.async.shared::cta;", ""
 // CHECK: llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
 // CHECK: %[[MODE_B:.*]] = llvm.mlir.constant(4611686293305294848 : i64) : i64
