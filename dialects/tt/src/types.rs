@@ -28,6 +28,23 @@ pub fn pointer_parts(ty: Type) -> Option<(Type, i32)> {
     }
 }
 
+/// `ty` with a signed or unsigned integer made signless (the same width);
+/// other types unchanged.
+pub fn signless(ty: Type) -> Type {
+    let raw = ty.to_raw();
+    // SAFETY: `raw` is a valid type of a live context; the integer queries
+    // are only made on integer types and the new type lives in the same
+    // context.
+    unsafe {
+        if mlir_sys::mlirTypeIsAInteger(raw) && !mlir_sys::mlirIntegerTypeIsSignless(raw) {
+            let context = mlir_sys::mlirTypeGetContext(raw);
+            let width = mlir_sys::mlirIntegerTypeGetWidth(raw);
+            return Type::from_raw(mlir_sys::mlirIntegerTypeGet(context, width));
+        }
+    }
+    ty
+}
+
 /// The block type of a `!tt.tensordesc`, or `None`.
 pub fn tensor_desc_block(ty: Type) -> Option<Type> {
     unsafe {

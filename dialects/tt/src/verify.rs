@@ -23,7 +23,24 @@ use crate::ffi::{self, VerifyKind};
 use crate::types::{self, Tensor, TensorView};
 
 /// The outcome of a rule: `Err` carries the message, without the op prefix.
+/// An empty message means the rule has reported its diagnostics itself
+/// (at the nested op they concern), so the callback adds none.
 pub type Rule = Result<(), String>;
+
+/// What the layout library says about the result encoding of an op whose
+/// result layout follows from its operand's (`tt.trans`, `tt.split`,
+/// `tt.join`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LayoutCheck {
+    /// The declared encoding is the inferred one.
+    Agrees,
+    /// It is another layout.
+    Differs,
+    /// No layout can be inferred; the message says why.
+    Fails(String),
+    /// Not checked (no encodings, or encodings the library cannot map).
+    Unknown,
+}
 
 /// Hooks that crates layered on `tt` (the ttg crate) install so that their
 /// ops and layouts are verified by the same callback.
@@ -34,6 +51,12 @@ pub struct Extension {
     /// Checks every tensor encoding of an op against the module's
     /// `ttg.num-warps`, `ttg.threads-per-warp` and `ttg.num-ctas`.
     pub verify_layouts: fn(OperationRef) -> Rule,
+    /// Checks the result encoding of `tt.trans`, `tt.split` and `tt.join`
+    /// against Triton's layout inference.
+    pub result_layout: fn(OperationRef) -> LayoutCheck,
+    /// Rules of `tt` ops that depend on what their encodings mean (the
+    /// operand encodings of `tt.dot`), run after the op's own rules.
+    pub tt_op_rules: fn(OperationRef) -> Option<Rule>,
 }
 
 static EXTENSION: OnceLock<Extension> = OnceLock::new();
@@ -61,7 +84,9 @@ unsafe extern "C" fn verify_callback(raw: MlirOperation, kind: VerifyKind) -> i3
     match outcome {
         Ok((_, Ok(()))) => 1,
         Ok((op, Err(message))) => {
-            emit_op_error(op, &message);
+            if !message.is_empty() {
+                emit_op_error(op, &message);
+            }
             0
         }
         Err(_) => {
@@ -93,6 +118,13 @@ pub fn emit_op_error(op: OperationRef, message: &str) {
     unsafe { mlir_sys::mlirEmitError(op.location().to_raw(), text.as_ptr()) };
 }
 
+/// Emits `message` at the op's location, without the op prefix (MLIR's
+/// `emitError`).
+pub fn emit_error(op: OperationRef, message: &str) {
+    let text = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    unsafe { mlir_sys::mlirEmitError(op.location().to_raw(), text.as_ptr()) };
+}
+
 fn op_name(op: OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
 }
@@ -103,7 +135,11 @@ fn dispatch(op: OperationRef, kind: VerifyKind) -> Rule {
             let ident = op.name();
             let name = ident.as_string_ref();
             if let Some(rule) = tt_rule(name.as_str().unwrap_or("")) {
-                rule(op)
+                rule(op)?;
+                match EXTENSION.get() {
+                    Some(ext) => (ext.tt_op_rules)(op).unwrap_or(Ok(())),
+                    None => Ok(()),
+                }
             } else if let Some(ext) = EXTENSION.get() {
                 (ext.verify_op)(op).unwrap_or(Ok(()))
             } else {
@@ -316,6 +352,13 @@ fn tt_rule(name: &str) -> Option<OpRule> {
         "tt.print" => verify_print,
         "tt.return" => verify_return,
         "tt.make_tensor_ptr" => verify_make_tensor_ptr,
+        "tt.dot_scaled" => verify_dot_scaled,
+        "tt.atomic_cas" => verify_atomic_cas,
+        "tt.map_elementwise" => verify_map_elementwise,
+        "tt.descriptor_load" => verify_descriptor_load,
+        "tt.descriptor_store" => verify_descriptor_store,
+        "tt.descriptor_gather" => verify_descriptor_gather,
+        "tt.descriptor_scatter" => verify_descriptor_scatter,
         _ => return None,
     })
 }
@@ -329,8 +372,8 @@ fn verify_bitcast(op: OperationRef) -> Rule {
         (Some((_, a)), Some((_, b))) if a != b => {
             Err(format!("cannot bitcast between address spaces {a} and {b}"))
         }
-        (Some(_), None) => Err("cannot bitcast a pointer to a non-pointer type".into()),
-        (None, Some(_)) => Err("cannot bitcast a non-pointer type to a pointer".into()),
+        (Some(_), None) => Err("Cannot bitcast pointer to non-pointer type".into()),
+        (None, Some(_)) => Err("Cannot bitcast non-pointer type to pointer".into()),
         (Some(_), Some(_)) => Ok(()),
         (None, None) => {
             let (a, b) = (types::bit_width(src_el), types::bit_width(dst_el));
@@ -338,7 +381,7 @@ fn verify_bitcast(op: OperationRef) -> Rule {
                 Ok(())
             } else {
                 Err(format!(
-                    "cannot bitcast {src_el} ({} bits) to {dst_el} ({} bits): widths differ",
+                    "Cannot bitcast data-type of size {} to data-type of size {} ({src_el} to {dst_el})",
                     a.unwrap_or(0),
                     b.unwrap_or(0)
                 ))
@@ -365,7 +408,7 @@ fn verify_unsplat(op: OperationRef) -> Rule {
     };
     if src.num_elements() != 1 {
         return Err(format!(
-            "source must have exactly one element, but has {}",
+            "source tensor must have exactly one element, but has {}",
             src.num_elements()
         ));
     }
@@ -404,7 +447,7 @@ fn verify_reshape(op: OperationRef) -> Rule {
     };
     if src.num_elements() != dst.num_elements() {
         return Err(format!(
-            "source has {} elements but the result has {}",
+            "number of src and dst elements of reshape must be the same ({} and {})",
             src.num_elements(),
             dst.num_elements()
         ));
@@ -421,7 +464,7 @@ fn verify_broadcast(op: OperationRef) -> Rule {
     };
     if src.rank() != dst.rank() {
         return Err(format!(
-            "source rank {} differs from result rank {}",
+            "rank of source must be same as rank of result ({} and {})",
             src.rank(),
             dst.rank()
         ));
@@ -429,11 +472,61 @@ fn verify_broadcast(op: OperationRef) -> Rule {
     for (i, (&s, &d)) in src.shape.iter().zip(&dst.shape).enumerate() {
         if s != d && s != 1 {
             return Err(format!(
-                "dimension {i} of size {s} cannot be broadcast to {d}: only size-1 dimensions may change"
+                "Different dimensions at index {i} between source and result.  Broadcast requires the source dimension to be 1."
             ));
         }
     }
     Ok(())
+}
+
+/// `tensor<32x2xf32>`: a tensor type without encoding, as MLIR prints it.
+fn tensor_text(shape: &[i64], element: Type) -> String {
+    let dims: String = shape.iter().map(|d| format!("{d}x")).collect();
+    format!("tensor<{dims}{element}>")
+}
+
+/// Triton prints shapes in its messages as `32, 2`.
+fn comma_shape(shape: &[i64]) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    dims.join(", ")
+}
+
+/// What the extension says about the op's result layout.
+fn result_layout(op: OperationRef) -> LayoutCheck {
+    match EXTENSION.get() {
+        Some(ext) => (ext.result_layout)(op),
+        None => LayoutCheck::Unknown,
+    }
+}
+
+/// The message MLIR gives an op whose inferred result types do not verify;
+/// its first diagnostic is emitted here, at the op.
+const FAILED_TO_INFER: &str = "failed to infer returned types";
+
+/// `inferred type(s) ... are incompatible with return type(s)`, as MLIR's
+/// type-inference check words it, then [`FAILED_TO_INFER`].
+fn incompatible_inferred(op: OperationRef, inferred: &str) -> Rule {
+    let actual: Vec<String> = op.results().map(|r| format!("'{}'", r.r#type())).collect();
+    emit_op_error(
+        op,
+        &format!(
+            "inferred type(s) {inferred} are incompatible with return type(s) of operation {}",
+            actual.join(", ")
+        ),
+    );
+    Err(FAILED_TO_INFER.into())
+}
+
+/// Reports a layout inference that failed or disagrees (`Ok` otherwise).
+fn inferred_layout(op: OperationRef, what: &str) -> Rule {
+    match result_layout(op) {
+        LayoutCheck::Agrees | LayoutCheck::Unknown => Ok(()),
+        LayoutCheck::Fails(message) => {
+            emit_op_error(op, &message);
+            Err(FAILED_TO_INFER.into())
+        }
+        LayoutCheck::Differs => incompatible_inferred(op, &format!("with {what}")),
+    }
 }
 
 fn verify_join(op: OperationRef) -> Rule {
@@ -444,33 +537,56 @@ fn verify_join(op: OperationRef) -> Rule {
     expected.push(2);
     if dst.shape != expected {
         return Err(format!(
-            "result shape {} must be the operand shape with a trailing 2: {}",
-            shape_text(&dst.shape),
-            shape_text(&expected)
+            "result shape must be ({}), but got {}",
+            comma_shape(&expected),
+            comma_shape(&dst.shape)
         ));
     }
-    Ok(())
+    if dst.element != src.element {
+        return Err("result element type must match the input element type".into());
+    }
+    match (src.encoding, dst.encoding) {
+        (Some(_), None) => Err("result encoding must be specified".into()),
+        (_, None) => Ok(()),
+        _ => match result_layout(op) {
+            LayoutCheck::Agrees | LayoutCheck::Unknown => Ok(()),
+            LayoutCheck::Fails(message) => Err(format!(
+                "the joined dimension is not held in registers: {message}"
+            )),
+            LayoutCheck::Differs => Err("incompatible join layout".into()),
+        },
+    }
 }
 
+/// `tt.split` infers its result type: the source's without the last
+/// dimension (which must be 2), in the layout that keeps each half where
+/// it was.
 fn verify_split(op: OperationRef) -> Rule {
     let Some((src, dst)) = source_and_result(op) else {
         return Ok(());
     };
     if src.shape.last() != Some(&2) {
-        return Err(format!(
-            "the last dimension of the source must be 2, but the shape is {}",
-            shape_text(&src.shape)
-        ));
+        emit_op_error(
+            op,
+            &format!(
+                "last dimension of input tensor must be 2, but the shape is {}",
+                shape_text(&src.shape)
+            ),
+        );
+        return Err(FAILED_TO_INFER.into());
     }
     let expected = &src.shape[..src.rank() - 1];
-    if dst.shape != expected {
-        return Err(format!(
-            "result shape {} must be the source shape without its last dimension: {}",
-            shape_text(&dst.shape),
-            shape_text(expected)
-        ));
+    if dst.shape != expected || dst.element != src.element {
+        let inferred = format!("'{}'", tensor_text(expected, src.element));
+        return incompatible_inferred(op, &format!("{inferred}, {inferred}"));
     }
-    Ok(())
+    if src.encoding.is_some() != dst.encoding.is_some() {
+        return incompatible_inferred(op, "with the source's encoding (or none)");
+    }
+    inferred_layout(
+        op,
+        "the source's layout without its last dimension (a register dimension)",
+    )
 }
 
 fn verify_trans(op: OperationRef) -> Rule {
@@ -478,23 +594,61 @@ fn verify_trans(op: OperationRef) -> Rule {
         return Ok(());
     };
     let order = i32_array_attr(op, "order").unwrap_or_default();
-    let mut seen = vec![false; src.rank()];
-    if order.len() != src.rank()
-        || order.iter().any(|&d| {
-            d < 0 || d as usize >= seen.len() || std::mem::replace(&mut seen[d as usize], true)
-        })
-    {
+    if order.len() != src.rank() {
         return Err(format!(
-            "order {order:?} is not a permutation of the {} source dimensions",
+            "order must have the same size as the source tensor ({} entries for rank {})",
+            order.len(),
             src.rank()
+        ));
+    }
+    let mut seen = vec![false; src.rank()];
+    if order.iter().any(|&d| {
+        d < 0 || d as usize >= seen.len() || std::mem::replace(&mut seen[d as usize], true)
+    }) {
+        return Err(format!(
+            "order must be a permutation of 0..n-1, got {order:?}"
         ));
     }
     let expected: Vec<i64> = order.iter().map(|&d| src.shape[d as usize]).collect();
     if dst.shape != expected {
         return Err(format!(
-            "result shape {} must be the source shape permuted by the order: {}",
+            "result shape must match the permutation of the source shape: {} instead of {}",
             shape_text(&dst.shape),
             shape_text(&expected)
+        ));
+    }
+    if src.encoding.is_some() != dst.encoding.is_some() {
+        return incompatible_inferred(op, "with the source's encoding (or none)");
+    }
+    inferred_layout(op, "the source's layout transposed by the order")
+}
+
+/// The shape rules of Triton's `DotOpInterface` for operands `a`, `b` and
+/// accumulator `c`: all of rank 2 (or 3, batched), `a`'s K (`k.0`) equal to
+/// `b`'s (`k.1`), batches equal, and `c` of `[M, N]` = `m_n`.
+fn verify_dot_shapes(a: &Tensor, b: &Tensor, c: &Tensor, k: (i64, i64), m_n: (i64, i64)) -> Rule {
+    if !(2..=3).contains(&a.rank()) {
+        return Err("expected operands to be 2d or 3d".into());
+    }
+    if a.rank() != b.rank() || a.rank() != c.rank() {
+        return Err("expected all operands to have the same rank".into());
+    }
+    if k.0 != k.1 {
+        return Err(format!(
+            "expected the last dimension of the first operand to be equal to the second-to-last dimension of the second operand (K = {} and {})",
+            k.0, k.1
+        ));
+    }
+    if a.rank() == 3 && (a.shape[0] != c.shape[0] || b.shape[0] != c.shape[0]) {
+        return Err("expected the first dimension of the first operand to be equal to the first dimension of the result".into());
+    }
+    let r = c.rank();
+    if (c.shape[r - 2], c.shape[r - 1]) != m_n {
+        return Err(format!(
+            "expected the output shape to be the concatenation of the last dimension of the first operand and the last dimension of the second (got {}, expected [{}, {}])",
+            shape_text(&c.shape[r - 2..]),
+            m_n.0,
+            m_n.1
         ));
     }
     Ok(())
@@ -507,37 +661,98 @@ fn verify_dot(op: OperationRef) -> Rule {
     let (Some(a), Some(b), Some(c)) = (&ts[0], &ts[1], &ts[2]) else {
         return Ok(());
     };
-    if a.rank() != b.rank() || a.rank() != c.rank() || !(2..=3).contains(&a.rank()) {
-        return Err("operands must all be of rank 2, or all of rank 3 (batched)".into());
+    if (2..=3).contains(&a.rank()) && a.rank() == b.rank() {
+        let r = a.rank();
+        let k = (a.shape[r - 1], b.shape[r - 2]);
+        verify_dot_shapes(a, b, c, k, (a.shape[r - 2], b.shape[r - 1]))?;
+    } else {
+        verify_dot_shapes(a, b, c, (0, 0), (0, 0))?;
     }
-    let r = a.rank();
     let (wa, wb) = (types::bit_width(a.element), types::bit_width(b.element));
     if wa != wb {
         return Err(format!(
-            "element types of a ({}) and b ({}) must have the same bit width",
+            "element types of operands A and B must have same bit width ({} and {})",
             a.element, b.element
         ));
     }
-    if a.shape[r - 1] != b.shape[r - 2] {
-        return Err(format!(
-            "the K dimensions of a {} and b {} differ",
-            shape_text(&a.shape),
-            shape_text(&b.shape)
-        ));
-    }
-    if c.shape[r - 2] != a.shape[r - 2] || c.shape[r - 1] != b.shape[r - 1] {
-        return Err(format!(
-            "the accumulator shape {} must be [M, N] of a {} and b {}",
-            shape_text(&c.shape),
-            shape_text(&a.shape),
-            shape_text(&b.shape)
-        ));
-    }
     if a.encoding.is_some() != b.encoding.is_some() {
-        return Err("a and b must both have an encoding or neither".into());
+        return Err("mismatching encoding between A and B operands".into());
     }
     if a.encoding.is_some() && c.encoding.is_none() {
-        return Err("the accumulator must have an encoding when a and b have one".into());
+        return Err("miss encoding of C operand".into());
+    }
+    Ok(())
+}
+
+/// `tt.dot_scaled`: the dot shape rules with e2m1 operands packing two
+/// values per byte along K (unless `lhs_k_pack`/`rhs_k_pack` say they pack
+/// along M/N), and scales of shape `[M or N, K / 32]` (`K / 16` for e4m3
+/// scales).
+fn verify_dot_scaled(op: OperationRef) -> Rule {
+    const E2M1: i64 = 4;
+    // Operand segments: a, b, c, a_scale, b_scale (the scales optional).
+    let tensor = |segment: usize| {
+        crate::ir::segment(op, segment)?
+            .first()
+            .and_then(|v| Tensor::of(v.r#type()))
+    };
+    let (Some(a), Some(b), Some(c)) = (tensor(0), tensor(1), tensor(2)) else {
+        return Ok(());
+    };
+    if !(2..=3).contains(&a.rank()) || a.rank() != b.rank() {
+        return verify_dot_shapes(&a, &b, &c, (0, 0), (0, 0));
+    }
+    let r = a.rank();
+    let flag = |name: &str| {
+        op.attribute(name)
+            .ok()
+            .and_then(crate::ir::bool_value)
+            .unwrap_or(true)
+    };
+    let packs = |side: &str, pack: &str| int_attr(op, side) == Some(E2M1) && flag(pack);
+    let (a_packs, b_packs) = (
+        packs("a_elem_type", "lhs_k_pack"),
+        packs("b_elem_type", "rhs_k_pack"),
+    );
+    let a_k = a.shape[r - 1] * if a_packs { 2 } else { 1 };
+    let b_k = b.shape[r - 2] * if b_packs { 2 } else { 1 };
+    let unpacked = |side: &str, pack: &str| int_attr(op, side) == Some(E2M1) && !flag(pack);
+    let m = a.shape[r - 2]
+        * if unpacked("a_elem_type", "lhs_k_pack") {
+            2
+        } else {
+            1
+        };
+    let n = b.shape[r - 1]
+        * if unpacked("b_elem_type", "rhs_k_pack") {
+            2
+        } else {
+            1
+        };
+    verify_dot_shapes(&a, &b, &c, (a_k, b_k), (m, n))?;
+    for (segment, dim, what) in [(3, c.shape[r - 2], "M"), (4, c.shape[r - 1], "N")] {
+        let Some(scale) = tensor(segment) else {
+            continue;
+        };
+        if scale.rank() != r {
+            continue;
+        }
+        if scale.shape[r - 2] != dim {
+            return Err(format!(
+                "scales {what} dimension must match the operand {what} dimension"
+            ));
+        }
+        let factor = if scale.element.to_string() == "f8E4M3FN" {
+            16
+        } else {
+            32
+        };
+        if scale.shape[r - 1] != a_k / factor {
+            return Err(format!(
+                "scales K dimension must match the operand K divided by the scale factor ({} for K = {a_k}, factor {factor})",
+                scale.shape[r - 1]
+            ));
+        }
     }
     Ok(())
 }
@@ -634,7 +849,8 @@ fn verify_reduce(op: OperationRef) -> Rule {
             }
             Some(t) if t.element != src.element => {
                 return Err(format!(
-                    "result #{i} element type differs from its operand's"
+                    "operand types and result types must agree (result #{i} has elements of type {}, operand #{i} {})",
+                    t.element, src.element
                 ))
             }
             None if !expected.is_empty() => {
@@ -645,7 +861,7 @@ fn verify_reduce(op: OperationRef) -> Rule {
             }
             None if ty != src.element => {
                 return Err(format!(
-                    "result #{i} has type {ty}, but the operand's elements are {}",
+                    "operand types and result types must agree (result #{i} is {ty}, operand #{i} has elements of type {})",
                     src.element
                 ))
             }
@@ -669,7 +885,11 @@ fn verify_scan(op: OperationRef) -> Rule {
     }
     for (i, (res, src)) in op.results().zip(op.operands()).enumerate() {
         if res.r#type() != src.r#type() {
-            return Err(format!("result #{i} must have the type of operand #{i}"));
+            return Err(format!(
+                "operand types and result types must agree (result #{i} is {}, operand #{i} {})",
+                res.r#type(),
+                src.r#type()
+            ));
         }
     }
     verify_combine_region(op, &operands, "scan")
@@ -729,20 +949,30 @@ fn verify_gather(op: OperationRef) -> Rule {
         return Ok(());
     };
     let axis = int_attr(op, "axis").unwrap_or(0);
+    if dst.shape != idx.shape {
+        return Err("indices and output shapes must match".into());
+    }
+    if dst.encoding != idx.encoding {
+        return Err("indices and output encodings must match".into());
+    }
+    if dst.element != src.element {
+        return Err("input and output element types must match".into());
+    }
     if src.rank() != idx.rank() {
-        return Err("source and indices must have the same rank".into());
+        return Err("input and indices ranks must match".into());
     }
     if axis < 0 || axis as usize >= src.rank() {
         return Err(format!(
-            "axis {axis} is out of range for rank {}",
+            "gather dimension must be less than the input rank (axis {axis}, rank {})",
             src.rank()
         ));
     }
-    if dst.shape != idx.shape {
-        return Err("the result must have the shape of the indices".into());
-    }
-    if dst.element != src.element {
-        return Err("the result must have the element type of the source".into());
+    for (dim, (&i, &s)) in idx.shape.iter().zip(&src.shape).enumerate() {
+        if dim != axis as usize && i != s {
+            return Err(format!(
+                "indices dimension {dim} must match the corresponding input dimension"
+            ));
+        }
     }
     Ok(())
 }
@@ -819,6 +1049,250 @@ fn verify_make_tensor_ptr(op: OperationRef) -> Rule {
         ));
     }
     Ok(())
+}
+
+/// `tt.atomic_cas`: `cmp` and `val` have the pointees' type (with the
+/// pointers' shape), as Triton's `TypesMatchWith` constraints say.
+fn verify_atomic_cas(op: OperationRef) -> Rule {
+    let Some(ptr) = operand_type(op, 0) else {
+        return Ok(());
+    };
+    let Some((pointee, _)) = types::pointer_parts(types::element_type(ptr)) else {
+        return Ok(());
+    };
+    for (index, name) in [(1, "cmp"), (2, "value")] {
+        if let Some(ty) = operand_type(op, index) {
+            if types::element_type(ty) != pointee {
+                return Err(format!(
+                    "failed to verify that ptr type matches {name} type"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `tt.map_elementwise`: at least one operand, a power-of-two `pack`, a
+/// region taking `pack` scalars per operand (operand-major) and returning
+/// `pack` per result, with no op in it that writes memory (a scalar store
+/// would lose its masking). Region problems are reported at the op inside
+/// the region, as Triton does.
+fn verify_map_elementwise(op: OperationRef) -> Rule {
+    let operands = tensor_operands(op);
+    if operands.is_empty() {
+        return Err("MapElementwiseOp must have at least 1 operand".into());
+    }
+    let pack = int_attr(op, "pack").unwrap_or(1);
+    if pack <= 0 || pack.count_ones() != 1 {
+        return Err(format!("Pack must be a power of 2, got {pack}"));
+    }
+    let pack = pack as usize;
+    let Some(block) = op.regions().next().and_then(|r| r.first_block()) else {
+        return Ok(());
+    };
+    if block.argument_count() != operands.len() * pack {
+        return Err(format!(
+            "region has wrong number of arguments: {} for {} operands of pack {pack}",
+            block.argument_count(),
+            operands.len()
+        ));
+    }
+    fn repeat(elements: Vec<Type>, pack: usize) -> Vec<Type> {
+        elements
+            .into_iter()
+            .flat_map(|t| std::iter::repeat_n(t, pack))
+            .collect()
+    }
+    let expected_args = repeat(operands.iter().map(|t| t.element).collect(), pack);
+    let args: Vec<Type> = (0..block.argument_count())
+        .filter_map(|i| block.argument(i).ok().map(|a| a.r#type()))
+        .collect();
+    if args != expected_args {
+        return Err("argument types did not match".into());
+    }
+    let expected_returns = repeat(
+        op.results()
+            .filter_map(|r| Tensor::of(r.r#type()).map(|t| t.element))
+            .collect(),
+        pack,
+    );
+    // Post-order, as Triton walks: a store is reported at itself, not at
+    // the op whose region holds it.
+    fn first_problem(op: OperationRef, returns: &[Type]) -> bool {
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                let mut inner = b.first_operation();
+                while let Some(o) = inner {
+                    if first_problem(o, returns) {
+                        return true;
+                    }
+                    if crate::ir::memory_effects(o).is_some_and(|e| e.write) {
+                        emit_op_error(o, "Stores are not supported inside map_elementwise");
+                        return true;
+                    }
+                    if crate::ir::is_op(o, "tt.map_elementwise.return") {
+                        let returned: Vec<Type> = o.operands().map(|v| v.r#type()).collect();
+                        if returned != returns {
+                            emit_error(o, "region return does not match map_elementwise result");
+                            return true;
+                        }
+                    }
+                    inner = o.next_in_block();
+                }
+                block = b.next_in_region();
+            }
+        }
+        false
+    }
+    if first_problem(op, &expected_returns) {
+        Err(String::new())
+    } else {
+        Ok(())
+    }
+}
+
+/// The block type of the descriptor operand `index` with signless
+/// elements (descriptors of signed or unsigned integers load signless
+/// ones), as a tensor.
+fn descriptor_block<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<Tensor<'c>> {
+    let block = types::tensor_desc_block(operand_type(op, index)?)?;
+    let mut block = Tensor::of(block)?;
+    block.element = types::signless(block.element);
+    Some(block)
+}
+
+/// A descriptor load's or store's tensor is the descriptor's block, or the
+/// block without leading dims of size 1.
+fn verify_descriptor_tensor(block: &Tensor, tensor: &Tensor) -> Rule {
+    let mut shape = block.shape.as_slice();
+    if shape.len() > tensor.rank() {
+        let (leading, rest) = shape.split_at(shape.len() - tensor.rank());
+        if leading.iter().any(|&d| d != 1) {
+            return Err("ranked reduce load only allowed for unit dimension leading dim.".into());
+        }
+        shape = rest;
+    }
+    if shape == tensor.shape.as_slice() && block.element == tensor.element {
+        return Ok(());
+    }
+    Err(format!(
+        "tensor descriptor block and tensor types must match ({} and {})",
+        tensor_text(&block.shape, block.element),
+        tensor_text(&tensor.shape, tensor.element)
+    ))
+}
+
+fn verify_descriptor_load(op: OperationRef) -> Rule {
+    match (
+        descriptor_block(op, 0),
+        result_type(op, 0).and_then(Tensor::of),
+    ) {
+        (Some(block), Some(result)) => verify_descriptor_tensor(&block, &result),
+        _ => Ok(()),
+    }
+}
+
+fn verify_descriptor_store(op: OperationRef) -> Rule {
+    match (
+        descriptor_block(op, 0),
+        operand_type(op, 1).and_then(Tensor::of),
+    ) {
+        (Some(block), Some(src)) => verify_descriptor_tensor(&block, &src),
+        _ => Ok(()),
+    }
+}
+
+/// TMA gathers and scatters move whole rows: the block is `1 x columns`,
+/// the x offsets a 1D tensor with one entry per row of the result, which is
+/// a 2D tensor of at least 8 rows and a row of at least 32 bytes, of the
+/// block's columns and element type (at most 32 bits).
+fn verify_gather_scatter(block: &Tensor, result: &Tensor, offsets: &Tensor) -> Rule {
+    let ty = |t: &Tensor| format!("'{}'", tensor_text(&t.shape, t.element));
+    if block.rank() != 2 {
+        return Err(format!("block must be a 2D tensor, but got {}", ty(block)));
+    }
+    if block.shape[0] != 1 {
+        return Err(format!(
+            "block must have exactly 1 row, but got {}",
+            ty(block)
+        ));
+    }
+    if offsets.rank() != 1 {
+        return Err(format!(
+            "x offsets must be a 1D tensor, but got {}",
+            ty(offsets)
+        ));
+    }
+    if result.rank() != 2 {
+        return Err(format!(
+            "result must be a 2D tensor, but got {}",
+            ty(result)
+        ));
+    }
+    if result.shape[0] < 8 {
+        return Err(format!(
+            "gather must have at least 8 rows, but got {}",
+            result.shape[0]
+        ));
+    }
+    let bits = i64::from(types::bit_width(result.element).unwrap_or(0));
+    if bits > 32 {
+        return Err("TMA dtype cannot be greater than 32 bits".into());
+    }
+    let min_columns = if bits > 0 { 32 / bits * 8 } else { 0 };
+    if result.shape[1] < min_columns {
+        return Err(format!(
+            "gather of {} must have at least {min_columns} columns, but got {}",
+            result.element, result.shape[1]
+        ));
+    }
+    if result.shape[0] != offsets.shape[0] {
+        return Err(format!(
+            "result tensor must have as many rows as indices ({}), but got {}",
+            offsets.shape[0],
+            ty(result)
+        ));
+    }
+    if result.shape[1] != block.shape[1] {
+        return Err(format!(
+            "result tensor number of columns must match block ({}), but got {}",
+            block.shape[1],
+            ty(result)
+        ));
+    }
+    if result.element != block.element {
+        return Err(format!(
+            "result tensor element type must match block ('{}'), but got {}",
+            block.element,
+            ty(result)
+        ));
+    }
+    Ok(())
+}
+
+fn verify_descriptor_gather(op: OperationRef) -> Rule {
+    match (
+        descriptor_block(op, 0),
+        result_type(op, 0).and_then(Tensor::of),
+        operand_type(op, 1).and_then(Tensor::of),
+    ) {
+        (Some(block), Some(result), Some(offsets)) => {
+            verify_gather_scatter(&block, &result, &offsets)
+        }
+        _ => Ok(()),
+    }
+}
+
+fn verify_descriptor_scatter(op: OperationRef) -> Rule {
+    match (
+        descriptor_block(op, 0),
+        operand_type(op, 3).and_then(Tensor::of),
+        operand_type(op, 1).and_then(Tensor::of),
+    ) {
+        (Some(block), Some(src), Some(offsets)) => verify_gather_scatter(&block, &src, &offsets),
+        _ => Ok(()),
+    }
 }
 
 /// `tt.call`: the callee exists, is a `tt.func`, and the operand and result

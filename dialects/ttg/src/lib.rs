@@ -12,6 +12,7 @@ pub mod ffi;
 pub mod layout;
 pub mod linear_layout;
 pub mod to_linear;
+pub mod tt_op_layouts;
 pub mod verify;
 
 use std::sync::Once;
@@ -36,6 +37,8 @@ pub fn register(registry: &DialectRegistry) {
         tt_dialect::verify::set_extension(tt_dialect::verify::Extension {
             verify_op: verify::verify_op,
             verify_layouts: verify::verify_layouts,
+            result_layout: tt_op_layouts::check_result_layout,
+            tt_op_rules: tt_op_layouts::verify_tt_op,
         });
         tt_dialect::canonicalize::set_extension(tt_dialect::canonicalize::Extension {
             folder: canonicalize::folder,

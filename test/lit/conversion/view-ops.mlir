@@ -115,13 +115,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// The joined dimension must lie in registers.
+// The joined dimension must lie in registers: the verifier rejects it, as
+// Triton's does (the lowering would refuse it too).
 #b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #lanes = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @join_across_lanes() {
     %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #b1>
-    // expected-error @+1 {{convert-triton-gpu-to-llvm: the joined dimension is not held in registers (in 'tt.join')}}
+    // expected-error @+1 {{'tt.join' op the joined dimension is not held in registers: SplitOp requires at least 2 elements per thread in the last dimension}}
     %j = tt.join %r, %r : tensor<64xi32, #b1> -> tensor<64x2xi32, #lanes>
     tt.return
   }

@@ -16,9 +16,9 @@ tt.func @caret() {
 
 // Locations are walked through names and fused locations; a position in
 // another file prints without a snippet.
-// CHECK: {{^}}elsewhere.mlir:7:3: error: 'tt.unsplat' op source must have exactly one element, but has 2
+// CHECK: {{^}}elsewhere.mlir:7:3: error: 'tt.unsplat' op source tensor must have exactly one element, but has 2
 // CHECK-NOT: tt.unsplat
-// CHECK: {{^}}error: 'tt.unsplat' op source must have exactly one element, but has 4
+// CHECK: {{^}}error: 'tt.unsplat' op source tensor must have exactly one element, but has 4
 tt.func @other_file(%x: tensor<2xf32>) {
   %0 = tt.unsplat %x : tensor<2xf32> loc(fused["here", "elsewhere.mlir":7:3])
   tt.return

@@ -1,7 +1,7 @@
 // RUN: not tt-opt %s --split-input-file --verify-diagnostics 2>&1 | FileCheck %s
 
 tt.func @unexpected(%x: tensor<2xf32>) {
-  // CHECK: verify-diagnostics-failures.mlir:[[@LINE+3]]:8: error: unexpected error: 'tt.unsplat' op source must have exactly one element, but has 2
+  // CHECK: verify-diagnostics-failures.mlir:[[@LINE+3]]:8: error: unexpected error: 'tt.unsplat' op source tensor must have exactly one element, but has 2
   // CHECK-NEXT: {{^}}  %0 = tt.unsplat %x : tensor<2xf32>
   // CHECK-NEXT: {{^}}       ^
   %0 = tt.unsplat %x : tensor<2xf32>

@@ -3,7 +3,7 @@
 // Every designator form, each met exactly once.
 
 tt.func @plus(%x: tensor<2xf32>) {
-  // expected-error@+1 {{source must have exactly one element, but has 2}}
+  // expected-error@+1 {{source tensor must have exactly one element, but has 2}}
   %0 = tt.unsplat %x : tensor<2xf32>
   tt.return
 }
