@@ -135,18 +135,25 @@ pub fn lower<'c, 'a>(
         }
         for group in groups {
             let n = group.registers.len();
-            let data = emit.value(
-                "llvm.load",
-                &[address(load_part, group.offset)],
-                vector_type(n),
-                &[],
-            );
-            for (&r, word) in group
-                .registers
-                .iter()
-                .zip(emit.elements_of(data, n, memory))
-            {
-                loaded[r] = Some(from_int(emit, word, ty));
+            let at = address(load_part, group.offset);
+            let elements = if plan.bits < 32 && (n as u32 * plan.bits).is_multiple_of(32) {
+                // Narrow elements are loaded as 32-bit words and taken
+                // apart by shifts: LLVM would otherwise split a vector of
+                // them into scalar loads whose memory dependences its GVN
+                // then checks pairwise (the epilogue of a matmul).
+                let words = (n as u32 * plan.bits / 32) as usize;
+                let i32_type = emit.i32_type();
+                let data = emit.value("llvm.load", &[at], vector_of_words(emit, words), &[]);
+                emit.elements_of(data, words, i32_type)
+                    .into_iter()
+                    .flat_map(|word| split_word(emit, word, plan.bits, memory))
+                    .collect()
+            } else {
+                let data = emit.value("llvm.load", &[at], vector_type(n), &[]);
+                emit.elements_of(data, n, memory)
+            };
+            for (&r, element) in group.registers.iter().zip(elements) {
+                loaded[r] = Some(from_int(emit, element, ty));
             }
         }
     }
@@ -159,6 +166,34 @@ pub fn lower<'c, 'a>(
         .ok_or("the conversion plan leaves a destination register unset")?;
     lw.set(result, loaded);
     Ok(())
+}
+
+/// `i32`, or a vector of `words` of them.
+fn vector_of_words<'c>(emit: &Emitter<'c, '_>, words: usize) -> Type<'c> {
+    if words == 1 {
+        emit.i32_type()
+    } else {
+        emit.vector_type(words as u64, emit.i32_type())
+    }
+}
+
+/// The `32 / bits` elements of an `i32` word, lowest bits first.
+fn split_word<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    word: Value<'c, 'a>,
+    bits: u32,
+    element: Type<'c>,
+) -> Vec<Value<'c, 'a>> {
+    (0..32 / bits)
+        .map(|k| {
+            let shifted = if k == 0 {
+                word
+            } else {
+                emit.lshr(word, emit.i32(i64::from(k * bits)))
+            };
+            emit.value("llvm.trunc", &[shifted], element, &[])
+        })
+        .collect()
 }
 
 /// Whether a round's loads can be `ldmatrix.x4`s, and then the lane

@@ -124,3 +124,30 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// The matmul epilogue: an f16 wgmma result to one element per thread and
+// row. Pairs of 16-bit elements are read as one 32-bit word each and taken
+// apart by shifts (not as a vector LLVM would split into two loads).
+// CHECK-LABEL: llvm.func @pairs_as_words
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 4], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.shared = 32768 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @pairs_as_words(%v: f16, %out: !tt.ptr<f16>) {
+    %x = tt.splat %v : f16 -> tensor<128x128xf16, #mma>
+    // CHECK-COUNT-8: llvm.store {{.*}} : vector<8xi16>, !llvm.ptr<3>
+    // CHECK: nvvm.barrier0
+    // CHECK: %[[WORD:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
+    // CHECK-NEXT: %[[LO:.*]] = llvm.trunc %[[WORD]] : i32 to i16
+    // CHECK-NEXT: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32) : i32
+    // CHECK-NEXT: %[[SHIFTED:.*]] = llvm.lshr %[[WORD]], %[[SIXTEEN]] : i32
+    // CHECK-NEXT: %[[HI:.*]] = llvm.trunc %[[SHIFTED]] : i32 to i16
+    // CHECK-COUNT-31: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+    // CHECK-NOT: llvm.load {{.*}} : !llvm.ptr<3>
+    %y = ttg.convert_layout %x {allocation.offset = 0 : i32} : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #blocked>
+    %p = tt.splat %out : !tt.ptr<f16> -> tensor<128x128x!tt.ptr<f16>, #blocked>
+    tt.store %p, %y : tensor<128x128x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
