@@ -197,6 +197,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttir::licm::PASS),
     rust(&crate::ttir::loop_aware_cse::PASS),
     rust(&crate::ttir::loop_unroll::PASS),
+    rust(&crate::ttir::test_loop_peeling::PASS),
     PassInfo {
         name: "triton-nvidia-gpu-fence-insertion",
         summary: crate::ttgir::fence_insertion::PASS.description,

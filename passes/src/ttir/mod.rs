@@ -11,3 +11,4 @@ pub mod pointer_ir;
 pub mod reorder_broadcast;
 pub mod rewrite_tensor_descriptor_to_pointer;
 pub mod rewrite_tensor_pointer;
+pub mod test_loop_peeling;

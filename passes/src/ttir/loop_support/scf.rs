@@ -1,6 +1,7 @@
 //! `scf.for` utilities with MLIR's semantics: the parts of a loop, a copy
 //! with more iter args (`replaceForOpWithNewSignature`), its static trip
-//! count (`ForOp::getStaticTripCount`), promotion of a loop that
+//! count (`ForOp::getStaticTripCount`), its last iteration peeled into an
+//! `scf.if` (Triton's `peelLoopEpilogue`), promotion of a loop that
 //! runs at most once (`ForOp::promoteIfSingleIteration`), and the loop's
 //! canonicalization patterns as Triton 3.6's MLIR has them (the iter-arg
 //! folder and the trivial-loop simplifier), written as Rust patterns for
@@ -54,6 +55,94 @@ pub fn yield_op(op: MlirOperation) -> Option<MlirOperation> {
 
 pub fn yielded_values(op: MlirOperation) -> Vec<MlirValue> {
     yield_op(op).map(ir::operands).unwrap_or_default()
+}
+
+/// The induction variable's value in the loop's last iteration, computed
+/// after `after` (Triton's `getLastInductionValue`): `lb + (ub - lb - 1) /
+/// step * step`, meaningful when the loop runs at least once. Returns the
+/// value and the last op created.
+pub fn last_induction_value(
+    loop_op: MlirOperation,
+    after: MlirOperation,
+) -> (MlirValue, MlirOperation) {
+    let loc = ir::location(loop_op);
+    let (lb, ub, step) = (lower_bound(loop_op), upper_bound(loop_op), step(loop_op));
+    let ty = ir::value_type(step);
+    let mut last = after;
+    let mut emit = |name: &str, operands: &[MlirValue], attributes: &[(&str, MlirAttribute)]| {
+        let op = ir::create_op(name, loc, operands, &[ty], attributes, Vec::new());
+        ir::insert_after(last, op);
+        last = op;
+        ir::result(op, 0)
+    };
+    let range = emit("arith.subi", &[ub, lb], &[]);
+    let one = emit("arith.constant", &[], &[("value", ir::integer_attr(ty, 1))]);
+    let range = emit("arith.subi", &[range, one], &[]);
+    let iterations = emit("arith.divsi", &[range, step], &[]);
+    let delta = emit("arith.muli", &[iterations, step], &[]);
+    let value = emit("arith.addi", &[delta, lb], &[]);
+    (value, last)
+}
+
+/// Peels the last iteration of `loop_op` (Triton's `peelLoopEpilogue`):
+/// the loop stops one step earlier (`ub - step`), and an `scf.if lb < ub`
+/// after it runs a copy of the body at the last induction value on the
+/// loop's results, yielding that copy's values (the loop's results when
+/// the loop does not run). Every use of the loop's results outside the
+/// `scf.if` reads the `scf.if`'s. Returns the `scf.if`.
+pub fn peel_epilogue(loop_op: MlirOperation) -> MlirOperation {
+    let loc = ir::location(loop_op);
+    let ctx = ir::context(loop_op);
+    let (lb, ub) = (lower_bound(loop_op), upper_bound(loop_op));
+    let new_ub = ir::build_binary(loop_op, "arith.subi", loc, ub, step(loop_op));
+    let (last_iv, last) = last_induction_value(loop_op, loop_op);
+    let predicate = ir::integer_attr(ir::i64_type(ctx), ir::cmpi::SLT);
+    let cond = ir::create_op(
+        "arith.cmpi",
+        loc,
+        &[lb, ub],
+        &[ir::i1_type(ctx)],
+        &[("predicate", predicate)],
+        Vec::new(),
+    );
+    ir::insert_after(last, cond);
+    let results = ir::results(loop_op);
+    // SAFETY: the regions and blocks are created here and handed to the
+    // op (regions) and regions (blocks) that own them from then on.
+    let (then_block, else_block, regions) = unsafe {
+        let then_region = mlir_sys::mlirRegionCreate();
+        let else_region = mlir_sys::mlirRegionCreate();
+        let then_block = mlir_sys::mlirBlockCreate(0, std::ptr::null(), std::ptr::null());
+        let else_block = mlir_sys::mlirBlockCreate(0, std::ptr::null(), std::ptr::null());
+        mlir_sys::mlirRegionAppendOwnedBlock(then_region, then_block);
+        mlir_sys::mlirRegionAppendOwnedBlock(else_region, else_block);
+        (then_block, else_block, vec![then_region, else_region])
+    };
+    let types: Vec<MlirType> = results.iter().map(|&r| ir::value_type(r)).collect();
+    let if_op = ir::create_op("scf.if", loc, &[ir::result(cond, 0)], &types, &[], regions);
+    ir::insert_after(cond, if_op);
+    let mut map = ir::ValueMap::new();
+    map.insert(Val(induction_var(loop_op)), Val(last_iv));
+    for (arg, result) in region_iter_args(loop_op).into_iter().zip(&results) {
+        map.insert(Val(arg), Val(*result));
+    }
+    for op in ir::block_ops(body(loop_op)) {
+        let copy = ir::clone_mapped(op, &mut map);
+        // SAFETY: `copy` is detached; the block takes ownership.
+        unsafe { mlir_sys::mlirBlockAppendOwnedOperation(then_block, copy) };
+    }
+    let else_yield = ir::create_op("scf.yield", loc, &results, &[], &[], Vec::new());
+    // SAFETY: as above.
+    unsafe { mlir_sys::mlirBlockAppendOwnedOperation(else_block, else_yield) };
+    for (result, replacement) in results.iter().zip(ir::results(if_op)) {
+        for (user, index) in ir::uses(*result) {
+            if !ir::is_ancestor(if_op, user) {
+                ir::set_operand(user, index, replacement);
+            }
+        }
+    }
+    ir::set_operand(loop_op, 1, new_ub);
+    if_op
 }
 
 /// A new `scf.for` before `before` with the bounds `[lb, ub, step]`, the
