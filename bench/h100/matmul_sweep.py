@@ -9,6 +9,10 @@ to PTX, both compilers in the same process, interleaved.
 
 usage: python3 matmul_sweep.py TUTORIALS_DIR CORPUS_DIR OUTDIR
 
+`SWEEP_SIZES` (e.g. `8192`), `SWEEP_DTYPES` (`fp16`, `fp8`) and
+`SWEEP_ROUNDS` (default 3) narrow the sweep or lengthen it, to look at one
+point more closely.
+
 The kernel runs with tutorial 03's first configuration for its type (fp16:
 128x256x64 tiles, 8 warps, 3 stages; fp8: 128x256x128), as its autotuner
 finds best on the H100. Prints `SWEEP dtype size ours_tflops triton_tflops
@@ -32,8 +36,9 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python" / 
 import test_tutorials  # noqa: E402  (the tutorial's @triton.jit functions without its autotuner)
 import triton_side  # noqa: E402  (the stage timer of the H100 comparison)
 
-SIZES = [512, 1024, 2048, 3072, 4096, 6144, 8192]
-ROUNDS = 3
+SIZES = [int(s) for s in os.environ.get("SWEEP_SIZES", "512,1024,2048,3072,4096,6144,8192").split(",")]
+ROUNDS = int(os.environ.get("SWEEP_ROUNDS", "3"))
+DTYPES = os.environ.get("SWEEP_DTYPES", "fp16,fp8").split(",")
 CONFIGS = {
     "fp16": dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, num_warps=8, num_stages=3),
     "fp8": dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=128, GROUP_SIZE_M=8, num_warps=8, num_stages=3),
@@ -87,7 +92,7 @@ def bench(fn):
 
 def sweep(tutorials, outdir, scratch):
     rows = []
-    for dtype in CONFIGS:
+    for dtype in DTYPES:
         for size in SIZES:
             a, b = operands(dtype, size)
             runs, outputs = {}, {}
