@@ -5,6 +5,10 @@
 //! when the buffer is not a single module, it is parsed again with
 //! `module {` inserted where it moves no op: after the last alias
 //! definition, or on the line before the first op, and `}` at the end.
+//! Alias definitions between top-level ops (Triton's lit files have them
+//! between modules) cannot go inside the module: they move, on one line
+//! each, to just before `module {`, leaving their lines blank, so that no
+//! op changes line.
 
 use melior::{
     ir::{operation::OperationLike, Module, Operation},
@@ -68,8 +72,24 @@ pub fn wrap_in_module(text: &str) -> String {
         }
         (None, None) => 0,
     };
-    let mut out = String::with_capacity(text.len() + 16);
+    let late = first_op
+        .map(|op| late_aliases(text, op))
+        .unwrap_or_default();
+    let mut body = text.to_owned();
+    let mut moved = String::new();
+    for &(start, end) in &late {
+        moved.push(' ');
+        moved.push_str(&one_line(&text[start..end]));
+        let blanked: String = text[start..end]
+            .chars()
+            .map(|c| if c == '\n' { '\n' } else { ' ' })
+            .collect();
+        body.replace_range(start..end, &blanked);
+    }
+    let text = body.as_str();
+    let mut out = String::with_capacity(text.len() + moved.len() + 16);
     out.push_str(&text[..insert_at]);
+    out.push_str(&moved);
     out.push_str(" module {");
     let rest = &text[insert_at..];
     // File metadata (`{-# ... #-}`) must stay outside the module.
@@ -85,6 +105,88 @@ pub fn wrap_in_module(text: &str) -> String {
         }
     }
     out
+}
+
+/// An alias definition's text on one line: line breaks become spaces and
+/// comments go (a comment would hide what follows on the joined line).
+fn one_line(alias: &str) -> String {
+    let mut out = String::with_capacity(alias.len());
+    for line in alias.lines() {
+        let mut in_string = false;
+        let mut escaped = false;
+        let mut cut = line.len();
+        for (k, c) in line.char_indices() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' if in_string => escaped = true,
+                '"' => in_string = !in_string,
+                '/' if !in_string && line[k..].starts_with("//") => {
+                    cut = k;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if out.is_empty() {
+            out.push_str(line[..cut].trim_end());
+        } else {
+            out.push(' ');
+            out.push_str(line[..cut].trim());
+        }
+    }
+    out
+}
+
+/// The spans of alias definitions at the top level after the first op
+/// (at `first_op`): lines that start with `#` or `!` outside every brace.
+fn late_aliases(text: &str, first_op: usize) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut depth = 0usize;
+    let mut i = first_op;
+    let mut line_start = false;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\n' => {
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            b'#' | b'!' if line_start && depth == 0 => {
+                let (end, code_end) = skip_alias(bytes, i);
+                spans.push((i, code_end));
+                i = end;
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while let Some(&c) = bytes.get(i) {
+                    match c {
+                        b'\\' => i += 1,
+                        b'"' => break,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while bytes.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'{' if bytes.get(i + 1) == Some(&b'-') && bytes.get(i + 2) == Some(&b'#') => {
+                // File metadata ends the ops.
+                break;
+            }
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        line_start = false;
+        i += 1;
+    }
+    spans
 }
 
 /// Skips alias definitions (`#a = ...`, `!t = ...`) at the top level.
@@ -187,6 +289,19 @@ mod tests {
         assert_eq!(
             wrap_in_module(text),
             "// RUN: x\n module {\n  tt.func @f() {}\ntt.func @g() {}\n\n}\n"
+        );
+    }
+
+    #[test]
+    fn moves_aliases_between_ops_before_the_module() {
+        let text = "#a = #x\nmod {\n  op\n}\n#b = #y<{v = 1}> // c\nmod {\n}\n";
+        assert_eq!(
+            wrap_in_module(text),
+            "#a = #x #b = #y<{v = 1}> module {\nmod {\n  op\n}\n                 // c\nmod {\n}\n\n}\n"
+        );
+        assert_eq!(
+            one_line("#c = #z<{\n  a = 1, // one\n  b = \"//\"}>"),
+            "#c = #z<{ a = 1, b = \"//\"}>"
         );
     }
 
