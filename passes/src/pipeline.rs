@@ -85,6 +85,22 @@ pub fn add_elements(
                     PassOptions::parse(options).map_err(|e| format!("pass '{name}': {e}"))?;
                 info.add_to(manager, op, &options)?;
             }
+            Element::Nested(nested) if nested.op == "any" => {
+                // MLIR schedules an op-agnostic pass manager only on the
+                // ops every pass in it can run on: one that holds passes
+                // anchored on X runs on the nested X ops, as an X pass
+                // manager would; one that holds passes for different ops
+                // runs nowhere (its passes are still checked).
+                match any_anchor(&nested.elements)? {
+                    Some(Some(anchor)) => {
+                        add_elements(manager.nested_under(&anchor), &anchor, &nested.elements)?
+                    }
+                    Some(None) => {
+                        add_elements(manager.nested_under("any"), "any", &nested.elements)?
+                    }
+                    None => {}
+                }
+            }
             Element::Nested(nested) => add_elements(
                 manager.nested_under(&nested.op),
                 &nested.op,
@@ -93,6 +109,27 @@ pub fn add_elements(
         }
     }
     Ok(())
+}
+
+/// What the passes directly in an `any(...)` pass manager are anchored on:
+/// `Some(None)` when none is anchored, `Some(Some(op))` when all anchored
+/// ones share `op`, `None` when they need different ops. Unknown passes and
+/// bad options are errors.
+fn any_anchor(elements: &[Element]) -> Result<Option<Option<String>>, String> {
+    let mut anchor: Option<&str> = None;
+    let mut conflict = false;
+    for element in elements {
+        if let Element::Pass { name, options } = element {
+            let info = registry::lookup(name)?;
+            PassOptions::parse(options).map_err(|e| format!("pass '{name}': {e}"))?;
+            match (anchor, info.anchor) {
+                (_, None) => {}
+                (None, Some(a)) => anchor = Some(a),
+                (Some(a), Some(b)) => conflict |= a != b,
+            }
+        }
+    }
+    Ok((!conflict).then(|| anchor.map(str::to_owned)))
 }
 
 struct Parser<'a> {

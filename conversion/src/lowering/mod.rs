@@ -683,14 +683,13 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 // SAFETY: `i` is below the function type's result count.
                 let result =
                     unsafe { Type::from_raw(mlir_sys::mlirFunctionTypeGetResult(ty.to_raw(), i)) };
-                if TensorView::of(result).is_some() {
-                    fail(
-                        function,
-                        "convert-triton-gpu-to-llvm: functions returning tensors are not supported yet",
-                    );
-                    return Err(Failure);
+                match self.abi_type(result) {
+                    Ok(ty) => results.push(ty),
+                    Err(e) => {
+                        fail(function, &format!("convert-triton-gpu-to-llvm: {e}"));
+                        return Err(Failure);
+                    }
                 }
-                results.push(self.element_type(result));
             }
         }
         let Some(old_entry) = function.region(0).ok().and_then(|r| r.first_block()) else {
@@ -705,14 +704,13 @@ impl<'c, 'a> Lowering<'c, 'a> {
         let mut inputs = Vec::new();
         for i in 0..old_entry.argument_count() {
             let arg: Value = old_entry.argument(i).expect("argument").into();
-            if TensorView::of(arg.r#type()).is_some() {
-                fail(
-                    function,
-                    "convert-triton-gpu-to-llvm: tensor arguments of functions are not supported yet",
-                );
-                return Err(Failure);
+            match self.abi_type(arg.r#type()) {
+                Ok(ty) => inputs.push(ty),
+                Err(e) => {
+                    fail(function, &format!("convert-triton-gpu-to-llvm: {e}"));
+                    return Err(Failure);
+                }
             }
-            inputs.push(self.element_type(arg.r#type()));
         }
         // A device function's shared memory: the part of its caller's that
         // the call reserves (Triton's stack pointer argument).
@@ -875,7 +873,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
         for i in 0..old_entry.argument_count() {
             let arg: Value = old_entry.argument(i).expect("argument").into();
             let new: Value = prologue_block.argument(i).expect("argument").into();
-            self.set(arg, vec![new]);
+            let values = self.unpack_abi(&entry, new, arg.r#type());
+            self.set(arg, values);
         }
         let arguments = prologue_block.argument_count();
         if !is_kernel {
@@ -958,6 +957,56 @@ impl<'c, 'a> Lowering<'c, 'a> {
         Ok(layout)
     }
 
+    /// How a value of type `ty` crosses a function boundary (argument,
+    /// result): a scalar as itself, a tensor as a struct of the thread's
+    /// elements, as Triton passes them.
+    fn abi_type(&self, ty: Type<'c>) -> Result<Type<'c>, String> {
+        if TensorView::of(ty).is_none() {
+            return Ok(self.element_type(ty));
+        }
+        let n = self.value_count(ty)?;
+        Ok(emit::llvm_struct(
+            self.context,
+            &vec![self.element_type(ty); n],
+        ))
+    }
+
+    /// `value` in its [`Self::abi_type`] form, built with `emit`.
+    fn pack_abi(
+        &self,
+        emit: &Emitter<'c, 'a>,
+        value: Value<'c, 'a>,
+    ) -> Result<Value<'c, 'a>, String> {
+        if TensorView::of(value.r#type()).is_none() {
+            return self.scalar(value);
+        }
+        let ty = self.abi_type(value.r#type())?;
+        let poison = emit.value("llvm.mlir.poison", &[], ty, &[]);
+        Ok(self
+            .get(value)?
+            .iter()
+            .enumerate()
+            .fold(poison, |packed, (i, &v)| emit.insert(packed, v, i as i64)))
+    }
+
+    /// The values that stand for a value of type `ty` passed as `abi` (its
+    /// [`Self::abi_type`] form).
+    fn unpack_abi(
+        &self,
+        emit: &Emitter<'c, 'a>,
+        abi: Value<'c, 'a>,
+        ty: Type<'c>,
+    ) -> Vec<Value<'c, 'a>> {
+        if TensorView::of(ty).is_none() {
+            return vec![abi];
+        }
+        let element = self.element_type(ty);
+        let n = self.value_count(ty).unwrap_or(0);
+        (0..n)
+            .map(|i| emit.extract(abi, i as i64, element))
+            .collect()
+    }
+
     /// How many values stand for a value of type `ty`.
     fn value_count(&self, ty: Type<'c>) -> Result<usize, String> {
         if TensorView::of(ty).is_some() {
@@ -974,9 +1023,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.return" => {
                 let values: Vec<Value<'c, 'a>> = op
                     .operands()
-                    .map(|v| self.scalar(v))
-                    .collect::<Result<_, _>>()
-                    .map_err(|_| "functions returning tensors are not supported yet".to_owned())?;
+                    .map(|v| self.pack_abi(emit, v))
+                    .collect::<Result<_, _>>()?;
                 let types: Vec<Type> = values.iter().map(|v| v.r#type()).collect();
                 let returned = packed_type(self.context, &types).map(|ty| match values[..] {
                     [one] => one,
@@ -1077,9 +1125,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
             .ok_or("a call without callee")?;
         let mut arguments: Vec<Value<'c, 'a>> = op
             .operands()
-            .map(|v| self.scalar(v))
-            .collect::<Result<_, _>>()
-            .map_err(|_| "tensor arguments of functions are not supported yet".to_owned())?;
+            .map(|v| self.pack_abi(emit, v))
+            .collect::<Result<_, _>>()?;
         // The callee's shared memory is the call's buffer (sized by the
         // allocation to what the callee and its callees use), which the
         // callee may read and write: order it after this function's
@@ -1100,21 +1147,19 @@ impl<'c, 'a> Lowering<'c, 'a> {
         let results: Vec<Value<'c, 'a>> = op.results().map(Into::into).collect();
         let types: Vec<Type<'c>> = results
             .iter()
-            .map(|r| {
-                if TensorView::of(r.r#type()).is_some() {
-                    Err("functions returning tensors are not supported yet".to_owned())
-                } else {
-                    Ok(self.element_type(r.r#type()))
-                }
-            })
+            .map(|r| self.abi_type(r.r#type()))
             .collect::<Result<_, _>>()?;
         let value = emit.call(&callee, &arguments, packed_type(self.context, &types));
         match (value, results.as_slice()) {
-            (Some(v), [one]) => self.set(*one, vec![v]),
+            (Some(v), [one]) => {
+                let values = self.unpack_abi(emit, v, one.r#type());
+                self.set(*one, values);
+            }
             (Some(v), many) => {
                 for (i, r) in many.iter().enumerate() {
                     let field = emit.extract(v, i as i64, types[i]);
-                    self.set(*r, vec![field]);
+                    let values = self.unpack_abi(emit, field, r.r#type());
+                    self.set(*r, values);
                 }
             }
             (None, _) => {}

@@ -4,7 +4,7 @@
 use tt_passes::{registry, suggest};
 
 /// What the passes to run come from.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Passes {
     /// Pass flags, in command-line order: `(name, options)`.
     Flags(Vec<(String, String)>),
@@ -22,7 +22,7 @@ pub enum VerifyDiagnostics {
 }
 
 /// Everything a run needs.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     /// `None` or `-` reads stdin.
     pub input: Option<String>,
@@ -40,6 +40,12 @@ pub struct Config {
     pub use_nameloc_as_prefix: bool,
     pub timing: bool,
     pub allow_unregistered_dialect: bool,
+    /// `--dump-pass-pipeline`: print the pipeline to stderr before running.
+    pub dump_pass_pipeline: bool,
+    /// `--run-reproducer`: run the pipeline of the input's `mlir_reproducer`.
+    pub run_reproducer: bool,
+    /// `--debug` (`Some("")`) or `--debug-only=NAMES`.
+    pub debug: Option<String>,
 }
 
 /// What the command line asks for.
@@ -55,6 +61,14 @@ const SWITCHES: &[(&str, &str)] = &[
     (
         "allow-unregistered-dialect",
         "Allow operations of unregistered dialects",
+    ),
+    (
+        "debug",
+        "Accepted for triton-opt command lines; this build prints no debug output",
+    ),
+    (
+        "dump-pass-pipeline",
+        "Print the pass pipeline to stderr before running it",
     ),
     ("help", "Print this help and exit"),
     (
@@ -87,6 +101,10 @@ const SWITCHES: &[(&str, &str)] = &[
         "Name SSA values after their `loc(\"name\")` locations",
     ),
     (
+        "run-reproducer",
+        "Run the pipeline recorded in the input's `mlir_reproducer` resource",
+    ),
+    (
         "split-input-file",
         "Process each chunk between `// -----` lines on its own",
     ),
@@ -99,6 +117,11 @@ const SWITCHES: &[(&str, &str)] = &[
 
 /// Flags with a value: name, value name and help.
 const VALUED: &[(&str, &str, &str)] = &[
+    (
+        "debug-only",
+        "NAMES",
+        "Accepted for triton-opt command lines; this build prints no debug output",
+    ),
     ("o", "FILE", "Write the output to FILE (default: stdout)"),
     (
         "pass-pipeline",
@@ -124,6 +147,9 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         use_nameloc_as_prefix: false,
         timing: false,
         allow_unregistered_dialect: false,
+        dump_pass_pipeline: false,
+        run_reproducer: false,
+        debug: None,
     };
     let mut flags = Vec::new();
     let mut pipeline = None;
@@ -155,6 +181,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             };
             match name {
                 "o" => config.output = Some(value),
+                "debug-only" => config.debug = Some(value),
                 _ => pipeline = Some(value),
             }
             continue;
@@ -184,6 +211,9 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "help" => return Ok(Command::Help),
             "version" => return Ok(Command::Version),
             "allow-unregistered-dialect" => config.allow_unregistered_dialect = true,
+            "debug" => config.debug = Some(String::new()),
+            "dump-pass-pipeline" => config.dump_pass_pipeline = true,
+            "run-reproducer" => config.run_reproducer = true,
             "mlir-pretty-debuginfo" => config.pretty_debuginfo = true,
             "mlir-print-debuginfo" => config.print_debuginfo = true,
             "mlir-print-ir-after-all" => config.print_ir_after_all = true,

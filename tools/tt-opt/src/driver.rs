@@ -34,10 +34,42 @@ pub fn run(config: &Config) -> bool {
             return false;
         }
     };
+    let reproduced;
+    let config = if config.run_reproducer {
+        match reproducer_pipeline(&source.text) {
+            Ok(pipeline) => {
+                reproduced = Config {
+                    passes: Passes::Pipeline(pipeline),
+                    ..config.clone()
+                };
+                &reproduced
+            }
+            Err(message) => {
+                eprintln!("tt-opt: error: {message}");
+                return false;
+            }
+        }
+    } else {
+        config
+    };
+    if let Some(only) = &config.debug {
+        let which = if only.is_empty() {
+            "--debug".to_owned()
+        } else {
+            format!("--debug-only={only}")
+        };
+        eprintln!(
+            "tt-opt: note: {which}: no debug output in this build (its LLVM and MLIR are built without assertions, and tt-opt's own passes print none)"
+        );
+    }
     // Pass and option errors do not depend on the input: report them once.
-    if let Err(message) = build_pass_manager(config, &new_context(false)) {
-        eprintln!("tt-opt: error: {message}");
-        return false;
+    match build_pass_manager(config, &new_context(false)) {
+        Err(message) => {
+            eprintln!("tt-opt: error: {message}");
+            return false;
+        }
+        Ok(manager) if config.dump_pass_pipeline => eprintln!("{}", describe_pipeline(&manager)),
+        Ok(_) => {}
     }
     let chunks = if config.split_input_file {
         source::split(&source.text)
@@ -63,6 +95,85 @@ pub fn run(config: &Config) -> bool {
         Some(_) => {}
     }
     ok
+}
+
+/// The pipeline of the `mlir_reproducer` resource in the input's file
+/// metadata (`{-# external_resources: { mlir_reproducer: { pipeline: "..."
+/// ... } } #-}`), as MLIR writes a crash reproducer.
+fn reproducer_pipeline(text: &str) -> Result<String, String> {
+    let missing = || {
+        "--run-reproducer: the input has no `mlir_reproducer` resource with a pipeline".to_owned()
+    };
+    let metadata = text.find("{-#").ok_or_else(missing)?;
+    let resource = text[metadata..]
+        .find("mlir_reproducer")
+        .ok_or_else(missing)?;
+    let rest = &text[metadata + resource..];
+    let key = rest.find("pipeline").ok_or_else(missing)?;
+    let rest = rest[key + "pipeline".len()..].trim_start();
+    let rest = rest.strip_prefix(':').ok_or_else(missing)?.trim_start();
+    let rest = rest.strip_prefix('"').ok_or_else(missing)?;
+    let mut pipeline = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Ok(pipeline),
+            '\\' => pipeline.extend(chars.next()),
+            _ => pipeline.push(c),
+        }
+    }
+    Err("--run-reproducer: the reproducer's pipeline string is not closed".into())
+}
+
+/// `Pass Manager with N passes:` and the textual pipeline, as mlir-opt's
+/// `--dump-pass-pipeline` prints them.
+fn describe_pipeline(manager: &PassManager) -> String {
+    unsafe extern "C" fn append(piece: mlir_sys::MlirStringRef, user: *mut std::ffi::c_void) {
+        // SAFETY: `user` is the `Vec<u8>` passed below, alive for the call.
+        let buffer = unsafe { &mut *user.cast::<Vec<u8>>() };
+        if !piece.data.is_null() {
+            // SAFETY: MLIR hands over `length` readable bytes.
+            buffer.extend_from_slice(unsafe {
+                std::slice::from_raw_parts(piece.data.cast::<u8>(), piece.length)
+            });
+        }
+    }
+    let mut buffer: Vec<u8> = Vec::new();
+    // SAFETY: the manager is live; the callback only appends to `buffer`.
+    unsafe {
+        mlir_sys::mlirPrintPassPipeline(
+            mlir_sys::mlirPassManagerGetAsOpPassManager(manager.to_raw()),
+            Some(append),
+            (&mut buffer as *mut Vec<u8>).cast(),
+        );
+    }
+    let text = String::from_utf8_lossy(&buffer).into_owned();
+    format!(
+        "Pass Manager with {} passes:\n{text}\n",
+        top_level_passes(&text)
+    )
+}
+
+/// How many passes the outermost `anchor(...)` of a textual pipeline holds.
+fn top_level_passes(pipeline: &str) -> usize {
+    let Some(open) = pipeline.find('(') else {
+        return 0;
+    };
+    let inner = &pipeline[open + 1..pipeline.rfind(')').unwrap_or(pipeline.len())];
+    if inner.trim().is_empty() {
+        return 0;
+    }
+    let mut depth = 0usize;
+    let mut count = 1;
+    for c in inner.chars() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => count += 1,
+            _ => {}
+        }
+    }
+    count
 }
 
 /// Processes one chunk in a fresh context: returns its printed output
@@ -217,5 +328,29 @@ pub fn write_stdout(text: &str) -> bool {
             eprintln!("tt-opt: error: cannot write the output: {e}");
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_reproducer_pipeline() {
+        let text = "module {}\n{-#\n  external_resources: {\n    mlir_reproducer: {\n      pipeline: \"builtin.module(cse,canonicalize{region-simplify=normal})\",\n      disable_threading: false\n    }\n  }\n#-}\n";
+        assert_eq!(
+            reproducer_pipeline(text).as_deref(),
+            Ok("builtin.module(cse,canonicalize{region-simplify=normal})")
+        );
+        assert!(reproducer_pipeline("module {}\n").is_err());
+        assert!(reproducer_pipeline("{-# mlir_reproducer: { pipeline: \"x").is_err());
+        // Only the file metadata counts, not a comment that names it.
+        assert!(reproducer_pipeline("// mlir_reproducer: { pipeline: \"x\" }\n").is_err());
+    }
+
+    #[test]
+    fn counts_the_outermost_passes() {
+        assert_eq!(top_level_passes("builtin.module(a,b{x=1,y=2},any(c,d))"), 3);
+        assert_eq!(top_level_passes("builtin.module()"), 0);
     }
 }
