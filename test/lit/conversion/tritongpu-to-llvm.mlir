@@ -489,6 +489,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
+// Tensors cross function boundaries as structs of the thread's elements,
+// as Triton passes them: packed at the call and the return, taken apart at
+// the callee's entry and after the call.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @tensor_caller
+// CHECK: %[[A0:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[0] : !llvm.struct<(f32, f32)>
+// CHECK: %[[A1:.*]] = llvm.insertvalue %{{.*}}, %[[A0]][1] : !llvm.struct<(f32, f32)>
+// CHECK: %[[R:.*]] = llvm.call @twice(%[[A1]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.struct<(f32, f32)>, !llvm.ptr<3>, !llvm.ptr<1>, !llvm.ptr<1>) -> !llvm.struct<(f32, f32)>
+// CHECK: llvm.extractvalue %[[R]][0] : !llvm.struct<(f32, f32)>
+// CHECK: llvm.extractvalue %[[R]][1] : !llvm.struct<(f32, f32)>
+// CHECK-LABEL: llvm.func internal @twice
+// CHECK-SAME: (%[[ARG:.*]]: !llvm.struct<(f32, f32)>, %{{.*}}: !llvm.ptr<3>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) -> !llvm.struct<(f32, f32)>
+// CHECK: %[[E0:.*]] = llvm.extractvalue %[[ARG]][0] : !llvm.struct<(f32, f32)>
+// CHECK: %[[E1:.*]] = llvm.extractvalue %[[ARG]][1] : !llvm.struct<(f32, f32)>
+// CHECK: %[[D0:.*]] = llvm.fadd %[[E0]], %[[E0]]
+// CHECK: %[[D1:.*]] = llvm.fadd %[[E1]], %[[E1]]
+// CHECK: llvm.insertvalue %[[D0]], %{{.*}}[0] : !llvm.struct<(f32, f32)>
+// CHECK: llvm.insertvalue %[[D1]], %{{.*}}[1] : !llvm.struct<(f32, f32)>
+// CHECK: llvm.return %{{.*}} : !llvm.struct<(f32, f32)>
+  tt.func public @tensor_caller(%p: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %x = arith.sitofp %r : tensor<64xi32, #blocked> to tensor<64xf32, #blocked>
+    %y = tt.call @twice(%x) : (tensor<64xf32, #blocked>) -> tensor<64xf32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked>
+    tt.store %pp, %y : tensor<64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+  tt.func private @twice(%x: tensor<64xf32, #blocked>) -> tensor<64xf32, #blocked> attributes {noinline = true} {
+    %y = arith.addf %x, %x : tensor<64xf32, #blocked>
+    tt.return %y : tensor<64xf32, #blocked>
+  }
+}
+
+// -----
+
 // tt.gather through its scratch: the source stored once in row-major order
 // (owners only: the 1-D source repeats across the two warps), a barrier,
 // then each result element loads source[index] (i64 indices truncated).
