@@ -779,9 +779,10 @@ impl<'c, 'a> Lowering<'c, 'a> {
             ),
         ];
         if is_kernel {
+            // `1 : ui1`, as Triton writes it (NVVM reads only its presence).
             attributes.push((
                 Identifier::new(context, "nvvm.kernel"),
-                Attribute::unit(context),
+                Attribute::parse(context, "1 : ui1").expect("attribute"),
             ));
             attributes.push((
                 Identifier::new(context, "nvvm.reqntid"),

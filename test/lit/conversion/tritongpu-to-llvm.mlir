@@ -16,7 +16,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @add(
 // CHECK-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>)
-// CHECK-SAME: attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128>}
+// CHECK-SAME: attributes {nvvm.kernel = 1 : ui1, nvvm.reqntid = array<i32: 128>}
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
 // CHECK: %[[MASK:.*]] = llvm.mlir.constant(127 : i32)
 // CHECK-NEXT: %[[FIELD:.*]] = llvm.and %[[TID]], %[[MASK]]
