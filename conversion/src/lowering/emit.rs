@@ -5,7 +5,7 @@
 use melior::{
     ir::{
         attribute::{
-            DenseI32ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute,
+            ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute,
             IntegerAttribute, StringAttribute, TypeAttribute,
         },
         block::BlockLike,
@@ -409,6 +409,12 @@ impl<'c, 'a> Emitter<'c, 'a> {
             (
                 "asm_dialect",
                 IntegerAttribute::new(self.int_type(64), 0).into(),
+            ),
+            // No per-operand attributes, written out as Triton's
+            // PTXBuilder does (`operand_attrs = []`).
+            (
+                "operand_attrs",
+                ArrayAttribute::new(self.context, &[]).into(),
             ),
         ];
         if side_effects {

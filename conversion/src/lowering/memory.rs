@@ -140,7 +140,13 @@ fn word_type<'c>(emit: &Emitter<'c, '_>, bits: u32) -> Type<'c> {
     emit.int_type(bits)
 }
 
-fn cache_suffix(op: OperationRef, store: bool) -> Result<String, String> {
+/// The cache and eviction qualifiers of a global load or store, the ones
+/// Triton's lowering writes: `.volatile`, `.ca`, `.cg` on loads, `.wb`,
+/// `.cg`, `.cs`, `.wt` on stores (other modifiers are left out, as Triton
+/// leaves them: `.ca` is no store qualifier, for one), then the L1
+/// eviction priority and `.L2::cache_hint` when `policy` (an L2 eviction
+/// policy, see [`l2_policy`]) goes with the access.
+fn cache_suffix(op: OperationRef, store: bool, policy: bool) -> Result<String, String> {
     let get = |name| {
         ttir::inherent_attribute(op, name)
             .and_then(ttir::int_value)
@@ -151,23 +157,57 @@ fn cache_suffix(op: OperationRef, store: bool) -> Result<String, String> {
     {
         s.push_str(".volatile");
     }
-    match get("cache").unwrap_or(1) {
-        1 => {}
-        2 => s.push_str(".ca"),
-        3 => s.push_str(".cg"),
-        4 => s.push_str(".wb"),
-        5 => s.push_str(".cs"),
-        6 => s.push_str(".wt"),
-        7 => s.push_str(".cv"),
-        other => return Err(format!("unknown cache modifier {other}")),
+    let cache = get("cache").unwrap_or(1);
+    if !(1..=7).contains(&cache) {
+        return Err(format!("unknown cache modifier {cache}"));
     }
+    s.push_str(match (store, cache) {
+        (false, 2) => ".ca",
+        (_, 3) => ".cg",
+        (true, 4) => ".wb",
+        (true, 5) => ".cs",
+        (true, 6) => ".wt",
+        _ => "",
+    });
     match get("evict").unwrap_or(1) {
         1 => {}
         2 => s.push_str(".L1::evict_first"),
         3 => s.push_str(".L1::evict_last"),
         other => return Err(format!("unknown eviction policy {other}")),
     }
+    if policy {
+        s.push_str(".L2::cache_hint");
+    }
     Ok(s)
+}
+
+/// The L2 eviction priority a load or store asks for (`evict_first` or
+/// `evict_last`), which sm_80 and later take as a cache policy operand.
+fn l2_eviction(lw: &Lowering, op: OperationRef) -> Option<&'static str> {
+    if lw.options.compute_capability < 80 {
+        return None;
+    }
+    match ttir::inherent_attribute(op, "evict")
+        .and_then(ttir::int_value)
+        .map(|(v, _)| v)
+    {
+        Some(2) => Some("evict_first"),
+        Some(3) => Some("evict_last"),
+        _ => None,
+    }
+}
+
+/// A fresh 64-bit L2 cache policy that gives the lines an access touches
+/// `priority` (`createpolicy.fractional`, fraction 1.0), as Triton makes
+/// one for every access.
+fn l2_policy<'c, 'a>(emit: &Emitter<'c, 'a>, priority: &str) -> Value<'c, 'a> {
+    emit.inline_asm(
+        &format!("mov.u64 $0, 0x0;\n\tcreatepolicy.fractional.L2::{priority}.b64 $0, 1.0;"),
+        "=l",
+        &[],
+        Some(emit.int_type(64)),
+    )
+    .expect("one result")
 }
 
 /// The number of elements one access may cover: contiguous in the
@@ -252,7 +292,8 @@ pub fn load<'c, 'a>(
     let ptrs = lw.get(ptr)?;
     let masks = mask.map(|m| lw.get(m)).transpose()?;
     let others = other.map(|o| lw.get(o)).transpose()?;
-    let suffix = cache_suffix(op, false)?;
+    let eviction = l2_eviction(lw, op);
+    let suffix = cache_suffix(op, false, eviction.is_some())?;
     let (constraint, mov_bits) = word_constraint(shape.word_bits);
     let word = word_type(emit, shape.word_bits);
     let mut values = Vec::with_capacity(n);
@@ -279,6 +320,12 @@ pub fn load<'c, 'a>(
         let address_index = operands.len() + w;
         operands.push(ptrs[start]);
         constraints.push("l".into());
+        let policy = eviction.map(|priority| {
+            operands.push(l2_policy(emit, priority));
+            constraints.push("l".into());
+            format!(", ${}", address_index + 1)
+        });
+        let predicate_index = address_index + 1 + usize::from(policy.is_some());
         let predicate = masks.as_ref().map(|m| value_at(m, start));
         let vector = if w > 1 {
             format!(".v{w}")
@@ -287,15 +334,16 @@ pub fn load<'c, 'a>(
         };
         let targets: Vec<String> = (0..w).map(|k| format!("${k}")).collect();
         let instruction = format!(
-            "ld.global{suffix}{vector}.b{} {{ {} }}, [ ${address_index} + 0 ];",
+            "ld.global{suffix}{vector}.b{} {{ {} }}, [ ${address_index} + 0 ]{};",
             shape.word_bits,
-            targets.join(", ")
+            targets.join(", "),
+            policy.unwrap_or_default()
         );
         match predicate {
             Some(p) => {
                 operands.push(p);
                 constraints.push("b".into());
-                asm.push_str(&format!("@${} {instruction}", address_index + 1));
+                asm.push_str(&format!("@${predicate_index} {instruction}"));
             }
             None => asm.push_str(&instruction),
         }
@@ -348,7 +396,8 @@ pub fn store<'c, 'a>(
     let values = lw.get(value)?;
     let masks = mask.map(|m| lw.get(m)).transpose()?;
     let owner = owner_mask(lw, emit, dist.as_deref());
-    let suffix = cache_suffix(op, true)?;
+    let eviction = l2_eviction(lw, op);
+    let suffix = cache_suffix(op, true, eviction.is_some())?;
     let (constraint, _) = word_constraint(shape.word_bits);
     for start in (0..n).step_by(vec) {
         if dist
@@ -366,6 +415,12 @@ pub fn store<'c, 'a>(
         }
         operands.push(ptrs[start]);
         constraints.push("l".into());
+        let policy = eviction.map(|priority| {
+            operands.push(l2_policy(emit, priority));
+            constraints.push("l".into());
+            format!(", ${}", w + 1)
+        });
+        let predicate_index = w + 1 + usize::from(policy.is_some());
         let data_mask = masks.as_ref().map(|m| value_at(m, start));
         let predicate = match (data_mask, owner) {
             (Some(m), Some(o)) => emit.and(m, o),
@@ -382,10 +437,10 @@ pub fn store<'c, 'a>(
         };
         let sources: Vec<String> = (0..w).map(|k| format!("${k}")).collect();
         let asm = format!(
-            "@${} st.global{suffix}{vector}.b{} [ ${w} + 0 ], {{ {} }};",
-            w + 1,
+            "@${predicate_index} st.global{suffix}{vector}.b{} [ ${w} + 0 ], {{ {} }}{};",
             shape.word_bits,
-            sources.join(", ")
+            sources.join(", "),
+            policy.unwrap_or_default()
         );
         emit.inline_asm(&asm, &constraints.join(","), &operands, None);
     }

@@ -655,9 +655,23 @@ impl<'c, 'a> Lowering<'c, 'a> {
         let is_kernel = ttir::inherent_attribute(function, "sym_visibility")
             .and_then(ttir::string_value)
             .is_none_or(|s| s != "private");
-        // A device function (a `noinline` callee) returns its scalars: one,
-        // or several in a struct.
+        // A device function (a `noinline` callee) returns its values: one,
+        // or several in a struct. A kernel returns nothing.
         let mut results = Vec::new();
+        let returns_values = ttir::inherent_attribute(function, "function_type")
+            .and_then(|a| TypeAttribute::try_from(a).ok())
+            .is_some_and(|a| {
+                a.value().is_function()
+                    // SAFETY: the type is a function type (checked first).
+                    && unsafe { mlir_sys::mlirFunctionTypeGetNumResults(a.value().to_raw()) } > 0
+            });
+        if is_kernel && returns_values {
+            fail(
+                function,
+                "convert-triton-gpu-to-llvm: a kernel (a public function) cannot return values",
+            );
+            return Err(Failure);
+        }
         if !is_kernel {
             let ty = ttir::inherent_attribute(function, "function_type")
                 .and_then(|a| TypeAttribute::try_from(a).ok())

@@ -12,7 +12,7 @@
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
 // CHECK-LABEL: llvm.func @fp8
 // CHECK: %[[PAIR:.*]] = llvm.zext %{{.*}} : i8 to i16
-// CHECK: %[[HALVES:.*]] = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %[[PAIR]] : (i16) -> i32
+// CHECK: %[[HALVES:.*]] = llvm.inline_asm asm_dialect = att operand_attrs = [] "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %[[PAIR]] : (i16) -> i32
 // CHECK: %[[LOW:.*]] = llvm.trunc %[[HALVES]] : i32 to i16
 // CHECK: %[[HALF:.*]] = llvm.bitcast %[[LOW]] : i16 to f16
 // CHECK: llvm.fpext %[[HALF]] : f16 to f32
@@ -22,7 +22,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK: "cvt.rn.satfinite.e5m2x2.f16x2 $0, $1;", "=h,r"
 // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: %[[BITS:.*]] = llvm.bitcast %{{.*}} : f32 to i32
-// CHECK: %[[PACKED:.*]] = llvm.inline_asm asm_dialect = att "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,r,r" %[[ZERO]], %[[BITS]] : (i32, i32) -> i16
+// CHECK: %[[PACKED:.*]] = llvm.inline_asm asm_dialect = att operand_attrs = [] "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,r,r" %[[ZERO]], %[[BITS]] : (i32, i32) -> i16
 // CHECK: llvm.trunc %[[PACKED]] : i16 to i8
 // CHECK: llvm.fpext %{{.*}} : bf16 to f32
 // CHECK: "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,r,r"

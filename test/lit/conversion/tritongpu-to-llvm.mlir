@@ -24,9 +24,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: llvm.mul %[[FIELD]], %[[FOUR]]
 // CHECK-NEXT: llvm.br
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, 0x0;\0A\09mov.u32 $1, 0x0;\0A\09mov.u32 $2, 0x0;\0A\09mov.u32 $3, 0x0;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b"
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "mov.u32 $0, 0x0;\0A\09mov.u32 $1, 0x0;\0A\09mov.u32 $2, 0x0;\0A\09mov.u32 $3, 0x0;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b"
 // CHECK-COUNT-4: llvm.fadd
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$5 st.global.v4.b32 [ $4 + 0 ], { $0, $1, $2, $3 };", "r,r,r,r,l,b"
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "@$5 st.global.v4.b32 [ $4 + 0 ], { $0, $1, $2, $3 };", "r,r,r,r,l,b"
 // CHECK: llvm.return
   tt.func public @add(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
     %c512 = arith.constant 512 : i32
@@ -56,7 +56,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
 // CHECK-LABEL: llvm.func @bytes
-// CHECK: %[[WORD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, 0x0;\0A\09ld.global.b32 { $0 }, [ $1 + 0 ];", "=r,l"
+// CHECK: %[[WORD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "mov.u32 $0, 0x0;\0A\09ld.global.b32 { $0 }, [ $1 + 0 ];", "=r,l"
 // CHECK: %[[VEC:.*]] = llvm.bitcast %[[WORD]] : i32 to vector<4xi8>
 // CHECK-COUNT-4: llvm.extractelement %[[VEC]][%{{.*}} : i32] : vector<4xi8>
 // CHECK-COUNT-4: llvm.add
@@ -384,11 +384,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK-LABEL: llvm.func @inline_asm
 // CHECK-COUNT-3: llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
 // CHECK: %[[V:.*]] = llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
-// CHECK-NEXT: %[[P:.*]] = llvm.inline_asm asm_dialect = att "shl.b32 $0, $1, 3;", "=r,r" %[[V]] : (vector<4xi8>) -> vector<4xi8>
+// CHECK-NEXT: %[[P:.*]] = llvm.inline_asm asm_dialect = att operand_attrs = [] "shl.b32 $0, $1, 3;", "=r,r" %[[V]] : (vector<4xi8>) -> vector<4xi8>
 // CHECK-COUNT-4: llvm.extractelement %[[P]]
-// CHECK-COUNT-4: llvm.inline_asm asm_dialect = att "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;", "=r,=r,r,r" %{{.*}}, %{{.*}} : (i32, i32) -> !llvm.struct<(i32, i32)>
+// CHECK-COUNT-4: llvm.inline_asm asm_dialect = att operand_attrs = [] "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;", "=r,=r,r,r" %{{.*}}, %{{.*}} : (i32, i32) -> !llvm.struct<(i32, i32)>
 // CHECK: llvm.extractvalue %{{.*}}[1] : !llvm.struct<(i32, i32)>
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "st.global.b32 [$1], $0;", "=r,l"
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "st.global.b32 [$1], $0;", "=r,l"
   tt.func public @inline_asm(%p: !tt.ptr<i8>, %q: !tt.ptr<i32>) {
     %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
     %ps = tt.splat %p : !tt.ptr<i8> -> tensor<128x!tt.ptr<i8>, #blocked>
@@ -740,7 +740,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // operands packed two f16 to a 32-bit register.
 // CHECK-LABEL: llvm.func @mma_v2
 // CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
-// CHECK: %[[FIRST:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 { $0, $1, $2, $3 }, { $8, $9, $10, $11 }, { $12, $13 }, { $4, $5, $6, $7 };", "=f,=f,=f,=f,0,1,2,3,r,r,r,r,r,r"
+// CHECK: %[[FIRST:.*]] = llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 { $0, $1, $2, $3 }, { $8, $9, $10, $11 }, { $12, $13 }, { $4, $5, $6, $7 };", "=f,=f,=f,=f,0,1,2,3,r,r,r,r,r,r"
 // CHECK: %[[C0:.*]] = llvm.extractvalue %[[FIRST]][0]
 // CHECK: llvm.inline_asm {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32{{.*}} %[[C0]],
 // CHECK-NOT: mma.sync
@@ -926,6 +926,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %rs = tt.splat %r : !tt.ptr<bf16> -> tensor<128x!tt.ptr<bf16>, #blocked>
     %rp = tt.addptr %rs, %range : tensor<128x!tt.ptr<bf16>, #blocked>, tensor<128xi32, #blocked>
     tt.store %rp, %b : tensor<128x!tt.ptr<bf16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Eviction priorities: L1 as a qualifier, L2 through a cache policy made
+// for every access (sm_80 and later), as Triton does; cache modifiers that
+// are not load (store) qualifiers are left out, as Triton leaves them.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @eviction
+// CHECK: %[[POLICY:.*]] = llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "mov.u64 $0, 0x0;\0A\09createpolicy.fractional.L2::evict_first.b64 $0, 1.0;", "=l"  : () -> i64
+// CHECK: "mov.u32 $0, 0x0;\0A\09ld.global.cg.L1::evict_first.L2::cache_hint.b32 { $0 }, [ $1 + 0 ], $2;", "=r,l,l" %{{.*}}, %[[POLICY]]
+// CHECK: "mov.u64 $0, 0x0;\0A\09createpolicy.fractional.L2::evict_last.b64 $0, 1.0;"
+// CHECK: "@$3 st.global.L1::evict_last.L2::cache_hint.b32 [ $1 + 0 ], { $0 }, $2;", "r,l,l,b"
+// CHECK: "mov.u32 $0, 0x0;\0A\09ld.global.b32 { $0 }, [ $1 + 0 ];"
+// CHECK: "@$2 st.global.wt.b32 [ $1 + 0 ], { $0 };"
+  tt.func public @eviction(%p: tensor<32x!tt.ptr<f32>, #blocked>) {
+    %x = tt.load %p cacheModifier = cg evictionPolicy = evict_first : tensor<32x!tt.ptr<f32>, #blocked>
+    tt.store %p, %x cacheModifier = ca evictionPolicy = evict_last : tensor<32x!tt.ptr<f32>, #blocked>
+    %y = tt.load %p cacheModifier = cv : tensor<32x!tt.ptr<f32>, #blocked>
+    tt.store %p, %y cacheModifier = wt : tensor<32x!tt.ptr<f32>, #blocked>
     tt.return
   }
 }
