@@ -8,7 +8,11 @@
 //! lanes or warps has one slot per element, which its owner writes and
 //! every holder reads back.
 
-use melior::ir::{operation::OperationRef, Type, Value, ValueLike};
+use melior::ir::{
+    block::BlockLike,
+    operation::{OperationBuilder, OperationRef},
+    Type, TypeLike, Value, ValueLike,
+};
 use tt_dialect::{ir as ttir, types::TensorView};
 
 use super::{
@@ -190,7 +194,7 @@ fn lower_atomic<'c, 'a>(
     ptr: Value<'c, 'a>,
     operands: &[Value<'c, 'a>],
     mask: Option<Value<'c, 'a>>,
-    instruction: impl Fn(usize) -> String,
+    how: Atom,
     vectorisable: bool,
 ) -> LowerResult {
     let value_type = lw.element_type(result(op).r#type());
@@ -200,7 +204,9 @@ fn lower_atomic<'c, 'a>(
         .transpose()?;
     let n = dist.as_ref().map_or(1, |d| d.len());
     let vec = match &dist {
-        Some(d) if vectorisable => vector_width(lw, ptr, mask, d, bits),
+        Some(d) if vectorisable && matches!(how, Atom::Ptx(_)) => {
+            vector_width(lw, ptr, mask, d, bits)
+        }
         _ => 1,
     };
     let ptrs = lw.get(ptr)?;
@@ -212,16 +218,24 @@ fn lower_atomic<'c, 'a>(
     let owner = owner_mask(lw, emit, dist.as_deref());
     let duplicates = dist.as_deref().map_or(0, duplicate_register_mask);
     let mut results: Vec<Option<Value>> = vec![None; n];
+    // Where the ops go: `emit`'s block, or the block after the last
+    // branch around an LLVM atomic.
+    let mut here = Emitter {
+        context: emit.context,
+        block: emit.block,
+        location: emit.location,
+        before: emit.before,
+    };
     for start in (0..n).step_by(vec) {
         if start & duplicates != 0 {
             continue;
         }
         let data_mask = masks.as_ref().map(|m| value_at(m, start));
         let predicate = match (data_mask, owner) {
-            (Some(m), Some(o)) => emit.and(m, o),
+            (Some(m), Some(o)) => here.and(m, o),
             (Some(m), None) => m,
             (None, Some(o)) => o,
-            (None, None) => emit.int(emit.int_type(1), 1),
+            (None, None) => here.int(here.int_type(1), 1),
         };
         let access = AtomAccess {
             pointer: value_at(&ptrs, start),
@@ -231,7 +245,17 @@ fn lower_atomic<'c, 'a>(
                 .collect(),
             predicate,
         };
-        let values = emit_atom(emit, &instruction(vec), &access, vec, value_type, bits)?;
+        let values = match &how {
+            Atom::Ptx(instruction) => {
+                emit_atom(&here, &instruction(vec), &access, vec, value_type, bits)?
+            }
+            Atom::Llvm { ordering, scope } => {
+                let (after, old) =
+                    llvm_atomic_add(lw, &here, &access, value_type, ordering, scope)?;
+                here = after;
+                vec![old]
+            }
+        };
         for (k, v) in values.into_iter().enumerate() {
             results[start + k] = Some(v);
         }
@@ -245,9 +269,9 @@ fn lower_atomic<'c, 'a>(
     }
     if is_used(result(op)) {
         match &dist {
-            None => values = vec![broadcast_scalar(lw, emit, op, values[0], bits, owner)?],
+            None => values = vec![broadcast_scalar(lw, &here, op, values[0], bits, owner)?],
             Some(d) if d.free_lane_warp_masks() != (0, 0) => {
-                values = broadcast_tensor(lw, emit, op, &values, bits, owner)?;
+                values = broadcast_tensor(lw, &here, op, &values, bits, owner)?;
             }
             Some(_) => {}
         }
@@ -358,14 +382,137 @@ pub fn rmw<'c, 'a>(
     // Hopper adds vector float additions.
     let vectorisable =
         kind == 5 && types::is_f32(value_type) && lw.options.compute_capability >= 90;
-    let instruction = move |vec: usize| {
-        if vec > 1 {
-            format!("{prefix}.v{vec}.{ty}")
-        } else {
-            format!("{prefix}.{ty}")
+    // `atom.add.bf16` needs sm_90: before it LLVM's `atomicrmw fadd` does
+    // the addition (a compare-and-swap loop), as in Triton, which decides
+    // by the module's target (`ttg.target`).
+    let target = crate::allocation::compute_capability(op.to_raw());
+    let how = if kind == 5 && types::is_bf16(value_type) && target < 90 {
+        Atom::Llvm {
+            ordering: llvm_ordering(op)?,
+            scope: llvm_scope(op)?,
         }
+    } else {
+        Atom::Ptx(Box::new(move |vec: usize| {
+            if vec > 1 {
+                format!("{prefix}.v{vec}.{ty}")
+            } else {
+                format!("{prefix}.{ty}")
+            }
+        }))
     };
-    lower_atomic(lw, emit, op, ptr, &[value], mask, instruction, vectorisable)
+    lower_atomic(lw, emit, op, ptr, &[value], mask, how, vectorisable)
+}
+
+/// How one atomic access is made.
+enum Atom {
+    /// Inline PTX, `vec` elements wide: the instruction for a width.
+    Ptx(Box<dyn Fn(usize) -> String>),
+    /// LLVM's `atomicrmw fadd` with this ordering and sync scope, one
+    /// element at a time, branched around where the predicate is false.
+    Llvm {
+        ordering: &'static str,
+        scope: &'static str,
+    },
+}
+
+/// The LLVM ordering of the op's memory semantic.
+fn llvm_ordering(op: OperationRef) -> Result<&'static str, String> {
+    Ok(match semantic(op)? {
+        "relaxed" => "monotonic",
+        other => other,
+    })
+}
+
+/// The LLVM sync scope of the op's memory scope, in the names the NVPTX
+/// backend knows (system: the default, none; an unknown name would make
+/// LLVM abort).
+fn llvm_scope(op: OperationRef) -> Result<&'static str, String> {
+    Ok(match scope(op)? {
+        "gpu" => "device",
+        "cta" => "block",
+        _ => "",
+    })
+}
+
+/// `atomicrmw fadd` of `value` at `pointer` where `predicate` holds:
+/// `emit`'s block branches to a block that does it and to the block that
+/// follows, which receives the old value (poison where skipped); returns
+/// the emitter of that block and the value.
+fn llvm_atomic_add<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    access: &AtomAccess<'c, 'a>,
+    ty: Type<'c>,
+    ordering: &str,
+    scope: &str,
+) -> Result<(Emitter<'c, 'a>, Value<'c, 'a>), String> {
+    let (atomic_block, continuation) = lw.split_block(emit);
+    // SAFETY: the continuation block is live and owned by the function's
+    // region; the new argument belongs to it.
+    let old: Value = unsafe {
+        Value::from_raw(mlir_sys::mlirBlockAddArgument(
+            continuation.to_raw(),
+            ty.to_raw(),
+            emit.location.to_raw(),
+        ))
+    };
+    let skipped = emit.value("llvm.mlir.poison", &[], ty, &[]);
+    let branch = OperationBuilder::new("llvm.cond_br", emit.location)
+        .add_operands(&[access.predicate, skipped])
+        .add_successors(&[&atomic_block, &continuation])
+        .add_attributes(&[(
+            melior::ir::Identifier::new(emit.context, "operandSegmentSizes"),
+            emit.attr("array<i32: 1, 0, 1>"),
+        )])
+        .build()
+        .map_err(|_| "could not build the atomic's branch".to_owned())?;
+    emit.block.append_operation(branch);
+    let inside = Emitter {
+        context: emit.context,
+        block: atomic_block,
+        location: emit.location,
+        before: None,
+    };
+    let mut attributes = vec![
+        ("bin_op", inside.attr("11 : i64")),
+        (
+            "ordering",
+            inside.attr(&format!("{} : i64", llvm_ordering_code(ordering))),
+        ),
+    ];
+    if !scope.is_empty() {
+        attributes.push(("syncscope", inside.string_attr(scope)));
+    }
+    let added = inside.value(
+        "llvm.atomicrmw",
+        &[access.pointer, access.operands[0][0]],
+        ty,
+        &attributes,
+    );
+    let rejoin = OperationBuilder::new("llvm.br", emit.location)
+        .add_operands(&[added])
+        .add_successors(&[&continuation])
+        .build()
+        .map_err(|_| "could not build the atomic's branch".to_owned())?;
+    atomic_block.append_operation(rejoin);
+    let after = Emitter {
+        context: emit.context,
+        block: continuation,
+        location: emit.location,
+        before: None,
+    };
+    Ok((after, old))
+}
+
+/// LLVM's `AtomicOrdering` numbering, which the `ordering` attribute holds.
+fn llvm_ordering_code(ordering: &str) -> i64 {
+    match ordering {
+        "monotonic" => 2,
+        "acquire" => 4,
+        "release" => 5,
+        "acq_rel" => 6,
+        _ => 7,
+    }
 }
 
 /// `tt.atomic_cas`.
@@ -386,7 +533,7 @@ pub fn cas<'c, 'a>(
         ptr,
         &[compare, value],
         None,
-        move |_| instruction.clone(),
+        Atom::Ptx(Box::new(move |_| instruction.clone())),
         false,
     )
 }

@@ -125,3 +125,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Before sm_90 (by the module's target, as Triton decides) PTX has no bf16
+// atomic add: LLVM's atomicrmw does it (a compare-and-swap loop), in a
+// block the thread's predicate branches to; the old value comes back as
+// the next block's argument.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @bf16_add_sm80
+// CHECK: %[[SKIP:.*]] = llvm.mlir.poison : bf16
+// CHECK: llvm.cond_br %{{.*}}, ^[[ADD:.*]], ^[[JOIN:.*]](%[[SKIP]] : bf16)
+// CHECK: ^[[ADD]]:
+// CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("device") acq_rel : !llvm.ptr<1>, bf16
+// CHECK-NEXT: llvm.br ^[[JOIN]](%[[OLD]] : bf16)
+// CHECK: ^[[JOIN]](%{{.*}}: bf16):
+// CHECK-NOT: atom.global
+  tt.func public @bf16_add_sm80(%p: !tt.ptr<bf16>, %v: bf16) {
+    %true = arith.constant true
+    %0 = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v, %true : (!tt.ptr<bf16>, bf16, i1) -> bf16
+    tt.return
+  }
+}
