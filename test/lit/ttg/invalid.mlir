@@ -125,7 +125,7 @@ tt.func @f(%x: tensor<64x64xf16, #bad>)
 // -----
 
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
-// expected-error @+1 {{the parent of a dot operand must be a blocked, linear or nvidia_mma encoding}}
+// expected-error @+1 {{the parent of a dot operand must be a blocked, linear, nvidia_mma, amd_mfma or amd_wmma encoding}}
 #bad = #ttg.dot_op<{opIdx = 0, parent = #shared}>
 tt.func @f(%x: tensor<64x64xf16, #bad>)
 
