@@ -481,17 +481,17 @@ impl Layout {
         )
     }
 
-    /// Whether the layout, or a parent it is built on, is one of AMD's
-    /// (`amd_mfma`, `amd_wmma`, `amd_rotating_shared`).
-    pub fn involves_amd(&self) -> bool {
+    /// The AMD encoding (`amd_mfma`, `amd_wmma`, `amd_rotating_shared`)
+    /// the layout is, or is built on (as a slice or a dot operand), if any.
+    pub fn amd_encoding(&self) -> Option<&'static str> {
         match self {
-            Layout::AmdMfma { .. } | Layout::AmdWmma { .. } | Layout::AmdRotatingShared { .. } => {
-                true
-            }
+            Layout::AmdMfma { .. } => Some("amd_mfma"),
+            Layout::AmdWmma { .. } => Some("amd_wmma"),
+            Layout::AmdRotatingShared { .. } => Some("amd_rotating_shared"),
             Layout::Slice { parent, .. } | Layout::DotOperand { parent, .. } => {
-                parent.as_deref().is_some_and(Layout::involves_amd)
+                parent.as_deref().and_then(Layout::amd_encoding)
             }
-            _ => false,
+            _ => None,
         }
     }
 
