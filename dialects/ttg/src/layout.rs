@@ -624,28 +624,32 @@ impl Layout {
                 k_width,
                 parent,
             } => {
+                // Triton's rules, in its order and words.
                 if *op_idx > 1 {
-                    return Err(format!("opIdx must be 0 or 1, got {op_idx}"));
+                    return Err(format!(
+                        "ttg.dot_op opIdx parameter can be 0 or 1, got: {op_idx}"
+                    ));
                 }
                 match parent.as_deref() {
                     Some(Layout::Blocked { .. }) => {
                         if *k_width != 0 {
-                            return Err("kWidth must be absent when the parent is a blocked layout".into());
+                            return Err("ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout".into());
                         }
                         Ok(())
                     }
                     Some(Layout::NvidiaMma { version_major, .. }) => {
-                        if *version_major >= 2 && *k_width == 0 {
-                            return Err(format!(
-                                "kWidth is required for a version {version_major} nvidia_mma parent"
-                            ));
+                        let ampere_or_hopper = matches!(version_major, 2 | 3);
+                        if *k_width != 0 && !ampere_or_hopper {
+                            return Err("ttg.dot_op kWidth parameter can only be non-zero for Ampere or Hopper MMA parent".into());
+                        }
+                        if *k_width == 0 && ampere_or_hopper {
+                            return Err("ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent".into());
                         }
                         if *version_major == 3 && *op_idx != 0 {
-                            return Err("a Hopper (version 3) nvidia_mma parent only allows opIdx 0 in registers".into());
+                            return Err("ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, since Hopper WGMMA only allows first operand to be in registers".into());
                         }
                         Ok(())
                     }
-                    // Triton's words for the AMD parents.
                     Some(Layout::AmdWmma { version, .. }) => match version {
                         1 if ![8, 16].contains(k_width) => Err("ttg.dot_op kWidth parameter must be 8/16 for WMMA v1 (including packed cases for `scaled_dot`)".into()),
                         2 if ![4, 8, 16].contains(k_width) => Err("ttg.dot_op kWidth parameter must be 4/8/16 for WMMA v2 (including packed cases for `scaled_dot`)".into()),
