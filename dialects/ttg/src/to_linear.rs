@@ -4,7 +4,8 @@
 //! blocked (FMA), nvidia_mma or AMD parent, and linear (the AMD ones are in
 //! [`crate::to_linear_amd`], with the swizzled shared layouts). Dot
 //! operands over several CTAs of a blocked or nvidia_mma parent are
-//! rejected with an error, and so are shared encodings here. The result maps `register`, `lane`, `warp`, `block` to `dim0`,
+//! rejected with an error. Shared encodings have their own entry point,
+//! [`shared_to_linear_layout`] (swizzled and AMD rotating ones so far). The result maps `register`, `lane`, `warp`, `block` to `dim0`,
 //! `dim1`, ... with output sizes equal to the shape: tensors larger than the
 //! layout's tile repeat it along extra register bits, smaller ones wrap
 //! (the bases that would leave the tensor become zero, broadcasting).
@@ -267,6 +268,20 @@ pub fn is_expensive_view(src: &Layout, src_shape: &[i64], dst: &Layout, dst_shap
         .zip(d.free_variable_masks().iter())
         .any(|(a, b)| a.1 != b.1);
     masks_differ || s.total_elems_per_thread() != d.total_elems_per_thread()
+}
+
+/// The linear layout of a shared encoding for a buffer of `shape` (its
+/// allocation shape, as Triton passes): input `offset` (and `block`) to the
+/// buffer's coordinates. Swizzled and AMD rotating layouts only, so far.
+pub fn shared_to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String> {
+    match layout {
+        Layout::SwizzledShared { .. } | Layout::AmdRotatingShared { .. } => {
+            to_linear_amd::swizzled_shared_to_linear(layout, shape)
+        }
+        _ => Err(
+            "only swizzled_shared and amd_rotating_shared have a shared linear layout here".into(),
+        ),
+    }
 }
 
 /// The linear layout of a distributed encoding for a tensor of `shape`.

@@ -1049,6 +1049,36 @@ mod tests {
         }
     }
 
+    #[test]
+    fn slices_and_coverage() {
+        // Row sums of a 32x32 MFMA tile: each lane keeps its rows, the
+        // lanes along N hold copies.
+        let ll =
+            to_linear_layout(&Layout::slice(1, mfma(&[1, 1], &[32, 32, 8], false)), &[32]).unwrap();
+        expect(
+            &ll,
+            &[&[1], &[2], &[8], &[16]],
+            &[&[0], &[0], &[0], &[0], &[0], &[4]],
+            &[],
+        );
+        // Every element of the tensor has an owner, whatever the shape.
+        let layouts = [
+            mfma(&[2, 2], &[32, 32, 8], true),
+            with_tiles(mfma(&[4, 1], &[16, 16, 16], false), &[2, 2, 1]),
+            mfma(&[1, 4], &[4, 64, 4], false),
+            wmma(1, &[2, 2], &[16, 16, 16], false),
+            wmma(3, &[1, 4], &[16, 16, 64], true),
+            dot(mfma(&[2, 2], &[16, 16, 16], true), 1, 8),
+            dot(wmma(2, &[2, 2], &[16, 16, 32], false), 0, 16),
+        ];
+        for layout in &layouts {
+            for shape in [[16, 16], [64, 32], [128, 256]] {
+                let ll = to_linear_layout(layout, &shape).unwrap();
+                assert!(ll.is_surjective(), "{layout:?} over {shape:?}:\n{ll}");
+            }
+        }
+    }
+
     fn swizzled(rotating: bool, vec: u32, per_phase: u32, max_phase: u32) -> Layout {
         let (order, cga) = (vec![1, 0], vec![]);
         if rotating {
@@ -1154,7 +1184,7 @@ mod tests {
             order: vec![2, 1, 0],
             cga: vec![],
         };
-        let ll = swizzled_shared_to_linear(&layout, &[2, 8, 16]).unwrap();
+        let ll = crate::to_linear::shared_to_linear_layout(&layout, &[2, 8, 16]).unwrap();
         assert_eq!(ll.in_dim_size(OFFSET), 256);
         assert_eq!(ll.bases(OFFSET).last(), Some(&vec![1, 0, 0]));
         assert!(ll.is_invertible());
