@@ -190,6 +190,7 @@ pub fn amd_dot_operand_to_linear(
     shape: &[i64],
 ) -> Result<LinearLayout, String> {
     power_of_two("kWidth", k_width)?;
+    parent.check()?;
     match parent {
         Layout::AmdMfma { .. } => mfma_dot_to_linear(op_idx, k_width, parent, shape),
         Layout::AmdWmma { .. } => wmma_dot_to_linear(op_idx, k_width, parent, shape),
