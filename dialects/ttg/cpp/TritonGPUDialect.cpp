@@ -334,7 +334,9 @@ void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
 // `<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8],
 // isTransposed = true}>`. As in Triton, `version` defaults to 0,
 // `tilesPerWarp` to ones (one per instrShape entry) and `elementBitWidth` to
-// 32; the printer leaves out the last two at their defaults.
+// 32; the printer leaves out the last two at their defaults. Triton's parser
+// ignores keys it does not know (its own tests spell `isTranspose` here), so
+// this one does too; a missing `isTransposed` is false.
 Attribute AMDMfmaEncodingAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   auto dict = parseBraced(parser);
@@ -345,10 +347,7 @@ Attribute AMDMfmaEncodingAttr::parse(AsmParser &parser, Type) {
   bool isTransposed;
   SmallVector<unsigned> warpsPerCTA, instrShape, tilesPerWarp;
   ArrayAttr cga;
-  if (failed(fields.onlyKeys({"version", "warpsPerCTA", "instrShape",
-                              "isTransposed", "CGALayout", "tilesPerWarp",
-                              "elementBitWidth"})) ||
-      failed(fields.unsignedValue("version", version, false, 0)) ||
+  if (failed(fields.unsignedValue("version", version, false, 0)) ||
       failed(fields.unsignedArray("warpsPerCTA", warpsPerCTA)) ||
       failed(fields.unsignedArray("instrShape", instrShape)) ||
       failed(fields.boolValue("isTransposed", isTransposed)) ||
@@ -384,6 +383,7 @@ void AMDMfmaEncodingAttr::print(AsmPrinter &printer) const {
 // `<{version = 2, isTranspose = false, warpsPerCTA = [2, 2]}>`. Triton's
 // key for isTransposed is `isTranspose`; `instrShape` defaults to
 // [16, 16, 16] and `tilesPerWarp` to ones, and neither is printed then.
+// Unknown keys are ignored, as by Triton's parser.
 Attribute AMDWmmaEncodingAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   auto dict = parseBraced(parser);
@@ -394,9 +394,7 @@ Attribute AMDWmmaEncodingAttr::parse(AsmParser &parser, Type) {
   bool isTransposed;
   SmallVector<unsigned> warpsPerCTA, tilesPerWarp, instrShape;
   ArrayAttr cga;
-  if (failed(fields.onlyKeys({"version", "isTranspose", "warpsPerCTA",
-                              "tilesPerWarp", "CGALayout", "instrShape"})) ||
-      failed(fields.unsignedValue("version", version, false, 0)) ||
+  if (failed(fields.unsignedValue("version", version, false, 0)) ||
       failed(fields.boolValue("isTranspose", isTransposed)) ||
       failed(fields.unsignedArray("warpsPerCTA", warpsPerCTA)) ||
       failed(fields.unsignedArray("tilesPerWarp", tilesPerWarp, false)) ||

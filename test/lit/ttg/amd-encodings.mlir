@@ -30,8 +30,10 @@
 // Explicit defaults are not printed.
 #mfma_tiles = #ttg.amd_mfma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 16, 16], isTransposed = false, tilesPerWarp = [2, 1], elementBitWidth = 32}>
 #mfma_f64 = #ttg.amd_mfma<{version = 4, warpsPerCTA = [1, 4], instrShape = [16, 16, 4], isTransposed = false, tilesPerWarp = [1, 1], elementBitWidth = 64}>
-// `version` may be left out (0); so may `isTransposed` (false).
-#mfma_v0 = #ttg.amd_mfma<{warpsPerCTA = [2, 2], instrShape = [32, 32, 8]}>
+// `version` may be left out (0); so may `isTransposed` (false). Keys the
+// parser does not know are ignored, as Triton's parser does (Triton's
+// optimize_epilogue.mlir writes WMMA's `isTranspose` on an MFMA layout).
+#mfma_v0 = #ttg.amd_mfma<{warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTranspose = true}>
 #rotating = #ttg.amd_rotating_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {
@@ -60,7 +62,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 // CHECK-SAME: tensor<32x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma2, kWidth = 8}>>
 // CHECK-SAME: !ttg.memdesc<64x64xf16, #shared, #smem>
 #wmma1 = #ttg.amd_wmma<{version = 1, warpsPerCTA = [2, 2]}>
-#wmma2 = #ttg.amd_wmma<{version = 2, isTranspose = true, warpsPerCTA = [4, 1], tilesPerWarp = [2, 2], instrShape = [16, 16, 16]}>
+#wmma2 = #ttg.amd_wmma<{version = 2, isTranspose = true, warpsPerCTA = [4, 1], tilesPerWarp = [2, 2], instrShape = [16, 16, 16], isTransposed = false}>
 #wmma3 = #ttg.amd_wmma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 32]}>
 #wmma_cga = #ttg.amd_wmma<{version = 2, warpsPerCTA = [1, 2, 2], CGALayout = [[0, 0, 1]]}>
 #rotating = #ttg.amd_rotating_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], CGALayout = [[1, 0]]}>
