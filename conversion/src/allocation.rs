@@ -386,7 +386,12 @@ fn explicit_buffer(op: MlirOperation) -> Result<Option<(u64, u64)>, Unsupported>
     }
     let layout = Layout::read(desc.encoding);
     let default_alignment = match &layout {
-        Some(Layout::SwizzledShared { cga, .. }) if cga.is_empty() => 16,
+        // Triton's default alignment of shared encodings.
+        Some(Layout::SwizzledShared { cga, .. } | Layout::AmdRotatingShared { cga, .. })
+            if cga.is_empty() =>
+        {
+            16
+        }
         Some(Layout::NvmmaShared {
             swizzling_byte_width,
             cga,
@@ -395,7 +400,7 @@ fn explicit_buffer(op: MlirOperation) -> Result<Option<(u64, u64)>, Unsupported>
         _ => {
             return Err(unsupported(
                 op,
-                "shared encodings other than single-CTA swizzled_shared and nvmma_shared",
+                "shared encodings other than single-CTA swizzled_shared, amd_rotating_shared and nvmma_shared",
             ))
         }
     };

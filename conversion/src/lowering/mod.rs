@@ -595,12 +595,53 @@ pub fn lower_module<'c, 'a>(
         lowering.num_ctas,
         "convert-triton-gpu-to-llvm",
     )?;
+    refuse_amd_layouts(module)?;
     declare_shared_memory(context, module);
     let functions = tt_passes::rust_pass::collect_ops(module, "tt.func");
     for function in functions {
         lowering.lower_function(function)?;
     }
     Ok(lowering.left_for_mlir)
+}
+
+/// Stops at the first op whose operands or results are laid out in one of
+/// AMD's encodings (MFMA, WMMA, rotating shared memory, or a slice or dot
+/// operand of one): this lowering emits NVVM and knows none of them.
+fn refuse_amd_layouts(module: OperationRef) -> Result<(), Failure> {
+    use tt_passes::ttir::loop_support::ir;
+    use ttg_dialect::layout::{Layout, MemDesc};
+    let amd = |value| {
+        let ty = ir::value_type(value);
+        // SAFETY: `ty` is the type of a live value of the module.
+        let ty = unsafe { Type::from_raw(ty) };
+        let encoding = TensorView::of(ty)
+            .and_then(|t| t.encoding)
+            .or_else(|| MemDesc::of(ty).map(|m| m.encoding))?;
+        Layout::read(encoding)?.amd_encoding()
+    };
+    let mut found = None;
+    ir::walk_pre(module.to_raw(), &mut |op| {
+        if found.is_none() {
+            found = ir::operands(op)
+                .into_iter()
+                .chain(ir::results(op))
+                .find_map(amd)
+                .map(|kind| (op, kind));
+        }
+    });
+    match found {
+        None => Ok(()),
+        Some((op, kind)) => {
+            // SAFETY: an op of the live module, found by the walk above.
+            let op = unsafe { OperationRef::from_raw(op) };
+            Err(tt_passes::rust_pass::fail(
+                op,
+                &format!(
+                    "convert-triton-gpu-to-llvm: the AMD layout #ttg.{kind} is not supported yet"
+                ),
+            ))
+        }
+    }
 }
 
 /// `llvm.mlir.global external @global_smem() {addr_space = 3, alignment = 16} : !llvm.array<0 x i8>`.

@@ -10,6 +10,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include <array>
 
 using namespace mlir;
 using namespace mlir::triton;
@@ -206,6 +207,13 @@ void printCGA(AsmPrinter &printer, ArrayAttr cga) {
   printBases(printer, cga);
 }
 
+bool allOnes(ArrayRef<unsigned> values) {
+  return llvm::all_of(values, [](unsigned v) { return v == 1; });
+}
+
+// The WMMA instruction shape Triton assumes when `instrShape` is absent.
+constexpr std::array<unsigned, 3> kDefaultWmmaInstrShape = {16, 16, 16};
+
 ArrayAttr nonEmpty(ArrayAttr bases) {
   return bases && !bases.empty() ? bases : ArrayAttr();
 }
@@ -323,6 +331,103 @@ void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
   printer << "}>";
 }
 
+// `<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8],
+// isTransposed = true}>`. As in Triton, `version` defaults to 0,
+// `tilesPerWarp` to ones (one per instrShape entry) and `elementBitWidth` to
+// 32; the printer leaves out the last two at their defaults. Triton's parser
+// ignores keys it does not know (its own tests spell `isTranspose` here), so
+// this one does too; a missing `isTransposed` is false.
+Attribute AMDMfmaEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  auto dict = parseBraced(parser);
+  if (failed(dict))
+    return {};
+  Fields fields(parser, loc, *dict);
+  unsigned version, elementBitWidth;
+  bool isTransposed;
+  SmallVector<unsigned> warpsPerCTA, instrShape, tilesPerWarp;
+  ArrayAttr cga;
+  if (failed(fields.unsignedValue("version", version, false, 0)) ||
+      failed(fields.unsignedArray("warpsPerCTA", warpsPerCTA)) ||
+      failed(fields.unsignedArray("instrShape", instrShape)) ||
+      failed(fields.boolValue("isTransposed", isTransposed)) ||
+      failed(fields.bases("CGALayout", cga)) ||
+      failed(fields.unsignedArray("tilesPerWarp", tilesPerWarp, false)) ||
+      failed(fields.unsignedValue("elementBitWidth", elementBitWidth, false,
+                                  32)))
+    return {};
+  if (tilesPerWarp.empty())
+    tilesPerWarp.assign(instrShape.size(), 1);
+  return checked(parser, loc,
+                 get(parser.getContext(), version, warpsPerCTA, instrShape,
+                     isTransposed, nonEmpty(cga), tilesPerWarp,
+                     elementBitWidth));
+}
+
+void AMDMfmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{version = " << getVersion() << ", warpsPerCTA = ";
+  printArray(printer, getWarpsPerCTA());
+  printer << ", instrShape = ";
+  printArray(printer, getInstrShape());
+  printer << ", isTransposed = " << (getIsTransposed() ? "true" : "false");
+  printCGA(printer, getCGALayout());
+  if (!allOnes(getTilesPerWarp())) {
+    printer << ", tilesPerWarp = ";
+    printArray(printer, getTilesPerWarp());
+  }
+  if (getElementBitWidth() != 32)
+    printer << ", elementBitWidth = " << getElementBitWidth();
+  printer << "}>";
+}
+
+// `<{version = 2, isTranspose = false, warpsPerCTA = [2, 2]}>`. Triton's
+// key for isTransposed is `isTranspose`; `instrShape` defaults to
+// [16, 16, 16] and `tilesPerWarp` to ones, and neither is printed then.
+// Unknown keys are ignored, as by Triton's parser.
+Attribute AMDWmmaEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  auto dict = parseBraced(parser);
+  if (failed(dict))
+    return {};
+  Fields fields(parser, loc, *dict);
+  unsigned version;
+  bool isTransposed;
+  SmallVector<unsigned> warpsPerCTA, tilesPerWarp, instrShape;
+  ArrayAttr cga;
+  if (failed(fields.unsignedValue("version", version, false, 0)) ||
+      failed(fields.boolValue("isTranspose", isTransposed)) ||
+      failed(fields.unsignedArray("warpsPerCTA", warpsPerCTA)) ||
+      failed(fields.unsignedArray("tilesPerWarp", tilesPerWarp, false)) ||
+      failed(fields.bases("CGALayout", cga)) ||
+      failed(fields.unsignedArray("instrShape", instrShape, false)))
+    return {};
+  if (!dict->get("instrShape"))
+    instrShape.assign(kDefaultWmmaInstrShape.begin(),
+                      kDefaultWmmaInstrShape.end());
+  if (tilesPerWarp.empty())
+    tilesPerWarp.assign(instrShape.size(), 1);
+  return checked(parser, loc,
+                 get(parser.getContext(), version, isTransposed, warpsPerCTA,
+                     tilesPerWarp, nonEmpty(cga), instrShape));
+}
+
+void AMDWmmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{version = " << getVersion()
+          << ", isTranspose = " << (getIsTransposed() ? "true" : "false")
+          << ", warpsPerCTA = ";
+  printArray(printer, getWarpsPerCTA());
+  printCGA(printer, getCGALayout());
+  if (!allOnes(getTilesPerWarp())) {
+    printer << ", tilesPerWarp = ";
+    printArray(printer, getTilesPerWarp());
+  }
+  if (getInstrShape() != ArrayRef<unsigned>(kDefaultWmmaInstrShape)) {
+    printer << ", instrShape = ";
+    printArray(printer, getInstrShape());
+  }
+  printer << "}>";
+}
+
 Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   auto dict = parseBraced(parser);
@@ -355,7 +460,10 @@ void LinearEncodingAttr::print(AsmPrinter &printer) const {
 // Shared encodings
 //===----------------------------------------------------------------------===//
 
-Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
+// `<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>`, shared by
+// `swizzled_shared` and `amd_rotating_shared`.
+template <typename Encoding>
+static Attribute parseSwizzled(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   auto dict = parseBraced(parser);
   if (failed(dict))
@@ -373,16 +481,33 @@ Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
       failed(fields.bases("CGALayout", cga)))
     return {};
   return checked(parser, loc,
-                 get(parser.getContext(), vec, perPhase, maxPhase, order,
-                     nonEmpty(cga)));
+                 Encoding::get(parser.getContext(), vec, perPhase, maxPhase,
+                               order, nonEmpty(cga)));
+}
+
+template <typename Encoding>
+static void printSwizzled(AsmPrinter &printer, Encoding attr) {
+  printer << "<{vec = " << attr.getVec() << ", perPhase = " << attr.getPerPhase()
+          << ", maxPhase = " << attr.getMaxPhase() << ", order = ";
+  printArray(printer, attr.getOrder());
+  printCGA(printer, attr.getCGALayout());
+  printer << "}>";
+}
+
+Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  return parseSwizzled<SwizzledSharedEncodingAttr>(parser);
 }
 
 void SwizzledSharedEncodingAttr::print(AsmPrinter &printer) const {
-  printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
-          << ", maxPhase = " << getMaxPhase() << ", order = ";
-  printArray(printer, getOrder());
-  printCGA(printer, getCGALayout());
-  printer << "}>";
+  printSwizzled(printer, *this);
+}
+
+Attribute AMDRotatingSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  return parseSwizzled<AMDRotatingSharedEncodingAttr>(parser);
+}
+
+void AMDRotatingSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printSwizzled(printer, *this);
 }
 
 Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
@@ -717,10 +842,12 @@ struct TritonGPUOpAsmInterface : public OpAsmDialectInterface {
   AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
     StringRef name = llvm::TypeSwitch<Attribute, StringRef>(attr)
                          .Case<BlockedEncodingAttr>([](auto) { return "blocked"; })
-                         .Case<NvidiaMmaEncodingAttr>([](auto) { return "mma"; })
+                         .Case<NvidiaMmaEncodingAttr, AMDMfmaEncodingAttr,
+                               AMDWmmaEncodingAttr>([](auto) { return "mma"; })
                          .Case<LinearEncodingAttr>([](auto) { return "linear"; })
                          .Case<SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr,
-                               SharedLinearEncodingAttr, PaddedSharedEncodingAttr>(
+                               SharedLinearEncodingAttr, PaddedSharedEncodingAttr,
+                               AMDRotatingSharedEncodingAttr>(
                              [](auto) { return "shared"; })
                          .Case<SharedMemorySpaceAttr>([](auto) { return "smem"; })
                          .Default([](Attribute) { return StringRef(); });
@@ -792,6 +919,8 @@ int ttgEncodingKind(MlirAttribute raw) {
       .Case<DotOperandEncodingAttr>([](auto) { return TTG_ENC_DOT_OPERAND; })
       .Case<NvidiaMmaEncodingAttr>([](auto) { return TTG_ENC_NVIDIA_MMA; })
       .Case<LinearEncodingAttr>([](auto) { return TTG_ENC_LINEAR; })
+      .Case<AMDMfmaEncodingAttr>([](auto) { return TTG_ENC_AMD_MFMA; })
+      .Case<AMDWmmaEncodingAttr>([](auto) { return TTG_ENC_AMD_WMMA; })
       .Case<SwizzledSharedEncodingAttr>(
           [](auto) { return TTG_ENC_SWIZZLED_SHARED; })
       .Case<NVMMASharedEncodingAttr>([](auto) { return TTG_ENC_NVMMA_SHARED; })
@@ -799,6 +928,8 @@ int ttgEncodingKind(MlirAttribute raw) {
           [](auto) { return TTG_ENC_SHARED_LINEAR; })
       .Case<PaddedSharedEncodingAttr>(
           [](auto) { return TTG_ENC_PADDED_SHARED; })
+      .Case<AMDRotatingSharedEncodingAttr>(
+          [](auto) { return TTG_ENC_AMD_ROTATING_SHARED; })
       .Case<SharedMemorySpaceAttr>([](auto) { return TTG_SPACE_SHARED_MEMORY; })
       .Case<nvidia_gpu::TensorMemorySpaceAttr>(
           [](auto) { return TTG_SPACE_TENSOR_MEMORY; })
@@ -824,7 +955,9 @@ MlirAttribute ttgEncodingGetCGALayout(MlirAttribute raw) {
   ArrayAttr cga =
       llvm::TypeSwitch<Attribute, ArrayAttr>(attr)
           .Case<BlockedEncodingAttr, NvidiaMmaEncodingAttr,
-                SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr>(
+                SwizzledSharedEncodingAttr, NVMMASharedEncodingAttr,
+                AMDMfmaEncodingAttr, AMDWmmaEncodingAttr,
+                AMDRotatingSharedEncodingAttr>(
               [](auto a) { return a.getCGALayout(); })
           .Default([](Attribute) { return ArrayAttr(); });
   return wrap(Attribute(cga));
@@ -860,6 +993,30 @@ TtgUnsignedArray ttgNvidiaMmaGetInstrShape(MlirAttribute raw) {
   return view(cast<NvidiaMmaEncodingAttr>(unwrap(raw)).getInstrShape());
 }
 
+unsigned ttgAmdMfmaGetField(MlirAttribute raw, int field) {
+  auto attr = cast<AMDMfmaEncodingAttr>(unwrap(raw));
+  return field == 0   ? attr.getVersion()
+         : field == 1 ? attr.getIsTransposed()
+                      : attr.getElementBitWidth();
+}
+TtgUnsignedArray ttgAmdMfmaGetArray(MlirAttribute raw, int field) {
+  auto attr = cast<AMDMfmaEncodingAttr>(unwrap(raw));
+  return view(field == 0   ? attr.getWarpsPerCTA()
+              : field == 1 ? attr.getInstrShape()
+                           : attr.getTilesPerWarp());
+}
+
+unsigned ttgAmdWmmaGetField(MlirAttribute raw, int field) {
+  auto attr = cast<AMDWmmaEncodingAttr>(unwrap(raw));
+  return field == 0 ? attr.getVersion() : attr.getIsTransposed();
+}
+TtgUnsignedArray ttgAmdWmmaGetArray(MlirAttribute raw, int field) {
+  auto attr = cast<AMDWmmaEncodingAttr>(unwrap(raw));
+  return view(field == 0   ? attr.getWarpsPerCTA()
+              : field == 1 ? attr.getTilesPerWarp()
+                           : attr.getInstrShape());
+}
+
 MlirAttribute ttgLinearGetBases(MlirAttribute raw, int field) {
   auto attr = cast<LinearEncodingAttr>(unwrap(raw));
   ArrayAttr bases = field == 0   ? attr.getRegisterBases()
@@ -876,6 +1033,15 @@ unsigned ttgSwizzledSharedGetField(MlirAttribute raw, int field) {
 }
 TtgUnsignedArray ttgSwizzledSharedGetOrder(MlirAttribute raw) {
   return view(cast<SwizzledSharedEncodingAttr>(unwrap(raw)).getOrder());
+}
+
+unsigned ttgAmdRotatingSharedGetField(MlirAttribute raw, int field) {
+  auto attr = cast<AMDRotatingSharedEncodingAttr>(unwrap(raw));
+  return field == 0 ? attr.getVec()
+                    : field == 1 ? attr.getPerPhase() : attr.getMaxPhase();
+}
+TtgUnsignedArray ttgAmdRotatingSharedGetOrder(MlirAttribute raw) {
+  return view(cast<AMDRotatingSharedEncodingAttr>(unwrap(raw)).getOrder());
 }
 
 unsigned ttgNVMMASharedGetField(MlirAttribute raw, int field) {

@@ -37,6 +37,27 @@ pub enum Layout {
         instr_shape: Vec<u32>,
         cga: Vec<Vec<i64>>,
     },
+    /// `#ttg.amd_mfma`: the result of AMD CDNA matrix-core instructions.
+    AmdMfma {
+        version: u32,
+        warps_per_cta: Vec<u32>,
+        /// `[M, N, K]` of one instruction.
+        instr_shape: Vec<u32>,
+        is_transposed: bool,
+        tiles_per_warp: Vec<u32>,
+        element_bit_width: u32,
+        cga: Vec<Vec<i64>>,
+    },
+    /// `#ttg.amd_wmma`: the result of AMD RDNA matrix-core instructions.
+    AmdWmma {
+        version: u32,
+        is_transposed: bool,
+        warps_per_cta: Vec<u32>,
+        tiles_per_warp: Vec<u32>,
+        /// `[M, N, K]` of one instruction.
+        instr_shape: Vec<u32>,
+        cga: Vec<Vec<i64>>,
+    },
     Linear {
         register: Vec<Vec<i64>>,
         lane: Vec<Vec<i64>>,
@@ -44,6 +65,15 @@ pub enum Layout {
         block: Vec<Vec<i64>>,
     },
     SwizzledShared {
+        vec: u32,
+        per_phase: u32,
+        max_phase: u32,
+        order: Vec<u32>,
+        cga: Vec<Vec<i64>>,
+    },
+    /// `#ttg.amd_rotating_shared`: a swizzled layout whose phase is also
+    /// XORed with the index of each block of `per_phase * max_phase` rows.
+    AmdRotatingShared {
         vec: u32,
         per_phase: u32,
         max_phase: u32,
@@ -217,9 +247,13 @@ impl Layout {
     }
 
     /// The encoding's attribute text, for layouts within one CTA of the
-    /// kinds passes create (blocked, slice, dot operand, NVIDIA MMA, NVMMA
-    /// shared); `None` for anything else.
+    /// kinds passes create (blocked, slice, dot operand, NVIDIA MMA, AMD
+    /// MFMA and WMMA, NVMMA shared); `None` for anything else.
     pub fn text(&self) -> Option<String> {
+        // The parser's default tilesPerWarp: ones, one per instrShape entry.
+        fn default_tiles(tiles: &[u32], instr_shape: &[u32]) -> bool {
+            tiles.len() == instr_shape.len() && tiles.iter().all(|&t| t == 1)
+        }
         fn list<T: std::fmt::Display>(values: &[T]) -> String {
             values
                 .iter()
@@ -271,6 +305,48 @@ impl Layout {
                 list(warps_per_cta),
                 list(instr_shape)
             ),
+            Layout::AmdMfma {
+                version,
+                warps_per_cta,
+                instr_shape,
+                is_transposed,
+                tiles_per_warp,
+                element_bit_width,
+                cga,
+            } if cga.is_empty() => {
+                let mut text = format!(
+                    "#ttg.amd_mfma<{{version = {version}, warpsPerCTA = [{}], instrShape = [{}], isTransposed = {is_transposed}",
+                    list(warps_per_cta),
+                    list(instr_shape)
+                );
+                if !default_tiles(tiles_per_warp, instr_shape) {
+                    text += &format!(", tilesPerWarp = [{}]", list(tiles_per_warp));
+                }
+                if *element_bit_width != 32 {
+                    text += &format!(", elementBitWidth = {element_bit_width}");
+                }
+                text + "}>"
+            }
+            Layout::AmdWmma {
+                version,
+                is_transposed,
+                warps_per_cta,
+                tiles_per_warp,
+                instr_shape,
+                cga,
+            } if cga.is_empty() => {
+                let mut text = format!(
+                    "#ttg.amd_wmma<{{version = {version}, isTranspose = {is_transposed}, warpsPerCTA = [{}]",
+                    list(warps_per_cta)
+                );
+                if !default_tiles(tiles_per_warp, instr_shape) {
+                    text += &format!(", tilesPerWarp = [{}]", list(tiles_per_warp));
+                }
+                if instr_shape[..] != [16, 16, 16] {
+                    text += &format!(", instrShape = [{}]", list(instr_shape));
+                }
+                text + "}>"
+            }
             Layout::NvmmaShared {
                 swizzling_byte_width,
                 transposed,
@@ -295,6 +371,8 @@ impl Layout {
         if raw.ptr.is_null() {
             return None;
         }
+        // SAFETY: `raw` is a live, non-null attribute, and each accessor is
+        // called only for the kind the shim reports it to be.
         unsafe {
             Some(match ffi::ttgEncodingKind(raw) {
                 ffi::ENC_BLOCKED => Layout::Blocked {
@@ -320,6 +398,23 @@ impl Layout {
                     instr_shape: ffi::ttgNvidiaMmaGetInstrShape(raw).to_vec(),
                     cga: bases(ffi::ttgEncodingGetCGALayout(raw)),
                 },
+                ffi::ENC_AMD_MFMA => Layout::AmdMfma {
+                    version: ffi::ttgAmdMfmaGetField(raw, 0),
+                    is_transposed: ffi::ttgAmdMfmaGetField(raw, 1) != 0,
+                    element_bit_width: ffi::ttgAmdMfmaGetField(raw, 2),
+                    warps_per_cta: ffi::ttgAmdMfmaGetArray(raw, 0).to_vec(),
+                    instr_shape: ffi::ttgAmdMfmaGetArray(raw, 1).to_vec(),
+                    tiles_per_warp: ffi::ttgAmdMfmaGetArray(raw, 2).to_vec(),
+                    cga: bases(ffi::ttgEncodingGetCGALayout(raw)),
+                },
+                ffi::ENC_AMD_WMMA => Layout::AmdWmma {
+                    version: ffi::ttgAmdWmmaGetField(raw, 0),
+                    is_transposed: ffi::ttgAmdWmmaGetField(raw, 1) != 0,
+                    warps_per_cta: ffi::ttgAmdWmmaGetArray(raw, 0).to_vec(),
+                    tiles_per_warp: ffi::ttgAmdWmmaGetArray(raw, 1).to_vec(),
+                    instr_shape: ffi::ttgAmdWmmaGetArray(raw, 2).to_vec(),
+                    cga: bases(ffi::ttgEncodingGetCGALayout(raw)),
+                },
                 ffi::ENC_LINEAR => Layout::Linear {
                     register: bases(ffi::ttgLinearGetBases(raw, 0)),
                     lane: bases(ffi::ttgLinearGetBases(raw, 1)),
@@ -331,6 +426,13 @@ impl Layout {
                     per_phase: ffi::ttgSwizzledSharedGetField(raw, 1),
                     max_phase: ffi::ttgSwizzledSharedGetField(raw, 2),
                     order: ffi::ttgSwizzledSharedGetOrder(raw).to_vec(),
+                    cga: bases(ffi::ttgEncodingGetCGALayout(raw)),
+                },
+                ffi::ENC_AMD_ROTATING_SHARED => Layout::AmdRotatingShared {
+                    vec: ffi::ttgAmdRotatingSharedGetField(raw, 0),
+                    per_phase: ffi::ttgAmdRotatingSharedGetField(raw, 1),
+                    max_phase: ffi::ttgAmdRotatingSharedGetField(raw, 2),
+                    order: ffi::ttgAmdRotatingSharedGetOrder(raw).to_vec(),
                     cga: bases(ffi::ttgEncodingGetCGALayout(raw)),
                 },
                 ffi::ENC_NVMMA_SHARED => Layout::NvmmaShared {
@@ -364,19 +466,46 @@ impl Layout {
                 | Layout::Slice { .. }
                 | Layout::DotOperand { .. }
                 | Layout::NvidiaMma { .. }
+                | Layout::AmdMfma { .. }
+                | Layout::AmdWmma { .. }
                 | Layout::Linear { .. }
         )
+    }
+
+    /// Triton's `MmaEncodingTrait`: the result layouts of matrix-core
+    /// instructions (NVIDIA MMA, AMD MFMA and WMMA).
+    pub fn is_mma(&self) -> bool {
+        matches!(
+            self,
+            Layout::NvidiaMma { .. } | Layout::AmdMfma { .. } | Layout::AmdWmma { .. }
+        )
+    }
+
+    /// The AMD encoding (`amd_mfma`, `amd_wmma`, `amd_rotating_shared`)
+    /// the layout is, or is built on (as a slice or a dot operand), if any.
+    pub fn amd_encoding(&self) -> Option<&'static str> {
+        match self {
+            Layout::AmdMfma { .. } => Some("amd_mfma"),
+            Layout::AmdWmma { .. } => Some("amd_wmma"),
+            Layout::AmdRotatingShared { .. } => Some("amd_rotating_shared"),
+            Layout::Slice { parent, .. } | Layout::DotOperand { parent, .. } => {
+                parent.as_deref().and_then(Layout::amd_encoding)
+            }
+            _ => None,
+        }
     }
 
     /// The tensor rank the layout describes, when it is determined.
     pub fn rank(&self) -> Option<usize> {
         match self {
-            Layout::Blocked { order, .. } | Layout::SwizzledShared { order, .. } => {
-                Some(order.len())
-            }
+            Layout::Blocked { order, .. }
+            | Layout::SwizzledShared { order, .. }
+            | Layout::AmdRotatingShared { order, .. } => Some(order.len()),
             Layout::Slice { parent, .. } => parent.as_ref()?.rank()?.checked_sub(1),
             Layout::DotOperand { parent, .. } => parent.as_ref()?.rank(),
-            Layout::NvidiaMma { warps_per_cta, .. } => Some(warps_per_cta.len()),
+            Layout::NvidiaMma { warps_per_cta, .. }
+            | Layout::AmdMfma { warps_per_cta, .. }
+            | Layout::AmdWmma { warps_per_cta, .. } => Some(warps_per_cta.len()),
             Layout::Linear {
                 register,
                 lane,
@@ -402,7 +531,9 @@ impl Layout {
             Layout::Slice { parent, .. } | Layout::DotOperand { parent, .. } => {
                 parent.as_ref()?.lanes()
             }
-            Layout::NvidiaMma { .. } => Some(32),
+            Layout::NvidiaMma { .. } | Layout::AmdWmma { .. } => Some(32),
+            // MFMA instructions work on 64-lane wavefronts.
+            Layout::AmdMfma { .. } => Some(64),
             Layout::Linear { lane, .. } => Some(1u64 << lane.len().min(63)),
             _ => None,
         }
@@ -411,9 +542,10 @@ impl Layout {
     /// Warps of a CTA that the layout spans.
     pub fn warps(&self) -> Option<u64> {
         match self {
-            Layout::Blocked { warps_per_cta, .. } | Layout::NvidiaMma { warps_per_cta, .. } => {
-                Some(product(warps_per_cta))
-            }
+            Layout::Blocked { warps_per_cta, .. }
+            | Layout::NvidiaMma { warps_per_cta, .. }
+            | Layout::AmdMfma { warps_per_cta, .. }
+            | Layout::AmdWmma { warps_per_cta, .. } => Some(product(warps_per_cta)),
             Layout::Slice { parent, .. } | Layout::DotOperand { parent, .. } => {
                 parent.as_ref()?.warps()
             }
@@ -427,7 +559,10 @@ impl Layout {
         match self {
             Layout::Blocked { cga, .. }
             | Layout::NvidiaMma { cga, .. }
+            | Layout::AmdMfma { cga, .. }
+            | Layout::AmdWmma { cga, .. }
             | Layout::SwizzledShared { cga, .. }
+            | Layout::AmdRotatingShared { cga, .. }
             | Layout::NvmmaShared { cga, .. } => Some(1u64 << cga.len().min(63)),
             Layout::Slice { parent, .. } | Layout::DotOperand { parent, .. } => {
                 parent.as_ref()?.ctas()
@@ -489,29 +624,43 @@ impl Layout {
                 k_width,
                 parent,
             } => {
+                // Triton's rules, in its order and words.
                 if *op_idx > 1 {
-                    return Err(format!("opIdx must be 0 or 1, got {op_idx}"));
+                    return Err(format!(
+                        "ttg.dot_op opIdx parameter can be 0 or 1, got: {op_idx}"
+                    ));
                 }
                 match parent.as_deref() {
                     Some(Layout::Blocked { .. }) => {
                         if *k_width != 0 {
-                            return Err("kWidth must be absent when the parent is a blocked layout".into());
+                            return Err("ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout".into());
                         }
                         Ok(())
                     }
                     Some(Layout::NvidiaMma { version_major, .. }) => {
-                        if *version_major >= 2 && *k_width == 0 {
-                            return Err(format!(
-                                "kWidth is required for a version {version_major} nvidia_mma parent"
-                            ));
+                        let ampere_or_hopper = matches!(version_major, 2 | 3);
+                        if *k_width != 0 && !ampere_or_hopper {
+                            return Err("ttg.dot_op kWidth parameter can only be non-zero for Ampere or Hopper MMA parent".into());
+                        }
+                        if *k_width == 0 && ampere_or_hopper {
+                            return Err("ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent".into());
                         }
                         if *version_major == 3 && *op_idx != 0 {
-                            return Err("a Hopper (version 3) nvidia_mma parent only allows opIdx 0 in registers".into());
+                            return Err("ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, since Hopper WGMMA only allows first operand to be in registers".into());
                         }
                         Ok(())
                     }
-                    Some(Layout::Linear { .. }) => Ok(()),
-                    _ => Err("the parent of a dot operand must be a blocked, linear or nvidia_mma encoding".into()),
+                    Some(Layout::AmdWmma { version, .. }) => match version {
+                        1 if ![8, 16].contains(k_width) => Err("ttg.dot_op kWidth parameter must be 8/16 for WMMA v1 (including packed cases for `scaled_dot`)".into()),
+                        2 if ![4, 8, 16].contains(k_width) => Err("ttg.dot_op kWidth parameter must be 4/8/16 for WMMA v2 (including packed cases for `scaled_dot`)".into()),
+                        3 if *k_width == 0 => Err("ttg.dot_op kWidth parameter is mandatory for WMMA v3 ".into()),
+                        _ => Ok(()),
+                    },
+                    Some(Layout::AmdMfma { .. }) if *k_width == 0 => {
+                        Err("ttg.dot_op kWidth parameter is mandatory for MFMA parent".into())
+                    }
+                    Some(Layout::AmdMfma { .. }) | Some(Layout::Linear { .. }) => Ok(()),
+                    _ => Err("the parent of a dot operand must be a blocked, linear, nvidia_mma, amd_mfma or amd_wmma encoding".into()),
                 }
             }
             Layout::NvidiaMma {
@@ -544,6 +693,53 @@ impl Layout {
                 }
                 check_bases("CGALayout", cga, warps_per_cta.len())
             }
+            Layout::AmdMfma {
+                version,
+                warps_per_cta,
+                instr_shape,
+                tiles_per_warp,
+                element_bit_width,
+                cga,
+                ..
+            } => {
+                // Triton's rules and messages first.
+                if *version > 4 {
+                    return Err("version must be in the [0, 4] range".into());
+                }
+                let [m, n, ..] = instr_shape[..] else {
+                    return Err(format!(
+                        "instrShape must give at least M and N, got {instr_shape:?}"
+                    ));
+                };
+                if ![(32, 32), (16, 16), (64, 4), (4, 64)].contains(&(m, n)) {
+                    return Err(format!("invalid (mDim, nDim) combination: ({m}, {n})"));
+                }
+                if ![32, 64].contains(element_bit_width) {
+                    return Err("elementBitWidth must be 32 or 64".into());
+                }
+                check_amd_mma_warps("amd_mfma", warps_per_cta, tiles_per_warp)?;
+                check_bases("CGALayout", cga, warps_per_cta.len())
+            }
+            Layout::AmdWmma {
+                version,
+                warps_per_cta,
+                tiles_per_warp,
+                instr_shape,
+                cga,
+                ..
+            } => {
+                let valid: &[[u32; 3]] = match version {
+                    1 => &[[16, 16, 16]],
+                    2 => &[[16, 16, 16], [16, 16, 32]],
+                    3 => &[[16, 16, 4], [16, 16, 32], [16, 16, 64], [16, 16, 128]],
+                    _ => return Err("WMMA version must be in the [1, 3] range".into()),
+                };
+                if !valid.iter().any(|v| v[..] == instr_shape[..]) {
+                    return Err(format!("invalid WMMA v{version} instruction shape"));
+                }
+                check_amd_mma_warps("amd_wmma", warps_per_cta, tiles_per_warp)?;
+                check_bases("CGALayout", cga, warps_per_cta.len())
+            }
             Layout::Linear {
                 register,
                 lane,
@@ -562,6 +758,13 @@ impl Layout {
                 Ok(())
             }
             Layout::SwizzledShared {
+                vec,
+                per_phase,
+                max_phase,
+                order,
+                cga,
+            }
+            | Layout::AmdRotatingShared {
                 vec,
                 per_phase,
                 max_phase,
@@ -649,6 +852,29 @@ fn powers_of_two(name: &str, values: &[u32]) -> Result<(), String> {
         )),
         None => Ok(()),
     }
+}
+
+/// What Triton's AMD MMA layouts assume without checking (its linear
+/// layouts index `tilesPerWarp` by dimension and treat rank 3 as batched):
+/// rank 2 or 3, warp and tile counts that are powers of two.
+fn check_amd_mma_warps(
+    kind: &str,
+    warps_per_cta: &[u32],
+    tiles_per_warp: &[u32],
+) -> Result<(), String> {
+    let rank = warps_per_cta.len();
+    if !(2..=3).contains(&rank) {
+        return Err(format!(
+            "an {kind} layout must have rank 2 or 3, got warpsPerCTA {warps_per_cta:?}"
+        ));
+    }
+    powers_of_two("warpsPerCTA", warps_per_cta)?;
+    if tiles_per_warp.len() < rank {
+        return Err(format!(
+            "tilesPerWarp needs an entry for each of the {rank} dimensions, got {tiles_per_warp:?}"
+        ));
+    }
+    powers_of_two("tilesPerWarp", tiles_per_warp)
 }
 
 fn permutation(name: &str, order: &[u32]) -> Result<(), String> {

@@ -12,6 +12,7 @@ pub mod ffi;
 pub mod layout;
 pub mod linear_layout;
 pub mod to_linear;
+pub mod to_linear_amd;
 pub mod tt_op_layouts;
 pub mod verify;
 

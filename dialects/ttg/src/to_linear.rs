@@ -1,8 +1,11 @@
 //! Distributed `ttg` encodings as linear layouts for a given tensor shape,
 //! following Triton 3.6's `LinearLayoutConversions.cpp`: blocked, slice,
-//! nvidia_mma v2 and v3, dot_op operands of a blocked (FMA) or nvidia_mma
-//! parent, and linear. Dot operands over several CTAs and shared encodings
-//! are rejected with an error. The result maps `register`, `lane`, `warp`, `block` to `dim0`,
+//! nvidia_mma v2 and v3, amd_mfma and amd_wmma, dot_op operands of a
+//! blocked (FMA), nvidia_mma or AMD parent, and linear (the AMD ones are in
+//! [`crate::to_linear_amd`], with the swizzled shared layouts). Dot
+//! operands over several CTAs of a blocked or nvidia_mma parent are
+//! rejected with an error. Shared encodings have their own entry point,
+//! [`shared_to_linear_layout`] (swizzled and AMD rotating ones so far). The result maps `register`, `lane`, `warp`, `block` to `dim0`,
 //! `dim1`, ... with output sizes equal to the shape: tensors larger than the
 //! layout's tile repeat it along extra register bits, smaller ones wrap
 //! (the bases that would leave the tensor become zero, broadcasting).
@@ -11,6 +14,7 @@ use std::collections::HashMap;
 
 use crate::layout::Layout;
 use crate::linear_layout::LinearLayout;
+use crate::to_linear_amd;
 
 pub const REGISTER: &str = "register";
 pub const LANE: &str = "lane";
@@ -38,7 +42,12 @@ pub fn identity_standard_nd(in_dim: &str, shape: &[u32], order: &[u32]) -> Linea
 
 /// Like [`identity_standard_nd`], but dimension `broadcast` gets zero bases
 /// (every index along it holds the same data).
-fn broadcasted_nd(in_dim: &str, shape: &[u32], order: &[u32], broadcast: usize) -> LinearLayout {
+pub(crate) fn broadcasted_nd(
+    in_dim: &str,
+    shape: &[u32],
+    order: &[u32],
+    broadcast: usize,
+) -> LinearLayout {
     let dims = standard_out_dim_names(shape.len());
     order.iter().fold(LinearLayout::empty(), |acc, &d| {
         let d = d as usize;
@@ -261,6 +270,20 @@ pub fn is_expensive_view(src: &Layout, src_shape: &[i64], dst: &Layout, dst_shap
     masks_differ || s.total_elems_per_thread() != d.total_elems_per_thread()
 }
 
+/// The linear layout of a shared encoding for a buffer of `shape` (its
+/// allocation shape, as Triton passes): input `offset` (and `block`) to the
+/// buffer's coordinates. Swizzled and AMD rotating layouts only, so far.
+pub fn shared_to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String> {
+    match layout {
+        Layout::SwizzledShared { .. } | Layout::AmdRotatingShared { .. } => {
+            to_linear_amd::swizzled_shared_to_linear(layout, shape)
+        }
+        _ => Err(
+            "only swizzled_shared and amd_rotating_shared have a shared linear layout here".into(),
+        ),
+    }
+}
+
 /// The linear layout of a distributed encoding for a tensor of `shape`.
 pub fn to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String> {
     check_shape(shape)?;
@@ -348,12 +371,24 @@ pub fn to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, 
                 .transpose_outs(&cta.out_dim_names())?;
             combine_cta_cga_with_shape(cta * warps, cga, shape)
         }
+        Layout::AmdMfma { .. } => {
+            check_rank(layout, shape)?;
+            to_linear_amd::mfma_to_linear(layout, shape)
+        }
+        Layout::AmdWmma { .. } => {
+            check_rank(layout, shape)?;
+            to_linear_amd::wmma_to_linear(layout, shape)
+        }
         Layout::DotOperand {
             op_idx,
             k_width,
             parent,
         } => {
             check_rank(layout, shape)?;
+            if let Some(amd @ (Layout::AmdMfma { .. } | Layout::AmdWmma { .. })) = parent.as_deref()
+            {
+                return to_linear_amd::amd_dot_operand_to_linear(*op_idx, *k_width, amd, shape);
+            }
             if let Some(Layout::Blocked {
                 size_per_thread,
                 threads_per_warp,

@@ -72,6 +72,38 @@ def NvidiaMmaEncodingAttr : TTG_Encoding<"NvidiaMmaEncoding", "nvidia_mma"> {
                         ArrayRefParameter<"unsigned">:$instrShape);
 }
 
+def AMDMfmaEncodingAttr : TTG_Encoding<"AMDMfmaEncoding", "amd_mfma"> {
+  let summary = "result layout of AMD CDNA matrix-core (MFMA) instructions";
+  let description = [{
+    `version` is the CDNA generation (0 to 4), `instrShape` the instruction's
+    `[M, N, K]`; `isTransposed` swaps the roles of M and N inside a tile,
+    `tilesPerWarp` lets a warp own adjacent tiles (all ones by default), and
+    `elementBitWidth` is the result element width (32 or 64, 32 by default).
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$instrShape,
+                        "bool":$isTransposed,
+                        CGALayoutParam:$CGALayout,
+                        ArrayRefParameter<"unsigned">:$tilesPerWarp,
+                        "unsigned":$elementBitWidth);
+}
+
+def AMDWmmaEncodingAttr : TTG_Encoding<"AMDWmmaEncoding", "amd_wmma"> {
+  let summary = "result layout of AMD RDNA matrix-core (WMMA) instructions";
+  let description = [{
+    `version` is the WMMA generation (1: RDNA3, 2: RDNA4, 3: gfx1250),
+    `instrShape` the instruction's `[M, N, K]` (`[16, 16, 16]` by default),
+    `isTransposed` (spelled `isTranspose` in the text) transposes the
+    result tile, and `tilesPerWarp` lets a warp own adjacent tiles.
+  }];
+  let parameters = (ins "unsigned":$version, "bool":$isTransposed,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$tilesPerWarp,
+                        CGALayoutParam:$CGALayout,
+                        ArrayRefParameter<"unsigned">:$instrShape);
+}
+
 def LinearEncodingAttr : TTG_Encoding<"LinearEncoding", "linear"> {
   let summary = "a layout given as the bases of a linear map";
   let parameters = (ins "::mlir::ArrayAttr":$registerBases,
@@ -82,6 +114,20 @@ def LinearEncodingAttr : TTG_Encoding<"LinearEncoding", "linear"> {
 
 def SwizzledSharedEncodingAttr : TTG_Encoding<"SwizzledSharedEncoding", "swizzled_shared"> {
   let summary = "shared memory with XOR swizzling of vectors";
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase, "unsigned":$maxPhase,
+                        ArrayRefParameter<"unsigned">:$order,
+                        CGALayoutParam:$CGALayout);
+}
+
+def AMDRotatingSharedEncodingAttr
+    : TTG_Encoding<"AMDRotatingSharedEncoding", "amd_rotating_shared"> {
+  let summary = "swizzled shared memory whose phase also rotates per block of rows";
+  let description = [{
+    Like `swizzled_shared`, but each block of `perPhase * maxPhase` rows
+    XORs its phase with the block's index (modulo `maxPhase`), so that
+    reads and writes in different orders avoid bank conflicts on hardware
+    without a transposing shared-memory load.
+  }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase, "unsigned":$maxPhase,
                         ArrayRefParameter<"unsigned">:$order,
                         CGALayoutParam:$CGALayout);

@@ -1,8 +1,9 @@
-//! `tritongpu-prefetch`: Triton 3.6's prefetcher for MMA v2 dots in loops.
+//! `tritongpu-prefetch`: Triton 3.6's prefetcher for MMA v2 and MFMA dots in
+//! loops.
 //!
 //! After the convert canonicalizations (greedy, with folding), every
 //! `scf.for` whose body holds exactly one `tt.dot`, with an `nvidia_mma`
-//! version 2 result, whose A and B operands are `ttg.local_load`s (to dot
+//! version 2 or `amd_mfma` result, whose A and B operands are `ttg.local_load`s (to dot
 //! operand layouts, possibly followed by single-use single-operand ops) of
 //! memory descriptors the loop carries, and whose K extent is at least the
 //! prefetch width (`8 * kWidth`, or 256 bits of elements without a kWidth),
@@ -130,10 +131,12 @@ fn plan(for_op: MlirOperation) -> Option<Plan> {
         if !ir::is(op, "tt.dot") {
             continue;
         }
+        // As in Triton: Ampere MMA or AMD MFMA results only.
         match ir::tensor_layout(ir::result(op, 0)) {
             Some(Layout::NvidiaMma {
                 version_major: 2, ..
-            }) => dots.push(op),
+            })
+            | Some(Layout::AmdMfma { .. }) => dots.push(op),
             _ => return None,
         }
     }

@@ -381,6 +381,11 @@ fn is_mma(enc: MlirAttribute) -> bool {
     )
 }
 
+/// Triton's `MmaEncodingTrait`: NVIDIA MMA, AMD MFMA or WMMA.
+fn is_mma_like(enc: MlirAttribute) -> bool {
+    layout_of(enc).is_some_and(|l| l.is_mma())
+}
+
 fn is_dot_operand(enc: MlirAttribute) -> bool {
     matches!(
         layout_of(enc),
@@ -809,7 +814,7 @@ impl Propagation {
             });
             let mut pick = encs[0];
             for &e in encs.iter() {
-                if (load_store && is_blocked(e)) || (!load_store && is_mma(e)) {
+                if (load_store && is_blocked(e)) || (!load_store && is_mma_like(e)) {
                     pick = e;
                     break;
                 }
@@ -1899,8 +1904,8 @@ fn post_dominates(dot: MlirOperation, op: MlirOperation) -> bool {
 }
 
 /// The condition of Triton's `hoistConvertDotOperand`: an MMA dot (A in a
-/// dot-operand layout of an `nvidia_mma` parent) under the conversion's
-/// parent op post-dominates it.
+/// dot-operand layout of an MMA parent: `nvidia_mma`, `amd_mfma` or
+/// `amd_wmma`) under the conversion's parent op post-dominates it.
 fn feeds_a_later_mma_dot(cvt: MlirOperation) -> bool {
     let Some(parent) = ir::parent_op(cvt) else {
         return false;
@@ -1916,7 +1921,7 @@ fn feeds_a_later_mma_dot(cvt: MlirOperation) -> bool {
                 matches!(
                     l,
                     ttg_dialect::layout::Layout::DotOperand { parent: Some(p), .. }
-                        if matches!(*p, ttg_dialect::layout::Layout::NvidiaMma { .. })
+                        if p.is_mma()
                 )
             });
         if mma_operand && post_dominates(op, cvt) {

@@ -97,35 +97,42 @@ tt.func @f(%x: tensor<64xf32, #bad>)
 // -----
 
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
-// expected-error @+1 {{opIdx must be 0 or 1, got 2}}
+// expected-error @+1 {{ttg.dot_op opIdx parameter can be 0 or 1, got: 2}}
 #bad = #ttg.dot_op<{opIdx = 2, parent = #mma, kWidth = 2}>
 tt.func @f(%x: tensor<64x64xf16, #bad>)
 
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-// expected-error @+1 {{kWidth must be absent when the parent is a blocked layout}}
+// expected-error @+1 {{ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout}}
 #bad = #ttg.dot_op<{opIdx = 0, parent = #blocked, kWidth = 2}>
 tt.func @f(%x: tensor<64x64xf16, #bad>)
 
 // -----
 
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
-// expected-error @+1 {{kWidth is required for a version 2 nvidia_mma parent}}
+// expected-error @+1 {{ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent}}
 #bad = #ttg.dot_op<{opIdx = 0, parent = #mma}>
 tt.func @f(%x: tensor<64x64xf16, #bad>)
 
 // -----
 
+#mma = #ttg.nvidia_mma<{versionMajor = 1, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = []}>
+// expected-error @+1 {{ttg.dot_op kWidth parameter can only be non-zero for Ampere or Hopper MMA parent}}
+#bad = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+tt.func @f(%x: tensor<64x64xf16, #bad>)
+
+// -----
+
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
-// expected-error @+1 {{a Hopper (version 3) nvidia_mma parent only allows opIdx 0 in registers}}
+// expected-error @+1 {{ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, since Hopper WGMMA only allows first operand to be in registers}}
 #bad = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
 tt.func @f(%x: tensor<64x64xf16, #bad>)
 
 // -----
 
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
-// expected-error @+1 {{the parent of a dot operand must be a blocked, linear or nvidia_mma encoding}}
+// expected-error @+1 {{the parent of a dot operand must be a blocked, linear, nvidia_mma, amd_mfma or amd_wmma encoding}}
 #bad = #ttg.dot_op<{opIdx = 0, parent = #shared}>
 tt.func @f(%x: tensor<64x64xf16, #bad>)
 

@@ -20,10 +20,13 @@ enum TtgEncodingKind {
   TTG_ENC_DOT_OPERAND = 3,
   TTG_ENC_NVIDIA_MMA = 4,
   TTG_ENC_LINEAR = 5,
+  TTG_ENC_AMD_MFMA = 6,
+  TTG_ENC_AMD_WMMA = 7,
   TTG_ENC_SWIZZLED_SHARED = 10,
   TTG_ENC_NVMMA_SHARED = 11,
   TTG_ENC_SHARED_LINEAR = 12,
   TTG_ENC_PADDED_SHARED = 13,
+  TTG_ENC_AMD_ROTATING_SHARED = 14,
   TTG_SPACE_SHARED_MEMORY = 20,
   TTG_SPACE_TENSOR_MEMORY = 21,
 };
@@ -63,6 +66,16 @@ MLIR_CAPI_EXPORTED unsigned ttgNvidiaMmaGetVersionMinor(MlirAttribute attr);
 MLIR_CAPI_EXPORTED TtgUnsignedArray ttgNvidiaMmaGetWarpsPerCTA(MlirAttribute attr);
 MLIR_CAPI_EXPORTED TtgUnsignedArray ttgNvidiaMmaGetInstrShape(MlirAttribute attr);
 
+/* #ttg.amd_mfma: field 0 version, 1 isTransposed, 2 elementBitWidth;
+ * arrays 0 warpsPerCTA, 1 instrShape, 2 tilesPerWarp. */
+MLIR_CAPI_EXPORTED unsigned ttgAmdMfmaGetField(MlirAttribute attr, int field);
+MLIR_CAPI_EXPORTED TtgUnsignedArray ttgAmdMfmaGetArray(MlirAttribute attr, int field);
+
+/* #ttg.amd_wmma: field 0 version, 1 isTransposed; arrays 0 warpsPerCTA,
+ * 1 tilesPerWarp, 2 instrShape. */
+MLIR_CAPI_EXPORTED unsigned ttgAmdWmmaGetField(MlirAttribute attr, int field);
+MLIR_CAPI_EXPORTED TtgUnsignedArray ttgAmdWmmaGetArray(MlirAttribute attr, int field);
+
 /* #ttg.linear: field 0 register, 1 lane, 2 warp, 3 block (ArrayAttr of
  * ArrayAttr of integers). */
 MLIR_CAPI_EXPORTED MlirAttribute ttgLinearGetBases(MlirAttribute attr, int field);
@@ -70,6 +83,10 @@ MLIR_CAPI_EXPORTED MlirAttribute ttgLinearGetBases(MlirAttribute attr, int field
 /* #ttg.swizzled_shared: field 0 vec, 1 perPhase, 2 maxPhase. */
 MLIR_CAPI_EXPORTED unsigned ttgSwizzledSharedGetField(MlirAttribute attr, int field);
 MLIR_CAPI_EXPORTED TtgUnsignedArray ttgSwizzledSharedGetOrder(MlirAttribute attr);
+
+/* #ttg.amd_rotating_shared: field 0 vec, 1 perPhase, 2 maxPhase. */
+MLIR_CAPI_EXPORTED unsigned ttgAmdRotatingSharedGetField(MlirAttribute attr, int field);
+MLIR_CAPI_EXPORTED TtgUnsignedArray ttgAmdRotatingSharedGetOrder(MlirAttribute attr);
 
 /* #ttg.nvmma_shared: field 0 swizzlingByteWidth, 1 transposed,
  * 2 elementBitWidth, 3 fp4Padded, 4 rank. */
