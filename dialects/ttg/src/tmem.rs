@@ -123,10 +123,12 @@ impl TmemEncoding {
         }
     }
 
-    /// The layout of a 2-D buffer of `shape` (powers of two) in tensor
-    /// memory: `row`, `col` to `dim0`, `dim1`.
+    /// The layout of a 2-D buffer of `shape` in tensor memory: `row`,
+    /// `col` to `dim0`, `dim1`. A dimension that is not a power of two is
+    /// covered by the largest power-of-two number of repetitions that fits
+    /// (the layout is then smaller than the buffer).
     pub fn to_linear_layout(&self, shape: [i64; 2]) -> Result<LinearLayout, String> {
-        if !shape.iter().all(|&d| is_pow2(d)) {
+        if shape.iter().any(|&d| d <= 0 || d > i64::from(i32::MAX)) {
             return Err(format!(
                 "shape must have power-of-2 and non-zero dimensions; got {}",
                 list(&shape)
@@ -197,6 +199,15 @@ impl TmemEncoding {
     }
 }
 
+/// The largest power of two not above `v` (0 for 0).
+fn floor_pow2(v: i32) -> i32 {
+    if v <= 0 {
+        0
+    } else {
+        1 << (31 - v.leading_zeros())
+    }
+}
+
 /// Triton's `tensorMemoryToLinearLayout`.
 fn tensor_memory_ll(shape: [i32; 2], enc: TmemLayout) -> Result<LinearLayout, String> {
     let (row, col, d0, d1) = (ROW, COL, DIMS[0], DIMS[1]);
@@ -238,8 +249,14 @@ fn tensor_memory_ll(shape: [i32; 2], enc: TmemLayout) -> Result<LinearLayout, St
         }
         return Ok(ll);
     }
+    if shape[0] < 1 || shape[1] < 1 {
+        return Err(format!(
+            "the allocation shape must be at least {}x{}",
+            enc.block_m, enc.block_n
+        ));
+    }
     let block_m = enc.block_m as i32;
-    let block_n = (enc.block_n as i32).min(shape[1]);
+    let block_n = floor_pow2((enc.block_n as i32).min(shape[1]));
     let tile = if block_m == 64 {
         // 16 rows, then the block's 32-row groups are 16 apart; bit 4 of
         // the row goes to the next 64 rows or the next block of columns.
@@ -265,8 +282,8 @@ fn tensor_memory_ll(shape: [i32; 2], enc: TmemLayout) -> Result<LinearLayout, St
                 * LinearLayout::identity_1d(block_n, col, d1)),
         )?
     };
-    let reps_m = shape[0] / tile.out_dim_size(d0);
-    let reps_n = shape[1] / tile.out_dim_size(d1);
+    let reps_m = floor_pow2(shape[0] / tile.out_dim_size(d0));
+    let reps_n = floor_pow2(shape[1] / tile.out_dim_size(d1));
     if reps_m < 1 || reps_n < 1 {
         return Err(format!(
             "allocation shape must be equal to {}x{}",
@@ -281,6 +298,9 @@ fn tensor_memory_ll(shape: [i32; 2], enc: TmemLayout) -> Result<LinearLayout, St
 /// Triton's `tensorMemoryScalesToLinearLayout`.
 fn scales_ll(shape: [i32; 2], split_m: i32, split_n: i32) -> Result<LinearLayout, String> {
     let (row, col, d0, d1) = (ROW, COL, DIMS[0], DIMS[1]);
+    if shape[0] < 1 || shape[1] < 1 {
+        return Err("the scales buffer is smaller than its CTA split".into());
+    }
     if split_n > 1 {
         let split = LinearLayout::identity_1d(split_n, col, d1);
         return scales_ll([shape[0], shape[1] / split_n], split_m, 1)?.try_mul(&split);
@@ -295,13 +315,17 @@ fn scales_ll(shape: [i32; 2], split_m: i32, split_n: i32) -> Result<LinearLayout
         .try_mul(&LinearLayout::zeros_1d(4, row, d0))?
         .try_mul(&LinearLayout::identity_1d(4, col, d1))?
         .try_mul(&LinearLayout::identity_1d(2, col, d0))?;
-    let reps = |size: i32, tile: i32| ((size + tile - 1) / tile).max(1);
+    let reps = |size: i32, tile: i32| floor_pow2(((size + tile - 1) / tile).max(1));
     let reps_m = reps(shape[0], tile.out_dim_size(d0));
     let reps_n = reps(shape[1], tile.out_dim_size(d1));
     let tile = tile
         .try_mul(&LinearLayout::identity_1d(reps_m, col, d0))?
         .try_mul(&LinearLayout::identity_1d(reps_n, col, d1))?;
-    let sizes: HashMap<String, i32> = [(d0.to_owned(), shape[0]), (d1.to_owned(), shape[1])].into();
+    let sizes: HashMap<String, i32> = [
+        (d0.to_owned(), floor_pow2(shape[0])),
+        (d1.to_owned(), floor_pow2(shape[1])),
+    ]
+    .into();
     Ok(ensure_layout_not_larger_than(&tile, &sizes, true))
 }
 
@@ -326,4 +350,117 @@ pub fn alloc_rows(enc: &TmemEncoding, shape: &[i64]) -> Result<i32, String> {
 /// one.
 pub fn encoding_of(ty: Type) -> Option<TmemEncoding> {
     MemDesc::of(ty).and_then(|m| TmemEncoding::read(m.encoding))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(block_m: u32, block_n: u32, col_stride: u32) -> TmemEncoding {
+        TmemEncoding::Tensor(TmemLayout {
+            block_m,
+            block_n,
+            col_stride,
+            cta_split_m: 1,
+            cta_split_n: 1,
+            two_ctas: false,
+        })
+    }
+
+    fn unit(n: usize, dim: usize) -> Vec<Vec<i32>> {
+        (0..n)
+            .map(|i| {
+                let mut v = vec![0, 0];
+                v[dim] = 1 << i;
+                v
+            })
+            .collect()
+    }
+
+    #[test]
+    fn block_128_is_rows_by_columns() {
+        let ll = layout(128, 128, 1).to_linear_layout([128, 128]).unwrap();
+        assert_eq!(ll.bases(ROW), unit(7, 0).as_slice());
+        assert_eq!(ll.bases(COL), unit(7, 1).as_slice());
+        assert_eq!(
+            (ll.out_dim_size("dim0"), ll.out_dim_size("dim1")),
+            (128, 128)
+        );
+    }
+
+    #[test]
+    fn unpacked_columns_and_repetitions() {
+        // f16 with colStride 2: every other column is unused; the buffer
+        // repeats the 128x64 block twice along M, then twice along N.
+        let ll = layout(128, 64, 2).to_linear_layout([256, 128]).unwrap();
+        let mut cols = vec![vec![0, 0]];
+        cols.extend(unit(6, 1));
+        cols.push(vec![128, 0]);
+        cols.push(vec![0, 64]);
+        assert_eq!(ll.bases(COL), cols.as_slice());
+        assert_eq!(ll.in_dim_size(COL), 512);
+        assert_eq!(
+            (ll.out_dim_size("dim0"), ll.out_dim_size("dim1")),
+            (256, 128)
+        );
+    }
+
+    #[test]
+    fn block_64_interleaves_only_when_the_buffer_is_larger() {
+        let enc = layout(64, 64, 1);
+        let ll = enc.to_linear_layout([128, 64]).unwrap();
+        let mut rows = unit(4, 0);
+        rows.extend([vec![64, 0], vec![16, 0], vec![32, 0]]);
+        assert_eq!(ll.bases(ROW), rows.as_slice());
+        assert_eq!(alloc_rows(&enc, &[128, 64]), Ok(128));
+        assert_eq!(alloc_rows(&enc, &[64, 64]), Ok(64));
+        assert_eq!(alloc_rows(&enc, &[64, 128]), Ok(128));
+    }
+
+    #[test]
+    fn scales_repeat_over_row_groups() {
+        let enc = TmemEncoding::Scales {
+            cta_split_m: 1,
+            cta_split_n: 1,
+        };
+        let ll = enc.to_linear_layout([128, 4]).unwrap();
+        let mut rows = unit(5, 0);
+        rows.extend([vec![0, 0], vec![0, 0]]);
+        assert_eq!(ll.bases(ROW), rows.as_slice());
+        assert_eq!(
+            ll.bases(COL),
+            [vec![0, 1], vec![0, 2], vec![32, 0], vec![64, 0]].as_slice()
+        );
+    }
+
+    #[test]
+    fn parameters_follow_triton() {
+        let ok = TmemLayout {
+            block_m: 128,
+            block_n: 256,
+            col_stride: 2,
+            cta_split_m: 1,
+            cta_split_n: 1,
+            two_ctas: false,
+        };
+        assert_eq!(check_tensor_memory_params(&ok), Ok(()));
+        let bad = |p: TmemLayout| check_tensor_memory_params(&p).unwrap_err();
+        assert!(bad(TmemLayout { block_m: 32, ..ok }).starts_with("blockM"));
+        assert!(bad(TmemLayout { block_n: 96, ..ok }).starts_with("blockN must be a power"));
+        assert!(bad(TmemLayout {
+            block_n: 1024,
+            ..ok
+        })
+        .contains("512"));
+        assert!(bad(TmemLayout {
+            col_stride: 8,
+            ..ok
+        })
+        .starts_with("colStride"));
+        assert!(bad(TmemLayout {
+            cta_split_n: 0,
+            ..ok
+        })
+        .starts_with("CTASplitM"));
+    }
 }
