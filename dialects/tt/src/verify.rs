@@ -110,10 +110,18 @@ unsafe extern "C" fn inline_callback(_call: MlirOperation, callee: MlirOperation
     .unwrap_or(0)
 }
 
+/// A rule message that starts with this is emitted without the
+/// `'<op name>' op` prefix (where Triton uses `emitError`, not
+/// `emitOpError`).
+pub const NO_OP_PREFIX: &str = "\u{1}";
+
 /// Emits `'<op name>' op <message>` at the op's location, as MLIR's
-/// `emitOpError` does.
+/// `emitOpError` does (or `message` alone after [`NO_OP_PREFIX`]).
 pub fn emit_op_error(op: OperationRef, message: &str) {
-    let text = format!("'{}' op {}", op_name(op), message);
+    let text = match message.strip_prefix(NO_OP_PREFIX) {
+        Some(bare) => bare.to_owned(),
+        None => format!("'{}' op {}", op_name(op), message),
+    };
     let text = CString::new(text.replace('\0', " ")).unwrap_or_default();
     unsafe { mlir_sys::mlirEmitError(op.location().to_raw(), text.as_ptr()) };
 }

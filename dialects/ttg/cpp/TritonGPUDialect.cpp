@@ -930,6 +930,10 @@ int ttgEncodingKind(MlirAttribute raw) {
           [](auto) { return TTG_ENC_PADDED_SHARED; })
       .Case<AMDRotatingSharedEncodingAttr>(
           [](auto) { return TTG_ENC_AMD_ROTATING_SHARED; })
+      .Case<nvidia_gpu::TensorMemoryEncodingAttr>(
+          [](auto) { return TTG_ENC_TENSOR_MEMORY; })
+      .Case<nvidia_gpu::TensorMemoryScalesEncodingAttr>(
+          [](auto) { return TTG_ENC_TENSOR_MEMORY_SCALES; })
       .Case<SharedMemorySpaceAttr>([](auto) { return TTG_SPACE_SHARED_MEMORY; })
       .Case<nvidia_gpu::TensorMemorySpaceAttr>(
           [](auto) { return TTG_SPACE_TENSOR_MEMORY; })

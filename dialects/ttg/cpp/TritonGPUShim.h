@@ -31,6 +31,27 @@ void printOffsets(OpAsmPrinter &printer, Operation *op,
                   DenseI32ArrayAttr offsets);
 } // namespace mlir::triton::gpu
 
+namespace mlir::triton::nvidia_gpu {
+struct TensorMemory : public SideEffects::Resource::Base<TensorMemory> {
+  StringRef getName() final { return "<TensorMemory>"; }
+};
+
+// `custom<Token>`: an optional `[%dep]` or `[]`; present, the op takes an
+// optional async token `dep` and returns one.
+ParseResult parseToken(OpAsmParser &parser,
+                       std::optional<OpAsmParser::UnresolvedOperand> &dep,
+                       Type &token);
+void printToken(OpAsmPrinter &printer, Operation *op, Value dep, Type token);
+
+// `custom<BarriersAndPreds>`: zero or more `, %barrier[%pred]`.
+ParseResult parseBarriersAndPreds(
+    OpAsmParser &parser,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &barriers,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &preds);
+void printBarriersAndPreds(OpAsmPrinter &printer, Operation *op,
+                           OperandRange barriers, OperandRange preds);
+} // namespace mlir::triton::nvidia_gpu
+
 #define GET_OP_CLASSES
 #include "ttg/TritonGPUOps.h.inc"
 #define GET_OP_CLASSES

@@ -23,7 +23,8 @@
 //!
 //! `ttg.memdesc_trans` folds like `tt.trans`: the identity order is its
 //! source, and a transpose of a transpose becomes one with the composed
-//! order.
+//! order. A `ttg.memdesc_reinterpret` to its source's own type is that
+//! source.
 
 use melior::ir::{
     attribute::DenseI32ArrayAttribute,
@@ -41,6 +42,7 @@ use crate::layout::Layout;
 pub fn folder(name: &str) -> Option<Folder> {
     Some(match name {
         "ttg.memdesc_trans" => memdesc_trans,
+        "ttg.memdesc_reinterpret" => memdesc_reinterpret,
         _ => return None,
     })
 }
@@ -79,6 +81,14 @@ fn order(op: OperationRef) -> Option<Vec<i32>> {
 
 fn is_identity(order: &[i32]) -> bool {
     order.iter().enumerate().all(|(i, &d)| d == i as i32)
+}
+
+fn memdesc_reinterpret<'c, 'a>(input: &FoldInput<'c, 'a>) -> Fold<'c, 'a> {
+    let op = input.op;
+    match (operand(op, 0), op.result(0).ok()) {
+        (Some(src), Some(result)) if src.r#type() == result.r#type() => Fold::Value(src),
+        _ => Fold::None,
+    }
 }
 
 fn memdesc_trans<'c, 'a>(input: &FoldInput<'c, 'a>) -> Fold<'c, 'a> {

@@ -16,6 +16,8 @@ pub const ENC_NVMMA_SHARED: i32 = 11;
 pub const ENC_SHARED_LINEAR: i32 = 12;
 pub const ENC_PADDED_SHARED: i32 = 13;
 pub const ENC_AMD_ROTATING_SHARED: i32 = 14;
+pub const ENC_TENSOR_MEMORY: i32 = 15;
+pub const ENC_TENSOR_MEMORY_SCALES: i32 = 16;
 pub const SPACE_SHARED_MEMORY: i32 = 20;
 pub const SPACE_TENSOR_MEMORY: i32 = 21;
 
@@ -40,12 +42,20 @@ impl UnsignedArray {
 pub type EmitFn = unsafe extern "C" fn(user: *mut std::ffi::c_void, message: MlirStringRef);
 pub type EncodingVerifyCallback =
     unsafe extern "C" fn(attr: MlirAttribute, emit: EmitFn, user: *mut std::ffi::c_void) -> i32;
+pub type TensorMemoryVerifyCallback = unsafe extern "C" fn(
+    params: *const u32,
+    count: isize,
+    emit: EmitFn,
+    user: *mut std::ffi::c_void,
+) -> i32;
 
 #[link(name = "ttg_shim", kind = "static")]
 unsafe extern "C" {
     pub fn mlirGetDialectHandle__ttg__() -> MlirDialectHandle;
     pub fn mlirGetDialectHandle__ttng__() -> MlirDialectHandle;
     pub fn ttgShimSetEncodingVerifyCallback(cb: EncodingVerifyCallback);
+    pub fn ttgShimSetTensorMemoryVerifyCallback(cb: TensorMemoryVerifyCallback);
+    pub fn ttngTensorMemoryGetField(attr: MlirAttribute, field: i32) -> u32;
 
     pub fn ttgEncodingKind(attr: MlirAttribute) -> i32;
     pub fn ttgBlockedGetField(attr: MlirAttribute, field: i32) -> UnsignedArray;

@@ -974,8 +974,19 @@ impl<'c> MemDesc<'c> {
                 self.memory_space
             ));
         }
+        if let Some(tmem) = crate::tmem::TmemEncoding::read(self.encoding) {
+            return tmem.check_memdesc(self);
+        }
         match Layout::read(self.encoding) {
-            Some(layout) if !layout.is_distributed() => Ok(()),
+            Some(layout) if !layout.is_distributed() => {
+                if memory_space(self.memory_space) != Some(MemorySpace::Shared) {
+                    return Err(format!(
+                        "memorySpace must be SharedMemorySpace for shared encoding. Got {}",
+                        self.memory_space
+                    ));
+                }
+                Ok(())
+            }
             Some(_) => {
                 Err("a memory descriptor needs a shared encoding, not a distributed one".into())
             }

@@ -1,8 +1,9 @@
-//! The TritonGPU (`ttg`) and Hopper (`ttng`) MLIR dialects for Rust.
+//! The TritonGPU (`ttg`) and NVIDIA (`ttng`: Hopper and Blackwell) MLIR
+//! dialects for Rust.
 //!
 //! Ops, types and encodings are declared in ODS (`td/`) and registered by a
 //! C++ shim (`cpp/`); the rules of the encodings, memory descriptors and ops
-//! are Rust ([`layout`], [`verify`]), and so are their folders and
+//! are Rust ([`layout`], [`tmem`], [`verify`], [`verify_ttng`]), and so are their folders and
 //! canonicalization patterns ([`canonicalize`]). `build.rs` also links the same shim as
 //! a dialect plugin for Debian's `mlir-opt`.
 
@@ -11,10 +12,12 @@ pub mod convert_layout;
 pub mod ffi;
 pub mod layout;
 pub mod linear_layout;
+pub mod tmem;
 pub mod to_linear;
 pub mod to_linear_amd;
 pub mod tt_op_layouts;
 pub mod verify;
+pub mod verify_ttng;
 
 use std::sync::Once;
 
@@ -46,6 +49,9 @@ pub fn register(registry: &DialectRegistry) {
             patterns: canonicalize::patterns,
         });
         unsafe { ffi::ttgShimSetEncodingVerifyCallback(verify::verify_encoding_callback) };
+        unsafe {
+            ffi::ttgShimSetTensorMemoryVerifyCallback(verify_ttng::verify_tmem_params_callback)
+        };
     });
     tt_dialect::register(registry);
     ttg_handle().insert_dialect(registry);

@@ -1,4 +1,5 @@
-//! Verifier rules of the `ttg` and `ttng` ops, the check of every tensor
+//! Verifier rules of the `ttg` ops (the `ttng` ones are in
+//! [`crate::verify_ttng`]), the check of every tensor
 //! layout against the module's warp, lane and CTA counts (Triton's
 //! `VerifyTensorLayoutsTrait`), and the callback that validates encodings
 //! and memory descriptors while they are parsed.
@@ -49,13 +50,13 @@ pub(crate) unsafe extern "C" fn verify_encoding_callback(
 
 /// The warp, lane and CTA counts in effect for an op: `ttg.num-warps` from
 /// the nearest enclosing op that has it, the others from the module.
-struct Context {
-    num_warps: Option<i64>,
-    threads_per_warp: i64,
-    num_ctas: i64,
+pub(crate) struct Context {
+    pub(crate) num_warps: Option<i64>,
+    pub(crate) threads_per_warp: i64,
+    pub(crate) num_ctas: i64,
 }
 
-fn lookup_context(op: OperationRef) -> Context {
+pub(crate) fn lookup_context(op: OperationRef) -> Context {
     let mut ctx = Context {
         num_warps: None,
         threads_per_warp: 32,
@@ -166,9 +167,12 @@ pub fn verify_op(op: OperationRef) -> Option<Rule> {
         "ttg.local_load" => verify_local_load(op),
         "ttg.memdesc_index" => verify_memdesc_index(op),
         "ttg.memdesc_trans" => verify_memdesc_trans(op),
-        "ttng.warp_group_dot" => verify_warp_group_dot(op),
+        "ttng.warp_group_dot" => {
+            verify_warp_group_dot(op).and_then(|()| crate::verify_ttng::verify_warp_group_dot(op))
+        }
         "ttg.warp_specialize" => verify_warp_specialize(op),
         "ttg.warp_specialize.partitions" => verify_partitions(op),
+        ttng if ttng.starts_with("ttng.") => return crate::verify_ttng::verify_op(op, ttng),
         _ => return None,
     })
 }

@@ -137,6 +137,8 @@ def TTG_MemDescReshapeOp : TTG_MemDescViewOp<"memdesc_reshape"> {
 def TTG_MemDescReinterpretOp : TTG_MemDescViewOp<"memdesc_reinterpret"> {
   let summary = "a view of a contiguous buffer with another shape or element type";
   let arguments = (ins TTG_MemDesc:$src);
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 def TTG_PredicateStageOp : TTG_Op<"predicate_stage", [Pure,

@@ -13,7 +13,8 @@
 //! 4. a `tt.trans` moves right after its source's defining op;
 //! 5. a `ttg.local_load` to a dot operand with `opIdx = 1` whose single user
 //!    is a `tt.dot` with operand A loaded by a `ttg.local_load` moves right
-//!    after that load when it dominates it.
+//!    after that load when it dominates it and no op from it up to that
+//!    load (the load's ancestor in its block) is known to write memory.
 //!
 //! Walks are post-order, as MLIR's `walk`. Two differences from Triton
 //! where Triton's behaviour is not defined: step 2 moves ops in walk order
@@ -121,7 +122,7 @@ fn run(module: melior::ir::operation::OperationRef) -> PassResult {
         if !ir::is(a_load, "ttg.local_load") {
             continue;
         }
-        if !dominates(load, a_load) {
+        if !dominates(load, a_load) || crosses_write(load, a_load) {
             continue;
         }
         move_after(load, a_load);
@@ -209,6 +210,29 @@ fn dominates(a: MlirOperation, b: MlirOperation) -> bool {
         Some(anc) => anc.ptr == a.ptr || unsafe { mlir_sys::mlirOperationIsBeforeInBlock(a, anc) },
         None => false,
     }
+}
+
+/// Triton's `crossWriteSideEffectingOp`: whether an op after `start`, up
+/// to and including `end`'s ancestor in `start`'s block, declares a write
+/// (ops whose effects are unknown do not count, as in Triton); true when
+/// `end` is not nested in that block.
+fn crosses_write(start: MlirOperation, end: MlirOperation) -> bool {
+    let Some(ancestor) = ancestor_in_block(ir::op_block(start), end) else {
+        return true;
+    };
+    let mut curr = next_op(start);
+    while let Some(op) = curr {
+        // SAFETY: `op` is a live op of the module this pass runs on.
+        let op_ref = unsafe { melior::ir::operation::OperationRef::from_raw(op) };
+        if tt_dialect::ir::memory_effects(op_ref).is_some_and(|e| e.write) {
+            return true;
+        }
+        if op.ptr == ancestor.ptr {
+            return false;
+        }
+        curr = next_op(op);
+    }
+    true
 }
 
 fn next_op(op: MlirOperation) -> Option<MlirOperation> {

@@ -97,17 +97,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: #shared2 = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16, rank = 3}>
 // CHECK-NEXT: #shared3 = #ttg.shared_linear<{offset = {{\[\[}}0, 1], [0, 2], [1, 0]]}, alignment = 16>
 // CHECK-NEXT: #shared4 = #ttg.padded_shared<[32:+4, 64:+8] {order = [1, 0], shape = [64, 64]}>
-// CHECK-NEXT: #shared5 = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 32}>
-// CHECK-NEXT: #shared6 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// CHECK-NEXT: #shared5 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 // CHECK-NEXT: #smem = #ttg.shared_memory
-// CHECK-NEXT: #tmem = #ttng.tensor_memory
+// CHECK-NEXT: #tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
 // CHECK-NEXT: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #mma1 = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #linear = #ttg.linear<{register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]], block = []}>
-#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 32}>
 #shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #shared2 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
 #shared3 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8, fp4Padded = true}>
@@ -115,7 +113,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #shared5 = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0]], block = []}, alignment = 16>
 #shared6 = #ttg.padded_shared<[32:+4, 64:+8] {order = [1, 0], shape = [64, 64]}>
 #smem = #ttg.shared_memory
-#tmem = #ttng.tensor_memory
+#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: tt.func @layouts
   tt.func @layouts(%x: tensor<64x64xf32, #mma>, %y: tensor<64x64xf16, #mma1>) {
@@ -141,11 +139,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
   // CHECK-SAME: !ttg.memdesc<2x64x64xf16, #shared2, #smem, mutable>
   // CHECK-SAME: !ttg.memdesc<64x64xf16, #shared3, #smem>
   // CHECK-SAME: !ttg.memdesc<64x64xf16, #shared4, #smem, mutable>
-  // CHECK-SAME: !ttg.memdesc<128x64xf32, #shared5, #tmem, mutable>
-  // CHECK-SAME: !ttg.memdesc<1xi32, #shared6, #smem, mutable, 1x1>
-  // CHECK-SAME: !ttg.memdesc<2x16xf32, #shared6, #smem, 4x16>
+  // CHECK-SAME: !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable>
+  // CHECK-SAME: !ttg.memdesc<1xi32, #shared5, #smem, mutable, 1x1>
+  // CHECK-SAME: !ttg.memdesc<2x16xf32, #shared5, #smem, 4x16>
   // CHECK-SAME: !ttg.async.token
-  tt.func @types(%a: !ttg.memdesc<64x64xf16, #shared2, #smem>, %b: !ttg.memdesc<64x128xi8, #shared3, #smem, mutable>, %c: !ttg.memdesc<2x64x64xf16, #shared4, #smem, mutable>, %d: !ttg.memdesc<64x64xf16, #shared5, #smem>, %e: !ttg.memdesc<64x64xf16, #shared6, #smem, mutable>, %f: !ttg.memdesc<128x64xf32, #shared, #tmem, mutable>, %g: !ttg.memdesc<1xi32, #shared1, #smem, mutable, 1x1>, %h: !ttg.memdesc<2x16xf32, #shared1, #smem, 4x16>, %t: !ttg.async.token) {
+  tt.func @types(%a: !ttg.memdesc<64x64xf16, #shared2, #smem>, %b: !ttg.memdesc<64x128xi8, #shared3, #smem, mutable>, %c: !ttg.memdesc<2x64x64xf16, #shared4, #smem, mutable>, %d: !ttg.memdesc<64x64xf16, #shared5, #smem>, %e: !ttg.memdesc<64x64xf16, #shared6, #smem, mutable>, %f: !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable>, %g: !ttg.memdesc<1xi32, #shared1, #smem, mutable, 1x1>, %h: !ttg.memdesc<2x16xf32, #shared1, #smem, 4x16>, %t: !ttg.async.token) {
     tt.return
   }
 }

@@ -11,6 +11,13 @@
 //! code 1 and at least one `FILE:LINE:COL: error:` diagnostic on stderr:
 //! a timeout (hang), a signal, a panic (101) or an abort (134) fails the
 //! test. Offending mutants are kept under the target dir.
+//!
+//! The corpus has no Blackwell or TMA ops, so a second run
+//! (`TT_FUZZ_TTNG_MUTANTS`, default 600, same seed) mutates the sections of
+//! `test/lit/ttng/ops.mlir`, which use every `ttng` op and attribute, with
+//! the same kinds plus tensor-memory-specific ones, and runs each mutant
+//! through one of a few pass lists (canonicalize, CSE, inlining, fence and
+//! reorder passes, the lowering to LLVM).
 
 // Only the corpus texts are used here; the step helpers serve corpus.rs.
 #[allow(dead_code)]
@@ -74,6 +81,9 @@ enum Kind {
     BadSizePerThread,
     RandomBytes,
     InvalidUtf8,
+    /// `ttng` only: memory spaces, encoding parameters, barrier types,
+    /// tokens and MMA flags.
+    TensorMemory,
 }
 
 const KINDS: [Kind; 14] = [
@@ -91,6 +101,41 @@ const KINDS: [Kind; 14] = [
     Kind::BadSizePerThread,
     Kind::RandomBytes,
     Kind::InvalidUtf8,
+];
+
+/// The kinds of the `ttng` run: every corpus kind and the `ttng` one.
+const TTNG_KINDS: [Kind; 15] = [
+    Kind::DeleteToken,
+    Kind::SwapTokens,
+    Kind::DuplicateToken,
+    Kind::TruncateLine,
+    Kind::TruncateFile,
+    Kind::WrongType,
+    Kind::ChangeShape,
+    Kind::SwapLayout,
+    Kind::BadAxis,
+    Kind::BadNumWarps,
+    Kind::BadOrder,
+    Kind::BadSizePerThread,
+    Kind::RandomBytes,
+    Kind::InvalidUtf8,
+    Kind::TensorMemory,
+];
+
+/// The pass lists the `ttng` mutants run through (none: parse, verify and
+/// print only).
+const TTNG_FLAGS: [&[&str]; 8] = [
+    &[],
+    &["--canonicalize"],
+    &["--cse"],
+    &["--inline"],
+    &["--triton-nvidia-gpu-fence-insertion"],
+    &["--tritongpu-reorder-instructions"],
+    &["--triton-tensor-memory-allocation"],
+    &[
+        "--allocate-shared-memory-nv",
+        "--convert-triton-gpu-to-llvm",
+    ],
 ];
 
 /// Byte ranges of the whitespace-separated tokens of `s`.
@@ -235,6 +280,35 @@ fn mutate(kind: Kind, src: &str, rng: &mut XorShift) -> Option<Vec<u8>> {
             let at = rng.below(src.len());
             Some(splice(src, (at, (at + n).min(src.len())), &bytes))
         }
+        Kind::TensorMemory => replace_one(
+            src,
+            &[
+                ("#ttng.tensor_memory>", "#ttg.shared_memory>"),
+                ("#ttng.tensor_memory,", "#ttg.shared_memory,"),
+                ("#smem, mutable>", "#ttng.tensor_memory, mutable>"),
+                ("#ttng.tensor_memory, mutable>", "#ttng.tensor_memory>"),
+                ("blockM = 128", "blockM = 32"),
+                ("blockM = 128", "blockM = 64"),
+                ("blockN = 128", "blockN = 96"),
+                ("colStride = 1", "colStride = 2"),
+                ("colStride = 1", "colStride = 3"),
+                ("CTASplitN = 2", "CTASplitN = 3"),
+                ("twoCTAs = true", "twoCTAs = false"),
+                ("<1xi64", "<2xi64"),
+                ("<1xi64", "<1xi32"),
+                ("{is_async}", ""),
+                (" {two_ctas}", ""),
+                ("lhs = e4m3", "lhs = e2m1"),
+                ("#tmem_scales,", "#tmem,"),
+                ("#tmem,", "#tmem_scales,"),
+                ("128x128xf32, #tmem", "128x64xf32, #tmem"),
+                ("[%", "[]%"),
+                ("[]", ""),
+                ("{N = 64 : i32}", "{N = -1 : i32}"),
+                ("pendings = 0", "pendings = -1"),
+            ],
+            rng,
+        ),
         Kind::InvalidUtf8 => {
             let seqs: [&[u8]; 5] = [b"\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80", b"\xc0\xaf"];
             let at = if rng.below(2) == 0 {
@@ -365,9 +439,88 @@ fn mutants_are_rejected_cleanly() {
         (verdict(&out), out.stderr)
     });
 
-    // Report.
+    report(
+        &format!(
+            "{count} mutants (seed {seed:#x}) of {} sources: {files} files, {modules} module sections, {funcs} function sections",
+            sources.len()
+        ),
+        &mutants,
+        &results,
+        "fuzz-failures",
+    );
+}
+
+#[test]
+fn ttng_mutants_are_rejected_cleanly() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test/lit/ttng/ops.mlir");
+    let text = std::fs::read_to_string(&path).expect("test/lit/ttng/ops.mlir is readable");
+    // The sections, without the RUN and CHECK lines.
+    let sources: Vec<String> = text
+        .split("\n// -----\n")
+        .map(|section| {
+            section
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect();
+    let count = env_number("TT_FUZZ_TTNG_MUTANTS", 600) as usize;
+    let seed = env_number("TT_FUZZ_SEED", DEFAULT_SEED);
+    let mut rng = XorShift::new(seed);
+    let mut mutants = Vec::with_capacity(count);
+    while mutants.len() < count {
+        let kind = *rng.pick(&TTNG_KINDS);
+        let section = rng.below(sources.len());
+        let flags = *rng.pick(&TTNG_FLAGS);
+        if let Some(bytes) = mutate(kind, &sources[section], &mut rng) {
+            mutants.push(Mutant {
+                kind,
+                origin: format!("test/lit/ttng/ops.mlir section {section}"),
+                bytes,
+                flags,
+            });
+        }
+    }
+    let scratch = scratch_dir("fuzz-ttng");
+    let results = parallel_map(&mutants, |i, m| {
+        let path = scratch.join(format!("mutant{i}.mlir"));
+        std::fs::write(&path, &m.bytes).expect("write mutant");
+        let out = run_tt_opt(m.flags, &path, TIMEOUT);
+        std::fs::remove_file(&path).ok();
+        (verdict(&out), out.stderr)
+    });
+    let accepted = results.iter().filter(|(v, _)| *v == Ok(true)).count();
+    report(
+        &format!(
+            "{count} mutants (seed {seed:#x}) of the {} sections of test/lit/ttng/ops.mlir",
+            sources.len()
+        ),
+        &mutants,
+        &results,
+        "fuzz-ttng-failures",
+    );
+    // Most mutants must break something, or the rules are not reached.
+    assert!(
+        accepted < count / 2,
+        "{accepted} of {count} ttng mutants were accepted"
+    );
+}
+
+/// Prints the outcome per kind and the first offending mutants (kept in
+/// `failures` under the target dir), and fails when any mutant crashed,
+/// hung or failed without a located diagnostic.
+fn report(
+    header: &str,
+    mutants: &[Mutant],
+    results: &[(Result<bool, String>, String)],
+    failures: &str,
+) {
+    let count = mutants.len();
+    println!("\n{header}");
     let mut by_kind: BTreeMap<Kind, [usize; 3]> = BTreeMap::new();
-    for (m, (v, _)) in mutants.iter().zip(&results) {
+    for (m, (v, _)) in mutants.iter().zip(results) {
         let row = by_kind.entry(m.kind).or_default();
         row[match v {
             Ok(true) => 0,
@@ -375,10 +528,6 @@ fn mutants_are_rejected_cleanly() {
             Err(_) => 2,
         }] += 1;
     }
-    println!(
-        "\n{count} mutants (seed {seed:#x}) of {} sources: {files} files, {modules} module sections, {funcs} function sections",
-        sources.len()
-    );
     println!(
         "{:<18} {:>8} {:>8} {:>8}",
         "kind", "accepted", "rejected", "FAILED"
@@ -400,7 +549,7 @@ fn mutants_are_rejected_cleanly() {
     );
 
     let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
-    for (v, _) in &results {
+    for (v, _) in results {
         if let Err(why) = v {
             *reasons.entry(why.as_str()).or_default() += 1;
         }
@@ -409,9 +558,9 @@ fn mutants_are_rejected_cleanly() {
         println!("  {n:>6} x {why}");
     }
 
-    let failures_dir = scratch_dir("fuzz-failures");
+    let failures_dir = scratch_dir(failures);
     let mut shown = 0;
-    for (i, (m, (v, stderr))) in mutants.iter().zip(&results).enumerate() {
+    for (i, (m, (v, stderr))) in mutants.iter().zip(results).enumerate() {
         let Err(why) = v else { continue };
         let kept = failures_dir.join(format!("mutant{i}-{:?}.mlir", m.kind));
         std::fs::write(&kept, &m.bytes).expect("keep mutant");
@@ -483,4 +632,16 @@ fn located_errors_are_recognized() {
     ));
     assert!(!has_located_error("error: something went wrong\n"));
     assert!(!has_located_error("m.mlir:3: error: no column\n"));
+}
+
+#[test]
+fn tensor_memory_kind_changes_a_ttng_text() {
+    let src = "#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>\n\
+  %0 = ttng.tmem_alloc : () -> !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>\n";
+    let mut rng = XorShift::new(7);
+    for _ in 0..20 {
+        let m = mutate(Kind::TensorMemory, src, &mut rng).expect("TensorMemory applies");
+        assert_ne!(m, src.as_bytes());
+    }
+    assert_eq!(mutate(Kind::TensorMemory, "%0 = f : i32\n", &mut rng), None);
 }

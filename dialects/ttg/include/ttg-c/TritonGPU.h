@@ -27,6 +27,8 @@ enum TtgEncodingKind {
   TTG_ENC_SHARED_LINEAR = 12,
   TTG_ENC_PADDED_SHARED = 13,
   TTG_ENC_AMD_ROTATING_SHARED = 14,
+  TTG_ENC_TENSOR_MEMORY = 15,
+  TTG_ENC_TENSOR_MEMORY_SCALES = 16,
   TTG_SPACE_SHARED_MEMORY = 20,
   TTG_SPACE_TENSOR_MEMORY = 21,
 };
@@ -45,6 +47,15 @@ typedef int (*TtgEncodingVerifyCallback)(MlirAttribute attr, TtgEmitFn emit,
                                          void *user);
 
 MLIR_CAPI_EXPORTED void ttgShimSetEncodingVerifyCallback(TtgEncodingVerifyCallback cb);
+
+/* Checks the parameters of a #ttng.tensor_memory_encoding (blockM, blockN,
+ * colStride, CTASplitM, CTASplitN, twoCTAs) before it is built; same
+ * contract as TtgEncodingVerifyCallback. */
+typedef int (*TtgTensorMemoryVerifyCallback)(const unsigned *params,
+                                             intptr_t count, TtgEmitFn emit,
+                                             void *user);
+MLIR_CAPI_EXPORTED void
+ttgShimSetTensorMemoryVerifyCallback(TtgTensorMemoryVerifyCallback cb);
 
 MLIR_CAPI_EXPORTED int ttgEncodingKind(MlirAttribute attr);
 
@@ -98,6 +109,11 @@ MLIR_CAPI_EXPORTED unsigned ttgSharedLinearGetAlignment(MlirAttribute attr);
 
 /* #ttg.padded_shared: field 0 intervals, 1 paddings. */
 MLIR_CAPI_EXPORTED TtgUnsignedArray ttgPaddedSharedGetField(MlirAttribute attr, int field);
+
+/* #ttng.tensor_memory_encoding: field 0 blockM, 1 blockN, 2 colStride,
+ * 3 CTASplitM, 4 CTASplitN, 5 twoCTAs. #ttng.tensor_memory_scales_encoding:
+ * field 3 CTASplitM, 4 CTASplitN (others 0). */
+MLIR_CAPI_EXPORTED unsigned ttngTensorMemoryGetField(MlirAttribute attr, int field);
 
 /* !ttg.async.token */
 MLIR_CAPI_EXPORTED bool ttgTypeIsAAsyncToken(MlirType type);
