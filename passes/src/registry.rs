@@ -197,7 +197,6 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttir::licm::PASS),
     rust(&crate::ttir::loop_aware_cse::PASS),
     rust(&crate::ttir::loop_unroll::PASS),
-    rust(&crate::ttir::test_loop_peeling::PASS),
     PassInfo {
         name: "triton-nvidia-gpu-fence-insertion",
         summary: crate::ttgir::fence_insertion::PASS.description,
@@ -214,6 +213,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttir::reorder_broadcast::PASS),
     rust(&crate::ttir::rewrite_tensor_descriptor_to_pointer::PASS),
     rust(&crate::ttir::rewrite_tensor_pointer::PASS),
+    rust(&crate::ttir::test_loop_peeling::PASS),
     PassInfo {
         name: "tritongpu-F32DotTC",
         summary: "Decompose fp32 dots with bf16x3/bf16x6 (and, with emu-tf32, tf32x3) input precision",
