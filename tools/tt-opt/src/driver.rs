@@ -128,22 +128,12 @@ fn reproducer_pipeline(text: &str) -> Result<String, String> {
 /// `Pass Manager with N passes:` and the textual pipeline, as mlir-opt's
 /// `--dump-pass-pipeline` prints them.
 fn describe_pipeline(manager: &PassManager) -> String {
-    unsafe extern "C" fn append(piece: mlir_sys::MlirStringRef, user: *mut std::ffi::c_void) {
-        // SAFETY: `user` is the `Vec<u8>` passed below, alive for the call.
-        let buffer = unsafe { &mut *user.cast::<Vec<u8>>() };
-        if !piece.data.is_null() {
-            // SAFETY: MLIR hands over `length` readable bytes.
-            buffer.extend_from_slice(unsafe {
-                std::slice::from_raw_parts(piece.data.cast::<u8>(), piece.length)
-            });
-        }
-    }
     let mut buffer: Vec<u8> = Vec::new();
     // SAFETY: the manager is live; the callback only appends to `buffer`.
     unsafe {
         mlir_sys::mlirPrintPassPipeline(
             mlir_sys::mlirPassManagerGetAsOpPassManager(manager.to_raw()),
-            Some(append),
+            Some(append_piece),
             (&mut buffer as *mut Vec<u8>).cast(),
         );
     }
@@ -231,26 +221,33 @@ fn parse_and_run(
     Ok(text)
 }
 
+/// MLIR's print callback: appends the piece to the `Vec<u8>` that `user`
+/// points to.
+unsafe extern "C" fn append_piece(piece: mlir_sys::MlirStringRef, user: *mut std::ffi::c_void) {
+    // SAFETY: callers pass a `Vec<u8>` that outlives the printing call.
+    let buffer = unsafe { &mut *user.cast::<Vec<u8>>() };
+    if !piece.data.is_null() {
+        // SAFETY: MLIR hands over `length` readable bytes.
+        buffer.extend_from_slice(unsafe {
+            std::slice::from_raw_parts(piece.data.cast::<u8>(), piece.length)
+        });
+    }
+}
+
 /// Prints `op` into one buffer. MLIR hands the printer's output over in many
 /// small pieces; they are appended as bytes and checked as UTF-8 once.
 fn print_operation(
     op: melior::ir::operation::OperationRef,
     flags: &OperationPrintingFlags,
 ) -> String {
-    unsafe extern "C" fn append(piece: mlir_sys::MlirStringRef, user: *mut std::ffi::c_void) {
-        let buffer = unsafe { &mut *user.cast::<Vec<u8>>() };
-        if !piece.data.is_null() {
-            buffer.extend_from_slice(unsafe {
-                std::slice::from_raw_parts(piece.data.cast::<u8>(), piece.length)
-            });
-        }
-    }
     let mut buffer: Vec<u8> = Vec::new();
+    // SAFETY: the op and flags are live; the callback only appends to
+    // `buffer`.
     unsafe {
         mlir_sys::mlirOperationPrintWithFlags(
             op.to_raw(),
             flags.to_raw(),
-            Some(append),
+            Some(append_piece),
             (&mut buffer as *mut Vec<u8>).cast(),
         );
     }

@@ -158,17 +158,7 @@ fn late_aliases(text: &str, first_op: usize) -> Vec<(usize, usize)> {
                 i = end;
                 continue;
             }
-            b'"' => {
-                i += 1;
-                while let Some(&c) = bytes.get(i) {
-                    match c {
-                        b'\\' => i += 1,
-                        b'"' => break,
-                        _ => {}
-                    }
-                    i += 1;
-                }
-            }
+            b'"' => i = closing_quote(bytes, i),
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
                 while bytes.get(i).is_some_and(|&c| c != b'\n') {
                     i += 1;
@@ -224,6 +214,21 @@ fn skip_space_and_comments(bytes: &[u8], mut i: usize) -> usize {
     }
 }
 
+/// The index of the `"` that closes the string opening at `open` (escapes
+/// skipped), or the end of `bytes`.
+fn closing_quote(bytes: &[u8], open: usize) -> usize {
+    let mut i = open + 1;
+    while let Some(&c) = bytes.get(i) {
+        match c {
+            b'\\' => i += 1,
+            b'"' => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
 /// Skips one alias definition starting at `start`; returns where it ends
 /// (its closing line break) and the end of its last non-comment byte.
 fn skip_alias(bytes: &[u8], start: usize) -> (usize, usize) {
@@ -235,17 +240,7 @@ fn skip_alias(bytes: &[u8], start: usize) -> (usize, usize) {
     while let Some(&b) = bytes.get(i) {
         match b {
             b'\n' if depth == 0 && value_started => return (i, code_end),
-            b'"' => {
-                i += 1;
-                while let Some(&c) = bytes.get(i) {
-                    match c {
-                        b'\\' => i += 1,
-                        b'"' => break,
-                        _ => {}
-                    }
-                    i += 1;
-                }
-            }
+            b'"' => i = closing_quote(bytes, i),
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
                 while bytes.get(i + 1).is_some_and(|&c| c != b'\n') {
                     i += 1;
