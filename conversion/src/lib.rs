@@ -10,6 +10,7 @@ pub mod allocate_shared_memory;
 pub mod allocate_warp_groups;
 pub mod allocation;
 pub mod check_matmul_two_cta;
+pub mod convert_nv_gpu_to_llvm;
 pub mod convert_triton_gpu_to_llvm;
 pub mod enable_line_info;
 pub mod global_scratch_memory_allocation;
@@ -63,6 +64,7 @@ pub static PASSES: &[PassInfo] = &[
         ],
         kind: PassKind::Rust(allocate_shared_memory::nv_factory),
     },
+    rust(&convert_nv_gpu_to_llvm::PASS),
     PassInfo {
         name: "convert-nvvm-to-llvm",
         summary: "Convert NVVM to PTX with Inline Assembly in LLVM dialect",

@@ -1,4 +1,4 @@
-//! Generates the `ttg` and `ttng` dialects' C++ from their ODS files,
+//! Generates the `ttg`, `ttng` and `nvg` dialects' C++ from their ODS files,
 //! compiles the shim into `libttg_shim.a`, and links the mlir-opt dialect
 //! plugin `libtriton_dialect_plugin.so` (tt + ttg + ttng, against Debian's
 //! shared `libMLIR.so`) into the profile folder next to the binaries.
@@ -28,6 +28,7 @@ fn main() {
     let base = td_dir.join("TritonGPUBase.td");
     let ops = td_dir.join("TritonGPUOps.td");
     let ttng = td_dir.join("TritonNvidiaGPU.td");
+    let nvg = td_dir.join("NVGPU.td");
     for (td, args, file) in [
         (
             &base,
@@ -83,6 +84,20 @@ fn main() {
         ),
         (&ttng, &["-gen-op-decls"][..], "TritonNvidiaGPUOps.h.inc"),
         (&ttng, &["-gen-op-defs"][..], "TritonNvidiaGPUOps.cpp.inc"),
+        (
+            &nvg,
+            &["-gen-dialect-decls", "-dialect=nvg"][..],
+            "NVGPUDialect.h.inc",
+        ),
+        (
+            &nvg,
+            &["-gen-dialect-defs", "-dialect=nvg"][..],
+            "NVGPUDialect.cpp.inc",
+        ),
+        (&nvg, &["-gen-enum-decls"][..], "NVGPUEnums.h.inc"),
+        (&nvg, &["-gen-enum-defs"][..], "NVGPUEnums.cpp.inc"),
+        (&nvg, &["-gen-op-decls"][..], "NVGPUOps.h.inc"),
+        (&nvg, &["-gen-op-defs"][..], "NVGPUOps.cpp.inc"),
     ] {
         tblgen(td, args, &gen.join("ttg").join(file), &td_includes);
     }
@@ -93,7 +108,8 @@ fn main() {
     build
         .file(cpp_dir.join("TritonGPUDialect.cpp"))
         .file(cpp_dir.join("TritonGPUOps.cpp"))
-        .file(cpp_dir.join("TritonNvidiaGPUDialect.cpp"));
+        .file(cpp_dir.join("TritonNvidiaGPUDialect.cpp"))
+        .file(cpp_dir.join("NVGPUDialect.cpp"));
     build.compile("ttg_shim");
 
     link_plugin(&includes, &cpp_dir.join("Plugin.cpp"), &tt_lib_dir, &out);

@@ -20,6 +20,7 @@ mod layout;
 mod ldmatrix;
 mod map_elementwise;
 mod memory;
+mod nvg;
 mod print;
 mod reduce;
 pub(crate) mod scan;
@@ -48,6 +49,7 @@ use tt_passes::{analysis::axis_info::AxisInfoMap, rust_pass::Failure};
 
 pub use emit::{packed_type, Emitter};
 pub use layout::{Distributed, ThreadIds};
+pub use nvg::lower_nvg_ops;
 
 /// What the lowering of one op reports when it cannot proceed: the message
 /// becomes an error at the op.

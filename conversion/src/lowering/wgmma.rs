@@ -580,7 +580,7 @@ fn check_layout(dd: &Distributed, m: i64, n: i64, instr_n: i64, wpt: [i64; 2]) -
 
 /// `wgmma.wait_group pendings`, with `values` passing through it so that
 /// nothing reads them before the wait.
-fn wait<'c, 'a>(
+pub(crate) fn wait<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     values: &[Value<'c, 'a>],
     pendings: i64,

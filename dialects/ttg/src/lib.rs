@@ -33,7 +33,12 @@ pub fn ttng_handle() -> DialectHandle {
     unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__ttng__()) }
 }
 
-/// Inserts `tt`, `ttg` and `ttng` into `registry` and installs all their
+/// The `nvg` dialect handle (Triton's NVIDIA helper ops).
+pub fn nvg_handle() -> DialectHandle {
+    unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__nvg__()) }
+}
+
+/// Inserts `tt`, `ttg`, `ttng` and `nvg` into `registry` and installs all their
 /// Rust rules.
 pub fn register(registry: &DialectRegistry) {
     static ONCE: Once = Once::new();
@@ -56,4 +61,5 @@ pub fn register(registry: &DialectRegistry) {
     tt_dialect::register(registry);
     ttg_handle().insert_dialect(registry);
     ttng_handle().insert_dialect(registry);
+    nvg_handle().insert_dialect(registry);
 }

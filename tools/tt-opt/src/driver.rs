@@ -71,10 +71,17 @@ pub fn run(config: &Config) -> bool {
         Ok(manager) if config.dump_pass_pipeline => eprintln!("{}", describe_pipeline(&manager)),
         Ok(_) => {}
     }
-    let chunks = if config.split_input_file {
-        source::split(&source.text)
+    // The reproducer's resource is read here; MLIR's parser would warn
+    // that no one handles it, so it is blanked (lines kept).
+    let text = if config.run_reproducer {
+        blank_reproducer(&source.text)
     } else {
-        vec![source.text.clone()]
+        source.text.clone()
+    };
+    let chunks = if config.split_input_file {
+        source::split(&text)
+    } else {
+        vec![text]
     };
     let mut ok = true;
     let mut outputs = Vec::new();
@@ -123,6 +130,51 @@ fn reproducer_pipeline(text: &str) -> Result<String, String> {
         }
     }
     Err("--run-reproducer: the reproducer's pipeline string is not closed".into())
+}
+
+/// `text` with its `mlir_reproducer` resource entry (key, value and a
+/// following comma) turned into spaces, line breaks kept.
+fn blank_reproducer(text: &str) -> String {
+    let Some(metadata) = text.find("{-#") else {
+        return text.to_owned();
+    };
+    let Some(key) = text[metadata..]
+        .find("mlir_reproducer")
+        .map(|k| metadata + k)
+    else {
+        return text.to_owned();
+    };
+    let Some(open) = text[key..].find('{').map(|o| key + o) else {
+        return text.to_owned();
+    };
+    let bytes = text.as_bytes();
+    let (mut depth, mut i, mut in_string) = (0usize, open, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'{' if !in_string => depth += 1,
+            b'}' if !in_string => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut end = (i + 1).min(text.len());
+    if let Some(comma) = text[end..].find(|c: char| !c.is_whitespace()) {
+        if text[end + comma..].starts_with(',') {
+            end += comma + 1;
+        }
+    }
+    let blanked: String = text[key..end]
+        .chars()
+        .map(|c| if c == '\n' { '\n' } else { ' ' })
+        .collect();
+    format!("{}{blanked}{}", &text[..key], &text[end..])
 }
 
 /// `Pass Manager with N passes:` and the textual pipeline, as mlir-opt's
@@ -343,6 +395,15 @@ mod tests {
         assert!(reproducer_pipeline("{-# mlir_reproducer: { pipeline: \"x").is_err());
         // Only the file metadata counts, not a comment that names it.
         assert!(reproducer_pipeline("// mlir_reproducer: { pipeline: \"x\" }\n").is_err());
+    }
+
+    #[test]
+    fn blanks_the_reproducer_entry() {
+        let text = "m\n{-#\n external_resources: {\n  mlir_reproducer: {\n   pipeline: \"a{b}\",\n  },\n  other: {}\n }\n#-}\n";
+        let blanked = blank_reproducer(text);
+        assert_eq!(blanked.lines().count(), text.lines().count());
+        assert!(!blanked.contains("mlir_reproducer") && !blanked.contains("pipeline"));
+        assert!(blanked.contains("other: {}"));
     }
 
     #[test]
