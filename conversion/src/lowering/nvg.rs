@@ -165,6 +165,11 @@ fn load_acquire<'c, 'a>(
         .flatten();
     let result: Value = op.result(0).map_err(|_| fail("missing result"))?.into();
     let ty = result.r#type();
+    if ty.to_string().starts_with("f8") {
+        return Err(fail(
+            "convert-nv-gpu-to-llvm: 'nvg.ld_acquire' of an fp8 value is not supported yet (LLVM has no fp8 type)",
+        ));
+    }
     let bits = tt_dialect::types::bit_width(ty).unwrap_or(32).max(8);
     let int = |attr: &str| {
         ttir::inherent_attribute(op, attr)
@@ -205,6 +210,9 @@ fn load_acquire<'c, 'a>(
         .ok_or_else(|| fail("the load has no result"))?;
     Ok(if loaded.r#type() == ty {
         loaded
+    } else if tt_dialect::types::bit_width(ty) < Some(bits) {
+        // An i1 travels as a byte.
+        emit.value("llvm.trunc", &[loaded], ty, &[])
     } else {
         emit.bitcast(loaded, ty)
     })
