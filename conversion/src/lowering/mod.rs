@@ -862,16 +862,13 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 Identifier::new(context, "linkage"),
                 Attribute::parse(context, "#llvm.linkage<internal>").expect("attribute"),
             ));
-            if ttir::inherent_attribute(function, "noinline")
-                .or_else(|| function.attribute("noinline").ok())
-                .and_then(ttir::bool_value)
-                == Some(true)
-            {
-                attributes.push((
-                    Identifier::new(context, "no_inline"),
-                    Attribute::unit(context),
-                ));
-            }
+            // Every device function left here is `noinline` (the TTIR
+            // inliner took the others): LLVM must not inline it either,
+            // as in Triton.
+            attributes.push((
+                Identifier::new(context, "no_inline"),
+                Attribute::unit(context),
+            ));
         }
         // `ttg.maxnreg` (Triton's `maxnreg` option) caps the registers of
         // every kernel: PTX's `.maxnreg`.
@@ -1065,6 +1062,67 @@ impl<'c, 'a> Lowering<'c, 'a> {
             .collect()
     }
 
+    /// `builtin.unrealized_conversion_cast` between a tensor and the LLVM
+    /// struct of its thread's elements (how Triton's lit files feed and read
+    /// registers): the struct's fields are the tensor's values, in register
+    /// order, and back.
+    fn lower_cast(&mut self, emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) -> LowerResult {
+        if op.operand_count() != 1 || op.result_count() != 1 {
+            return Err("only casts of one value are supported".into());
+        }
+        let from = ttir::operand(op, 0).ok_or("missing operand")?;
+        let to: Value = op.result(0).map_err(|_| "missing result")?.into();
+        let (tensor, other) = match (
+            TensorView::of(from.r#type()).is_some(),
+            TensorView::of(to.r#type()).is_some(),
+        ) {
+            (true, false) => (from.r#type(), to.r#type()),
+            (false, true) => (to.r#type(), from.r#type()),
+            _ => return Err("only casts between a tensor and an LLVM struct are supported".into()),
+        };
+        if self.abi_type(tensor)? != other {
+            return Err(format!(
+                "a cast between {tensor} and {other}: the struct must hold the thread's {} elements of the tensor",
+                self.value_count(tensor)?
+            ));
+        }
+        if TensorView::of(to.r#type()).is_some() {
+            let values = self.unpack_abi(emit, self.scalar(from)?, tensor);
+            self.set(to, values);
+        } else {
+            let packed = self.pack_abi(emit, from)?;
+            self.set(to, vec![packed]);
+        }
+        Ok(())
+    }
+
+    /// A copy of `op` on the lowered values of its scalar operands, its
+    /// results standing for the old ones.
+    fn keep_op(&mut self, emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) -> LowerResult {
+        let operands: Vec<Value<'c, 'a>> = op
+            .operands()
+            .map(|v| self.scalar(v))
+            .collect::<Result<_, _>>()?;
+        let results: Vec<Type<'c>> = op.results().map(|r| r.r#type()).collect();
+        let attributes: Vec<(String, Attribute<'c>)> = ttir::attributes(op)
+            .into_iter()
+            .map(|(id, a)| (id.as_string_ref().as_str().unwrap_or("").to_owned(), a))
+            .collect();
+        let attributes: Vec<(&str, Attribute<'c>)> =
+            attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+        let name = op.name();
+        let copy = emit.op(
+            name.as_string_ref().as_str().unwrap_or_default(),
+            &operands,
+            &results,
+            &attributes,
+        );
+        for (old, new) in op.results().zip(copy.results()) {
+            self.set(old.into(), vec![new.into()]);
+        }
+        Ok(())
+    }
+
     /// How many values stand for a value of type `ty`.
     fn value_count(&self, ty: Type<'c>) -> Result<usize, String> {
         if TensorView::of(ty).is_some() {
@@ -1096,6 +1154,16 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 Ok(())
             }
             "tt.call" => self.lower_call(emit, op),
+            "builtin.unrealized_conversion_cast" => self.lower_cast(emit, op),
+            // LLVM and NVVM ops already in the input (Triton's lit files
+            // store cast registers with `llvm.store`) stay, on the new
+            // values.
+            n if (n.starts_with("llvm.") || n.starts_with("nvvm."))
+                && op.region_count() == 0
+                && op.successor_count() == 0 =>
+            {
+                self.keep_op(emit, op)
+            }
             // `tl.assume`: kept for LLVM, on the scalar condition.
             "llvm.intr.assume" => {
                 let operands: Vec<Value<'c, 'a>> = op

@@ -952,3 +952,40 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Registers fed and read as Triton's lit files do: an LLVM struct of the
+// thread's elements cast to a tensor and back (builtin casts), LLVM ops of
+// the input kept on the lowered values.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @registers
+// CHECK-SAME: (%[[P:.*]]: !llvm.ptr, %[[S:.*]]: !llvm.struct<(i32, i32)>
+// CHECK: %[[A:.*]] = llvm.extractvalue %[[S]][0] : !llvm.struct<(i32, i32)>
+// CHECK: %[[B:.*]] = llvm.extractvalue %[[S]][1] : !llvm.struct<(i32, i32)>
+// CHECK: %[[A2:.*]] = llvm.add %[[A]], %[[A]] : i32
+// CHECK: %[[B2:.*]] = llvm.add %[[B]], %[[B]] : i32
+// CHECK: %[[R0:.*]] = llvm.insertvalue %[[A2]], %{{.*}}[0] : !llvm.struct<(i32, i32)>
+// CHECK: %[[R1:.*]] = llvm.insertvalue %[[B2]], %[[R0]][1] : !llvm.struct<(i32, i32)>
+// CHECK: llvm.store %[[R1]], %[[P]] : !llvm.struct<(i32, i32)>, !llvm.ptr
+  tt.func public @registers(%p: !llvm.ptr, %s: !llvm.struct<(i32, i32)>) {
+    %x = builtin.unrealized_conversion_cast %s : !llvm.struct<(i32, i32)> to tensor<64xi32, #blocked>
+    %y = arith.addi %x, %x : tensor<64xi32, #blocked>
+    %r = builtin.unrealized_conversion_cast %y : tensor<64xi32, #blocked> to !llvm.struct<(i32, i32)>
+    llvm.store %r, %p : !llvm.struct<(i32, i32)>, !llvm.ptr
+    tt.return
+  }
+}
+
+// -----
+
+// A struct that does not hold the thread's elements is refused.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @bad_registers(%s: !llvm.struct<(i32)>) {
+    // expected-error @+1 {{the struct must hold the thread's 2 elements of the tensor}}
+    %x = builtin.unrealized_conversion_cast %s : !llvm.struct<(i32)> to tensor<64xi32, #blocked>
+    tt.return
+  }
+}
