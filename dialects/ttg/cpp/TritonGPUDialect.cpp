@@ -609,6 +609,24 @@ Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
     parser.emitError(loc, "expected a dictionary after the padding list");
     return {};
   }
+  // Either the `order`/`shape` form or the linear `offset`/`block` form,
+  // with Triton's parser messages.
+  bool linear = dict.get("offset") || dict.get("block");
+  for (NamedAttribute entry : dict) {
+    StringRef key = entry.getName().getValue();
+    bool known = linear ? (key == "offset" || key == "block")
+                        : (key == "order" || key == "shape");
+    if (!known) {
+      parser.emitError(loc) << "Unexpected attribute \"" << key << "\" found";
+      return {};
+    }
+  }
+  for (StringRef key : {"offset", "block"}) {
+    if (linear && !dict.get(key)) {
+      parser.emitError(loc) << "Expected basis of '" << key << "' not found";
+      return {};
+    }
+  }
   Fields fields(parser, loc, dict);
   SmallVector<unsigned> order, shape;
   ArrayAttr offset, block;
@@ -1076,6 +1094,10 @@ unsigned ttgSharedLinearGetAlignment(MlirAttribute raw) {
 TtgUnsignedArray ttgPaddedSharedGetField(MlirAttribute raw, int field) {
   auto attr = cast<PaddedSharedEncodingAttr>(unwrap(raw));
   return view(field == 0 ? attr.getIntervals() : attr.getPaddings());
+}
+MlirAttribute ttgPaddedSharedGetOffsetBases(MlirAttribute raw) {
+  auto attr = cast<PaddedSharedEncodingAttr>(unwrap(raw));
+  return wrap(attr.getLayout().get("offset"));
 }
 
 bool ttgTypeIsAAsyncToken(MlirType type) {

@@ -96,6 +96,9 @@ pub enum Layout {
     PaddedShared {
         intervals: Vec<u32>,
         paddings: Vec<u32>,
+        /// The `offset` bases of a linear layout dictionary (empty for the
+        /// `order`/`shape` form).
+        offsets: Vec<Vec<i64>>,
     },
 }
 
@@ -451,6 +454,7 @@ impl Layout {
                 ffi::ENC_PADDED_SHARED => Layout::PaddedShared {
                     intervals: ffi::ttgPaddedSharedGetField(raw, 0).to_vec(),
                     paddings: ffi::ttgPaddedSharedGetField(raw, 1).to_vec(),
+                    offsets: bases(ffi::ttgPaddedSharedGetOffsetBases(raw)),
                 },
                 _ => return None,
             })
@@ -679,15 +683,17 @@ impl Layout {
                     return Err("warpsPerCTA must not be empty".into());
                 }
                 powers_of_two("warpsPerCTA", warps_per_cta)?;
-                // Version 3 is `[m, n, k]`; version 2 has one entry per
-                // dimension (`[16, 8]`, batched `[1, 16, 8]`).
-                let expected = match version_major {
-                    3 => 3,
-                    _ => warps_per_cta.len(),
+                // Version 3 is `[m, n, k]` (Triton also accepts `[m, n]`,
+                // which no wgmma lowering can take); version 2 has one
+                // entry per dimension (`[16, 8]`, batched `[1, 16, 8]`).
+                let expected: &[usize] = match version_major {
+                    3 => &[2, 3],
+                    _ => &[warps_per_cta.len()],
                 };
-                if *version_major >= 2 && instr_shape.len() != expected {
+                if *version_major >= 2 && !expected.contains(&instr_shape.len()) {
                     return Err(format!(
-                        "instrShape must have {expected} entries for version {version_major}, got {}",
+                        "instrShape must have {} entries for version {version_major}, got {}",
+                        expected[expected.len() - 1],
                         instr_shape.len()
                     ));
                 }
@@ -823,17 +829,34 @@ impl Layout {
             Layout::PaddedShared {
                 intervals,
                 paddings,
+                offsets,
             } => {
                 if intervals.is_empty() {
                     return Err("at least one interval:padding pair is required".into());
                 }
-                powers_of_two("intervals", intervals)?;
-                powers_of_two("paddings", paddings)?;
+                // Triton's words.
+                if !intervals.iter().all(|v| v.is_power_of_two()) {
+                    return Err(format!(
+                        "interval values must all be power of two, got {intervals:?}"
+                    ));
+                }
+                if !paddings.iter().all(|v| v.is_power_of_two()) {
+                    return Err(format!(
+                        "padding values must all be power of two, got {paddings:?}"
+                    ));
+                }
                 let mut sorted = intervals.clone();
                 sorted.sort_unstable();
                 sorted.dedup();
                 if sorted.len() != intervals.len() {
-                    return Err("intervals must be distinct".into());
+                    return Err("interval values cannot have duplicates".into());
+                }
+                if offsets
+                    .iter()
+                    .flatten()
+                    .any(|&b| b != 0 && !(b > 0 && (b as u64).is_power_of_two()))
+                {
+                    return Err("Each offset basis must be 0 or a power of two".into());
                 }
                 Ok(())
             }

@@ -156,8 +156,8 @@ tt.func @f(%x: tensor<64x64xf32, #bad>)
 
 // -----
 
-// expected-error @+1 {{instrShape must have 3 entries for version 3, got 2}}
-#bad = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// expected-error @+1 {{instrShape must have 3 entries for version 3, got 4}}
+#bad = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8, 16, 1]}>
 tt.func @f(%x: tensor<64x64xf32, #bad>)
 
 // -----
@@ -284,19 +284,19 @@ tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #ttg.shared_memory>)
 
 // -----
 
-// expected-error @+1 {{every entry of intervals must be a power of two, got 24}}
+// expected-error @+1 {{interval values must all be power of two, got [24]}}
 #bad = #ttg.padded_shared<[24:+4] {order = [1, 0], shape = [64, 64]}>
 tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #ttg.shared_memory>)
 
 // -----
 
-// expected-error @+1 {{every entry of paddings must be a power of two, got 3}}
+// expected-error @+1 {{padding values must all be power of two, got [3]}}
 #bad = #ttg.padded_shared<[32:+3] {order = [1, 0], shape = [64, 64]}>
 tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #ttg.shared_memory>)
 
 // -----
 
-// expected-error @+1 {{intervals must be distinct}}
+// expected-error @+1 {{interval values cannot have duplicates}}
 #bad = #ttg.padded_shared<[32:+4, 32:+8] {order = [1, 0], shape = [64, 64]}>
 tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #ttg.shared_memory>)
 
@@ -938,7 +938,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 // -----
 
 #smem = #ttg.shared_memory
-// expected-error @+1 {{unexpected key: foo}}
+// expected-error @+1 {{Unexpected attribute "foo" found}}
 #bad = #ttg.padded_shared<[32:+4] {foo = 1}>
 tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #smem>)
 
@@ -1053,3 +1053,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+#smem = #ttg.shared_memory
+// expected-error @+1 {{Expected basis of 'block' not found}}
+#bad = #ttg.padded_shared<[32:+4] {offset = [[0, 1], [0, 2]]}>
+tt.func @f(%x: !ttg.memdesc<2x2xf16, #bad, #smem>)
+
+// -----
+
+#smem = #ttg.shared_memory
+// expected-error @+1 {{Each offset basis must be 0 or a power of two}}
+#bad = #ttg.padded_shared<[32:+4] {offset = [[0, 1], [0, 3]], block = []}>
+tt.func @f(%x: !ttg.memdesc<2x4xf16, #bad, #smem>)

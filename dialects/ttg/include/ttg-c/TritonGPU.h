@@ -110,6 +110,7 @@ MLIR_CAPI_EXPORTED unsigned ttgSharedLinearGetAlignment(MlirAttribute attr);
 
 /* #ttg.padded_shared: field 0 intervals, 1 paddings. */
 MLIR_CAPI_EXPORTED TtgUnsignedArray ttgPaddedSharedGetField(MlirAttribute attr, int field);
+MLIR_CAPI_EXPORTED MlirAttribute ttgPaddedSharedGetOffsetBases(MlirAttribute attr);
 
 /* #ttng.tensor_memory_encoding: field 0 blockM, 1 blockN, 2 colStride,
  * 3 CTASplitM, 4 CTASplitN, 5 twoCTAs. #ttng.tensor_memory_scales_encoding:
