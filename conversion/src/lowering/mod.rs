@@ -1155,29 +1155,14 @@ impl<'c, 'a> Lowering<'c, 'a> {
             }
             "tt.call" => self.lower_call(emit, op),
             "builtin.unrealized_conversion_cast" => self.lower_cast(emit, op),
-            // LLVM and NVVM ops already in the input (Triton's lit files
-            // store cast registers with `llvm.store`) stay, on the new
-            // values.
+            // LLVM and NVVM ops already in the input (`tl.assume`'s
+            // `llvm.intr.assume`; Triton's lit files store cast registers
+            // with `llvm.store`) stay, on the new values.
             n if (n.starts_with("llvm.") || n.starts_with("nvvm."))
                 && op.region_count() == 0
                 && op.successor_count() == 0 =>
             {
                 self.keep_op(emit, op)
-            }
-            // `tl.assume`: kept for LLVM, on the scalar condition.
-            "llvm.intr.assume" => {
-                let operands: Vec<Value<'c, 'a>> = op
-                    .operands()
-                    .map(|v| self.scalar(v))
-                    .collect::<Result<_, _>>()?;
-                let attributes: Vec<(String, Attribute<'c>)> = ttir::attributes(op)
-                    .into_iter()
-                    .map(|(id, a)| (id.as_string_ref().as_str().unwrap_or("").to_owned(), a))
-                    .collect();
-                let attributes: Vec<(&str, Attribute<'c>)> =
-                    attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-                emit.op("llvm.intr.assume", &operands, &[], &attributes);
-                Ok(())
             }
             // An undefined value (a function path that returns nothing):
             // LLVM's poison, one for every element.
