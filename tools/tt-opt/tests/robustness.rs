@@ -17,7 +17,10 @@
 //! `test/lit/ttng/ops.mlir`, which use every `ttng` op and attribute, with
 //! the same kinds plus tensor-memory-specific ones, and runs each mutant
 //! through one of a few pass lists (canonicalize, CSE, inlining, fence and
-//! reorder passes, the lowering to LLVM).
+//! reorder passes, the lowering to LLVM). A third run
+//! (`TT_FUZZ_NVG_MUTANTS`, default 300) does the same for the `nvg` ops of
+//! `test/lit/conversion/nvgpu-to-llvm.mlir`, printed and lowered by
+//! `convert-nv-gpu-to-llvm`.
 
 // Only the corpus texts are used here; the step helpers serve corpus.rs.
 #[allow(dead_code)]
@@ -452,10 +455,54 @@ fn mutants_are_rejected_cleanly() {
 
 #[test]
 fn ttng_mutants_are_rejected_cleanly() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test/lit/ttng/ops.mlir");
-    let text = std::fs::read_to_string(&path).expect("test/lit/ttng/ops.mlir is readable");
-    // The sections, without the RUN and CHECK lines.
+    let (count, accepted) = fuzz_lit_file(
+        "test/lit/ttng/ops.mlir",
+        &TTNG_KINDS,
+        &TTNG_FLAGS,
+        ("TT_FUZZ_TTNG_MUTANTS", 600),
+        "fuzz-ttng",
+    );
+    // Most mutants must break something, or the rules are not reached.
+    assert!(
+        accepted < count / 2,
+        "{accepted} of {count} ttng mutants were accepted"
+    );
+}
+
+/// The pass lists the `nvg` mutants run through: parse, verify and print,
+/// and the lowering of the `nvg` ops (the file's `"use"` ops are
+/// unregistered).
+const NVG_FLAGS: [&[&str]; 2] = [
+    &["--allow-unregistered-dialect"],
+    &["--allow-unregistered-dialect", "--convert-nv-gpu-to-llvm"],
+];
+
+#[test]
+fn nvg_mutants_are_rejected_cleanly() {
+    fuzz_lit_file(
+        "test/lit/conversion/nvgpu-to-llvm.mlir",
+        &KINDS,
+        &NVG_FLAGS,
+        ("TT_FUZZ_NVG_MUTANTS", 300),
+        "fuzz-nvg",
+    );
+}
+
+/// Mutants of the `// -----` sections of a lit file of this repository
+/// (without its comment lines), each run with one of `flag_sets`; fails on
+/// a crash, hang or unlocated error. `count` is `(env var, default)`.
+/// Returns how many mutants ran and how many were accepted.
+fn fuzz_lit_file(
+    file: &str,
+    kinds: &[Kind],
+    flag_sets: &[&'static [&'static str]],
+    count: (&str, u64),
+    scratch_name: &str,
+) -> (usize, usize) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
     let sources: Vec<String> = text
         .split("\n// -----\n")
         .map(|section| {
@@ -466,24 +513,24 @@ fn ttng_mutants_are_rejected_cleanly() {
                 .join("\n")
         })
         .collect();
-    let count = env_number("TT_FUZZ_TTNG_MUTANTS", 600) as usize;
+    let count = env_number(count.0, count.1) as usize;
     let seed = env_number("TT_FUZZ_SEED", DEFAULT_SEED);
     let mut rng = XorShift::new(seed);
     let mut mutants = Vec::with_capacity(count);
     while mutants.len() < count {
-        let kind = *rng.pick(&TTNG_KINDS);
+        let kind = *rng.pick(kinds);
         let section = rng.below(sources.len());
-        let flags = *rng.pick(&TTNG_FLAGS);
+        let flags = *rng.pick(flag_sets);
         if let Some(bytes) = mutate(kind, &sources[section], &mut rng) {
             mutants.push(Mutant {
                 kind,
-                origin: format!("test/lit/ttng/ops.mlir section {section}"),
+                origin: format!("{file} section {section}"),
                 bytes,
                 flags,
             });
         }
     }
-    let scratch = scratch_dir("fuzz-ttng");
+    let scratch = scratch_dir(scratch_name);
     let results = parallel_map(&mutants, |i, m| {
         let path = scratch.join(format!("mutant{i}.mlir"));
         std::fs::write(&path, &m.bytes).expect("write mutant");
@@ -494,18 +541,14 @@ fn ttng_mutants_are_rejected_cleanly() {
     let accepted = results.iter().filter(|(v, _)| *v == Ok(true)).count();
     report(
         &format!(
-            "{count} mutants (seed {seed:#x}) of the {} sections of test/lit/ttng/ops.mlir",
+            "{count} mutants (seed {seed:#x}) of the {} sections of {file}",
             sources.len()
         ),
         &mutants,
         &results,
-        "fuzz-ttng-failures",
+        &format!("{scratch_name}-failures"),
     );
-    // Most mutants must break something, or the rules are not reached.
-    assert!(
-        accepted < count / 2,
-        "{accepted} of {count} ttng mutants were accepted"
-    );
+    (count, accepted)
 }
 
 /// Prints the outcome per kind and the first offending mutants (kept in
