@@ -254,6 +254,15 @@ impl<'c, 'a> Emitter<'c, 'a> {
         acc
     }
 
+    /// An LLVM struct of type `ty` holding `values` as its fields, in order.
+    pub fn struct_of(&self, values: &[Value<'c, 'a>], ty: Type<'c>) -> Value<'c, 'a> {
+        let poison = self.value("llvm.mlir.poison", &[], ty, &[]);
+        values
+            .iter()
+            .enumerate()
+            .fold(poison, |packed, (i, &v)| self.insert(packed, v, i as i64))
+    }
+
     /// The `n` elements (of type `element`) of `vector`, which is a single
     /// element when `n` is 1.
     pub fn elements_of(

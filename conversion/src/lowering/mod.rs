@@ -1036,12 +1036,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             return self.scalar(value);
         }
         let ty = self.abi_type(value.r#type())?;
-        let poison = emit.value("llvm.mlir.poison", &[], ty, &[]);
-        Ok(self
-            .get(value)?
-            .iter()
-            .enumerate()
-            .fold(poison, |packed, (i, &v)| emit.insert(packed, v, i as i64)))
+        Ok(emit.struct_of(&self.get(value)?, ty))
     }
 
     /// The values that stand for a value of type `ty` passed as `abi` (its
@@ -1144,11 +1139,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 let types: Vec<Type> = values.iter().map(|v| v.r#type()).collect();
                 let returned = packed_type(self.context, &types).map(|ty| match values[..] {
                     [one] => one,
-                    _ => {
-                        let poison = emit.value("llvm.mlir.poison", &[], ty, &[]);
-                        (values.iter().enumerate())
-                            .fold(poison, |packed, (i, &v)| emit.insert(packed, v, i as i64))
-                    }
+                    _ => emit.struct_of(&values, ty),
                 });
                 emit.op("llvm.return", returned.as_slice(), &[], &[]);
                 Ok(())

@@ -144,12 +144,7 @@ fn wait_group<'c, 'a>(
         .enumerate()
         .map(|(i, &t)| emit.extract(input, i as i64, t))
         .collect();
-    let waited = wgmma::wait(emit, &values, pendings);
-    let poison = emit.value("llvm.mlir.poison", &[], ty, &[]);
-    Ok(waited
-        .into_iter()
-        .enumerate()
-        .fold(poison, |packed, (i, v)| emit.insert(packed, v, i as i64)))
+    Ok(emit.struct_of(&wgmma::wait(emit, &values, pendings), ty))
 }
 
 /// `nvg.ld_acquire`: `ld.global.<scope>.<sem>.b<bits>`, predicated by the

@@ -118,18 +118,17 @@ pub const NO_OP_PREFIX: &str = "\u{1}";
 /// Emits `'<op name>' op <message>` at the op's location, as MLIR's
 /// `emitOpError` does (or `message` alone after [`NO_OP_PREFIX`]).
 pub fn emit_op_error(op: OperationRef, message: &str) {
-    let text = match message.strip_prefix(NO_OP_PREFIX) {
-        Some(bare) => bare.to_owned(),
-        None => format!("'{}' op {}", op_name(op), message),
-    };
-    let text = CString::new(text.replace('\0', " ")).unwrap_or_default();
-    unsafe { mlir_sys::mlirEmitError(op.location().to_raw(), text.as_ptr()) };
+    match message.strip_prefix(NO_OP_PREFIX) {
+        Some(bare) => emit_error(op, bare),
+        None => emit_error(op, &format!("'{}' op {}", op_name(op), message)),
+    }
 }
 
 /// Emits `message` at the op's location, without the op prefix (MLIR's
 /// `emitError`).
 pub fn emit_error(op: OperationRef, message: &str) {
     let text = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: the op's location is live and the text outlives the call.
     unsafe { mlir_sys::mlirEmitError(op.location().to_raw(), text.as_ptr()) };
 }
 

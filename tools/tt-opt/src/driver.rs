@@ -20,7 +20,7 @@ use crate::{
     cli::{Config, Passes, VerifyDiagnostics},
     diagnostics::{self, Diag},
     expect,
-    parse::parse_module,
+    parse::{closing_quote, parse_module},
     source::{self, Source, SPLIT_MARKER},
 };
 
@@ -148,13 +148,12 @@ fn blank_reproducer(text: &str) -> String {
         return text.to_owned();
     };
     let bytes = text.as_bytes();
-    let (mut depth, mut i, mut in_string) = (0usize, open, false);
+    let (mut depth, mut i) = (0usize, open);
     while i < bytes.len() {
         match bytes[i] {
-            b'\\' if in_string => i += 1,
-            b'"' => in_string = !in_string,
-            b'{' if !in_string => depth += 1,
-            b'}' if !in_string => {
+            b'"' => i = closing_quote(bytes, i),
+            b'{' => depth += 1,
+            b'}' => {
                 depth -= 1;
                 if depth == 0 {
                     break;

@@ -216,7 +216,7 @@ fn skip_space_and_comments(bytes: &[u8], mut i: usize) -> usize {
 
 /// The index of the `"` that closes the string opening at `open` (escapes
 /// skipped), or the end of `bytes`.
-fn closing_quote(bytes: &[u8], open: usize) -> usize {
+pub(crate) fn closing_quote(bytes: &[u8], open: usize) -> usize {
     let mut i = open + 1;
     while let Some(&c) = bytes.get(i) {
         match c {
