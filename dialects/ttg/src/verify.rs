@@ -35,6 +35,17 @@ pub(crate) unsafe extern "C" fn verify_encoding_callback(
         Layout::read(attr).map_or(Ok(()), |l| l.check())
     }))
     .unwrap_or_else(|_| Err("internal error: an encoding rule panicked".into()));
+    // SAFETY: `emit` and `user` come from the shim, as the caller's are.
+    unsafe { report_to_shim(outcome, emit, user) }
+}
+
+/// An encoding rule's outcome as the shim's callbacks return it: 1 when it
+/// held, else the message handed to `emit` and 0.
+///
+/// # Safety
+/// `emit` must accept `user` (the shim passes its own function and buffer;
+/// it copies the message before returning).
+pub(crate) unsafe fn report_to_shim(outcome: Rule, emit: EmitFn, user: *mut c_void) -> i32 {
     match outcome {
         Ok(()) => 1,
         Err(message) => {
@@ -42,6 +53,7 @@ pub(crate) unsafe extern "C" fn verify_encoding_callback(
                 data: message.as_ptr().cast(),
                 length: message.len(),
             };
+            // SAFETY: the caller's contract; `message` outlives the call.
             unsafe { emit(user, text) };
             0
         }

@@ -16,14 +16,13 @@ use melior::ir::{
     operation::{OperationLike, OperationRef},
     Type,
 };
-use mlir_sys::MlirStringRef;
 use tt_dialect::types::{self, Tensor};
 use tt_dialect::verify::{i32_array_attr, int_attr, operand_type, result_type, Rule, NO_OP_PREFIX};
 
 use crate::ffi::EmitFn;
 use crate::layout::{memory_space, Layout, MemDesc, MemorySpace};
 use crate::tmem::{self, check_tensor_memory_params, list, TmemEncoding, TmemLayout};
-use crate::verify::lookup_context;
+use crate::verify::{lookup_context, report_to_shim};
 
 /// The shim's callback for `#ttng.tensor_memory_encoding`'s verifier:
 /// `params` holds blockM, blockN, colStride, CTASplitM, CTASplitN, twoCTAs.
@@ -54,19 +53,8 @@ pub(crate) unsafe extern "C" fn verify_tmem_params_callback(
         })
     }))
     .unwrap_or_else(|_| Err("internal error: a tensor memory rule panicked".into()));
-    match outcome {
-        Ok(()) => 1,
-        Err(message) => {
-            let text = MlirStringRef {
-                data: message.as_ptr().cast(),
-                length: message.len(),
-            };
-            // SAFETY: `emit` and `user` come from the shim, which copies the
-            // message before returning; `message` outlives the call.
-            unsafe { emit(user, text) };
-            0
-        }
-    }
+    // SAFETY: `emit` and `user` come from the shim (this function's contract).
+    unsafe { report_to_shim(outcome, emit, user) }
 }
 
 /// The Rust rules of `ttng` ops, by name; `None` for ops without any.
