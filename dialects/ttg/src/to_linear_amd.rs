@@ -198,6 +198,35 @@ pub fn amd_dot_operand_to_linear(
     }
 }
 
+/// Where K lies for dot operand `op_idx` (0: A, K last; 1: B, K second to
+/// last) of a rank-`rank` tensor, the standard dim names and the operand's
+/// dim order (K fastest).
+struct OperandAxes {
+    is_a: bool,
+    k_index: usize,
+    non_k_index: usize,
+    dims: Vec<String>,
+    order: Vec<u32>,
+}
+
+impl OperandAxes {
+    fn of(op_idx: u32, rank: usize) -> Self {
+        let is_a = op_idx == 0;
+        let (k_index, non_k_index) = if is_a {
+            (rank - 1, rank - 2)
+        } else {
+            (rank - 2, rank - 1)
+        };
+        Self {
+            is_a,
+            k_index,
+            non_k_index,
+            dims: standard_out_dim_names(rank),
+            order: matrix_order(rank, is_a),
+        }
+    }
+}
+
 /// An MFMA operand: a lane holds `kWidth` consecutive K elements; lanes run
 /// along the non-K dimension (the instruction's M or N) and then along K;
 /// register repeats cover the rest of K and then the warp's tiles along
@@ -220,16 +249,15 @@ fn mfma_dot_to_linear(
         return Err("expected an amd_mfma parent".into());
     };
     let rank = shape.len();
-    let is_a = op_idx == 0;
-    let (k_index, non_k_index) = if is_a {
-        (rank - 1, rank - 2)
-    } else {
-        (rank - 2, rank - 1)
-    };
+    let OperandAxes {
+        is_a,
+        k_index,
+        non_k_index,
+        dims,
+        order,
+    } = OperandAxes::of(op_idx, rank);
     let (m, n) = (instr_shape[0], instr_shape[1]);
     let non_k = i64::from(if is_a { m } else { n });
-    let dims = standard_out_dim_names(rank);
-    let order = matrix_order(rank, is_a);
     let (dim_k, dim_non_k) = (&dims[order[0] as usize], &dims[order[1] as usize]);
     let lanes = i64::from(MFMA_LANES);
     let kw = i64::from(k_width);
@@ -278,14 +306,13 @@ fn wmma_dot_to_linear(
         return Err("expected an amd_wmma parent".into());
     };
     let rank = shape.len();
-    let is_a = op_idx == 0;
-    let (k_index, non_k_index) = if is_a {
-        (rank - 1, rank - 2)
-    } else {
-        (rank - 2, rank - 1)
-    };
-    let dims = standard_out_dim_names(rank);
-    let order = matrix_order(rank, is_a);
+    let OperandAxes {
+        is_a,
+        k_index,
+        non_k_index,
+        dims,
+        order,
+    } = OperandAxes::of(op_idx, rank);
     let (dim_k, dim_non_k) = (&dims[order[0] as usize], &dims[order[1] as usize]);
     let k_dim = i64::from(instr_shape[2]);
     let non_k = i64::from(if is_a { instr_shape[0] } else { instr_shape[1] });
