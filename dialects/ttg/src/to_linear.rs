@@ -26,7 +26,7 @@ pub fn standard_out_dim_names(rank: usize) -> Vec<String> {
     (0..rank).map(|i| format!("dim{i}")).collect()
 }
 
-fn names(v: &[String]) -> Vec<&str> {
+pub(crate) fn names(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
@@ -490,15 +490,15 @@ pub fn to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::linear_layout::tests::Rng;
 
-    fn v(b: &[&[i32]]) -> Vec<Vec<i32>> {
+    pub(crate) fn v(b: &[&[i32]]) -> Vec<Vec<i32>> {
         b.iter().map(|x| x.to_vec()).collect()
     }
 
-    fn expect(ll: &LinearLayout, reg: &[&[i32]], lane: &[&[i32]], warp: &[&[i32]]) {
+    pub(crate) fn expect(ll: &LinearLayout, reg: &[&[i32]], lane: &[&[i32]], warp: &[&[i32]]) {
         assert_eq!(ll.bases(REGISTER), v(reg).as_slice(), "registers of\n{ll}");
         assert_eq!(ll.bases(LANE), v(lane).as_slice(), "lanes of\n{ll}");
         assert_eq!(ll.bases(WARP), v(warp).as_slice(), "warps of\n{ll}");

@@ -9,8 +9,8 @@
 use crate::layout::Layout;
 use crate::linear_layout::LinearLayout;
 use crate::to_linear::{
-    combine_cta_cga_with_shape, identity_standard_nd, matrix_order, standard_out_dim_names, LANE,
-    REGISTER, WARP,
+    combine_cta_cga_with_shape, identity_standard_nd, matrix_order, names, standard_out_dim_names,
+    LANE, REGISTER, WARP,
 };
 
 /// The input dimension of shared layouts: an element's offset in memory.
@@ -29,10 +29,6 @@ fn id(size: i64, in_dim: &str, out_dim: &str) -> LinearLayout {
     } else {
         LinearLayout::identity_1d(size as i32, in_dim, out_dim)
     }
-}
-
-fn names(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
 }
 
 fn power_of_two(what: &str, value: u32) -> Result<(), String> {
@@ -457,17 +453,8 @@ pub fn swizzled_shared_to_linear(layout: &Layout, shape: &[i64]) -> Result<Linea
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::to_linear::tests::{expect, v};
     use crate::to_linear::{to_linear_layout, BLOCK};
-
-    fn v(b: &[&[i32]]) -> Vec<Vec<i32>> {
-        b.iter().map(|x| x.to_vec()).collect()
-    }
-
-    fn expect(ll: &LinearLayout, reg: &[&[i32]], lane: &[&[i32]], warp: &[&[i32]]) {
-        assert_eq!(ll.bases(REGISTER), v(reg).as_slice(), "registers of\n{ll}");
-        assert_eq!(ll.bases(LANE), v(lane).as_slice(), "lanes of\n{ll}");
-        assert_eq!(ll.bases(WARP), v(warp).as_slice(), "warps of\n{ll}");
-    }
 
     fn mfma(warps: &[u32], instr: &[u32], transposed: bool) -> Layout {
         Layout::AmdMfma {
