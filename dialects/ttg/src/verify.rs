@@ -27,25 +27,33 @@ pub(crate) unsafe extern "C" fn verify_encoding_callback(
     emit: EmitFn,
     user: *mut c_void,
 ) -> i32 {
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+    let rule = || {
         let attr = unsafe { Attribute::from_raw(raw) };
         if let Ok(ty) = TypeAttribute::try_from(attr) {
             return MemDesc::of(ty.value()).map_or(Ok(()), |m| m.check());
         }
         Layout::read(attr).map_or(Ok(()), |l| l.check())
-    }))
-    .unwrap_or_else(|_| Err("internal error: an encoding rule panicked".into()));
+    };
     // SAFETY: `emit` and `user` come from the shim, as the caller's are.
-    unsafe { report_to_shim(outcome, emit, user) }
+    unsafe { run_rule_for_shim("an encoding rule", rule, emit, user) }
 }
 
-/// An encoding rule's outcome as the shim's callbacks return it: 1 when it
-/// held, else the message handed to `emit` and 0.
+/// Runs a rule for one of the shim's callbacks and returns its outcome the
+/// way the shim expects: 1 when it held, else the message handed to `emit`
+/// and 0. A panic in the rule is reported as an internal error naming
+/// `what` and never crosses into C++.
 ///
 /// # Safety
 /// `emit` must accept `user` (the shim passes its own function and buffer;
 /// it copies the message before returning).
-pub(crate) unsafe fn report_to_shim(outcome: Rule, emit: EmitFn, user: *mut c_void) -> i32 {
+pub(crate) unsafe fn run_rule_for_shim(
+    what: &str,
+    rule: impl FnOnce() -> Rule,
+    emit: EmitFn,
+    user: *mut c_void,
+) -> i32 {
+    let outcome = catch_unwind(AssertUnwindSafe(rule))
+        .unwrap_or_else(|_| Err(format!("internal error: {what} panicked")));
     match outcome {
         Ok(()) => 1,
         Err(message) => {

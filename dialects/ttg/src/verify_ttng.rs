@@ -10,7 +10,6 @@
 //! `a, b`; the messages below do the same.
 
 use std::ffi::c_void;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use melior::ir::{
     operation::{OperationLike, OperationRef},
@@ -22,7 +21,7 @@ use tt_dialect::verify::{i32_array_attr, int_attr, operand_type, result_type, Ru
 use crate::ffi::EmitFn;
 use crate::layout::{memory_space, Layout, MemDesc, MemorySpace};
 use crate::tmem::{self, check_tensor_memory_params, list, TmemEncoding, TmemLayout};
-use crate::verify::{lookup_context, report_to_shim};
+use crate::verify::{lookup_context, run_rule_for_shim};
 
 /// The shim's callback for `#ttng.tensor_memory_encoding`'s verifier:
 /// `params` holds blockM, blockN, colStride, CTASplitM, CTASplitN, twoCTAs.
@@ -36,7 +35,7 @@ pub(crate) unsafe extern "C" fn verify_tmem_params_callback(
     emit: EmitFn,
     user: *mut c_void,
 ) -> i32 {
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+    let rule = || {
         if params.is_null() || count < 6 {
             return Err("internal error: tensor memory encoding without parameters".to_owned());
         }
@@ -51,10 +50,9 @@ pub(crate) unsafe extern "C" fn verify_tmem_params_callback(
             cta_split_n: p[4],
             two_ctas: p[5] != 0,
         })
-    }))
-    .unwrap_or_else(|_| Err("internal error: a tensor memory rule panicked".into()));
+    };
     // SAFETY: `emit` and `user` come from the shim (this function's contract).
-    unsafe { report_to_shim(outcome, emit, user) }
+    unsafe { run_rule_for_shim("a tensor memory rule", rule, emit, user) }
 }
 
 /// The Rust rules of `ttng` ops, by name; `None` for ops without any.
