@@ -363,6 +363,19 @@ struct Mutant {
     flags: &'static [&'static str],
 }
 
+/// Runs every mutant through `tt-opt` with its flags (in parallel, each
+/// from a file under the scratch folder `scratch_name`) and judges it.
+fn run_mutants(mutants: &[Mutant], scratch_name: &str) -> Vec<(Result<bool, String>, String)> {
+    let scratch = scratch_dir(scratch_name);
+    parallel_map(mutants, |i, m| {
+        let path = scratch.join(format!("mutant{i}.mlir"));
+        std::fs::write(&path, &m.bytes).expect("write mutant");
+        let out = run_tt_opt(m.flags, &path, TIMEOUT);
+        std::fs::remove_file(&path).ok();
+        (verdict(&out), out.stderr)
+    })
+}
+
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().map_or(default, |v| {
         v.parse()
@@ -425,14 +438,7 @@ fn mutants_are_rejected_cleanly() {
         }
     }
 
-    let scratch = scratch_dir("fuzz");
-    let results = parallel_map(&mutants, |i, m| {
-        let path = scratch.join(format!("mutant{i}.mlir"));
-        std::fs::write(&path, &m.bytes).expect("write mutant");
-        let out = run_tt_opt(m.flags, &path, TIMEOUT);
-        std::fs::remove_file(&path).ok();
-        (verdict(&out), out.stderr)
-    });
+    let results = run_mutants(&mutants, "fuzz");
 
     report(
         &format!(
@@ -522,14 +528,7 @@ fn fuzz_lit_file(
             });
         }
     }
-    let scratch = scratch_dir(scratch_name);
-    let results = parallel_map(&mutants, |i, m| {
-        let path = scratch.join(format!("mutant{i}.mlir"));
-        std::fs::write(&path, &m.bytes).expect("write mutant");
-        let out = run_tt_opt(m.flags, &path, TIMEOUT);
-        std::fs::remove_file(&path).ok();
-        (verdict(&out), out.stderr)
-    });
+    let results = run_mutants(&mutants, scratch_name);
     let accepted = results.iter().filter(|(v, _)| *v == Ok(true)).count();
     report(
         &format!(
