@@ -68,7 +68,7 @@ fn run_with(module: OperationRef, options: Options, finisher: &NestedPipeline) -
     let context = unsafe { context_ref.to_ref() };
     // The dialects the lowering builds in. A module pass runs alone, so
     // loading them here races with nothing.
-    for dialect in ["llvm", "nvvm", "cf", "arith", "math"] {
+    for dialect in ["llvm", "nvvm", "nvg", "cf", "arith", "math"] {
         context.get_or_load_dialect(dialect);
     }
     if !lower_module(context, module, options)? {

@@ -1,10 +1,9 @@
 //! `make-llir`: Triton 3.6's `make_llir` stage as a named pipeline, from
 //! TritonGPU IR to an LLVM-dialect module ready for translation.
 //!
-//! Two of Triton's passes are left out because nothing they convert can
-//! reach them here: `convert-nv-gpu-to-llvm` (this lowering emits no
-//! `nvgpu` ops) and `convert-warp-specialize-to-llvm` (warp
-//! specialisation is refused earlier). `enable-line-info` (debug scopes,
+//! One of Triton's passes is left out because nothing it converts can
+//! reach it here: `convert-warp-specialize-to-llvm` (warp specialisation
+//! is refused earlier). `enable-line-info` (debug scopes,
 //! hence `.loc` lines in the PTX) runs last unless `line-info=false`, the
 //! counterpart of Triton's `TRITON_DISABLE_LINE_INFO`.
 
@@ -43,6 +42,7 @@ pub fn make_llir(options: &PassOptions) -> Result<String, String> {
         format!("convert-triton-gpu-to-llvm{{compute-capability={cc} ptx-version={ptx}}}"),
         "canonicalize".to_owned(),
         "cse".to_owned(),
+        "convert-nv-gpu-to-llvm".to_owned(),
         "canonicalize".to_owned(),
         "cse".to_owned(),
         "symbol-dce".to_owned(),

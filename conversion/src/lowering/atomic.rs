@@ -6,9 +6,11 @@
 //! scratch at the op's `allocation.offset`): a scalar atomic runs on thread
 //! 0, which writes one slot; a tensor whose layout repeats elements across
 //! lanes or warps has one slot per element, which its owner writes and
-//! every holder reads back.
+//! every holder reads back. A scalar addition of zero with relaxed or
+//! acquire semantics is a load: `nvg.ld_acquire`, as in Triton.
 
 use melior::ir::{
+    attribute::{FloatAttribute, IntegerAttribute},
     block::BlockLike,
     operation::{OperationBuilder, OperationRef},
     Type, TypeLike, Value, ValueLike,
@@ -249,6 +251,18 @@ fn lower_atomic<'c, 'a>(
             Atom::Ptx(instruction) => {
                 emit_atom(&here, &instruction(vec), &access, vec, value_type, bits)?
             }
+            Atom::Load { sem, scope } => {
+                let i32_type = here.i32_type();
+                vec![here.value(
+                    "nvg.ld_acquire",
+                    &[access.pointer, access.predicate],
+                    value_type,
+                    &[
+                        ("sem", IntegerAttribute::new(i32_type, *sem).into()),
+                        ("scope", IntegerAttribute::new(i32_type, *scope).into()),
+                    ],
+                )]
+            }
             Atom::Llvm { ordering, scope } => {
                 let (after, old) =
                     llvm_atomic_add(lw, &here, &access, value_type, ordering, scope)?;
@@ -386,7 +400,12 @@ pub fn rmw<'c, 'a>(
     // the addition (a compare-and-swap loop), as in Triton, which decides
     // by the module's target (`ttg.target`).
     let target = crate::allocation::compute_capability(op.to_raw());
-    let how = if kind == 5 && types::is_bf16(value_type) && target < 90 {
+    let how = if is_load(op, kind, value) {
+        Atom::Load {
+            sem: int_attr(op, "sem")?,
+            scope: int_attr(op, "scope")?,
+        }
+    } else if kind == 5 && types::is_bf16(value_type) && target < 90 {
         Atom::Llvm {
             ordering: llvm_ordering(op)?,
             scope: llvm_scope(op)?,
@@ -403,8 +422,25 @@ pub fn rmw<'c, 'a>(
     lower_atomic(lw, emit, op, ptr, &[value], mask, how, vectorisable)
 }
 
+/// Whether `tt.atomic_rmw` is a load, as Triton recognises one: a scalar
+/// integer or float addition of the constant zero with relaxed or acquire
+/// semantics, which reads the value without writing it.
+fn is_load(op: OperationRef, kind: i64, value: Value) -> bool {
+    let zero = ttir::constant_of(value).is_some_and(|c| {
+        ttir::int_value(c).is_some_and(|(v, _)| v == 0)
+            || FloatAttribute::try_from(c).is_ok_and(|f| f.value() == 0.0)
+    });
+    matches!(kind, 4 | 5)
+        && TensorView::of(value.r#type()).is_none()
+        && matches!(int_attr(op, "sem"), Ok(1 | 2))
+        && zero
+}
+
 /// How one atomic access is made.
 enum Atom {
+    /// `nvg.ld_acquire` with the op's semantic and scope (their numbers
+    /// are the same in both dialects): the atomic adds zero.
+    Load { sem: i64, scope: i64 },
     /// Inline PTX, `vec` elements wide: the instruction for a width.
     Ptx(Box<dyn Fn(usize) -> String>),
     /// LLVM's `atomicrmw fadd` with this ordering and sync scope, one

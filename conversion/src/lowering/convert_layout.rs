@@ -408,16 +408,7 @@ fn prmt<'c, 'a>(
     b: Value<'c, 'a>,
     selector: Value<'c, 'a>,
 ) -> Value<'c, 'a> {
-    emit.value(
-        "llvm.call_intrinsic",
-        &[a, b, selector],
-        emit.i32_type(),
-        &[
-            ("intrin", emit.string_attr("llvm.nvvm.prmt")),
-            ("operandSegmentSizes", emit.attr("array<i32: 3, 0>")),
-            ("op_bundle_sizes", emit.attr("array<i32>")),
-        ],
-    )
+    emit.call_intrinsic("llvm.nvvm.prmt", &[a, b, selector], emit.i32_type())
 }
 
 fn to_i64(v: &[u32]) -> Vec<i64> {

@@ -242,6 +242,84 @@ pub fn lower<'c, 'a>(
     Ok(())
 }
 
+/// A quiet NaN of float type `ty`.
+fn nan<'c, 'a>(emit: &Emitter<'c, 'a>, ty: Type<'c>) -> Value<'c, 'a> {
+    emit.constant(ty, FloatAttribute::new(emit.context, ty, f64::NAN).into())
+}
+
+/// `tt.clampf` as Triton lowers it: `clamp(x, -limit, limit)` becomes one
+/// `min.xorsign.abs` on sm_90 and later (f32 and f16); otherwise
+/// `min(max(x, lo), hi)`, where `propagateNan = all` takes the
+/// NaN-propagating forms from sm_80 on and selects NaN for a NaN `x`
+/// before.
+fn clamp<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    args: &[Value<'c, 'a>],
+    ty: Type<'c>,
+) -> Value<'c, 'a> {
+    let propagate_nan = ttir::inherent_attribute(op, "propagateNan")
+        .and_then(ttir::int_value)
+        .is_some_and(|(v, _)| v != 0);
+    let cc = lw.options.compute_capability;
+    let suffix = if types::is_f32(ty) {
+        Some(".f")
+    } else if ty.to_string() == "f16" {
+        Some(".f16")
+    } else {
+        None
+    };
+    if let Some(suffix) = suffix.filter(|_| cc >= 90 && is_clip(op)) {
+        let nan = if propagate_nan { ".nan" } else { "" };
+        let intrinsic = format!("llvm.nvvm.fmin{nan}.xorsign.abs{suffix}");
+        return emit.call_intrinsic(&intrinsic, &[args[0], args[2]], ty);
+    }
+    if propagate_nan && cc >= 80 {
+        let low = emit.value("llvm.intr.maximum", &[args[0], args[1]], ty, &[]);
+        return emit.value("llvm.intr.minimum", &[low, args[2]], ty, &[]);
+    }
+    let is_nan = propagate_nan.then(|| emit.fcmp("une", args[0], args[0]));
+    let low = emit.value("llvm.intr.maxnum", &[args[0], args[1]], ty, &[]);
+    let value = emit.value("llvm.intr.minnum", &[low, args[2]], ty, &[]);
+    match is_nan {
+        Some(is_nan) => emit.select(is_nan, nan(emit, ty), value),
+        None => value,
+    }
+}
+
+/// Whether `tt.clampf`'s bounds are `-limit` and `limit`, in the forms
+/// Triton recognises: `negf(limit)` (also of the splats' sources),
+/// `0.0 - limit`, or constants `-c` and `c`.
+fn is_clip(op: OperationRef) -> bool {
+    let (Some(lower), Some(upper)) = (ttir::operand(op, 1), ttir::operand(op, 2)) else {
+        return false;
+    };
+    let negates = |negated: Value, value: Value| {
+        ttir::defined_by(negated, "arith.negf")
+            .and_then(|neg| ttir::operand(neg, 0))
+            .is_some_and(|v| v == value)
+    };
+    if negates(lower, upper) {
+        return true;
+    }
+    let source = |v| ttir::defined_by(v, "tt.splat").and_then(|s| ttir::operand(s, 0));
+    if let (Some(lower), Some(upper)) = (source(lower), source(upper)) {
+        if negates(lower, upper) {
+            return true;
+        }
+    }
+    let float = |v| ttir::constant_of(v).and_then(ttir::splat_float);
+    if let Some(sub) = ttir::defined_by(lower, "arith.subf") {
+        if ttir::operand(sub, 1) == Some(upper)
+            && ttir::operand(sub, 0).and_then(float) == Some(0.0)
+        {
+            return true;
+        }
+    }
+    matches!((float(lower), float(upper)), (Some(l), Some(u)) if l == -u)
+}
+
 /// Ops with a lowering of their own; `None` for the generic rebuild.
 fn special<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
@@ -271,19 +349,22 @@ fn special<'c, 'a>(
         // ops (no fast-math flags) are `div.rn` and `sqrt.rn`.
         "tt.precise_divf" => Some(emit.value("llvm.fdiv", args, ty, &[])),
         "tt.precise_sqrt" => Some(emit.value("llvm.intr.sqrt", args, ty, &[])),
-        // clamp(x, lo, hi) = min(max(x, lo), hi); with propagateNan = all,
-        // the NaN-propagating forms, as Triton uses from sm_80 on.
-        "tt.clampf" => {
-            let all = ttir::inherent_attribute(op, "propagateNan")
-                .and_then(ttir::int_value)
-                .is_some_and(|(v, _)| v != 0);
-            let (max, min) = if all {
-                ("llvm.intr.maximum", "llvm.intr.minimum")
+        // clamp(x, lo, hi) = min(max(x, lo), hi).
+        "tt.clampf" => Some(clamp(lw, emit, op, args, ty)),
+        // Before sm_80 PTX has no NaN-propagating min/max: NaN is selected
+        // when either operand is NaN, as Triton does.
+        "arith.maximumf" | "arith.minimumf" if lw.options.compute_capability < 80 => {
+            let num = if name == "arith.maximumf" {
+                "llvm.intr.maxnum"
             } else {
-                ("llvm.intr.maxnum", "llvm.intr.minnum")
+                "llvm.intr.minnum"
             };
-            let low = emit.value(max, &[args[0], args[1]], ty, &[]);
-            Some(emit.value(min, &[low, args[2]], ty, &[]))
+            let is_nan = emit.or(
+                emit.fcmp("une", args[0], args[0]),
+                emit.fcmp("une", args[1], args[1]),
+            );
+            let value = emit.value(num, &args[..2], ty, &[]);
+            Some(emit.select(is_nan, nan(emit, ty), value))
         }
         // Triton's f32 division: the full-range approximate divide.
         "arith.divf" if types::is_f32(ty) => emit

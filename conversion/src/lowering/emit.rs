@@ -226,6 +226,49 @@ impl<'c, 'a> Emitter<'c, 'a> {
         )
     }
 
+    /// `fcmp <predicate>`, with LLVM's predicate names (`oeq`, `une`, ...).
+    pub fn fcmp(&self, predicate: &str, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        const PREDICATES: [&str; 16] = [
+            "_false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult",
+            "ule", "une", "uno", "_true",
+        ];
+        let code = PREDICATES
+            .iter()
+            .position(|p| *p == predicate)
+            .unwrap_or_else(|| panic!("unknown fcmp predicate {predicate}"));
+        let i64_type = self.int_type(64);
+        self.value(
+            "llvm.fcmp",
+            &[lhs, rhs],
+            self.int_type(1),
+            &[(
+                "predicate",
+                IntegerAttribute::new(i64_type, code as i64).into(),
+            )],
+        )
+    }
+
+    /// A call of the LLVM intrinsic `name` (`llvm.nvvm.prmt`, ...) with one
+    /// result of type `result`.
+    pub fn call_intrinsic(
+        &self,
+        name: &str,
+        operands: &[Value<'c, 'a>],
+        result: Type<'c>,
+    ) -> Value<'c, 'a> {
+        let segments = format!("array<i32: {}, 0>", operands.len());
+        self.value(
+            "llvm.call_intrinsic",
+            operands,
+            result,
+            &[
+                ("intrin", self.string_attr(name)),
+                ("operandSegmentSizes", self.attr(&segments)),
+                ("op_bundle_sizes", self.attr("array<i32>")),
+            ],
+        )
+    }
+
     pub fn select(
         &self,
         condition: Value<'c, 'a>,

@@ -94,6 +94,10 @@ impl Pending {
     }
 }
 
+/// Where `tritongpu-global-scratch-memory-allocation` puts a buffer (or a
+/// callee's buffers) in its function's global scratch memory.
+const GLOBAL_SCRATCH_OFFSET: &str = "ttg.global_scratch_memory_offset";
+
 /// Options of the conversion.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -132,6 +136,9 @@ pub struct Lowering<'c, 'a> {
     /// The current function's two trailing pointers (global scratch and
     /// profile scratch), which calls pass on to their callees.
     scratch_args: Vec<Value<'c, 'a>>,
+    /// Whether the current function is a kernel (public), whose global
+    /// scratch pointer is the whole grid's rather than its own buffer's.
+    in_kernel: bool,
     /// Each tensor type's layout, read once: types are uniqued, so a type's
     /// address is its key.
     layouts: RefCell<HashMap<usize, Rc<Distributed>>>,
@@ -587,6 +594,7 @@ pub fn lower_module<'c, 'a>(
         continuation: None,
         deferred_asserts: Vec::new(),
         scratch_args: Vec::new(),
+        in_kernel: false,
         layouts: RefCell::default(),
         left_for_mlir: false,
         no_flags: ["#arith.fastmath<none>", "#arith.overflow<none>"]
@@ -940,6 +948,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     .into(),
             );
         }
+        self.in_kernel = is_kernel;
         self.scratch_args = (arguments - 2..arguments)
             .map(|i| prologue_block.argument(i).expect("argument").into())
             .collect();
@@ -1145,6 +1154,31 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 Ok(())
             }
             "tt.call" => self.lower_call(emit, op),
+            "ttg.global_scratch_alloc" => {
+                // An empty buffer gets no offset; any address will do.
+                let empty = op
+                    .attribute("nbytes")
+                    .ok()
+                    .and_then(ttir::int_value)
+                    .is_some_and(|(v, _)| v == 0);
+                let offset = op
+                    .attribute(GLOBAL_SCRATCH_OFFSET)
+                    .ok()
+                    .and_then(ttir::int_value)
+                    .map(|(v, _)| v)
+                    .or(empty.then_some(0))
+                    .ok_or(
+                        "'ttg.global_scratch_alloc' needs its offset \
+                         ('ttg.global_scratch_memory_offset'): run \
+                         tritongpu-global-scratch-memory-allocation first",
+                    )?;
+                let pointer = self.global_scratch(emit, Some(offset));
+                self.set(
+                    op.result(0).map_err(|_| "missing result")?.into(),
+                    vec![pointer],
+                );
+                Ok(())
+            }
             "builtin.unrealized_conversion_cast" => self.lower_cast(emit, op),
             // LLVM and NVVM ops already in the input (`tl.assume`'s
             // `llvm.intr.assume`; Triton's lit files store cast registers
@@ -1218,9 +1252,56 @@ impl<'c, 'a> Lowering<'c, 'a> {
         }
     }
 
-    /// `tt.call` of a `noinline` function: `llvm.call` with the scalars and
-    /// the caller's two scratch pointers; several results come back in a
-    /// struct.
+    /// The global scratch memory at byte `offset` of this function's
+    /// buffer, as Triton computes it: in a device function, the offset
+    /// from the pointer its caller passed; in a kernel whose module needs
+    /// global scratch (`ttg.global_scratch_memory_size`), the offset into
+    /// this program's slice of the grid's buffer, the programs numbered
+    /// x-fastest (times the cluster size plus the CTA's rank in it).
+    fn global_scratch(&mut self, emit: &Emitter<'c, 'a>, offset: Option<i64>) -> Value<'c, 'a> {
+        let base = self.scratch_args[0];
+        let i8_type = emit.int_type(8);
+        if !self.in_kernel {
+            return match offset {
+                Some(offset) => emit.gep(base, emit.i32(offset), i8_type),
+                None => base,
+            };
+        }
+        let size = self
+            .module
+            .attribute("ttg.global_scratch_memory_size")
+            .ok()
+            .and_then(ttir::int_value)
+            .map_or(0, |(v, _)| v);
+        if size == 0 {
+            return base;
+        }
+        let (id, count) = if self.num_ctas > 1 {
+            ("clusterid", "nclusterid")
+        } else {
+            ("ctaid", "nctaid")
+        };
+        let ids = ["x", "y", "z"].map(|a| emit.special_register(&format!("{id}.{a}")));
+        let counts = ["x", "y"].map(|a| emit.special_register(&format!("{count}.{a}")));
+        let mut linear = ids[2];
+        for k in [1, 0] {
+            linear = emit.add(ids[k], emit.mul(linear, counts[k]));
+        }
+        if self.num_ctas > 1 {
+            let rank = emit.special_register("cluster.ctarank");
+            linear = emit.add(emit.mul(linear, emit.i32(self.num_ctas)), rank);
+        }
+        let mut bytes = emit.mul(linear, emit.i32(size));
+        if let Some(offset) = offset {
+            bytes = emit.add(bytes, emit.i32(offset));
+        }
+        emit.gep(base, bytes, i8_type)
+    }
+
+    /// `tt.call` of a `noinline` function: `llvm.call` with the scalars, the
+    /// callee's shared memory, its global scratch (at the call's
+    /// `ttg.global_scratch_memory_offset`) and the caller's profile
+    /// scratch; several results come back in a struct.
     fn lower_call(&mut self, emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) -> LowerResult {
         let callee = ttir::inherent_attribute(op, "callee")
             .and_then(ttir::symbol_ref_value)
@@ -1245,7 +1326,13 @@ impl<'c, 'a> Lowering<'c, 'a> {
             None => self.shared_base(),
         };
         arguments.push(shared);
-        arguments.extend(self.scratch_args.iter().copied());
+        let offset = op
+            .attribute(GLOBAL_SCRATCH_OFFSET)
+            .ok()
+            .and_then(ttir::int_value)
+            .map(|(v, _)| v);
+        arguments.push(self.global_scratch(emit, offset));
+        arguments.push(self.scratch_args[1]);
         let results: Vec<Value<'c, 'a>> = op.results().map(Into::into).collect();
         let types: Vec<Type<'c>> = results
             .iter()

@@ -4,7 +4,7 @@
 //! another type, ops built by name, and the file position of a location.
 
 use melior::ir::{
-    attribute::DenseI32ArrayAttribute,
+    attribute::{DenseI32ArrayAttribute, FloatAttribute},
     block::BlockArgument,
     operation::{
         OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationRefMut,
@@ -117,6 +117,13 @@ pub fn splat_element(attr: Attribute) -> Option<Attribute> {
 pub fn splat_int(attr: Attribute) -> Option<i64> {
     let element = splat_element(attr)?;
     int_value(element).map(|(signed, _)| signed)
+}
+
+/// The value of a float attribute, or of the splat element of a float
+/// constant.
+pub fn splat_float(attr: Attribute) -> Option<f64> {
+    let element = splat_element(attr)?;
+    FloatAttribute::try_from(element).ok().map(|f| f.value())
 }
 
 /// The value of an integer attribute of a signless integer (at most 64

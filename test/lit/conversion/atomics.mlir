@@ -147,3 +147,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A scalar addition of zero with relaxed or acquire semantics reads
+// without writing: nvg.ld_acquire with the op's semantic and scope, under
+// the thread-0 predicate; its result travels through the shared scratch
+// as any scalar atomic's. Other semantics, non-zero values and tensors
+// stay atomics.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32, "ttg.shared" = 16 : i32} {
+  // CHECK-LABEL: llvm.func @load_by_adding_zero
+  tt.func public @load_by_adding_zero(%p: !tt.ptr<f32>, %q: !tt.ptr<i32>, %m: i1) {
+    %zero = arith.constant 0.000000e+00 : f32
+    %negzero = arith.constant -0.000000e+00 : f32
+    %one = arith.constant 1.000000e+00 : f32
+    %izero = arith.constant 0 : i32
+    // CHECK: nvg.ld_acquire acquire, gpu, %arg0, %{{.*}} : (!llvm.ptr<1>) -> f32
+    // CHECK: st.shared.b32
+    // CHECK: nvvm.barrier0
+    %0 = tt.atomic_rmw fadd, acquire, gpu, %p, %zero, %m {allocation.offset = 0 : i32} : (!tt.ptr<f32>, f32, i1) -> f32
+    // CHECK: nvg.ld_acquire relaxed, sys, %arg0
+    %1 = tt.atomic_rmw fadd, relaxed, sys, %p, %negzero {allocation.offset = 0 : i32} : (!tt.ptr<f32>, f32) -> f32
+    // CHECK: nvg.ld_acquire acquire, cta, %arg1, %{{.*}} : (!llvm.ptr<1>) -> i32
+    %2 = tt.atomic_rmw add, acquire, cta, %q, %izero {allocation.offset = 0 : i32} : (!tt.ptr<i32>, i32) -> i32
+    // CHECK-NOT: nvg.ld_acquire
+    // CHECK: atom.global.gpu.acq_rel.add.f32
+    %3 = tt.atomic_rmw fadd, acq_rel, gpu, %p, %zero {allocation.offset = 0 : i32} : (!tt.ptr<f32>, f32) -> f32
+    // CHECK: atom.global.gpu.acquire.add.f32
+    %4 = tt.atomic_rmw fadd, acquire, gpu, %p, %one {allocation.offset = 0 : i32} : (!tt.ptr<f32>, f32) -> f32
+    // CHECK: atom.global.gpu.acquire.max.s32
+    %5 = tt.atomic_rmw max, acquire, gpu, %q, %izero {allocation.offset = 0 : i32} : (!tt.ptr<i32>, i32) -> i32
+    %s = arith.addf %0, %1 : f32
+    %t = arith.addf %3, %4 : f32
+    %u = arith.addf %s, %t : f32
+    %v = arith.addi %2, %5 : i32
+    tt.store %p, %u : !tt.ptr<f32>
+    tt.store %q, %v : !tt.ptr<i32>
+    tt.return
+  }
+}
