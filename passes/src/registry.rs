@@ -157,6 +157,7 @@ pub static PASSES: &[PassInfo] = &[
         ],
         kind: PassKind::RustOverUpstream(crate::ttir::inline::factory),
     },
+    upstream("llvm-optimize-for-nvvm-target", "Optimize NVVM IR", None, &[]),
     upstream("loop-invariant-code-motion", "Hoist loop invariant instructions outside of the loop", None, &[]),
     PassInfo {
         name: "make-ttgir",
@@ -369,8 +370,8 @@ impl PassInfo {
     }
 }
 
-/// Registers MLIR's transform and conversion passes, the two groups the
-/// table's upstream passes come from, once. Registering every upstream
+/// Registers MLIR's transform, conversion and LLVM-dialect passes, the
+/// groups the table's upstream passes come from, once. Registering every upstream
 /// pass instead costs about a millisecond per process, a tenth of the
 /// compile time of a small kernel.
 fn register_upstream_passes() {
@@ -378,6 +379,7 @@ fn register_upstream_passes() {
     ONCE.call_once(|| unsafe {
         mlir_sys::mlirRegisterTransformsPasses();
         mlir_sys::mlirRegisterConversionPasses();
+        tt_dialect::ffi::ttRegisterLLVMTransformPasses();
     });
 }
 

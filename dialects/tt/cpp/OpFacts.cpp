@@ -1,13 +1,14 @@
 // Glue for what the MLIR C API cannot ask or build: an op's traits and
 // memory effects (answered by MLIR's own interfaces), its attribute
-// dictionary in one call, and a rewrite pattern that matches any op (for
-// Rust patterns keyed on a trait rather than a name). No decisions are made
-// here.
+// dictionary in one call, a rewrite pattern that matches any op (for
+// Rust patterns keyed on a trait rather than a name), and the registration
+// of upstream passes the C API leaves out. No decisions are made here.
 #include "TritonShim.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Rewrite.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
@@ -101,3 +102,5 @@ MlirRewritePattern ttAnyOpRewritePatternCreate(
 void ttEmitRemark(MlirLocation location, const char *message) {
   mlir::emitRemark(unwrap(location)) << message;
 }
+
+void ttRegisterLLVMTransformPasses() { mlir::LLVM::registerLLVMPasses(); }

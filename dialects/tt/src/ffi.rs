@@ -60,6 +60,7 @@ unsafe extern "C" {
     pub fn ttShimSetFoldCallback(cb: FoldCallback);
     pub fn ttShimSetPatternsCallback(cb: PatternsCallback);
 
+    pub fn ttRegisterLLVMTransformPasses();
     pub fn ttOpHasTrait(op: MlirOperation, tr: OpTrait) -> bool;
     pub fn ttOpIsMemoryEffectFree(op: MlirOperation) -> bool;
     pub fn ttOpIsSpeculatable(op: MlirOperation) -> bool;

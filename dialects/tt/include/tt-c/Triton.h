@@ -107,6 +107,11 @@ MLIR_CAPI_EXPORTED MlirRewritePattern ttAnyOpRewritePatternCreate(
 MLIR_CAPI_EXPORTED void ttEmitRemark(MlirLocation location,
                                      const char *message);
 
+/* Registers the upstream LLVM-dialect transform passes that the C API does
+ * not register (llvm-optimize-for-nvvm-target among them) under their
+ * flag names, for textual pipelines. */
+MLIR_CAPI_EXPORTED void ttRegisterLLVMTransformPasses(void);
+
 /* !tt.ptr<pointee, addressSpace> */
 MLIR_CAPI_EXPORTED MlirType ttPointerTypeGet(MlirType pointee, int addressSpace);
 MLIR_CAPI_EXPORTED bool ttTypeIsAPointer(MlirType type);
