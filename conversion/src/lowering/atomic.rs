@@ -64,6 +64,10 @@ fn constraint(bits: u32) -> Result<(&'static str, u32), String> {
     }
 }
 
+fn is_f16(ty: Type) -> bool {
+    ty.to_string() == "f16"
+}
+
 fn is_float(ty: Type) -> bool {
     matches!(types::float_bits(ty), Some(16 | 32 | 64))
 }
@@ -186,6 +190,27 @@ fn emit_atom<'c, 'a>(
     })
 }
 
+/// Emits one `f16x2` atom on a pair of f16 registers and returns the two
+/// old values.
+fn emit_pair<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    instruction: &str,
+    access: &AtomAccess<'c, 'a>,
+    ty: Type<'c>,
+) -> Vec<Value<'c, 'a>> {
+    let pair_type = emit.vector_type(2, ty);
+    let pair = emit.vector_of(&access.operands[0], ty);
+    let old = emit
+        .inline_asm(
+            &format!("mov.u32 $0, 0x0;\n\t@$3 {instruction} $0, [ $1 + 0 ], $2;"),
+            "=r,l,r,b",
+            &[access.pointer, pair, access.predicate],
+            Some(pair_type),
+        )
+        .expect("one result");
+    emit.elements_of(old, 2, ty)
+}
+
 /// The common part of both atomics: `instruction` over `operands` (per
 /// register), under `mask`, at `ptr`.
 #[allow(clippy::too_many_arguments)]
@@ -205,10 +230,9 @@ fn lower_atomic<'c, 'a>(
         .map(|_| lw.distributed(ptr.r#type()))
         .transpose()?;
     let n = dist.as_ref().map_or(1, |d| d.len());
-    let vec = match &dist {
-        Some(d) if vectorisable && matches!(how, Atom::Ptx(_)) => {
-            vector_width(lw, ptr, mask, d, bits)
-        }
+    let vec = match (&dist, &how) {
+        (Some(d), Atom::Ptx(_)) if vectorisable => vector_width(lw, ptr, mask, d, bits),
+        (Some(d), Atom::Pairs(_)) => vector_width(lw, ptr, mask, d, bits).min(2),
         _ => 1,
     };
     let ptrs = lw.get(ptr)?;
@@ -251,6 +275,17 @@ fn lower_atomic<'c, 'a>(
             Atom::Ptx(instruction) => {
                 emit_atom(&here, &instruction(vec), &access, vec, value_type, bits)?
             }
+            Atom::Pairs(prefix) if vec == 2 => {
+                emit_pair(&here, &format!("{prefix}.f16x2"), &access, value_type)
+            }
+            Atom::Pairs(prefix) => emit_atom(
+                &here,
+                &format!("{prefix}.f16"),
+                &access,
+                1,
+                value_type,
+                bits,
+            )?,
             Atom::Load { sem, scope } => {
                 let i32_type = here.i32_type();
                 vec![here.value(
@@ -393,9 +428,13 @@ pub fn rmw<'c, 'a>(
     let bits = types::memory_bits(value_type);
     let (name, ty) = rmw_instruction(kind, value_type, bits)?;
     let prefix = format!("atom.global.{}.{}.{name}", scope(op)?, semantic(op)?);
-    // Hopper adds vector float additions.
+    // Hopper (with PTX 8.1) adds vector float additions; before, f16
+    // additions go two at a time as `f16x2`, as in Triton.
+    let float_add = kind == 5
+        && (types::is_f32(value_type) || types::is_bf16(value_type) || is_f16(value_type));
     let vectorisable =
-        kind == 5 && types::is_f32(value_type) && lw.options.compute_capability >= 90;
+        float_add && lw.options.compute_capability >= 90 && lw.options.ptx_version >= 81;
+    let pairs = kind == 5 && is_f16(value_type) && !vectorisable;
     // `atom.add.bf16` needs sm_90: before it LLVM's `atomicrmw fadd` does
     // the addition (a compare-and-swap loop), as in Triton, which decides
     // by the module's target (`ttg.target`).
@@ -410,6 +449,8 @@ pub fn rmw<'c, 'a>(
             ordering: llvm_ordering(op)?,
             scope: llvm_scope(op)?,
         }
+    } else if pairs {
+        Atom::Pairs(prefix)
     } else {
         Atom::Ptx(Box::new(move |vec: usize| {
             if vec > 1 {
@@ -438,6 +479,10 @@ fn is_load(op: OperationRef, kind: i64, value: Value) -> bool {
 
 /// How one atomic access is made.
 enum Atom {
+    /// Inline PTX on two f16 elements at a time as one `f16x2`, where
+    /// they are contiguous and aligned, else on one: the instruction
+    /// without its type.
+    Pairs(String),
     /// `nvg.ld_acquire` with the op's semantic and scope (their numbers
     /// are the same in both dialects): the atomic adds zero.
     Load { sem: i64, scope: i64 },

@@ -1,9 +1,9 @@
-// RUN: tt-opt %s --split-input-file --convert-triton-gpu-to-llvm=compute-capability=90 | FileCheck %s
+// RUN: tt-opt %s --split-input-file --convert-triton-gpu-to-llvm="compute-capability=90 ptx-version=87" | FileCheck %s
 // RUN: tt-opt %s --split-input-file --convert-triton-gpu-to-llvm | FileCheck %s --check-prefix=SM80
 
 // convert-triton-gpu-to-llvm: tt.atomic_rmw and tt.atomic_cas as predicated
-// atom.global inline PTX. Vector f32 adds on sm_90 (4 contiguous, aligned
-// elements), scalar atomics on thread 0, the result of a used scalar atomic
+// atom.global inline PTX. Vector float adds on sm_90 with PTX 8.1 or later
+// (4 contiguous, aligned f32 elements), scalar atomics on thread 0, the result of a used scalar atomic
 // broadcast through its shared scratch, replicated elements updated once.
 
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -183,6 +183,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %v = arith.addi %2, %5 : i32
     tt.store %p, %u : !tt.ptr<f32>
     tt.store %q, %v : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
+// f16 additions: vectors on sm_90 with PTX 8.1 or later; otherwise pairs
+// (f16x2) where two contiguous, aligned elements allow, else single ones.
+#blocked = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @f16_adds
+  // SM80-LABEL: llvm.func @f16_adds
+  tt.func public @f16_adds(%p: tensor<256x!tt.ptr<f16>, #blocked> {tt.divisibility = 16 : i32, tt.contiguity = 16 : i32}, %v: tensor<256xf16, #blocked>, %m: tensor<256xi1, #blocked> {tt.constancy = 4 : i32}, %odd: tensor<256x!tt.ptr<f16>, #blocked>) {
+    // CHECK-COUNT-2: atom.global.gpu.acq_rel.add.noftz.v4.f16 { $0, $1, $2, $3 }, [ $4 + 0 ], { $5, $6, $7, $8 };", "=h,=h,=h,=h,l,h,h,h,h,b"
+    // SM80-COUNT-4: "mov.u32 $0, 0x0;\0A\09@$3 atom.global.gpu.acq_rel.add.noftz.f16x2 $0, [ $1 + 0 ], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr<1>, vector<2xf16>, i1) -> vector<2xf16>
+    %0 = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v, %m : (tensor<256x!tt.ptr<f16>, #blocked>, tensor<256xf16, #blocked>, tensor<256xi1, #blocked>) -> tensor<256xf16, #blocked>
+    // Unaligned pointers: one element at a time.
+    // CHECK-COUNT-8: atom.global.gpu.relaxed.add.noftz.f16 $0
+    // SM80-COUNT-8: atom.global.gpu.relaxed.add.noftz.f16 $0
+    %1 = tt.atomic_rmw fadd, relaxed, gpu, %odd, %v : (tensor<256x!tt.ptr<f16>, #blocked>, tensor<256xf16, #blocked>) -> tensor<256xf16, #blocked>
     tt.return
   }
 }
