@@ -79,7 +79,7 @@ fn allocate(module: OperationRef, flag: &str) -> PassResult {
     let mut total = 0;
     for func in funcs {
         let allocation = allocate_function(func).map_err(|e| refuse(e.op, &e.what))?;
-        for (owner, offset) in allocation.offsets {
+        for crate::allocation::Allocated { owner, offset, .. } in allocation.buffers {
             let Ok(offset) = i32::try_from(offset) else {
                 return Err(refuse(owner, "offsets beyond 2^31"));
             };

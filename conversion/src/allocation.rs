@@ -354,6 +354,7 @@ fn histogram_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
 #[derive(Clone, Copy)]
 struct Buffer {
     owner: MlirOperation,
+    kind: BufferKind,
     size: u64,
     alignment: u64,
     offset: u64,
@@ -684,8 +685,28 @@ pub(crate) fn alias_sets(func: MlirOperation) -> Result<HashMap<Val, HashSet<Op>
 /// The offsets of one function: `(owner, offset)` for every buffer and the
 /// function's shared-memory size.
 pub(crate) struct FuncAllocation {
-    pub(crate) offsets: Vec<(MlirOperation, u64)>,
+    pub(crate) buffers: Vec<Allocated>,
     pub(crate) size: u64,
+}
+
+/// Where one buffer went.
+pub(crate) struct Allocated {
+    /// The `ttg.local_alloc` (explicit) or the op whose scratch it is.
+    pub(crate) owner: MlirOperation,
+    pub(crate) offset: u64,
+    pub(crate) size: u64,
+    pub(crate) kind: BufferKind,
+}
+
+/// Triton's kinds of buffer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum BufferKind {
+    /// A `ttg.local_alloc` in shared memory.
+    Explicit,
+    /// Temporary space of one op.
+    Scratch,
+    /// What a called function uses, reserved around the call.
+    Virtual,
 }
 
 /// Runs the analysis on one `tt.func`.
@@ -705,6 +726,7 @@ pub(crate) fn allocate_function(func: MlirOperation) -> Result<FuncAllocation, U
         match explicit_buffer(op) {
             Ok(Some((size, alignment))) => explicit.push(Buffer {
                 owner: op,
+                kind: BufferKind::Explicit,
                 size,
                 alignment,
                 offset: 0,
@@ -718,6 +740,11 @@ pub(crate) fn allocate_function(func: MlirOperation) -> Result<FuncAllocation, U
                 let id = ids[&Op(op)];
                 scratch_buffers.push(Buffer {
                     owner: op,
+                    kind: if ir::is(op, "tt.call") {
+                        BufferKind::Virtual
+                    } else {
+                        BufferKind::Scratch
+                    },
                     size,
                     alignment: SCRATCH_ALIGNMENT,
                     offset: 0,
@@ -770,7 +797,15 @@ pub(crate) fn allocate_function(func: MlirOperation) -> Result<FuncAllocation, U
     }
     let size = buffers.iter().map(|b| b.offset + b.size).max().unwrap_or(0);
     Ok(FuncAllocation {
-        offsets: buffers.iter().map(|b| (b.owner, b.offset)).collect(),
+        buffers: buffers
+            .iter()
+            .map(|b| Allocated {
+                owner: b.owner,
+                offset: b.offset,
+                size: b.size,
+                kind: b.kind,
+            })
+            .collect(),
         size,
     })
 }
@@ -867,6 +902,7 @@ mod tests {
             owner: MlirOperation {
                 ptr: std::ptr::null_mut(),
             },
+            kind: BufferKind::Explicit,
             size,
             alignment: 16,
             offset: 0,

@@ -22,6 +22,7 @@ mod module_attrs;
 pub mod proxy_fence_insertion;
 pub mod ptx;
 pub mod tensor_memory_allocation;
+pub mod test_print_allocation;
 
 pub use llvm_ir::{translate_to_llvm_ir, LlvmModule, TranslateError};
 
@@ -95,6 +96,7 @@ pub static PASSES: &[PassInfo] = &[
         ],
         kind: PassKind::Pipeline(make_llir::make_llir),
     },
+    rust(&test_print_allocation::PASS),
     rust(&check_matmul_two_cta::PASS),
     PassInfo {
         name: "triton-nvidia-gpu-proxy-fence-insertion",

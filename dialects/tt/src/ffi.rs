@@ -1,7 +1,7 @@
 //! Raw bindings to the `tt` shim's C API (`include/tt-c/Triton.h`).
 
 use mlir_sys::{
-    MlirAttribute, MlirContext, MlirDialectHandle, MlirOperation, MlirRewritePattern,
+    MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirOperation, MlirRewritePattern,
     MlirRewritePatternCallbacks, MlirRewritePatternSet, MlirStringRef, MlirType, MlirValue,
 };
 
@@ -61,6 +61,7 @@ unsafe extern "C" {
     pub fn ttShimSetPatternsCallback(cb: PatternsCallback);
 
     pub fn ttRegisterLLVMTransformPasses();
+    pub fn ttEmitRemark(location: MlirLocation, message: *const std::ffi::c_char);
     pub fn ttOpHasTrait(op: MlirOperation, tr: OpTrait) -> bool;
     pub fn ttOpIsMemoryEffectFree(op: MlirOperation) -> bool;
     pub fn ttOpIsSpeculatable(op: MlirOperation) -> bool;

@@ -119,6 +119,15 @@ pub fn splat_int(attr: Attribute) -> Option<i64> {
     int_value(element).map(|(signed, _)| signed)
 }
 
+/// Emits `message` as a remark at `location` through the context's
+/// diagnostic handlers (the C API can only emit errors).
+pub fn emit_remark(location: Location, message: &str) {
+    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: a live location and a NUL-terminated string that outlives
+    // the call.
+    unsafe { crate::ffi::ttEmitRemark(location.to_raw(), text.as_ptr()) };
+}
+
 /// The value of a float attribute, or of the splat element of a float
 /// constant.
 pub fn splat_float(attr: Attribute) -> Option<f64> {

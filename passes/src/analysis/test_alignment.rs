@@ -4,18 +4,10 @@
 //! constancy = [..], constant_value = <..>`, so that lit tests check it
 //! with `--verify-diagnostics`.
 
-use std::ffi::{c_char, CString};
-
 use melior::ir::operation::{OperationLike, OperationRef, WalkOrder, WalkResult};
-use mlir_sys::MlirLocation;
 
 use super::axis_info::AxisInfoMap;
 use crate::rust_pass::{PassResult, RustPass};
-
-unsafe extern "C" {
-    /// The shim's remark emitter (dialects/tt/cpp/OpFacts.cpp).
-    fn ttEmitRemark(location: MlirLocation, message: *const c_char);
-}
 
 pub static PASS: RustPass = RustPass {
     name: "TestAxisInfoPass",
@@ -41,9 +33,7 @@ fn run(module: OperationRef) -> PassResult {
                     continue;
                 };
                 let info = map.get(value).map(|i| i.to_string()).unwrap_or_default();
-                let text = format!("{value} => {info}");
-                let text = CString::new(text.replace('\0', " ")).unwrap_or_default();
-                unsafe { ttEmitRemark(op.location().to_raw(), text.as_ptr()) };
+                tt_dialect::ir::emit_remark(op.location(), &format!("{value} => {info}"));
             }
             WalkResult::Advance
         });
