@@ -40,8 +40,9 @@ pub const ARGUMENT: &str = "convert-triton-to-tritongpu";
 /// The pass's parsed options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// `target`, as given; checked when the pass runs, so that a missing or
-    /// bad target is reported at the module.
+    /// `target`, as given; checked when the pass runs, so that a bad
+    /// target is reported at the module. Without it, the module's
+    /// `ttg.target`, else `cuda:90` (make-ttgir's default).
     pub target: Option<String>,
     pub num_warps: u32,
     pub threads_per_warp: u32,
@@ -80,8 +81,7 @@ impl Options {
     }
 }
 
-/// The pass; its `run` uses the default options (and so reports the
-/// missing `target`).
+/// The pass; its `run` uses the default options.
 pub static PASS: RustPass = RustPass {
     name: "ConvertTritonToTritonGPU",
     argument: ARGUMENT,
@@ -105,13 +105,22 @@ pub fn factory(options: &PassOptions) -> Result<Pass, String> {
 
 /// Runs the conversion on `module`; an error is reported at the module.
 fn run(module: OperationRef, options: &Options) -> Result<(), String> {
+    let module = module.to_raw();
+    // The option, else the module's own `ttg.target`, else make-ttgir's
+    // default target.
+    let from_module = ir::attribute(module, "ttg.target").and_then(|a| {
+        // SAFETY: an attribute of the live module.
+        tt_dialect::ir::string_value(unsafe { Attribute::from_raw(a) })
+    });
+    let default = format!("cuda:{}", Target::DEFAULT.capability);
     let target = options
         .target
-        .as_deref()
+        .clone()
         .filter(|t| !t.is_empty())
-        .ok_or("the 'target' option is required (e.g. target=cuda:90)")?;
+        .or(from_module)
+        .unwrap_or(default);
+    let target = target.as_str();
     Target::parse(target)?;
-    let module = module.to_raw();
     let ctx = ir::context(module);
     let i32_type = ir::i32_type(ctx);
     let module_attrs = [
@@ -471,6 +480,7 @@ impl Converter {
             "tt.join" => self.convert_join(op),
             "tt.split" => self.convert_split(op),
             "tt.cat" => self.convert_cat(op),
+            "tt.descriptor_gather" | "tt.descriptor_scatter" => self.convert_gather_scatter(op),
             _ => {
                 self.remap_all(op);
                 self.convert_results(op);
@@ -742,6 +752,39 @@ impl Converter {
         layout.size_per_thread[fastest] *= (wanted / total.max(1)) as u32;
         let encoding = self.encoding(layout.text());
         self.set_result_encoding(op, 0, encoding);
+        Ok(())
+    }
+}
+
+impl Converter {
+    /// `tt.descriptor_gather` / `tt.descriptor_scatter`: the row offsets
+    /// (operand 1) go to the layout TMA gathers and scatters read them in,
+    /// Triton's pick: a slice (dim 0) of a blocked layout with four
+    /// neighbouring offsets per thread, broadcast over the warps.
+    fn convert_gather_scatter(&mut self, op: MlirOperation) -> Result<(), String> {
+        self.remap_all(op);
+        self.convert_results(op);
+        let offsets = ir::operand(op, 1);
+        let parts = tensor_parts(ir::value_type(offsets)).ok_or("expected tensor row offsets")?;
+        if parts.shape.len() != 1 {
+            return Err("the row offsets must be one-dimensional".into());
+        }
+        let parent = Blocked {
+            size_per_thread: vec![1, 4],
+            threads_per_warp: vec![self.threads_per_warp, 1],
+            warps_per_cta: vec![1, self.num_warps],
+            order: vec![1, 0],
+        };
+        let encoding = self.encoding(format!(
+            "#ttg.slice<{{dim = 0, parent = {}}}>",
+            parent.text()
+        ));
+        if parts.encoding.map(|e| e.ptr) == Some(encoding.ptr) {
+            return Ok(());
+        }
+        let ty = tensor(&parts.shape, parts.element, encoding);
+        let converted = self.convert_before(op, offsets, ty, ir::location(op));
+        ir::set_operand(op, 1, converted);
         Ok(())
     }
 }

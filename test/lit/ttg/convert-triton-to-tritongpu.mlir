@@ -9,10 +9,13 @@
 // RUN: tt-opt %s --split-input-file --convert-triton-to-tritongpu='target=cuda:90 num-warps=2' | FileCheck %s --check-prefix=W2
 // RUN: tt-opt %s --split-input-file --convert-triton-to-tritongpu='target=cuda:90 num-warps=8' | FileCheck %s --check-prefix=W8
 // RUN: tt-opt %s --split-input-file --convert-triton-to-tritongpu='target=cuda:90 num-warps=16' | FileCheck %s --check-prefix=W16
-// RUN: not tt-opt %s --split-input-file --convert-triton-to-tritongpu 2>&1 | FileCheck %s --check-prefix=NOTARGET
+// RUN: tt-opt %s --split-input-file --convert-triton-to-tritongpu | FileCheck %s --check-prefix=NOTARGET
+// RUN: echo 'module attributes {ttg.target = "cuda:80"} {}' | tt-opt --convert-triton-to-tritongpu | FileCheck %s --check-prefix=MODULETARGET
 // RUN: not tt-opt %s --split-input-file --convert-triton-to-tritongpu='target=gpu90' 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
-// NOTARGET: convert-triton-to-tritongpu.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'builtin.module' op the 'target' option is required (e.g. target=cuda:90)
+// Without the option: the module's ttg.target, else make-ttgir's cuda:90.
+// NOTARGET: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}
+// MODULETARGET: ttg.target = "cuda:80"
 // BADTARGET: convert-triton-to-tritongpu.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'builtin.module' op invalid target 'gpu90': expected 'cuda:<capability>', e.g. 'cuda:90'
 
 // CHECK: #[[B1:.*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -112,4 +115,24 @@ tt.func @dot_in_loop(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %n: i32, %fla
     scf.yield %zero : tensor<64x64xf32>
   }
   tt.return %s : tensor<64x64xf32>
+}
+
+// -----
+
+// TMA gathers and scatters read their row offsets in a slice of a blocked
+// layout with four offsets per thread, broadcast over the warps: a
+// convert_layout just before the op.
+// CHECK-DAG: #[[ROWS:.*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [1, 0]}>
+// CHECK-DAG: #[[ROW_DEFAULT:.*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @gather_scatter
+tt.func @gather_scatter(%desc: !tt.tensordesc<tensor<1x128xf32>>, %y: i32, %p: !tt.ptr<f32>) {
+  // CHECK: %[[X:.*]] = arith.constant dense<1> : tensor<32xi32, #[[ROW_DEFAULT]]>
+  %x = arith.constant dense<1> : tensor<32xi32>
+  // CHECK-NEXT: %[[XG:.*]] = ttg.convert_layout %[[X]] : tensor<32xi32, #[[ROW_DEFAULT]]> -> tensor<32xi32, #ttg.slice<{dim = 0, parent = #[[ROWS]]}>>
+  // CHECK-NEXT: tt.descriptor_gather %arg0[%[[XG]], %arg1]
+  %0 = tt.descriptor_gather %desc[%x, %y] : (!tt.tensordesc<tensor<1x128xf32>>, tensor<32xi32>, i32) -> tensor<32x128xf32>
+  // CHECK-NEXT: %[[XS:.*]] = ttg.convert_layout %[[X]]
+  // CHECK-NEXT: tt.descriptor_scatter %arg0[%[[XS]], %arg1]
+  tt.descriptor_scatter %desc[%x, %y], %0 : !tt.tensordesc<tensor<1x128xf32>>, tensor<32xi32>, i32, tensor<32x128xf32>
+  tt.return
 }
