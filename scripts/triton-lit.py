@@ -8,6 +8,12 @@ that does not pass yet; the reason is the first error it shows).
 
     scripts/triton-lit.py [--tests DIR] [--tools DIR] [--update]
 
+Files stay as upstream wrote them, except for the cases named in
+`test/triton-lit/skipped-cases.txt` (`path | text | reason`: the case of
+`path`, split at `// -----`, that contains `text`), which are cut from a
+copy of the file before it runs; at most 10% of a file's cases may be cut,
+and the runner prints each with its reason.
+
 Exit status 1 when a file fails that the list does not name (a regression,
 or a new file), or passes while the list names it (it leaves the list only
 by passing: run with `--update`, which rewrites the list from this run).
@@ -20,12 +26,15 @@ import collections
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIST = os.path.join(ROOT, "test", "triton-lit", "expected-failures.txt")
+SKIPS = os.path.join(ROOT, "test", "triton-lit", "skipped-cases.txt")
+SPLIT = re.compile(r"^// -----.*$", re.M)
 LLVM = "/usr/lib/llvm-22/bin"
 
 
@@ -52,6 +61,43 @@ def read_list():
     return expected
 
 
+def read_skips():
+    """(path, text, reason) for each skipped case."""
+    skips = []
+    if os.path.exists(SKIPS):
+        for line in open(SKIPS):
+            line = line.strip()
+            if line and not line.startswith("#"):
+                path, text, reason = (part.strip() for part in line.split(" | ", 2))
+                skips.append((path, text, reason))
+    return skips
+
+
+def cut_cases(tests, copy, skips):
+    """Copies the tests to `copy` without the skipped cases; exits on a
+    skip that names no case, several, or more than 10% of a file's."""
+    shutil.copytree(tests, copy)
+    by_file = collections.defaultdict(list)
+    for path, text, reason in skips:
+        by_file[path].append((text, reason))
+    for path, cases in sorted(by_file.items()):
+        source = open(os.path.join(tests, path)).read()
+        parts = SPLIT.split(source)
+        keep = [True] * len(parts)
+        for text, reason in cases:
+            hits = [i for i, part in enumerate(parts) if text in part]
+            if len(hits) != 1:
+                sys.exit(f"triton-lit: skip '{text}' of {path} matches {len(hits)} cases, not one")
+            if hits[0] == 0:
+                sys.exit(f"triton-lit: skip '{text}' of {path} is in the first case, which holds the RUN lines")
+            keep[hits[0]] = False
+        if 10 * keep.count(False) > len(parts):
+            sys.exit(f"triton-lit: {path}: {keep.count(False)} of {len(parts)} cases skipped, more than 10%")
+        text = "\n// -----\n".join(part for part, k in zip(parts, keep) if k)
+        with open(os.path.join(copy, path), "w") as f:
+            f.write(text)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tests", default=os.environ.get(
@@ -65,8 +111,11 @@ def main():
         print(f"triton-lit: skipped: no Triton lit tests at {tests} (set TRITON_TESTS)")
         return 0
     lit = os.path.join(LLVM, "lit")
+    skips = read_skips()
     with tempfile.TemporaryDirectory() as out:
-        env = dict(os.environ, TRITON_LIT_TESTS=tests, TRITON_LIT_OUT=out,
+        source = os.path.join(out, "tests")
+        cut_cases(tests, source, skips)
+        env = dict(os.environ, TRITON_LIT_TESTS=source, TRITON_LIT_OUT=out,
                    PATH=os.pathsep.join([os.path.abspath(args.tools), LLVM, os.environ.get("PATH", "")]))
         results = os.path.join(out, "results.json")
         subprocess.run([sys.executable, lit, os.path.join(ROOT, "test", "triton-lit"), "-q", "-o", results],
@@ -88,6 +137,9 @@ def main():
         print(f"{folder:<18} {passed:>3} of {total:>3} pass")
     passed = sum(p for p, _ in per_folder.values())
     print(f"{'total':<18} {passed:>3} of {len(outcomes):>3} pass")
+    print(f"skipped cases: {len(skips)}")
+    for path, text, reason in skips:
+        print(f"  {path} ({text}): {reason}")
 
     failing = {p: first_error(o) for p, (c, o) in outcomes.items() if c != "PASS"}
     if args.update:
