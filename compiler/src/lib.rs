@@ -178,6 +178,40 @@ impl CompileError {
     }
 }
 
+/// A kernel of `module` that takes a TMA descriptor (a `!tt.tensordesc`
+/// argument, or one marked `tt.nv_tma_desc`), which Triton's launcher
+/// would have to build from metadata this project does not write yet.
+fn tma_descriptor_kernel<'c, 'a>(
+    module: &'a Module<'c>,
+) -> Option<melior::ir::operation::OperationRef<'c, 'a>> {
+    use melior::ir::{block::BlockLike, RegionLike, ValueLike};
+    let mut op = module.body().first_operation();
+    while let Some(function) = op {
+        op = function.next_in_block();
+        if !tt_dialect::ir::is_op(function, "tt.func") {
+            continue;
+        }
+        let marked = function
+            .attribute("arg_attrs")
+            .is_ok_and(|a| a.to_string().contains("tt.nv_tma_desc"));
+        let typed = function
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .is_some_and(|entry| {
+                (0..entry.argument_count()).any(|i| {
+                    entry
+                        .argument(i)
+                        .is_ok_and(|a| tt_dialect::types::tensor_desc_block(a.r#type()).is_some())
+                })
+            });
+        if marked || typed {
+            return Some(function);
+        }
+    }
+    None
+}
+
 impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.stage {
@@ -467,6 +501,11 @@ impl<'c, 'o> Compilation<'c, 'o> {
                     Some(Stage::Ttir),
                     "the input is TTGIR (it has ttg.num-warps): there is no TTIR to emit",
                 ));
+            }
+            if let Some(kernel) = tma_descriptor_kernel(&module) {
+                let message = "kernels that take TMA descriptors (tensor descriptor arguments) are not supported yet: the launch metadata cannot describe them";
+                tt_passes::rust_pass::fail(kernel, message);
+                return Err(self.error(Some(Stage::Ttgir), message));
             }
         } else {
             if self.options.make_ttir {

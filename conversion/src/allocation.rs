@@ -120,11 +120,11 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 /// * `tt.call` (a `noinline` function): the shared memory the callee and
 ///   what it calls use (Triton's virtual buffer); the lowering hands the
 ///   callee a pointer to it.
+/// * `ttng.tensormap_create`: the 128-byte TMA descriptor it assembles.
 ///
 /// Refused (`Err`): conversions over several CTAs, scans over layouts
 /// that repeat elements in registers or that the lowering cannot scan,
-/// warp specialization, TMA descriptor creation and calls nested more
-/// than 16 deep.
+/// warp specialization and calls nested more than 16 deep.
 pub fn scratch_bytes(op: OperationRef) -> Result<Option<u64>, String> {
     scratch(op.to_raw()).map_err(|e| e.what)
 }
@@ -139,9 +139,9 @@ fn scratch(op: MlirOperation) -> Result<Option<u64>, Unsupported> {
         "tt.scan" => scan_scratch(op)?,
         "tt.call" => call_scratch(op)?,
         "tt.gather" => gather_scratch(op)?,
-        "ttg.warp_specialize" | "ttng.tensormap_create" | "func.call" => {
-            return Err(unsupported(op, name))
-        }
+        // The descriptor being built: 128 bytes.
+        "ttng.tensormap_create" => 128,
+        "ttg.warp_specialize" | "func.call" => return Err(unsupported(op, name)),
         _ => 0,
     };
     Ok((bytes > 0).then_some(bytes))

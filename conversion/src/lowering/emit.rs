@@ -447,6 +447,14 @@ impl<'c, 'a> Emitter<'c, 'a> {
 
     /// Inline PTX returning `result` (a struct for several registers),
     /// with side effects or without.
+    /// Inline PTX with side effects and no result, its result typed
+    /// `!llvm.void` as Triton's PTXBuilder types it (the form Triton's
+    /// barrier and TMA lowerings print).
+    pub fn void_asm(&self, asm: &str, constraints: &str, operands: &[Value<'c, 'a>]) {
+        let void = Type::parse(self.context, "!llvm.void").expect("the LLVM dialect is loaded");
+        self.asm(asm, constraints, operands, Some(void), true);
+    }
+
     pub fn asm(
         &self,
         asm: &str,

@@ -24,6 +24,7 @@ mod nvg;
 mod print;
 mod reduce;
 pub(crate) mod scan;
+mod tma;
 mod types;
 mod view;
 mod wgmma;
@@ -39,13 +40,14 @@ use melior::{
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, OperationRef},
         r#type::{IntegerType, TypeLike},
-        Attribute, Block, BlockRef, Identifier, Location, Region, RegionLike, Type, Value,
-        ValueLike,
+        Attribute, AttributeLike, Block, BlockRef, Identifier, Location, Region, RegionLike, Type,
+        Value, ValueLike,
     },
     Context,
 };
 use tt_dialect::{ir as ttir, types::TensorView};
 use tt_passes::{analysis::axis_info::AxisInfoMap, rust_pass::Failure};
+use ttg_dialect::layout::MemDesc;
 
 pub use emit::{packed_type, Emitter};
 pub use layout::{Distributed, ThreadIds};
@@ -544,6 +546,34 @@ pub fn convert_type<'c>(context: &'c Context, ty: Type<'c>) -> Type<'c> {
     ty
 }
 
+/// Attribute `name` of argument `index` of `function` (its `arg_attrs`).
+fn argument_attribute<'c>(
+    function: OperationRef<'c, '_>,
+    index: usize,
+    name: &str,
+) -> Option<Attribute<'c>> {
+    let all = ttir::inherent_attribute(function, "arg_attrs")?;
+    // SAFETY: `all` is a live attribute, read as an array only when it is
+    // one, and its element as a dictionary only when it is one.
+    unsafe {
+        let raw = all.to_raw();
+        if !mlir_sys::mlirAttributeIsAArray(raw)
+            || index >= mlir_sys::mlirArrayAttrGetNumElements(raw) as usize
+        {
+            return None;
+        }
+        let dictionary = mlir_sys::mlirArrayAttrGetElement(raw, index as isize);
+        if !mlir_sys::mlirAttributeIsADictionary(dictionary) {
+            return None;
+        }
+        let value = mlir_sys::mlirDictionaryAttrGetElementByName(
+            dictionary,
+            melior::StringRef::new(name).to_raw(),
+        );
+        (!value.ptr.is_null()).then(|| Attribute::from_raw(value))
+    }
+}
+
 /// The address space of a `!tt.ptr`, or `None` for other types.
 pub fn pointer_address_space(ty: Type) -> Option<u32> {
     unsafe {
@@ -619,7 +649,7 @@ pub fn lower_module<'c, 'a>(
 /// operand of one): this lowering emits NVVM and knows none of them.
 fn refuse_amd_layouts(module: OperationRef) -> Result<(), Failure> {
     use tt_passes::ttir::loop_support::ir;
-    use ttg_dialect::layout::{Layout, MemDesc};
+    use ttg_dialect::layout::Layout;
     let amd = |value| {
         let ty = ir::value_type(value);
         // SAFETY: `ty` is the type of a live value of the module.
@@ -895,9 +925,40 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     .into(),
                 )
             });
+        // TMA descriptors (`!tt.tensordesc` arguments, or pointers marked
+        // `tt.nv_tma_desc = 1`) reach a kernel by value, 64-byte aligned,
+        // as constants of the grid, as Triton passes them.
+        let tma_arguments: Vec<bool> = (0..old_entry.argument_count())
+            .map(|i| {
+                let arg: Value = old_entry.argument(i).expect("argument").into();
+                tt_dialect::types::tensor_desc_block(arg.r#type()).is_some()
+                    || argument_attribute(function, i, "tt.nv_tma_desc")
+                        .and_then(ttir::int_value)
+                        .is_some_and(|(v, _)| v == 1)
+            })
+            .collect();
+        let arg_attrs = (is_kernel && tma_arguments.contains(&true)).then(|| {
+            let dictionaries: Vec<String> = (0..inputs.len())
+                .map(|i| {
+                    if tma_arguments.get(i).copied().unwrap_or(false) {
+                        "{llvm.align = 64 : i32, llvm.byval = !llvm.array<128 x i8>, \
+                         nvvm.grid_constant, tt.nv_tma_desc = 1 : i32}"
+                            .to_owned()
+                    } else {
+                        "{}".to_owned()
+                    }
+                })
+                .collect();
+            (
+                Identifier::new(context, "arg_attrs"),
+                Attribute::parse(context, &format!("[{}]", dictionaries.join(", ")))
+                    .expect("argument attributes"),
+            )
+        });
         let attributes: Vec<(Identifier, Attribute)> = attributes
             .into_iter()
             .chain(maxnreg.filter(|_| is_kernel))
+            .chain(arg_attrs)
             .collect();
         let new_function = OperationBuilder::new("llvm.func", location)
             .add_attributes(&attributes)
@@ -1022,9 +1083,22 @@ impl<'c, 'a> Lowering<'c, 'a> {
     }
 
     /// How a value of type `ty` crosses a function boundary (argument,
-    /// result): a scalar as itself, a tensor as a struct of the thread's
-    /// elements, as Triton passes them.
+    /// result), as Triton passes them: a scalar as itself, a tensor as a
+    /// struct of the thread's elements, a shared-memory descriptor as its
+    /// base and one (zero) offset per dimension, a tensor descriptor as a
+    /// generic pointer (to the 128-byte TMA descriptor).
     fn abi_type(&self, ty: Type<'c>) -> Result<Type<'c>, String> {
+        if let Some(desc) = MemDesc::of(ty) {
+            let mut fields = vec![types::llvm_pointer(self.context, 3)];
+            fields.extend(std::iter::repeat_n(
+                Type::from(IntegerType::new(self.context, 32)),
+                desc.shape.len(),
+            ));
+            return Ok(emit::llvm_struct(self.context, &fields));
+        }
+        if tt_dialect::types::tensor_desc_block(ty).is_some() {
+            return Ok(types::llvm_pointer(self.context, 0));
+        }
         if TensorView::of(ty).is_none() {
             return Ok(self.element_type(ty));
         }
@@ -1041,6 +1115,13 @@ impl<'c, 'a> Lowering<'c, 'a> {
         emit: &Emitter<'c, 'a>,
         value: Value<'c, 'a>,
     ) -> Result<Value<'c, 'a>, String> {
+        if MemDesc::of(value.r#type()).is_some() {
+            let ty = self.abi_type(value.r#type())?;
+            let rank = MemDesc::of(value.r#type()).map_or(0, |d| d.shape.len());
+            let mut fields = vec![self.scalar(value)?];
+            fields.extend(std::iter::repeat_n(emit.i32(0), rank));
+            return Ok(emit.struct_of(&fields, ty));
+        }
         if TensorView::of(value.r#type()).is_none() {
             return self.scalar(value);
         }
@@ -1056,6 +1137,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
         abi: Value<'c, 'a>,
         ty: Type<'c>,
     ) -> Vec<Value<'c, 'a>> {
+        if MemDesc::of(ty).is_some() {
+            return vec![emit.extract(abi, 0, types::llvm_pointer(self.context, 3))];
+        }
         if TensorView::of(ty).is_none() {
             return vec![abi];
         }
@@ -1220,6 +1304,19 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "ttng.warp_group_dot" => wgmma::warp_group_dot(self, emit, op),
             "ttng.warp_group_dot_wait" => wgmma::warp_group_dot_wait(self, emit, op),
             "ttng.fence_async_shared" => wgmma::fence_async_shared(self, emit, op),
+            "ttng.init_barrier" => tma::init_barrier(self, emit, op),
+            "ttng.inval_barrier" => tma::inval_barrier(self, emit, op),
+            "ttng.barrier_expect" => tma::barrier_expect(self, emit, op),
+            "ttng.arrive_barrier" => tma::arrive_barrier(self, emit, op),
+            "ttng.wait_barrier" => tma::wait_barrier(self, emit, op),
+            "ttng.async_copy_mbarrier_arrive" => tma::async_copy_mbarrier_arrive(self, emit, op),
+            "ttng.async_tma_copy_global_to_local" => tma::copy_global_to_local(self, emit, op),
+            "ttng.async_tma_copy_local_to_global" => tma::copy_local_to_global(self, emit, op),
+            "ttng.async_tma_store_wait" => tma::store_wait(self, emit, op),
+            "ttng.tensormap_create" => tma::tensormap_create(self, emit, op),
+            "ttng.tensormap_fenceproxy_acquire" => {
+                tma::tensormap_fenceproxy_acquire(self, emit, op)
+            }
             "tt.reduce" => {
                 reduce::lower(self, emit, op)?;
                 assert::raise_deferred(self, emit)

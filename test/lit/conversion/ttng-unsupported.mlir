@@ -1,5 +1,6 @@
-// Lowering Blackwell (tcgen05, tensor memory) and the TMA/mbarrier ops of
-// ttng is not implemented: convert-triton-gpu-to-llvm refuses each of them
+// Lowering Blackwell (tcgen05, tensor memory) and the cluster and TMA
+// gather/scatter ops of ttng is not implemented (mbarriers, TMA copies and
+// descriptors are: tma-barriers.mlir): convert-triton-gpu-to-llvm refuses each of them
 // with an error at the op, and exits with a failure, instead of dropping or
 // crashing on it.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --allocate-shared-memory-nv --convert-triton-gpu-to-llvm
@@ -36,150 +37,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func public @cluster_wait() {
     // expected-error @+1 {{'ttng.cluster_wait' op convert-triton-gpu-to-llvm: 'ttng.cluster_wait' is not supported yet}}
     ttng.cluster_wait
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @init_barrier(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>) {
-    // expected-error @+1 {{'ttng.init_barrier' op convert-triton-gpu-to-llvm: 'ttng.init_barrier' is not supported yet}}
-    ttng.init_barrier %bar, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @inval_barrier(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>) {
-    // expected-error @+1 {{'ttng.inval_barrier' op convert-triton-gpu-to-llvm: 'ttng.inval_barrier' is not supported yet}}
-    ttng.inval_barrier %bar : !ttg.memdesc<1xi64, #bar, #smem, mutable>
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @barrier_expect(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %p: i1) {
-    // expected-error @+1 {{'ttng.barrier_expect' op convert-triton-gpu-to-llvm: 'ttng.barrier_expect' is not supported yet}}
-    ttng.barrier_expect %bar, 128, %p : !ttg.memdesc<1xi64, #bar, #smem, mutable>
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @wait_barrier(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %i: i32) {
-    // expected-error @+1 {{'ttng.wait_barrier' op convert-triton-gpu-to-llvm: 'ttng.wait_barrier' is not supported yet}}
-    ttng.wait_barrier %bar, %i : !ttg.memdesc<1xi64, #bar, #smem, mutable>
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @arrive_barrier(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>) {
-    // expected-error @+1 {{'ttng.arrive_barrier' op convert-triton-gpu-to-llvm: 'ttng.arrive_barrier' is not supported yet}}
-    ttng.arrive_barrier %bar, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @async_copy_mbarrier_arrive(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>) {
-    // expected-error @+1 {{'ttng.async_copy_mbarrier_arrive' op convert-triton-gpu-to-llvm: 'ttng.async_copy_mbarrier_arrive' is not supported yet}}
-    ttng.async_copy_mbarrier_arrive %bar : !ttg.memdesc<1xi64, #bar, #smem, mutable>
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @async_tma_copy_global_to_local(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %p: i1, %i: i32, %desc: !tt.tensordesc<tensor<128x64xf16, #nvmma>>, %buf: !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>) {
-    // expected-error @+1 {{'ttng.async_tma_copy_global_to_local' op convert-triton-gpu-to-llvm: 'ttng.async_tma_copy_global_to_local' is not supported yet}}
-    ttng.async_tma_copy_global_to_local %desc[%i, %i] %buf, %bar, %p : !tt.tensordesc<tensor<128x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @async_tma_copy_local_to_global(%i: i32, %desc: !tt.tensordesc<tensor<128x64xf16, #nvmma>>, %buf: !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>) {
-    // expected-error @+1 {{'ttng.async_tma_copy_local_to_global' op convert-triton-gpu-to-llvm: 'ttng.async_tma_copy_local_to_global' is not supported yet}}
-    ttng.async_tma_copy_local_to_global %desc[%i, %i] %buf : !tt.tensordesc<tensor<128x64xf16, #nvmma>>, !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
     tt.return
   }
 }
@@ -236,24 +93,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %rows = arith.constant dense<0> : tensor<32xi32, #blocked1>
     // expected-error @+1 {{'ttng.async_tma_scatter' op convert-triton-gpu-to-llvm: 'ttng.async_tma_scatter' is not supported yet}}
     ttng.async_tma_scatter %gdesc[%rows, %i] %gbuf : !tt.tensordesc<tensor<1x64xf16, #nvmma>>, tensor<32xi32, #blocked1>, i32, !ttg.memdesc<32x64xf16, #nvmma, #smem, mutable>
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @async_tma_store_wait() {
-    // expected-error @+1 {{'ttng.async_tma_store_wait' op convert-triton-gpu-to-llvm: 'ttng.async_tma_store_wait' is not supported yet}}
-    ttng.async_tma_store_wait {pendings = 0 : i32}
     tt.return
   }
 }
@@ -417,43 +256,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func public @reinterpret_tensor_descriptor(%ptr: !tt.ptr<i8>) {
     // expected-error @+1 {{'ttng.reinterpret_tensor_descriptor' op convert-triton-gpu-to-llvm: 'ttng.reinterpret_tensor_descriptor' is not supported yet}}
     %r = ttng.reinterpret_tensor_descriptor %ptr : !tt.ptr<i8> to !tt.tensordesc<tensor<128x64xf16, #nvmma>>
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @tensormap_create(%i: i32, %ptr: !tt.ptr<i8>) {
-    // The shared-memory allocation (its scratch buffer) refuses it first.
-    // expected-error @+1 {{'ttng.tensormap_create' op 'allocate-shared-memory-nv' does not support ttng.tensormap_create yet}}
-    ttng.tensormap_create %ptr, %ptr, [%i], [%i], [], [%i] {elem_type = 6 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<i8>, i32, i32, i32) -> ()
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @tensormap_fenceproxy_acquire(%ptr: !tt.ptr<i8>) {
-    // expected-error @+1 {{'ttng.tensormap_fenceproxy_acquire' op convert-triton-gpu-to-llvm: 'ttng.tensormap_fenceproxy_acquire' is not supported yet}}
-    ttng.tensormap_fenceproxy_acquire %ptr : !tt.ptr<i8>
     tt.return
   }
 }

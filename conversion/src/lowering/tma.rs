@@ -1,0 +1,528 @@
+//! Hopper's asynchronous machinery, as Triton 3.6 lowers it: mbarriers
+//! (`ttng.init_barrier`, `inval_barrier`, `barrier_expect`,
+//! `arrive_barrier`, `wait_barrier`, `async_copy_mbarrier_arrive`) as
+//! predicated `mbarrier.*` PTX on one thread; TMA copies
+//! (`ttng.async_tma_copy_global_to_local`, `async_tma_copy_local_to_global`,
+//! `async_tma_store_wait`) as `cp.async.bulk.tensor` from one elected
+//! lane; and device-side descriptors (`ttng.tensormap_create`,
+//! `tensormap_fenceproxy_acquire`) as `tensormap.*` PTX.
+//!
+//! A TMA copy here moves its whole buffer in one message: every dimension
+//! at most 256 elements and, with a swizzled NVMMA layout, rows exactly one
+//! swizzle wide. Larger copies (several messages, which Triton spreads over
+//! the warps) are refused with a located error.
+
+use melior::ir::{
+    operation::{OperationLike, OperationRef},
+    Value, ValueLike,
+};
+use tt_dialect::ir as ttir;
+use ttg_dialect::layout::{Layout, MemDesc};
+
+use super::{Access, Emitter, LowerResult, Lowering};
+
+fn operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Result<Value<'c, 'a>, String> {
+    ttir::operand(op, i).ok_or_else(|| format!("missing operand {i}"))
+}
+
+fn int_attr(op: OperationRef, name: &str) -> Result<i64, String> {
+    ttir::inherent_attribute(op, name)
+        .and_then(ttir::int_value)
+        .map(|(v, _)| v)
+        .ok_or_else(|| format!("the {name} attribute is missing"))
+}
+
+/// `tid.x == 0`: the one thread that drives a barrier.
+fn thread_zero<'c, 'a>(lw: &Lowering<'c, 'a>, emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
+    let (tid, _, _) = lw.thread_ids();
+    emit.icmp("eq", tid, emit.i32(0))
+}
+
+/// `tid.x < n`: the first `n` threads.
+fn threads_below<'c, 'a>(lw: &Lowering<'c, 'a>, emit: &Emitter<'c, 'a>, n: i64) -> Value<'c, 'a> {
+    let (tid, _, _) = lw.thread_ids();
+    emit.icmp("slt", tid, emit.i32(n))
+}
+
+/// The optional predicate operand `index` of `op`, and'ed into `pred`;
+/// `None` when absent or the constant true.
+fn with_pred<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    index: usize,
+    pred: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
+    match optional_pred(lw, op, index)? {
+        Some(p) => Ok(emit.and(pred, p)),
+        None => Ok(pred),
+    }
+}
+
+fn optional_pred<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    index: usize,
+) -> Result<Option<Value<'c, 'a>>, String> {
+    match ttir::operand(op, index) {
+        Some(value) if !is_true(value) => lw.scalar(value).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// Whether `value` is the constant true.
+fn is_true(value: Value) -> bool {
+    ttir::constant_of(value)
+        .and_then(ttir::bool_value)
+        .unwrap_or(false)
+}
+
+/// One predicated `mbarrier` instruction on the barrier at operand 0.
+fn mbarrier<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    pred: Value<'c, 'a>,
+    asm: &str,
+) -> LowerResult {
+    let barrier = operand(op, 0)?;
+    let pointer = lw.scalar(barrier)?;
+    let span = lw.buffer_span(barrier);
+    lw.shared_access(emit, Access::Write(span));
+    emit.void_asm(asm, "b,r", &[pred, pointer]);
+    Ok(())
+}
+
+/// `ttng.init_barrier`: thread 0 sets the arrival count.
+pub fn init_barrier<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let count = int_attr(op, "count")?;
+    let pred = thread_zero(lw, emit);
+    mbarrier(
+        lw,
+        emit,
+        op,
+        pred,
+        &format!("@$0 mbarrier.init.shared::cta.b64 [$1], {count};"),
+    )
+}
+
+/// `ttng.inval_barrier`: thread 0 invalidates the barrier.
+pub fn inval_barrier<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let pred = thread_zero(lw, emit);
+    mbarrier(
+        lw,
+        emit,
+        op,
+        pred,
+        "@$0 mbarrier.inval.shared::cta.b64 [$1];",
+    )
+}
+
+/// `ttng.barrier_expect`: thread 0 (where the predicate holds) arrives and
+/// announces `size` bytes of transactions.
+pub fn barrier_expect<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let size = int_attr(op, "size")?;
+    let pred = thread_zero(lw, emit);
+    let pred = with_pred(lw, emit, op, 1, pred)?;
+    mbarrier(
+        lw,
+        emit,
+        op,
+        pred,
+        &format!("@$0 mbarrier.arrive.expect_tx.shared.b64 _, [$1], {size};"),
+    )
+}
+
+/// `ttng.arrive_barrier`: thread 0 (where the predicate holds) arrives
+/// `count` times.
+pub fn arrive_barrier<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let count = int_attr(op, "count")?;
+    let pred = thread_zero(lw, emit);
+    let pred = with_pred(lw, emit, op, 1, pred)?;
+    mbarrier(
+        lw,
+        emit,
+        op,
+        pred,
+        &format!("@$0 mbarrier.arrive.shared::cta.b64 _, [$1], {count};"),
+    )
+}
+
+/// `ttng.wait_barrier`: every thread spins on `try_wait.parity` until the
+/// barrier's phase `phase` completes; with a predicate, threads where it
+/// is false skip the wait.
+pub fn wait_barrier<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let barrier = operand(op, 0)?;
+    let pointer = lw.scalar(barrier)?;
+    let phase = lw.scalar(operand(op, 1)?)?;
+    // The barrier completes when the data it tracks has landed: what
+    // follows reads it.
+    let span = lw.buffer_span(barrier);
+    lw.shared_access(emit, Access::Read(span));
+    let wait = "waitLoop:\n\tmbarrier.try_wait.parity.shared.b64 complete, [$0], $1;\n\t\
+                @!complete bra.uni waitLoop;\n";
+    // alloc, phase, the optional predicate, then the dependencies.
+    let pred = match ttir::segment(op, 2).and_then(|p| p.first().copied()) {
+        Some(p) if !is_true(p) => Some(lw.scalar(p)?),
+        _ => None,
+    };
+    match pred {
+        None => emit.void_asm(
+            &format!("\n{{\n\t.reg .pred complete;\n\t{wait}}}\n"),
+            "r,r",
+            &[pointer, phase],
+        ),
+        Some(pred) => emit.void_asm(
+            &format!(
+                "\n{{\n\t@!$2 bra.uni skipWait;\n\t.reg .pred complete;\n\t{wait}\tskipWait:\n}}\n"
+            ),
+            "r,r,b",
+            &[pointer, phase, pred],
+        ),
+    };
+    Ok(())
+}
+
+/// `ttng.async_copy_mbarrier_arrive`: the barrier tracks this thread's
+/// outstanding `cp.async` copies (`noIncrement`: without counting an
+/// arrival in advance).
+pub fn async_copy_mbarrier_arrive<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let pointer = lw.scalar(operand(op, 0)?)?;
+    let no_increment = ttir::has_unit_attribute(op, "noIncrement");
+    let attributes: Vec<(&str, melior::ir::Attribute)> = if no_increment {
+        vec![("noinc", emit.attr("true"))]
+    } else {
+        Vec::new()
+    };
+    emit.op(
+        "nvvm.cp.async.mbarrier.arrive",
+        &[pointer],
+        &[],
+        &attributes,
+    );
+    Ok(())
+}
+
+/// The one TMA message that moves the whole buffer `desc`, or why there
+/// is more than one.
+fn single_message(desc: &MemDesc) -> Result<(), String> {
+    let Some(Layout::NvmmaShared {
+        swizzling_byte_width,
+        transposed,
+        ..
+    }) = Layout::read(desc.encoding)
+    else {
+        return Err("a TMA copy into a shared layout other than NVMMA is not supported yet".into());
+    };
+    if desc.shape.is_empty() {
+        return Err("a TMA copy of a rank-0 buffer".into());
+    }
+    let bits = super::types::memory_bits(desc.element);
+    let contiguous = if transposed { 0 } else { desc.shape.len() - 1 };
+    let too_large = desc.shape.iter().any(|&d| d > 256);
+    let row = i64::from(swizzling_byte_width) * 8 / i64::from(bits.max(1));
+    let partial_rows = swizzling_byte_width != 0 && desc.shape[contiguous] != row;
+    if too_large || partial_rows {
+        return Err(format!(
+            "a TMA copy of {:?} elements that needs several messages (a dimension above 256, or rows other than one {}-byte swizzle) is not supported yet",
+            desc.shape, swizzling_byte_width
+        ));
+    }
+    Ok(())
+}
+
+/// The TMA predicate: the op's, one elected lane, warp 0.
+fn tma_pred<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    pred: Option<Value<'c, 'a>>,
+) -> Value<'c, 'a> {
+    let elect = emit.value("nvvm.elect.sync", &[], emit.int_type(1), &[]);
+    let elected = match pred {
+        Some(p) => emit.and(p, elect),
+        None => elect,
+    };
+    emit.and(elected, threads_below(lw, emit, lw.threads_per_warp))
+}
+
+/// The coordinates operands `first..first + rank` of `op`, innermost
+/// first, as TMA takes them (Triton's order: reversed).
+fn coordinates<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    first: usize,
+    rank: usize,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    (0..rank)
+        .rev()
+        .map(|d| lw.scalar(operand(op, first + d)?))
+        .collect()
+}
+
+/// `{$i, $i+1, ...}` for `n` operands from `$first`.
+fn operand_list(first: usize, n: usize) -> String {
+    let names: Vec<String> = (first..first + n).map(|i| format!("${i}")).collect();
+    names.join(", ")
+}
+
+/// `ttng.async_tma_copy_global_to_local`: one `cp.async.bulk.tensor`
+/// from global memory into the buffer, completing on the barrier.
+pub fn copy_global_to_local<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    for (name, default) in [("cache", 1), ("evict", 1)] {
+        if ttir::inherent_attribute(op, name)
+            .and_then(ttir::int_value)
+            .is_some_and(|(v, _)| v != default)
+        {
+            return Err(format!(
+                "a TMA load with a '{name}' hint is not supported yet"
+            ));
+        }
+    }
+    if ttir::inherent_attribute(op, "isVolatile")
+        .and_then(ttir::bool_value)
+        .unwrap_or(false)
+    {
+        return Err("a volatile TMA load is not supported yet".into());
+    }
+    // desc, coordinates..., barrier, result, pred.
+    let rank = op
+        .operand_count()
+        .checked_sub(4)
+        .ok_or("missing operands")?;
+    let desc = lw.scalar(operand(op, 0)?)?;
+    let barrier = operand(op, 1 + rank)?;
+    let result = operand(op, 2 + rank)?;
+    let memdesc = MemDesc::of(result.r#type()).ok_or("expected a shared-memory destination")?;
+    single_message(&memdesc)?;
+    let coords = coordinates(lw, op, 1, rank)?;
+    let destination = lw.scalar(result)?;
+    let barrier_pointer = lw.scalar(barrier)?;
+    let span = lw.buffer_span(result);
+    lw.shared_access(emit, Access::Write(span));
+    let pred = optional_pred(lw, op, 3 + rank)?;
+    let pred = tma_pred(lw, emit, pred);
+    let asm = format!(
+        "@$0 cp.async.bulk.tensor.{rank}d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {{{}}}], [${}];",
+        operand_list(3, rank),
+        3 + rank
+    );
+    let constraints = format!("b,r,l{},r", ",r".repeat(rank));
+    let mut operands = vec![pred, destination, desc];
+    operands.extend(coords);
+    operands.push(barrier_pointer);
+    emit.void_asm(&asm, &constraints, &operands);
+    Ok(())
+}
+
+/// `ttng.async_tma_copy_local_to_global`: one `cp.async.bulk.tensor` from
+/// the buffer to global memory, in a bulk group committed at once.
+pub fn copy_local_to_global<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    if ttir::inherent_attribute(op, "evict")
+        .and_then(ttir::int_value)
+        .is_some_and(|(v, _)| v != 1)
+    {
+        return Err("a TMA store with an eviction hint is not supported yet".into());
+    }
+    // desc, coordinates..., source.
+    let count = op.operand_count();
+    let rank = count.checked_sub(2).ok_or("missing operands")?;
+    let desc = lw.scalar(operand(op, 0)?)?;
+    let source = operand(op, count - 1)?;
+    let memdesc = MemDesc::of(source.r#type()).ok_or("expected a shared-memory source")?;
+    single_message(&memdesc)?;
+    let coords = coordinates(lw, op, 1, rank)?;
+    let pointer = lw.scalar(source)?;
+    let span = lw.buffer_span(source);
+    lw.shared_access(emit, Access::Read(span));
+    let pred = tma_pred(lw, emit, None);
+    let asm = format!(
+        "@$0 cp.async.bulk.tensor.{rank}d.global.shared::cta.bulk_group [$1, {{{}}}], [${}];",
+        operand_list(2, rank),
+        2 + rank
+    );
+    let constraints = format!("b,l{},r", ",r".repeat(rank));
+    let mut operands = vec![pred, desc];
+    operands.extend(coords);
+    operands.push(pointer);
+    emit.void_asm(&asm, &constraints, &operands);
+    emit.op("nvvm.cp.async.bulk.commit.group", &[], &[], &[]);
+    Ok(())
+}
+
+/// `ttng.async_tma_store_wait`: waits until at most `pendings` bulk groups
+/// still read shared memory, then synchronises the CTA so that the buffers
+/// may be reused.
+pub fn store_wait<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let pendings = int_attr(op, "pendings")?;
+    let i32_type = emit.i32_type();
+    emit.op(
+        "nvvm.cp.async.bulk.wait_group",
+        &[],
+        &[],
+        &[
+            (
+                "group",
+                melior::ir::attribute::IntegerAttribute::new(i32_type, pendings).into(),
+            ),
+            ("read", melior::ir::Attribute::unit(emit.context)),
+        ],
+    );
+    lw.shared_access(emit, Access::Barrier);
+    Ok(())
+}
+
+/// `ttng.tensormap_create`: warp 0 zeroes the op's 128-byte shared
+/// scratch, thread 0 writes each field with `tensormap.replace`, and warp
+/// 0 copies the descriptor to global memory with a release fence.
+pub fn tensormap_create<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let offset = super::scratch_offset(op)?;
+    let scratch = lw.shared_at(emit, offset);
+    let segment = |i: usize| -> Result<Vec<Value<'c, 'a>>, String> {
+        ttir::segment(op, i)
+            .ok_or_else(|| format!("missing operand segment {i}"))?
+            .into_iter()
+            .map(|v| lw.scalar(v))
+            .collect()
+    };
+    let desc_pointer = segment(0)?
+        .first()
+        .copied()
+        .ok_or("missing descriptor pointer")?;
+    let global_address = segment(1)?
+        .first()
+        .copied()
+        .ok_or("missing global address")?;
+    let box_dims = segment(2)?;
+    let global_dims = segment(3)?;
+    let global_strides = segment(4)?;
+    let element_strides = segment(5)?;
+    let rank = box_dims.len();
+    let span = crate::allocation::buffer_range(op);
+    lw.shared_access(emit, Access::Write(span.clone()));
+    // Zero the 128 bytes: one word per lane of warp 0.
+    let (tid, _, _) = lw.thread_ids();
+    let word = emit.gep(scratch, tid, emit.i32_type());
+    let warp0 = threads_below(lw, emit, 32);
+    emit.void_asm(
+        "@$2 st.shared.b32 [ $0 + 0 ], $1;",
+        "r,r,b",
+        &[word, emit.i32(0), warp0],
+    );
+    emit.warp_barrier();
+    // A field from a register (`index`: of the dimension it describes).
+    let replace = |field: &str, width: u32, index: Option<usize>, value: Value<'c, 'a>| {
+        let pred = thread_zero(lw, emit);
+        let index = index.map(|i| format!("0x{i:x}, ")).unwrap_or_default();
+        let c = if width == 64 { "l" } else { "r" };
+        emit.void_asm(
+            &format!(
+                "@$2 tensormap.replace.tile.{field}.shared::cta.b1024.b{width} [ $0 + 0 ], {index}$1;"
+            ),
+            &format!("l,{c},b"),
+            &[scratch, value, pred]
+    );
+    };
+    let replace_immediate = |field: &str, value: i64| {
+        let pred = thread_zero(lw, emit);
+        emit.void_asm(
+            &format!(
+                "@$1 tensormap.replace.tile.{field}.shared::cta.b1024.b32 [ $0 + 0 ], 0x{value:x};"
+            ),
+            "l,b",
+            &[scratch, pred],
+        );
+    };
+    replace("global_address", 64, None, global_address);
+    replace_immediate("rank", rank as i64 - 1);
+    for (i, &v) in box_dims.iter().enumerate() {
+        replace("box_dim", 32, Some(i), v);
+    }
+    for (i, &v) in global_dims.iter().enumerate() {
+        replace("global_dim", 32, Some(i), v);
+    }
+    for (i, &v) in global_strides.iter().enumerate() {
+        // PTX before 8.6 takes the stride in units of 16 bytes (a ptxas
+        // quirk Triton works around the same way).
+        let v = if lw.options.ptx_version <= 85 {
+            emit.binary("llvm.ashr", v, emit.int(v.r#type(), 4))
+        } else {
+            v
+        };
+        replace("global_stride", 64, Some(i), v);
+    }
+    for (i, &v) in element_strides.iter().enumerate() {
+        replace("element_stride", 32, Some(i), v);
+    }
+    replace_immediate("elemtype", int_attr(op, "elem_type")?);
+    replace_immediate("interleave_layout", int_attr(op, "interleave_layout")?);
+    replace_immediate("swizzle_mode", int_attr(op, "swizzle_mode")?);
+    replace_immediate("fill_mode", int_attr(op, "fill_mode")?);
+    lw.shared_access(emit, Access::Read(span));
+    emit.void_asm(
+        "@$2 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [ $0 + 0 ], [ $1 + 0 ], 0x80;",
+        "l,l,b",
+        &[desc_pointer, scratch, warp0]
+    );
+    Ok(())
+}
+
+/// `ttng.tensormap_fenceproxy_acquire`: warp 0 acquires the descriptor
+/// for the async proxy (with an empty bulk group committed and waited,
+/// Triton's workaround for a missing ptxas fence), then the CTA
+/// synchronises.
+pub fn tensormap_fenceproxy_acquire<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let pointer = lw.scalar(operand(op, 0)?)?;
+    let warp0 = threads_below(lw, emit, 32);
+    emit.void_asm(
+        "@$1 fence.proxy.tensormap::generic.acquire.gpu [ $0 + 0 ], 0x80;\n\t\
+         @$2 cp.async.bulk.commit_group ;\n\t@$3 cp.async.bulk.wait_group.read 0 ;",
+        "l,b,b,b",
+        &[pointer, warp0, warp0, warp0],
+    );
+    lw.shared_access(emit, Access::Barrier);
+    Ok(())
+}
