@@ -110,7 +110,7 @@ def TTG_MemDescSubsliceOp : TTG_Op<"memdesc_subslice", [Pure]> {
   let arguments = (ins TTG_MemDesc:$src, DenseI32ArrayAttr:$offsets);
   let results = (outs TTG_MemDesc:$result);
   let assemblyFormat = [{
-    $src custom<Offsets>($offsets) attr-dict `:` qualified(type($src))
+    $src `` custom<Offsets>($offsets) attr-dict `:` qualified(type($src))
     `->` qualified(type($result))
   }];
 }

@@ -5,14 +5,14 @@
 // RUN: tt-opt %s --split-input-file --tritongpu-prefetch --canonicalize | FileCheck %s
 
 // CHECK-LABEL: @mfma
-// CHECK: %[[A0:.*]] = ttg.memdesc_subslice %arg0 [0, 0] : !ttg.memdesc<128x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x16xf16, #shared, #smem, mutable, 128x32>
+// CHECK: %[[A0:.*]] = ttg.memdesc_subslice %arg0[0, 0] : !ttg.memdesc<128x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x16xf16, #shared, #smem, mutable, 128x32>
 // CHECK-NEXT: %[[PA:.*]] = ttg.local_load %[[A0]] : {{.*}} -> tensor<128x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
-// CHECK-NEXT: %[[B0:.*]] = ttg.memdesc_subslice %arg1 [0, 0]
+// CHECK-NEXT: %[[B0:.*]] = ttg.memdesc_subslice %arg1[0, 0]
 // CHECK-NEXT: %[[PB:.*]] = ttg.local_load %[[B0]] : {{.*}} -> tensor<16x128xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
 // CHECK-NEXT: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[A:.*]] = %arg0, %[[B:.*]] = %arg1, %[[XA:.*]] = %[[PA]], %[[XB:.*]] = %[[PB]])
-// CHECK-NEXT: %[[A1:.*]] = ttg.memdesc_subslice %[[A]] [0, 16]
+// CHECK-NEXT: %[[A1:.*]] = ttg.memdesc_subslice %[[A]][0, 16]
 // CHECK-NEXT: %[[RA:.*]] = ttg.local_load %[[A1]]
-// CHECK-NEXT: %[[B1:.*]] = ttg.memdesc_subslice %[[B]] [16, 0]
+// CHECK-NEXT: %[[B1:.*]] = ttg.memdesc_subslice %[[B]][16, 0]
 // CHECK-NEXT: %[[RB:.*]] = ttg.local_load %[[B1]]
 // CHECK-NEXT: %[[D0:.*]] = tt.dot %[[XA]], %[[XB]], %[[ACC]] : {{.*}} -> tensor<128x128xf32, #mma>
 // CHECK: %[[D1:.*]] = tt.dot %[[RA]], %[[RB]], %[[D0]]

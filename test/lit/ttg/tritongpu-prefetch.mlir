@@ -9,21 +9,21 @@
 // dot, the next iteration's first slices after the independent index
 // computation, and the second dot issued last.
 // CHECK-LABEL: @two_slices
-// CHECK: %[[A0:.*]] = ttg.memdesc_subslice %arg0 [0, 0] : !ttg.memdesc<64x32xf16, #{{.*}}, #smem, mutable> -> !ttg.memdesc<64x16xf16, #{{.*}}, #smem, mutable, 64x32>
+// CHECK: %[[A0:.*]] = ttg.memdesc_subslice %arg0[0, 0] : !ttg.memdesc<64x32xf16, #{{.*}}, #smem, mutable> -> !ttg.memdesc<64x16xf16, #{{.*}}, #smem, mutable, 64x32>
 // CHECK-NEXT: %[[PA:.*]] = ttg.local_load %[[A0]] : {{.*}} -> tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
-// CHECK-NEXT: %[[B0:.*]] = ttg.memdesc_subslice %arg1 [0, 0]
+// CHECK-NEXT: %[[B0:.*]] = ttg.memdesc_subslice %arg1[0, 0]
 // CHECK-NEXT: %[[PB:.*]] = ttg.local_load %[[B0]]
 // CHECK-NEXT: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[A:.*]] = %arg0, %[[B:.*]] = %arg1, %[[XA:.*]] = %[[PA]], %[[XB:.*]] = %[[PB]])
-// CHECK-NEXT: %[[A1:.*]] = ttg.memdesc_subslice %[[A]] [0, 16]
+// CHECK-NEXT: %[[A1:.*]] = ttg.memdesc_subslice %[[A]][0, 16]
 // CHECK-NEXT: %[[RA:.*]] = ttg.local_load %[[A1]]
-// CHECK-NEXT: %[[B1:.*]] = ttg.memdesc_subslice %[[B]] [16, 0]
+// CHECK-NEXT: %[[B1:.*]] = ttg.memdesc_subslice %[[B]][16, 0]
 // CHECK-NEXT: %[[RB:.*]] = ttg.local_load %[[B1]]
 // CHECK-NEXT: %[[D0:.*]] = tt.dot %[[XA]], %[[XB]], %[[ACC]]
 // CHECK: %[[NA:.*]] = ttg.memdesc_index
 // CHECK-NEXT: %[[NB:.*]] = ttg.memdesc_index
-// CHECK-NEXT: %[[NA0:.*]] = ttg.memdesc_subslice %[[NA]] [0, 0]
+// CHECK-NEXT: %[[NA0:.*]] = ttg.memdesc_subslice %[[NA]][0, 0]
 // CHECK-NEXT: %[[NXA:.*]] = ttg.local_load %[[NA0]]
-// CHECK-NEXT: %[[NB0:.*]] = ttg.memdesc_subslice %[[NB]] [0, 0]
+// CHECK-NEXT: %[[NB0:.*]] = ttg.memdesc_subslice %[[NB]][0, 0]
 // CHECK-NEXT: %[[NXB:.*]] = ttg.local_load %[[NB0]]
 // CHECK-NEXT: %[[D1:.*]] = tt.dot %[[RA]], %[[RB]], %[[D0]]
 // CHECK-NEXT: scf.yield %[[D1]], %[[NA]], %[[NB]], %[[NXA]], %[[NXB]]
