@@ -559,6 +559,11 @@ Attribute SharedLinearEncodingAttr::parse(AsmParser &parser, Type) {
   auto dict = parseOpening(parser);
   if (failed(dict))
     return {};
+  if (dict->get("alignment")) {
+    parser.emitError(loc, "alignment must be specified outside of the linear "
+                          "layout braces");
+    return {};
+  }
   Fields fields(parser, loc, *dict);
   ArrayAttr offset, block;
   unsigned alignment = 0;
@@ -636,6 +641,10 @@ Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
       failed(fields.bases("offset", offset)) ||
       failed(fields.bases("block", block)))
     return {};
+  if (!linear && order.size() != shape.size()) {
+    parser.emitError(loc, "Mismatch of shape and order ranks in padded layout");
+    return {};
+  }
   return checked(parser, loc,
                  get(parser.getContext(), intervals, paddings, dict));
 }
@@ -756,6 +765,9 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
       parser.parseRegion(*result.addRegion(), /*arguments=*/{}))
     return failure();
 
+  // As in Triton, the partitions op is located where the partitions begin.
+  Location partitionsLoc =
+      parser.getEncodedSourceLoc(parser.getCurrentLocation());
   SmallVector<std::unique_ptr<Region>> partitions;
   SmallVector<int32_t> numWarps;
   std::string expected = "partition0";
@@ -788,7 +800,7 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
   Region *holder = result.addRegion();
   OpBuilder builder(parser.getContext());
   builder.createBlock(holder);
-  OperationState partitionsState(result.location,
+  OperationState partitionsState(partitionsLoc,
                                  WarpSpecializePartitionsOp::getOperationName());
   for (std::unique_ptr<Region> &region : partitions)
     partitionsState.addRegion(std::move(region));
@@ -1095,9 +1107,13 @@ TtgUnsignedArray ttgPaddedSharedGetField(MlirAttribute raw, int field) {
   auto attr = cast<PaddedSharedEncodingAttr>(unwrap(raw));
   return view(field == 0 ? attr.getIntervals() : attr.getPaddings());
 }
-MlirAttribute ttgPaddedSharedGetOffsetBases(MlirAttribute raw) {
+MlirAttribute ttgPaddedSharedGetLayoutField(MlirAttribute raw, int field) {
   auto attr = cast<PaddedSharedEncodingAttr>(unwrap(raw));
-  return wrap(attr.getLayout().get("offset"));
+  static constexpr std::array<const char *, 4> keys = {"offset", "block",
+                                                       "order", "shape"};
+  if (field < 0 || field >= static_cast<int>(keys.size()))
+    return wrap(Attribute());
+  return wrap(attr.getLayout().get(keys[field]));
 }
 
 bool ttgTypeIsAAsyncToken(MlirType type) {

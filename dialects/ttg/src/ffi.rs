@@ -83,7 +83,7 @@ unsafe extern "C" {
     pub fn ttgSharedLinearGetBases(attr: MlirAttribute, field: i32) -> MlirAttribute;
     pub fn ttgSharedLinearGetAlignment(attr: MlirAttribute) -> u32;
     pub fn ttgPaddedSharedGetField(attr: MlirAttribute, field: i32) -> UnsignedArray;
-    pub fn ttgPaddedSharedGetOffsetBases(attr: MlirAttribute) -> MlirAttribute;
+    pub fn ttgPaddedSharedGetLayoutField(attr: MlirAttribute, field: i32) -> MlirAttribute;
 
     pub fn ttgTypeIsAAsyncToken(ty: MlirType) -> bool;
     pub fn ttgTypeIsAMemDesc(ty: MlirType) -> bool;

@@ -93,12 +93,16 @@ pub enum Layout {
         block: Vec<Vec<i64>>,
         alignment: u32,
     },
+    /// `#ttg.padded_shared`: its linear component is given either by the
+    /// `offset` and `block` bases, or (both empty) as the identity over
+    /// `shape` in `order`.
     PaddedShared {
         intervals: Vec<u32>,
         paddings: Vec<u32>,
-        /// The `offset` bases of a linear layout dictionary (empty for the
-        /// `order`/`shape` form).
         offsets: Vec<Vec<i64>>,
+        block: Vec<Vec<i64>>,
+        order: Vec<u32>,
+        shape: Vec<u32>,
     },
 }
 
@@ -149,6 +153,29 @@ pub fn memory_space(attr: Attribute) -> Option<MemorySpace> {
         ffi::SPACE_SHARED_MEMORY => Some(MemorySpace::Shared),
         ffi::SPACE_TENSOR_MEMORY => Some(MemorySpace::Tensor),
         _ => None,
+    }
+}
+
+/// Reads a list of non-negative integers (`ArrayAttr` of integers, as the
+/// shim's parsers accept them).
+fn integers(raw: MlirAttribute) -> Vec<u32> {
+    // SAFETY: `raw` is null or a live attribute; elements are read only
+    // from an array attribute, within its bounds, and as integers only
+    // where they are integer attributes.
+    unsafe {
+        if raw.ptr.is_null() || !mlir_sys::mlirAttributeIsAArray(raw) {
+            return Vec::new();
+        }
+        (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
+            .map(|i| {
+                let element = mlir_sys::mlirArrayAttrGetElement(raw, i);
+                if mlir_sys::mlirAttributeIsAInteger(element) {
+                    mlir_sys::mlirIntegerAttrGetValueInt(element) as u32
+                } else {
+                    0
+                }
+            })
+            .collect()
     }
 }
 
@@ -454,7 +481,10 @@ impl Layout {
                 ffi::ENC_PADDED_SHARED => Layout::PaddedShared {
                     intervals: ffi::ttgPaddedSharedGetField(raw, 0).to_vec(),
                     paddings: ffi::ttgPaddedSharedGetField(raw, 1).to_vec(),
-                    offsets: bases(ffi::ttgPaddedSharedGetOffsetBases(raw)),
+                    offsets: bases(ffi::ttgPaddedSharedGetLayoutField(raw, 0)),
+                    block: bases(ffi::ttgPaddedSharedGetLayoutField(raw, 1)),
+                    order: integers(ffi::ttgPaddedSharedGetLayoutField(raw, 2)),
+                    shape: integers(ffi::ttgPaddedSharedGetLayoutField(raw, 3)),
                 },
                 _ => return None,
             })
@@ -522,7 +552,20 @@ impl Layout {
             Layout::SharedLinear { offset, block, .. } => {
                 [offset, block].iter().find_map(|b| b.first().map(Vec::len))
             }
-            Layout::PaddedShared { .. } => None,
+            Layout::PaddedShared {
+                offsets,
+                block,
+                shape,
+                ..
+            } => {
+                if offsets.is_empty() && block.is_empty() {
+                    Some(shape.len())
+                } else {
+                    [offsets, block]
+                        .iter()
+                        .find_map(|b| b.first().map(Vec::len))
+                }
+            }
         }
     }
 
@@ -609,17 +652,20 @@ impl Layout {
                 check_bases("CGALayout", cga, rank)
             }
             Layout::Slice { dim, parent } => {
+                // Triton's parser and verifier messages, in their order.
                 let parent = parent
                     .as_ref()
-                    .ok_or("the parent of a slice must be a distributed encoding")?;
+                    .ok_or("expected a distributed encoding trait")?;
                 if !parent.is_distributed() {
-                    return Err("the parent of a slice must be a distributed encoding".into());
+                    return Err("expected a distributed encoding trait".into());
                 }
                 match parent.rank() {
+                    Some(rank) if rank <= 1 => {
+                        Err("parent layout must have at least rank >= 2".into())
+                    }
                     Some(rank) if (*dim as usize) >= rank => Err(format!(
-                        "dim {dim} is out of range for a parent of rank {rank}"
+                        "slice dim={dim} must be less than the parent rank={rank}"
                     )),
-                    Some(1) => Err("cannot slice a rank-1 parent".into()),
                     _ => Ok(()),
                 }
             }
@@ -830,6 +876,7 @@ impl Layout {
                 intervals,
                 paddings,
                 offsets,
+                ..
             } => {
                 if intervals.is_empty() {
                     return Err("at least one interval:padding pair is required".into());
@@ -964,60 +1011,71 @@ impl<'c> MemDesc<'c> {
         }
     }
 
-    /// Triton's rules for memory descriptors.
+    /// Triton's rules for memory descriptors (`MemDescType::verify`), in
+    /// its order and words.
     pub fn check(&self) -> Result<(), String> {
-        if self.shape.is_empty() {
-            return Err("a memory descriptor must have rank 1 or more".into());
+        let (shape, alloc) = (&self.shape, &self.alloc_shape);
+        if shape.is_empty() {
+            return Err("rank 0 memdesc is not allowed".into());
         }
-        if let Some(d) = self
-            .shape
-            .iter()
-            .skip(1)
-            .find(|&&d| d <= 0 || d & (d - 1) != 0)
-        {
+        // Every dimension but the first (kept for pipelining) is a power of 2.
+        if shape[1..].iter().any(|&d| d <= 0 || d & (d - 1) != 0) {
             return Err(format!(
-                "every dimension but the first must be a power of two, got {d}"
+                "shape must have power-of-2 and non-zero dimensions; got {}",
+                crate::tmem::list(shape)
             ));
         }
-        if self.shape[0] <= 0 {
-            return Err("dimensions must be positive".into());
+        if alloc.len() < shape.len() {
+            return Err("alloc shape must have at least as many dimensions as shape".into());
         }
-        if self.alloc_shape.len() < self.shape.len() {
-            return Err("the allocation shape must have at least the rank of the shape".into());
-        }
-        let tail = &self.alloc_shape[self.alloc_shape.len() - self.shape.len()..];
-        if tail.iter().zip(&self.shape).any(|(a, s)| s > a) {
-            return Err(
-                "the shape must fit in the trailing dimensions of the allocation shape".into(),
-            );
-        }
-        if memory_space(self.memory_space).is_none() {
+        let tail = &alloc[alloc.len() - shape.len()..];
+        if shape.iter().zip(tail).any(|(s, a)| s > a) {
             return Err(format!(
-                "the memory space must be #ttg.shared_memory or #ttng.tensor_memory, got {}",
-                self.memory_space
+                "shape must be less than or equal to allocShape. shape = {}, allocShape = {}",
+                crate::tmem::list(shape),
+                crate::tmem::list(alloc)
             ));
         }
         if let Some(tmem) = crate::tmem::TmemEncoding::read(self.encoding) {
             return tmem.check_memdesc(self);
         }
-        match Layout::read(self.encoding) {
-            Some(layout) if !layout.is_distributed() => {
-                if memory_space(self.memory_space) != Some(MemorySpace::Shared) {
+        let layout = match Layout::read(self.encoding) {
+            Some(layout) if !layout.is_distributed() => layout,
+            _ => return Err(format!("{} is not a valid encoding", self.encoding)),
+        };
+        if memory_space(self.memory_space) != Some(MemorySpace::Shared) {
+            return Err(format!(
+                "memorySpace must be SharedMemorySpace for shared encoding. Got {}",
+                self.memory_space
+            ));
+        }
+        let rank = layout.rank().unwrap_or(0);
+        if rank != shape.len() && rank + 1 != shape.len() {
+            return Err(format!(
+                "rank must be equal to or one less than the shape size. Got {rank} and {}",
+                shape.len()
+            ));
+        }
+        if let Layout::PaddedShared { .. } = layout {
+            // The linear component spans the allocation, less a pipelining
+            // dimension.
+            let component = crate::to_linear::padded_linear_component(&layout)?;
+            let expected = if rank + 1 == alloc.len() {
+                &alloc[1..]
+            } else {
+                &alloc[..]
+            };
+            let dims = crate::to_linear::standard_out_dim_names(rank);
+            for (d, (name, &want)) in dims.iter().zip(expected).enumerate() {
+                let got = component.out_dim_size(name);
+                if i64::from(got) != want {
                     return Err(format!(
-                        "memorySpace must be SharedMemorySpace for shared encoding. Got {}",
-                        self.memory_space
+                        "Mismatch in expected shape for dimension {d}. Expected: {want}, got: {got}"
                     ));
                 }
-                Ok(())
             }
-            Some(_) => {
-                Err("a memory descriptor needs a shared encoding, not a distributed one".into())
-            }
-            None => Err(format!(
-                "a memory descriptor needs a shared encoding, got {}",
-                self.encoding
-            )),
         }
+        Ok(())
     }
 }
 

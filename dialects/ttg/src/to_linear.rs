@@ -5,10 +5,13 @@
 //! [`crate::to_linear_amd`], with the swizzled shared layouts). Dot
 //! operands over several CTAs of a blocked or nvidia_mma parent are
 //! rejected with an error. Shared encodings have their own entry point,
-//! [`shared_to_linear_layout`] (swizzled and AMD rotating ones so far). The result maps `register`, `lane`, `warp`, `block` to `dim0`,
-//! `dim1`, ... with output sizes equal to the shape: tensors larger than the
-//! layout's tile repeat it along extra register bits, smaller ones wrap
-//! (the bases that would leave the tensor become zero, broadcasting).
+//! [`shared_to_linear_layout`] (swizzled, AMD rotating and shared linear
+//! ones so far), and padded ones their linear component
+//! ([`padded_linear_component`]). The result maps `register`, `lane`,
+//! `warp`, `block` to `dim0`, `dim1`, ... with output sizes equal to the
+//! shape: tensors larger than the layout's tile repeat it along extra
+//! register bits, smaller ones wrap (the bases that would leave the tensor
+//! become zero, broadcasting).
 
 use std::collections::HashMap;
 
@@ -272,16 +275,106 @@ pub fn is_expensive_view(src: &Layout, src_shape: &[i64], dst: &Layout, dst_shap
 
 /// The linear layout of a shared encoding for a buffer of `shape` (its
 /// allocation shape, as Triton passes): input `offset` (and `block`) to the
-/// buffer's coordinates. Swizzled and AMD rotating layouts only, so far.
+/// buffer's coordinates. Swizzled, AMD rotating and shared linear layouts
+/// only, so far.
 pub fn shared_to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String> {
     match layout {
         Layout::SwizzledShared { .. } | Layout::AmdRotatingShared { .. } => {
             to_linear_amd::swizzled_shared_to_linear(layout, shape)
         }
+        Layout::SharedLinear { offset, block, .. } => {
+            // The bases are the layout; Triton does not broadcast them.
+            let ll = offset_block_layout(offset, block)?;
+            let sizes: Vec<i64> = ll.outs().iter().map(|(_, s)| i64::from(*s)).collect();
+            if sizes != shape {
+                return Err(format!(
+                    "the shared linear layout spans {sizes:?}, not the buffer's {shape:?}"
+                ));
+            }
+            Ok(ll)
+        }
         _ => Err(
-            "only swizzled_shared and amd_rotating_shared have a shared linear layout here".into(),
+            "only swizzled_shared, amd_rotating_shared and shared_linear have a shared linear layout here"
+                .into(),
         ),
     }
+}
+
+/// The linear component of a `#ttg.padded_shared` layout (Triton's
+/// `getLinearComponent`): its `offset` and `block` bases, or the identity
+/// over `shape` in `order` with a trivial `block`.
+pub fn padded_linear_component(layout: &Layout) -> Result<LinearLayout, String> {
+    let Layout::PaddedShared {
+        offsets,
+        block,
+        order,
+        shape,
+        ..
+    } = layout
+    else {
+        return Err("expected a padded_shared layout".into());
+    };
+    if !offsets.is_empty() || !block.is_empty() {
+        return offset_block_layout(offsets, block);
+    }
+    let rank = shape.len();
+    if let Some(s) = shape.iter().find(|s| !s.is_power_of_two() || **s > 1 << 30) {
+        return Err(format!(
+            "every dimension of a padded layout's shape must be a power of two, got {s}"
+        ));
+    }
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    if sorted != (0..rank as u32).collect::<Vec<_>>() {
+        return Err(format!(
+            "order {order:?} must be a permutation of 0..{rank}"
+        ));
+    }
+    let mut bases = Vec::new();
+    for &d in order {
+        for bit in 0..shape[d as usize].trailing_zeros() {
+            let mut basis = vec![0; rank];
+            basis[d as usize] = 1 << bit;
+            bases.push(basis);
+        }
+    }
+    let dims = standard_out_dim_names(rank);
+    let outs = dims
+        .into_iter()
+        .zip(shape.iter().map(|&s| s as i32))
+        .collect();
+    LinearLayout::new(
+        vec![
+            (to_linear_amd::OFFSET.into(), bases),
+            (BLOCK.into(), Vec::new()),
+        ],
+        outs,
+    )
+}
+
+/// A layout from `offset` and `block` bases, its output sizes inferred.
+fn offset_block_layout(offset: &[Vec<i64>], block: &[Vec<i64>]) -> Result<LinearLayout, String> {
+    let rank = offset.iter().chain(block).next().map_or(0, Vec::len);
+    let convert = |bases: &[Vec<i64>]| -> Result<Vec<Vec<i32>>, String> {
+        bases
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .map(|&x| {
+                        i32::try_from(x).map_err(|_| format!("basis entry {x} is out of range"))
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let dims = standard_out_dim_names(rank);
+    LinearLayout::from_bases(
+        vec![
+            (to_linear_amd::OFFSET.into(), convert(offset)?),
+            (BLOCK.into(), convert(block)?),
+        ],
+        &names(&dims),
+    )
 }
 
 /// The linear layout of a distributed encoding for a tensor of `shape`.
@@ -1116,5 +1209,61 @@ pub(crate) mod tests {
         };
         assert!(to_linear_layout(&shared, &[16]).is_err());
         assert!(to_linear_layout(&Layout::nvidia_mma(1, &[1, 1], &[]), &[16, 16]).is_err());
+    }
+
+    #[test]
+    fn padded_components() {
+        let padded =
+            |offsets: Vec<Vec<i64>>, block, order: &[u32], shape: &[u32]| Layout::PaddedShared {
+                intervals: vec![32],
+                paddings: vec![4],
+                offsets,
+                block,
+                order: order.to_vec(),
+                shape: shape.to_vec(),
+            };
+        // The order/shape form: the identity, fastest dimension first.
+        let ll = padded_linear_component(&padded(vec![], vec![], &[1, 0], &[2, 4])).unwrap();
+        assert_eq!(
+            ll.bases(to_linear_amd::OFFSET),
+            v(&[&[0, 1], &[0, 2], &[1, 0]]).as_slice()
+        );
+        assert_eq!(ll.in_dim_size(BLOCK), 1);
+        assert_eq!(
+            ll.outs(),
+            &[("dim0".to_string(), 2), ("dim1".to_string(), 4)]
+        );
+        // The linear form: the bases as given, the sizes they span.
+        let ll = padded_linear_component(&padded(
+            vec![vec![1, 0], vec![2, 0], vec![0, 1]],
+            vec![vec![0, 0]],
+            &[],
+            &[],
+        ))
+        .unwrap();
+        assert_eq!(
+            ll.outs(),
+            &[("dim0".to_string(), 4), ("dim1".to_string(), 2)]
+        );
+        assert_eq!(ll.in_dim_size(BLOCK), 2);
+        // Malformed order/shape forms are errors, not panics.
+        assert!(padded_linear_component(&padded(vec![], vec![], &[0, 0], &[2, 4])).is_err());
+        assert!(padded_linear_component(&padded(vec![], vec![], &[1, 0], &[3, 4])).is_err());
+    }
+
+    #[test]
+    fn shared_linear_is_its_bases() {
+        let sl = Layout::SharedLinear {
+            offset: vec![vec![0, 1], vec![0, 2], vec![1, 2], vec![2, 0]],
+            block: vec![],
+            alignment: 16,
+        };
+        let ll = shared_to_linear_layout(&sl, &[4, 4]).unwrap();
+        assert_eq!(
+            ll.bases(to_linear_amd::OFFSET),
+            v(&[&[0, 1], &[0, 2], &[1, 2], &[2, 0]]).as_slice()
+        );
+        // Triton does not broadcast a shared linear layout to another shape.
+        assert!(shared_to_linear_layout(&sl, &[8, 4]).is_err());
     }
 }

@@ -157,7 +157,7 @@ tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #ttg.shared_memory>)
 #rotating = #ttg.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 4, order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {
   tt.func @f(%x: tensor<64x64xf16, #rotating>) {
-    // expected-error @+1 {{'ttg.convert_layout' op Non-distributed layout is not allowed in tensor type.}}
+    // expected-error @+1 {{has an invalid layout: Non-distributed layout is not allowed in tensor type.}}
     %y = ttg.convert_layout %x : tensor<64x64xf16, #rotating> -> tensor<64x64xf16, #rotating>
     tt.return
   }
@@ -169,7 +169,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 #mfma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = false}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @f(%x: tensor<64x64xf32, #mfma>) {
-    // expected-error @+1 {{'ttg.convert_layout' op Layout has a total of 64 threads per warp, but the context requires 32 threads per warp.}}
+    // expected-error @+1 {{Layout has 64 threads per warp, but the module specifies 32 threads per warp.}}
     %y = ttg.convert_layout %x : tensor<64x64xf32, #mfma> -> tensor<64x64xf32, #mfma>
     tt.return
   }
@@ -181,7 +181,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 #wmma = #ttg.amd_wmma<{version = 2, warpsPerCTA = [2, 2]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @f(%x: tensor<32x32xf32, #wmma>) {
-    // expected-error @+1 {{'ttg.convert_layout' op Layout has a total of 4 warps per CTA, but the context requires 8 warps per CTA.}}
+    // expected-error @+1 {{Layout has 4 warps per CTA, but the context requires 8 warps per CTA.}}
     %y = ttg.convert_layout %x : tensor<32x32xf32, #wmma> -> tensor<32x32xf32, #wmma>
     tt.return
   }

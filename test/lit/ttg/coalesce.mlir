@@ -244,7 +244,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 16 : i32, ttg.tar
 #e = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @no_num_warps(%p: tensor<128x!tt.ptr<f32>, #e>) {
-    // expected-error @+1 {{'tt.load' op is not contained within a context that specifies the number of warps}}
+    // As in Triton, the layout verifier rejects this before the pass runs.
+    // expected-error @+1 {{Operand 0 (<block argument> of type 'tensor<128x!tt.ptr<f32>, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' at index: 0) has an invalid layout: Could not determine the number of warps per CTA. Operation is not in a context with `ttg.num-warps`.}}
     %v = tt.load %p : tensor<128x!tt.ptr<f32>, #e>
     tt.return
   }

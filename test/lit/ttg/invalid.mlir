@@ -70,27 +70,27 @@ tt.func @f(%x: tensor<64x64xf32, #bad>)
 
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 // The parent of a slice is distributed.
-// expected-error @+1 {{the parent of a slice must be a distributed encoding}}
+// expected-error @+1 {{expected a distributed encoding trait}}
 #bad = #ttg.slice<{dim = 0, parent = #shared}>
 tt.func @f(%x: tensor<64xf32, #bad>)
 
 // -----
 
-// expected-error @+1 {{the parent of a slice must be a distributed encoding}}
+// expected-error @+1 {{expected a distributed encoding trait}}
 #bad = #ttg.slice<{dim = 0, parent = 1 : i32}>
 tt.func @f(%x: tensor<64xf32, #bad>)
 
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-// expected-error @+1 {{dim 2 is out of range for a parent of rank 2}}
+// expected-error @+1 {{slice dim=2 must be less than the parent rank=2}}
 #bad = #ttg.slice<{dim = 2, parent = #blocked}>
 tt.func @f(%x: tensor<64xf32, #bad>)
 
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-// expected-error @+1 {{cannot slice a rank-1 parent}}
+// expected-error @+1 {{parent layout must have at least rank >= 2}}
 #bad = #ttg.slice<{dim = 0, parent = #blocked}>
 tt.func @f(%x: tensor<64xf32, #bad>)
 
@@ -304,42 +304,42 @@ tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #ttg.shared_memory>)
 
 #smem = #ttg.shared_memory
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-// expected-error @+1 {{a memory descriptor must have rank 1 or more}}
+// expected-error @+1 {{rank 0 memdesc is not allowed}}
 tt.func @f(%x: !ttg.memdesc<f16, #shared, #smem>)
 
 // -----
 
 #smem = #ttg.shared_memory
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-// expected-error @+1 {{every dimension but the first must be a power of two, got 48}}
+// expected-error @+1 {{shape must have power-of-2 and non-zero dimensions; got 3, 48}}
 tt.func @f(%x: !ttg.memdesc<3x48xf16, #shared, #smem>)
 
 // -----
 
 #smem = #ttg.shared_memory
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-// expected-error @+1 {{dimensions must be positive}}
-tt.func @f(%x: !ttg.memdesc<0x64xf16, #shared, #smem>)
+// expected-error @+1 {{shape must have power-of-2 and non-zero dimensions; got 64, 0}}
+tt.func @f(%x: !ttg.memdesc<64x0xf16, #shared, #smem>)
 
 // -----
 
 #smem = #ttg.shared_memory
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-// expected-error @+1 {{the allocation shape must have at least the rank of the shape}}
+// expected-error @+1 {{alloc shape must have at least as many dimensions as shape}}
 tt.func @f(%x: !ttg.memdesc<2x64xf16, #shared, #smem, mutable, 64>)
 
 // -----
 
 #smem = #ttg.shared_memory
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-// expected-error @+1 {{the shape must fit in the trailing dimensions of the allocation shape}}
+// expected-error @+1 {{shape must be less than or equal to allocShape. shape = 64, 64, allocShape = 2, 64, 32}}
 tt.func @f(%x: !ttg.memdesc<64x64xf16, #shared, #smem, mutable, 2x64x32>)
 
 // -----
 
 #smem = #ttg.shared_memory
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-// expected-error @+1 {{the memory space must be #ttg.shared_memory or #ttng.tensor_memory, got 3 : i32}}
+// expected-error @+1 {{memorySpace must be SharedMemorySpace for shared encoding. Got 3 : i32}}
 tt.func @f(%x: !ttg.memdesc<64x64xf16, #shared, 3 : i32>)
 
 // -----
@@ -347,7 +347,7 @@ tt.func @f(%x: !ttg.memdesc<64x64xf16, #shared, 3 : i32>)
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #smem = #ttg.shared_memory
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-// expected-error @+1 {{a memory descriptor needs a shared encoding, not a distributed one}}
+// expected-error @+1 {{#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}> is not a valid encoding}}
 tt.func @f(%x: !ttg.memdesc<64x64xf16, #blocked, #smem>)
 
 // -----
@@ -439,7 +439,7 @@ tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #ttg.shared_memory>)
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   // A tensor's encoding must be distributed.
   tt.func @f(%x: tensor<64x64xf16, #blocked>) {
-    // expected-error @+1 {{'ttg.convert_layout' op Non-distributed layout is not allowed in tensor type.}}
+    // expected-error @+1 {{Result has an invalid layout: Non-distributed layout is not allowed in tensor type.}}
     %0 = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #shared>
     tt.return
   }
@@ -455,7 +455,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   // The layout has the tensor's rank.
   tt.func @f(%x: tensor<64xf16, #blocked>) {
-    // expected-error @+1 {{'ttg.convert_layout' op Layout has rank 2, but the tensor it's attached to has rank 1.}}
+    // expected-error @+1 {{has an invalid layout: Layout has rank 2, but the tensor it's attached to has rank 1.}}
     %0 = ttg.convert_layout %x : tensor<64xf16, #blocked> -> tensor<64xf16, #blocked>
     tt.return
   }
@@ -471,7 +471,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   // The layout spans the module's lanes.
   tt.func @f(%x: tensor<64x64xf16, #blocked>) {
-    // expected-error @+1 {{'ttg.convert_layout' op Layout has a total of 16 threads per warp, but the context requires 32 threads per warp.}}
+    // expected-error @+1 {{Layout has 16 threads per warp, but the module specifies 32 threads per warp.}}
     %0 = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>
     tt.return
   }
@@ -486,7 +486,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {
   tt.func @f(%x: tensor<64x64xf16, #blocked>) {
-    // expected-error @+1 {{'ttg.convert_layout' op Layout has a total of 32 threads per warp, but the context requires 64 threads per warp.}}
+    // expected-error @+1 {{Layout has 32 threads per warp, but the module specifies 64 threads per warp.}}
     %0 = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked>
     tt.return
   }
@@ -500,9 +500,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32} {
-  // The layout spans the module's warps.
+  // The layout spans the module's warps; the value is printed as MLIR's
+  // diagnostics print it.
   tt.func @f(%x: tensor<64x64xf16, #blocked>) {
-    // expected-error @+1 {{'ttg.convert_layout' op Layout has a total of 4 warps per CTA, but the context requires 8 warps per CTA.}}
+    // expected-error @+1 {{Operand 0 (<block argument> of type 'tensor<64x64xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>' at index: 0) has an invalid layout: #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>.}}
     %0 = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked>
     tt.return
   }
@@ -518,7 +519,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, "ttg.thr
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   // The layout spans the module's CTAs.
   tt.func @f(%x: tensor<64x64xf16, #blocked>) {
-    // expected-error @+1 {{'ttg.convert_layout' op Layout has a total of 2 CTAs per CGA, but the context requires 1 CTAs per CGA.}}
+    // expected-error @+1 {{Layout has 2 CTAs per CGA, but the context requires 1 CTAs per CGA.}}
     %0 = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = [[0, 1]]}>>
     tt.return
   }
@@ -534,7 +535,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   // `ttg.num-warps` on the function overrides the module's.
   tt.func @f(%x: tensor<64x64xf16, #blocked>) attributes {"ttg.num-warps" = 8 : i32} {
-    // expected-error @+1 {{'ttg.convert_layout' op Layout has a total of 4 warps per CTA, but the context requires 8 warps per CTA.}}
+    // expected-error @+1 {{Layout has 4 warps per CTA, but the context requires 8 warps per CTA.}}
     %0 = ttg.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1>
     tt.return
   }
@@ -550,7 +551,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 module attributes {"ttg.num-warps" = 2 : i32} {
   // tt ops are checked too.
   tt.func @f(%x: f32) {
-    // expected-error @+1 {{'tt.splat' op Layout has a total of 4 warps per CTA, but the context requires 2 warps per CTA.}}
+    // expected-error @+1 {{Result has an invalid layout: #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>.}}
     %0 = tt.splat %x : f32 -> tensor<64x64xf32, #blocked>
     tt.return
   }
@@ -729,9 +730,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @f(%m: !ttg.memdesc<64xf16, #shared, #smem>, %i: i32) {
-    // expected-error @+1 {{'ttg.memdesc_index' op the source must have rank 2 or more}}
-    %0 = ttg.memdesc_index %m[%i] : !ttg.memdesc<64xf16, #shared, #smem> -> !ttg.memdesc<1xf16, #shared, #smem>
+  tt.func @f(%m: !ttg.memdesc<64xf16, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, #smem>, %i: i32) {
+    // expected-error @+1 {{result rank must be input rank - 1}}
+    %0 = ttg.memdesc_index %m[%i] : !ttg.memdesc<64xf16, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, #smem> -> !ttg.memdesc<1xf16, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, #smem>
     tt.return
   }
 }
@@ -745,7 +746,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @f(%m: !ttg.memdesc<2x64x64xf16, #shared, #smem>, %i: i32) {
-    // expected-error @+1 {{'ttg.memdesc_index' op the result shape [32, 64] must be the source shape without its first dimension ([64, 64])}}
+    // expected-error @+1 {{result shape must equal to srcShape[1:]}}
     %0 = ttg.memdesc_index %m[%i] : !ttg.memdesc<2x64x64xf16, #shared, #smem> -> !ttg.memdesc<32x64xf16, #shared, #smem>
     tt.return
   }
@@ -760,7 +761,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @f(%m: !ttg.memdesc<2x64x64xf16, #shared, #smem>, %i: i32) {
-    // expected-error @+1 {{'ttg.memdesc_index' op the result element type must be the source's}}
+    // expected-error @+1 {{result element type must match desc element type}}
     %0 = ttg.memdesc_index %m[%i] : !ttg.memdesc<2x64x64xf16, #shared, #smem> -> !ttg.memdesc<64x64xf32, #shared, #smem>
     tt.return
   }
@@ -945,7 +946,7 @@ tt.func @f(%x: !ttg.memdesc<64x64xf16, #bad, #smem>)
 // -----
 
 #smem = #ttg.shared_memory
-// expected-error @+1 {{a memory descriptor needs a shared encoding, got "x"}}
+// expected-error @+1 {{"x" is not a valid encoding}}
 tt.func @f(%x: !ttg.memdesc<64x64xf16, "x", #smem>)
 
 // -----
@@ -979,7 +980,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @f(%a: i32) {
-    // expected-error @+1 {{'ttg.warp_specialize' op partition #0 has 3 warps: the number of warps must be a power of two}}
+    // expected-error @+1 {{'ttg.warp_specialize' op partition #0 number of warps (3) must be a power of 2}}
     ttg.warp_specialize(%a)
     default {
       ttg.warp_yield
@@ -995,7 +996,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @f(%a: i32) {
-    // expected-error @+1 {{'ttg.warp_specialize.partitions' op partition region #0 has 0 arguments but expected 1}}
+    // expected-error @+1 {{'ttg.warp_specialize' op partition region #0 has 0 arguments but expected 1}}
     ttg.warp_specialize(%a)
     default {
       ttg.warp_yield
@@ -1011,7 +1012,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @f(%a: i32) {
-    // expected-error @+1 {{'ttg.warp_specialize.partitions' op partition region #0 argument #0 has type i64 but the capture has type i32}}
+    // expected-error @+1 {{'ttg.warp_specialize' op partition region #0 argument #0 has type 'i64' but corresponding capture has type 'i32'}}
     ttg.warp_specialize(%a)
     default {
       ttg.warp_yield
@@ -1027,9 +1028,9 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @f(%a: i32) {
-    // expected-error @+1 {{'ttg.warp_specialize' op the default region yields (i32) but the op's results are (i64)}}
     %r = ttg.warp_specialize(%a)
     default {
+      // expected-error @+1 {{'ttg.warp_yield' op operand #0 has type 'i32' but parent op expected 'i64'}}
       ttg.warp_yield %a : i32
     } : (i32) -> i64
     tt.return
@@ -1046,7 +1047,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
       ttg.warp_yield
     }
     partition0(%b: i32) num_warps(2) {
-      // expected-error @+1 {{'tt.make_range' op Layout has a total of 4 warps per CTA, but the context requires 2 warps per CTA.}}
+      // expected-error @+1 {{Layout has 4 warps per CTA, but the context requires 2 warps per CTA.}}
       %y = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
       ttg.warp_return
     } : (i32) -> ()
@@ -1067,3 +1068,86 @@ tt.func @f(%x: !ttg.memdesc<2x2xf16, #bad, #smem>)
 // expected-error @+1 {{Each offset basis must be 0 or a power of two}}
 #bad = #ttg.padded_shared<[32:+4] {offset = [[0, 1], [0, 3]], block = []}>
 tt.func @f(%x: !ttg.memdesc<2x4xf16, #bad, #smem>)
+
+// -----
+
+// An operand defined by an op is printed as MLIR's diagnostics print a
+// value: the op in generic form.
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 8 : i32} {
+  tt.func @f() {
+    %c = arith.constant dense<0> : tensor<128xi32, #b>
+    // expected-error @+1 {{Operand 0 (%0 = "arith.constant"() <{value = dense<0> : tensor<128xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>}> : () -> tensor<128xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>) has an invalid layout}}
+    %1 = ttg.convert_layout %c : tensor<128xi32, #b> -> tensor<128xi32, #b>
+    tt.return
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @f(%x: tensor<96xi32, #b>) {
+    // expected-error @+1 {{Layout has shape 96, but the tensor it's attached to has shape 96 which is not a power of two.}}
+    %1 = ttg.convert_layout %x : tensor<96xi32, #b> -> tensor<96xi32, #b>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 2 : i32} {
+  tt.func @f() {
+    // expected-error @+1 {{warp-specialized kernels requires num_warps to be a multiple of 4}}
+    ttg.warp_specialize()
+    default {
+      ttg.warp_yield
+    } : () -> ()
+    tt.return
+  }
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @f(%m: !ttg.memdesc<2x32x64xf16, #shared, #smem, 2x64x64>, %i: i32) {
+  // expected-error @+1 {{We don't support memdesc_index of a subview}}
+  %0 = ttg.memdesc_index %m[%i] : !ttg.memdesc<2x32x64xf16, #shared, #smem, 2x64x64> -> !ttg.memdesc<32x64xf16, #shared, #smem>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @f(%m: !ttg.memdesc<64x64xf16, #shared, #smem>) {
+  // expected-error @+1 {{A non zero offset found in a dimension that is not being split}}
+  %0 = ttg.memdesc_subslice %m [16, 32] : !ttg.memdesc<64x64xf16, #shared, #smem> -> !ttg.memdesc<64x32xf16, #shared, #smem, 64x64>
+  tt.return
+}
+
+// -----
+
+// A shared linear layout that swizzles: rows 1 and 3 XOR their columns
+// with 2. A slice of single rows cuts across the swizzle, one of pairs of
+// rows does not.
+#sl = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 2], [2, 0]]}, alignment = 16>
+#smem = #ttg.shared_memory
+tt.func @f(%m: !ttg.memdesc<4x4xf16, #sl, #smem>) {
+  %0 = ttg.memdesc_subslice %m [2, 0] : !ttg.memdesc<4x4xf16, #sl, #smem> -> !ttg.memdesc<2x4xf16, #sl, #smem, 4x4>
+  // expected-error @+1 {{We don't support splitting along the swizzling pattern}}
+  %1 = ttg.memdesc_subslice %m [0, 0] : !ttg.memdesc<4x4xf16, #sl, #smem> -> !ttg.memdesc<1x4xf16, #sl, #smem, 4x4>
+  tt.return
+}
+
+// -----
+
+// Any ttg attribute other than a distributed layout is rejected.
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @f(%x: tensor<64xf32, #ttg.shared_memory>) {
+    // expected-error @+1 {{Operand 0 (<block argument> of type 'tensor<64xf32, #ttg.shared_memory>' at index: 0) has an invalid layout: Non-distributed layout is not allowed in tensor type.}}
+    %0 = ttg.convert_layout %x : tensor<64xf32, #ttg.shared_memory> -> tensor<64xf32, #ttg.shared_memory>
+    tt.return
+  }
+}

@@ -485,12 +485,11 @@ tt.func @f(%a: tensor<128x128xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth
 // tcgen05 MMA
 //===----------------------------------------------------------------------===//
 
-#a = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#a1 = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16, rank = 1}>
 #tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#tmem3 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
-tt.func @f(%a: !ttg.memdesc<128xf16, #a, #ttg.shared_memory>, %d: !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>, %p: i1) {
+tt.func @f(%a: !ttg.memdesc<128xf16, #a1, #ttg.shared_memory>, %d: !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>, %p: i1) {
   // expected-error @+1 {{'ttng.tc_gen5_mma' op expected operands to be 2d or 3d}}
-  ttng.tc_gen5_mma %a, %a, %d, %p, %p : !ttg.memdesc<128xf16, #a, #ttg.shared_memory>, !ttg.memdesc<128xf16, #a, #ttg.shared_memory>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+  ttng.tc_gen5_mma %a, %a, %d, %p, %p : !ttg.memdesc<128xf16, #a1, #ttg.shared_memory>, !ttg.memdesc<128xf16, #a1, #ttg.shared_memory>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
   tt.return
 }
 

@@ -108,9 +108,11 @@ MLIR_CAPI_EXPORTED unsigned ttgNVMMASharedGetField(MlirAttribute attr, int field
 MLIR_CAPI_EXPORTED MlirAttribute ttgSharedLinearGetBases(MlirAttribute attr, int field);
 MLIR_CAPI_EXPORTED unsigned ttgSharedLinearGetAlignment(MlirAttribute attr);
 
-/* #ttg.padded_shared: field 0 intervals, 1 paddings. */
+/* #ttg.padded_shared: field 0 intervals, 1 paddings. The layout
+ * dictionary's entries: field 0 `offset`, 1 `block`, 2 `order`, 3 `shape`
+ * (null when absent). */
 MLIR_CAPI_EXPORTED TtgUnsignedArray ttgPaddedSharedGetField(MlirAttribute attr, int field);
-MLIR_CAPI_EXPORTED MlirAttribute ttgPaddedSharedGetOffsetBases(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirAttribute ttgPaddedSharedGetLayoutField(MlirAttribute attr, int field);
 
 /* #ttng.tensor_memory_encoding: field 0 blockM, 1 blockN, 2 colStride,
  * 3 CTASplitM, 4 CTASplitN, 5 twoCTAs. #ttng.tensor_memory_scales_encoding:
