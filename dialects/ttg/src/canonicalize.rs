@@ -24,7 +24,8 @@
 //! `ttg.memdesc_trans` folds like `tt.trans`: the identity order is its
 //! source, and a transpose of a transpose becomes one with the composed
 //! order. A `ttg.memdesc_reinterpret` to its source's own type is that
-//! source.
+//! source, and so is an immutable `ttg.local_alloc` of a `local_load` of a
+//! buffer of its type.
 
 use melior::ir::{
     attribute::DenseI32ArrayAttribute,
@@ -43,6 +44,7 @@ pub fn folder(name: &str) -> Option<Folder> {
     Some(match name {
         "ttg.memdesc_trans" => memdesc_trans,
         "ttg.memdesc_reinterpret" => memdesc_reinterpret,
+        "ttg.local_alloc" => local_alloc,
         _ => return None,
     })
 }
@@ -81,6 +83,24 @@ fn order(op: OperationRef) -> Option<Vec<i32>> {
 
 fn is_identity(order: &[i32]) -> bool {
     order.iter().enumerate().all(|(i, &d)| d == i as i32)
+}
+
+/// An immutable allocation of what was just loaded from a buffer of the
+/// same type is that buffer.
+fn local_alloc<'c, 'a>(input: &FoldInput<'c, 'a>) -> Fold<'c, 'a> {
+    let op = input.op;
+    let Some(result) = op.result(0).ok() else {
+        return Fold::None;
+    };
+    let immutable = crate::layout::MemDesc::of(result.r#type()).is_some_and(|d| !d.mutable);
+    let buffer = operand(op, 0)
+        .and_then(|src| defined_by(src, "ttg.local_load"))
+        .and_then(|load| operand(load, 0))
+        .filter(|buffer| buffer.r#type() == result.r#type());
+    match buffer {
+        Some(buffer) if immutable => Fold::Value(buffer),
+        _ => Fold::None,
+    }
 }
 
 fn memdesc_reinterpret<'c, 'a>(input: &FoldInput<'c, 'a>) -> Fold<'c, 'a> {

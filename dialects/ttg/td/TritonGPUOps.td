@@ -70,6 +70,8 @@ def TTG_LocalAllocOp : TTG_Op<"local_alloc", [
   let arguments = (ins Optional<TT_Tensor>:$src, OptionalAttr<I32Attr>:$alignment);
   let results = (outs TTG_MemDesc:$result);
   let assemblyFormat = "($src^)? attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let extraClassDefinition = TT_RustFoldedOpDefinitions;
 }
 
 def TTG_LocalDeallocOp : TTG_Op<"local_dealloc", [
