@@ -95,3 +95,28 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r, %t, %f, %g : tensor<32x4x4x2xf32, #r>, tensor<32x32xf32, #t>, tensor<1024xf32, #f>, tensor<1024xf32, #f>
   }
 }
+
+// -----
+
+// An immutable allocation of what was just loaded from a buffer of its type
+// is that buffer; a mutable one, or one of another type, stays.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 2, maxPhase = 8, order = [1, 0]}>
+#other = #ttg.swizzled_shared<{vec = 2, perPhase = 2, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32} {
+  // CHECK-LABEL: tt.func @local_alloc_of_load
+  tt.func @local_alloc_of_load(%x: tensor<16x16xf16, #blocked>) -> (!ttg.memdesc<16x16xf16, #shared, #smem>, !ttg.memdesc<16x16xf16, #shared, #smem, mutable>, !ttg.memdesc<16x16xf16, #other, #smem>) {
+    // CHECK-NEXT: %[[A:.*]] = ttg.local_alloc %arg0
+    // CHECK-NEXT: %[[L:.*]] = ttg.local_load %[[A]]
+    // CHECK-NEXT: %[[M:.*]] = ttg.local_alloc %[[L]] : {{.*}} mutable>
+    // CHECK-NEXT: %[[O:.*]] = ttg.local_alloc %[[L]] : {{.*}}#shared1
+    // CHECK-NEXT: tt.return %[[A]], %[[M]], %[[O]]
+    %a = ttg.local_alloc %x : (tensor<16x16xf16, #blocked>) -> !ttg.memdesc<16x16xf16, #shared, #smem>
+    %l = ttg.local_load %a : !ttg.memdesc<16x16xf16, #shared, #smem> -> tensor<16x16xf16, #blocked>
+    %b = ttg.local_alloc %l : (tensor<16x16xf16, #blocked>) -> !ttg.memdesc<16x16xf16, #shared, #smem>
+    %m = ttg.local_alloc %l : (tensor<16x16xf16, #blocked>) -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable>
+    %o = ttg.local_alloc %l : (tensor<16x16xf16, #blocked>) -> !ttg.memdesc<16x16xf16, #other, #smem>
+    tt.return %b, %m, %o : !ttg.memdesc<16x16xf16, #shared, #smem>, !ttg.memdesc<16x16xf16, #shared, #smem, mutable>, !ttg.memdesc<16x16xf16, #other, #smem>
+  }
+}
