@@ -512,6 +512,12 @@ pub fn has_one_use(value: Value) -> bool {
     }
 }
 
+/// Whether `value` has any use.
+pub fn has_uses(value: Value) -> bool {
+    // SAFETY: reads the use list of a live value.
+    unsafe { !mlir_sys::mlirValueGetFirstUse(value.to_raw()).ptr.is_null() }
+}
+
 /// The ops that use `value`, once per use.
 pub fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut users = Vec::new();

@@ -21,6 +21,9 @@
 //! Not yet here: the conversions into cheap reshapes and concatenations
 //! (`cvt(reshape)`, `cvt(cat)`) and the one below `split`.
 //!
+//! `ttg.warp_specialize` drops repeated and unused captures and unused
+//! results.
+//!
 //! `ttg.memdesc_trans` folds like `tt.trans`: the identity order is its
 //! source, and a transpose of a transpose becomes one with the composed
 //! order. A `ttg.memdesc_reinterpret` to its source's own type is that
@@ -29,8 +32,9 @@
 
 use melior::ir::{
     attribute::DenseI32ArrayAttribute,
+    block::BlockLike,
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
-    Identifier, Type, Value, ValueLike,
+    Identifier, Region, RegionLike, RegionRef, Type, Value, ValueLike,
 };
 use melior::RewriterBase;
 use tt_dialect::canonicalize::{Fold, FoldInput, Folder};
@@ -68,10 +72,14 @@ static CONVERT_LAYOUT_PATTERNS: [(&str, Pattern); 7] = [
     ("ttg.local_store", pattern(local_store_source)),
 ];
 
+static WARP_SPECIALIZE_PATTERNS: [(&str, Pattern); 1] =
+    [("ttg.warp_specialize", pattern(warp_specialize_unused))];
+
 /// The patterns the op named `name` contributes, with their roots.
 pub fn patterns(name: &str) -> &'static [(&'static str, Pattern)] {
     match name {
         "ttg.convert_layout" => &CONVERT_LAYOUT_PATTERNS,
+        "ttg.warp_specialize" => &WARP_SPECIALIZE_PATTERNS,
         _ => &[],
     }
 }
@@ -381,4 +389,141 @@ fn local_alloc_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<
 
 fn local_store_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
     converted_operand(op, 0).is_some_and(|src| set_operand(rewriter, op, 0, src))
+}
+
+/// The partition regions of a `ttg.warp_specialize` (those of the
+/// `ttg.warp_specialize.partitions` op in its second region).
+fn partition_regions<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Vec<RegionRef<'c, 'a>>> {
+    let holder = op.region(1).ok()?.first_block()?.first_operation()?;
+    if !is_op(holder, "ttg.warp_specialize.partitions") {
+        return None;
+    }
+    // SAFETY: the holder lives in `op`, which outlives `'a`.
+    let holder = unsafe { OperationRef::<'c, 'a>::from_raw(holder.to_raw()) };
+    Some(
+        (0..holder.region_count())
+            .filter_map(|i| holder.region(i).ok())
+            .collect(),
+    )
+}
+
+/// `ttg.warp_specialize` drops what nothing needs, as Triton: a capture
+/// that repeats an earlier one (its block arguments then stand for the
+/// first), captures no partition uses, and results nothing uses (with the
+/// default region's yielded values).
+fn warp_specialize_unused<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    rewriter: &RewriterBase<'c, 'a>,
+) -> bool {
+    let Some(partitions) = partition_regions(op) else {
+        return false;
+    };
+    let captures: Vec<Value<'c, 'a>> = op.operands().collect();
+    let entry_args = |region: &RegionRef<'c, 'a>| -> Vec<Value<'c, 'a>> {
+        region.first_block().map_or_else(Vec::new, |block| {
+            (0..block.argument_count())
+                .filter_map(|i| block.argument(i).ok().map(Value::from))
+                .collect()
+        })
+    };
+    if partitions
+        .iter()
+        .any(|r| entry_args(r).len() != captures.len())
+    {
+        return false;
+    }
+    let mut unused_captures = vec![false; captures.len()];
+    for i in 0..captures.len() {
+        if let Some(first) = (0..i).find(|&k| captures[k] == captures[i]) {
+            unused_captures[i] = true;
+            for region in &partitions {
+                let args = entry_args(region);
+                rewriter.replace_all_uses_with(args[i], args[first]);
+            }
+        }
+    }
+    for (i, unused) in unused_captures.iter_mut().enumerate() {
+        *unused |= partitions.iter().all(|r| !ir::has_uses(entry_args(r)[i]));
+    }
+    let results: Vec<Value<'c, 'a>> = op.results().map(Value::from).collect();
+    let unused_results: Vec<bool> = results.iter().map(|r| !ir::has_uses(*r)).collect();
+    if !unused_captures.contains(&true) && !unused_results.contains(&true) {
+        return false;
+    }
+    let keep = |values: &[Value<'c, 'a>], unused: &[bool]| -> Vec<Value<'c, 'a>> {
+        values
+            .iter()
+            .zip(unused)
+            .filter(|(_, &u)| !u)
+            .map(|(v, _)| *v)
+            .collect()
+    };
+    if unused_captures.contains(&true) {
+        for region in &partitions {
+            let Some(block) = region.first_block() else {
+                continue;
+            };
+            for i in (0..captures.len()).rev().filter(|&i| unused_captures[i]) {
+                // SAFETY: `i` indexes an argument of the live block, which
+                // has no uses left.
+                unsafe { mlir_sys::mlirBlockEraseArgument(block.to_raw(), i as u32) };
+            }
+        }
+        rewriter.start_op_modification(op);
+        ir::set_operands(op, &keep(&captures, &unused_captures));
+        rewriter.finalize_op_modification(op);
+    }
+    if !unused_results.contains(&true) {
+        return true;
+    }
+    let Ok(default) = op.region(0) else {
+        return true;
+    };
+    let mut block = default.first_block();
+    while let Some(b) = block {
+        if let Some(yield_op) = b.terminator().filter(|t| is_op(*t, "ttg.warp_yield")) {
+            let values: Vec<Value> = yield_op.operands().collect();
+            rewriter.start_op_modification(yield_op);
+            ir::set_operands(yield_op, &keep(&values, &unused_results));
+            rewriter.finalize_op_modification(yield_op);
+        }
+        block = b.next_in_region();
+    }
+    let kept_types: Vec<Type<'c>> = keep(&results, &unused_results)
+        .iter()
+        .map(|v| v.r#type())
+        .collect();
+    let attributes: Vec<(Identifier<'c>, melior::ir::Attribute<'c>)> = ir::attributes(op);
+    let operands: Vec<Value<'c, 'a>> = op.operands().collect();
+    let Ok(new) =
+        melior::ir::operation::OperationBuilder::new("ttg.warp_specialize", op.location())
+            .add_operands(&operands)
+            .add_results(&kept_types)
+            .add_attributes(&attributes)
+            .add_regions([Region::new(), Region::new()])
+            .build()
+    else {
+        return true;
+    };
+    rewriter.set_insertion_point_before(op);
+    let new = rewriter.insert(new);
+    for i in 0..2 {
+        if let (Ok(to), Ok(from)) = (new.region(i), op.region(i)) {
+            // SAFETY: both regions are live; the new op's is empty and
+            // takes the old op's blocks.
+            unsafe { mlir_sys::mlirRegionTakeBody(to.to_raw(), from.to_raw()) };
+        }
+    }
+    let mut next = 0;
+    for (i, result) in results.iter().enumerate() {
+        if unused_results[i] {
+            continue;
+        }
+        if let Ok(new_result) = new.result(next) {
+            rewriter.replace_all_uses_with(*result, new_result.into());
+        }
+        next += 1;
+    }
+    rewriter.erase_op(op);
+    true
 }

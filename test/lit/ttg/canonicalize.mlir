@@ -4,8 +4,10 @@
 // ops that read a converted source (local_alloc, local_store, histogram)
 // read the source itself; memdesc_trans folds like tt.trans; reshape and
 // trans read through a conversion that only renames the layout, and a
-// reordering reshape through one it can view without moving elements.
-// RUN: tt-opt %s --split-input-file --canonicalize | FileCheck %s
+// reordering reshape through one it can view without moving elements;
+// an immutable local_alloc of a local_load is the loaded buffer;
+// warp_specialize drops repeated and unused captures and unused results.
+// RUN: tt-opt %s --split-input-file --canonicalize -allow-unregistered-dialect | FileCheck %s
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -118,5 +120,38 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32} {
     %m = ttg.local_alloc %l : (tensor<16x16xf16, #blocked>) -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable>
     %o = ttg.local_alloc %l : (tensor<16x16xf16, #blocked>) -> !ttg.memdesc<16x16xf16, #other, #smem>
     tt.return %b, %m, %o : !ttg.memdesc<16x16xf16, #shared, #smem>, !ttg.memdesc<16x16xf16, #shared, #smem, mutable>, !ttg.memdesc<16x16xf16, #other, #smem>
+  }
+}
+
+// -----
+
+// ttg.warp_specialize drops a capture that repeats an earlier one (its
+// partition arguments then stand for the first), captures no partition
+// uses, and results nothing uses, with the values the default region
+// yields for them.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func @warp_specialize_unused
+  tt.func @warp_specialize_unused(%a: i32, %b: i32, %c: i32) -> i32 {
+    // CHECK-NEXT: %[[R:.*]] = ttg.warp_specialize(%arg0, %arg1)
+    %r:2 = ttg.warp_specialize(%a, %b, %a, %c)
+    // CHECK-NEXT: default {
+    default {
+      // CHECK-NEXT: ttg.warp_yield %arg2 : i32
+      ttg.warp_yield %b, %c : i32, i32
+    }
+    // CHECK-NEXT: }
+    // CHECK-NEXT: partition0(%[[X:.*]]: i32, %[[Y:.*]]: i32) num_warps(4) {
+    partition0(%x: i32, %y: i32, %x2: i32, %z: i32) num_warps(4) {
+      // CHECK-NEXT: "use"(%[[X]], %[[Y]], %[[X]]) : (i32, i32, i32) -> ()
+      "use"(%x, %y, %x2) : (i32, i32, i32) -> ()
+      ttg.warp_return
+    }
+    // CHECK: partition1(%{{.*}}: i32, %{{.*}}: i32) num_warps(4) {
+    partition1(%x: i32, %y: i32, %x2: i32, %z: i32) num_warps(4) {
+      ttg.warp_return
+    // CHECK: } : (i32, i32) -> i32
+    } : (i32, i32, i32, i32) -> (i32, i32)
+    // CHECK-NEXT: tt.return %[[R]] : i32
+    tt.return %r#1 : i32
   }
 }
