@@ -72,6 +72,26 @@ pub fn buffer_range(op: OperationRef) -> Option<Range<u64>> {
     Some(start..start + bytes)
 }
 
+/// The bytes of the shared buffer that the memory descriptor `desc` views:
+/// its `ttg.local_alloc`'s, found through the views taken of it (`None`
+/// when it comes from elsewhere, e.g. a block argument).
+pub fn value_range(desc: melior::ir::Value) -> Option<Range<u64>> {
+    let mut value = desc;
+    loop {
+        let op = tt_dialect::ir::defining_op(value)?;
+        if tt_dialect::ir::is_op(op, "ttg.local_alloc") {
+            return buffer_range(op);
+        }
+        if !MEMDESC_VIEWS
+            .iter()
+            .any(|name| tt_dialect::ir::is_op(op, name))
+        {
+            return None;
+        }
+        value = tt_dialect::ir::operand(op, 0)?;
+    }
+}
+
 /// The module's `ttg.shared`: the bytes of shared memory a CTA needs.
 pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
     ir::attribute(module.to_raw(), "ttg.shared")

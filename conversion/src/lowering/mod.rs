@@ -341,23 +341,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
     }
 
     /// The bytes of the shared buffer that the memory descriptor `desc`
-    /// views: its `ttg.local_alloc`'s, found through the views taken of it
-    /// (`None` when it comes from elsewhere, e.g. a block argument).
+    /// views ([`crate::allocation::value_range`]).
     pub fn buffer_span(&self, desc: Value<'c, 'a>) -> Span {
-        let mut value = desc;
-        loop {
-            let op = ttir::defining_op(value)?;
-            if ttir::is_op(op, "ttg.local_alloc") {
-                return crate::allocation::buffer_range(op);
-            }
-            let is_view = crate::allocation::MEMDESC_VIEWS
-                .iter()
-                .any(|name| ttir::is_op(op, name));
-            if !is_view {
-                return None;
-            }
-            value = op.operand(0).ok()?;
-        }
+        crate::allocation::value_range(desc)
     }
 
     /// Declares the external function `symbol` of LLVM type `fn_type` in

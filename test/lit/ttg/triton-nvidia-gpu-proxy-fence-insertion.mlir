@@ -1,11 +1,12 @@
 // triton-nvidia-gpu-proxy-fence-insertion (make_llir, after shared memory
 // is allocated and scf is lowered to cf). Triton 3.6's pass fences only
-// async-proxy writes (TMA loads); a wgmma reading what cp.async or a
+// async-proxy writes (TMA loads) of bytes a generic access touched since
+// the last fence, on some path; a wgmma reading what cp.async or a
 // local_store wrote gets no fence from it, on any path (Triton's own pass
-// leaves every case below unchanged: scripts/triton-pass.py FILE
+// leaves those cases unchanged: scripts/triton-pass.py FILE
 // triton-nvidia-gpu-proxy-fence-insertion --split).
 // RUN: tt-opt %s --split-input-file --triton-nvidia-gpu-proxy-fence-insertion | FileCheck %s
-// RUN: tt-opt %s --split-input-file --triton-nvidia-gpu-proxy-fence-insertion=compute-capability=80 | FileCheck %s
+// RUN: tt-opt %s --split-input-file --triton-nvidia-gpu-proxy-fence-insertion=compute-capability=80 | FileCheck %s --check-prefix=SM80
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
@@ -57,6 +58,47 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
     %more = arith.cmpi slt, %next, %n : i32
     cf.cond_br %more, ^bb1(%next, %d : i32, tensor<64x64xf32, #mma>), ^bb2
   ^bb2:
+    tt.return
+  }
+}
+
+// -----
+
+// TMA loads: a fence where the destination overlaps bytes read or written
+// through the generic proxy since the last fence, also around a loop's
+// back edge; none for disjoint bytes, or below sm_90.
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @tma_loads
+  // SM80-LABEL: tt.func @tma_loads
+  // SM80-NOT: ttng.fence_async_shared
+  tt.func @tma_loads(%desc: !tt.tensordesc<tensor<32x32xf32, #shared>>, %x: i32, %n: i1) {
+    %true = arith.constant true
+    %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %a = ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
+    %b = ttg.local_alloc {allocation.offset = 8192 : i32} : () -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
+    // CHECK: ttg.local_load
+    // CHECK-NEXT: ttng.async_tma_copy_global_to_local {{.*}} -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
+    %l = ttg.local_load %a : !ttg.memdesc<32x32xf32, #shared, #smem, mutable> -> tensor<32x32xf32, #blocked>
+    ttng.async_tma_copy_global_to_local %desc[%x, %x] %b, %bar, %true : !tt.tensordesc<tensor<32x32xf32, #shared>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
+    // CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+    // CHECK-NEXT: ttng.async_tma_copy_global_to_local
+    ttng.async_tma_copy_global_to_local %desc[%x, %x] %a, %bar, %true : !tt.tensordesc<tensor<32x32xf32, #shared>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
+    // CHECK-NEXT: cf.br
+    cf.br ^loop
+  ^loop:
+    // The store at the end of the loop reaches this load again.
+    // CHECK: ttng.fence_async_shared {bCluster = false}
+    // CHECK-NEXT: ttng.async_tma_copy_global_to_local
+    ttng.async_tma_copy_global_to_local %desc[%x, %x] %b, %bar, %true : !tt.tensordesc<tensor<32x32xf32, #shared>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
+    ttng.wait_barrier %bar, %x : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %v = ttg.local_load %b : !ttg.memdesc<32x32xf32, #shared, #smem, mutable> -> tensor<32x32xf32, #blocked>
+    ttg.local_store %v, %b : tensor<32x32xf32, #blocked> -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
+    cf.cond_br %n, ^loop, ^exit
+  ^exit:
     tt.return
   }
 }
