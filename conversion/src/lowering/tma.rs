@@ -134,13 +134,10 @@ pub fn barrier_expect<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let size = int_attr(op, "size")?;
-    let pred = thread_zero(lw, emit);
-    let pred = with_pred(lw, emit, op, 1, pred)?;
-    mbarrier(
+    arrive(
         lw,
         emit,
         op,
-        pred,
         &format!("@$0 mbarrier.arrive.expect_tx.shared.b64 _, [$1], {size};"),
     )
 }
@@ -153,15 +150,25 @@ pub fn arrive_barrier<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let count = int_attr(op, "count")?;
-    let pred = thread_zero(lw, emit);
-    let pred = with_pred(lw, emit, op, 1, pred)?;
-    mbarrier(
+    arrive(
         lw,
         emit,
         op,
-        pred,
         &format!("@$0 mbarrier.arrive.shared::cta.b64 _, [$1], {count};"),
     )
+}
+
+/// An arrival (`asm`) by thread 0 where the op's predicate (operand 1, if
+/// any) holds.
+fn arrive<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    asm: &str,
+) -> LowerResult {
+    let pred = thread_zero(lw, emit);
+    let pred = with_pred(lw, emit, op, 1, pred)?;
+    mbarrier(lw, emit, op, pred, asm)
 }
 
 /// `ttng.wait_barrier`: every thread spins on `try_wait.parity` until the
