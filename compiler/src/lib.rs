@@ -178,38 +178,44 @@ impl CompileError {
     }
 }
 
-/// A kernel of `module` that takes a TMA descriptor (a `!tt.tensordesc`
-/// argument, or one marked `tt.nv_tma_desc`), which Triton's launcher
-/// would have to build from metadata this project does not write yet.
-fn tma_descriptor_kernel<'c, 'a>(
+/// The first op of `module` that takes or makes a tensor descriptor (a
+/// `!tt.tensordesc` value, or an argument marked `tt.nv_tma_desc`). From
+/// TTGIR these would become TMA descriptors, which Triton's launcher would
+/// have to build from metadata this project does not write yet, and TMA
+/// copies, which have not run on the GPU here yet.
+fn tensor_descriptor_op<'c, 'a>(
     module: &'a Module<'c>,
 ) -> Option<melior::ir::operation::OperationRef<'c, 'a>> {
     use melior::ir::{block::BlockLike, RegionLike, ValueLike};
-    let mut op = module.body().first_operation();
-    while let Some(function) = op {
-        op = function.next_in_block();
-        if !tt_dialect::ir::is_op(function, "tt.func") {
-            continue;
-        }
-        let marked = function
-            .attribute("arg_attrs")
-            .is_ok_and(|a| a.to_string().contains("tt.nv_tma_desc"));
-        let typed = function
-            .region(0)
-            .ok()
-            .and_then(|r| r.first_block())
-            .is_some_and(|entry| {
-                (0..entry.argument_count()).any(|i| {
-                    entry
-                        .argument(i)
-                        .is_ok_and(|a| tt_dialect::types::tensor_desc_block(a.r#type()).is_some())
-                })
-            });
-        if marked || typed {
-            return Some(function);
-        }
-    }
-    None
+    let mut found = None;
+    module
+        .as_operation()
+        .walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+            let marked = tt_dialect::ir::is_op(op, "tt.func")
+                && op
+                    .attribute("arg_attrs")
+                    .is_ok_and(|a| a.to_string().contains("tt.nv_tma_desc"));
+            let is_desc = |ty| tt_dialect::types::tensor_desc_block(ty).is_some();
+            let arguments = op
+                .region(0)
+                .ok()
+                .and_then(|r| r.first_block())
+                .is_some_and(|b| {
+                    (0..b.argument_count())
+                        .any(|i| b.argument(i).is_ok_and(|a| is_desc(a.r#type())))
+                });
+            let typed = op.operands().any(|v| is_desc(v.r#type()))
+                || op.results().any(|r| is_desc(r.r#type()));
+            if found.is_none()
+                && (marked || typed || (arguments && tt_dialect::ir::is_op(op, "tt.func")))
+            {
+                found = Some(op.to_raw());
+                return melior::ir::operation::WalkResult::Interrupt;
+            }
+            melior::ir::operation::WalkResult::Advance
+        });
+    // SAFETY: the op lives in `module`.
+    found.map(|raw| unsafe { melior::ir::operation::OperationRef::from_raw(raw) })
 }
 
 impl fmt::Display for CompileError {
@@ -502,8 +508,8 @@ impl<'c, 'o> Compilation<'c, 'o> {
                     "the input is TTGIR (it has ttg.num-warps): there is no TTIR to emit",
                 ));
             }
-            if let Some(kernel) = tma_descriptor_kernel(&module) {
-                let message = "kernels that take TMA descriptors (tensor descriptor arguments) are not supported yet: the launch metadata cannot describe them";
+            if let Some(kernel) = tensor_descriptor_op(&module) {
+                let message = "tensor descriptors in TTGIR input (TMA) are not supported yet: give the TTIR, whose descriptors become pointers";
                 tt_passes::rust_pass::fail(kernel, message);
                 return Err(self.error(Some(Stage::Ttgir), message));
             }

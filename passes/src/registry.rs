@@ -210,7 +210,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttgir::dot_path::MMA_LOWERING),
     rust(&crate::ttgir::dot_path::OPTIMIZE_DESCRIPTOR_ENCODING),
     rust(&crate::ttgir::dot_path::OPTIMIZE_TMEM_LAYOUTS),
-    rust(&crate::ttgir::dot_path::TMA_LOWERING),
+    rust(&crate::ttgir::tma_lowering::PASS),
     rust(&crate::ttir::reorder_broadcast::PASS),
     rust(&crate::ttir::rewrite_tensor_descriptor_to_pointer::PASS),
     rust(&crate::ttir::rewrite_tensor_pointer::PASS),

@@ -17,7 +17,6 @@
 //! | `triton-nvidia-optimize-descriptor-encoding` | any `!tt.tensordesc` value (its shared encoding is chosen) |
 //! | `nvgpu-warp-specialization` | an `scf.for` marked `tt.warp_specialize` |
 //! | `triton-nvidia-optimize-tmem-layouts` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
-//! | `triton-nvidia-tma-lowering` | tensor-descriptor ops (`tt.descriptor_*`, `tt.make_tensor_descriptor`) |
 //! | `triton-nvidia-interleave-tmem` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
 //! | `triton-nvidia-mma-lowering` | Blackwell MMA ops (`ttng.tc_gen5_*`; none on sm_90) |
 
@@ -154,17 +153,6 @@ fn mma_lowering(module: OperationRef) -> PassResult {
     )
 }
 
-fn tma_lowering(module: OperationRef) -> PassResult {
-    refuse(
-        "triton-nvidia-tma-lowering",
-        first(module, |op| {
-            let n = name(op);
-            (n.starts_with("tt.descriptor_") || n == "tt.make_tensor_descriptor")
-                .then(|| format!("'{n}'"))
-        }),
-    )
-}
-
 // ------------------------------------------------------------------ passes
 
 const fn gate(
@@ -199,12 +187,6 @@ pub static OPTIMIZE_TMEM_LAYOUTS: RustPass = gate(
     "triton-nvidia-optimize-tmem-layouts",
     "Tensor-memory layouts (Blackwell; a no-op on sm_90, refuses tensor-memory ops)",
     optimize_tmem_layouts,
-);
-pub static TMA_LOWERING: RustPass = gate(
-    "TritonNvidiaGPUTMALoweringPass",
-    "triton-nvidia-tma-lowering",
-    "Lower tensor-descriptor ops to TMA (not yet: refuses them, otherwise a no-op)",
-    tma_lowering,
 );
 pub static INTERLEAVE_TMEM: RustPass = gate(
     "TritonNvidiaGPUInterleaveTMemPass",

@@ -25,3 +25,4 @@ pub mod reduce_data_duplication;
 pub mod remove_layout_conversions;
 pub mod reorder_instructions;
 pub mod schedule_loops;
+pub mod tma_lowering;
