@@ -12,6 +12,7 @@ pub mod allocation;
 pub mod check_matmul_two_cta;
 pub mod convert_nv_gpu_to_llvm;
 pub mod convert_triton_gpu_to_llvm;
+mod dataflow;
 pub mod enable_line_info;
 pub mod global_scratch_memory_allocation;
 pub mod gluon_inline;
@@ -23,6 +24,7 @@ pub mod proxy_fence_insertion;
 pub mod ptx;
 pub mod tensor_memory_allocation;
 pub mod test_print_allocation;
+pub mod test_print_membar;
 
 pub use llvm_ir::{translate_to_llvm_ir, LlvmModule, TranslateError};
 
@@ -97,6 +99,7 @@ pub static PASSES: &[PassInfo] = &[
         kind: PassKind::Pipeline(make_llir::make_llir),
     },
     rust(&test_print_allocation::PASS),
+    rust(&test_print_membar::PASS),
     rust(&check_matmul_two_cta::PASS),
     PassInfo {
         name: "triton-nvidia-gpu-proxy-fence-insertion",

@@ -18,7 +18,7 @@
 //! TMA stores and wgmma reads are async-proxy or synchronisation and do not
 //! count.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 use melior::{
@@ -166,45 +166,18 @@ fn transfer(block: BlockRef, touched: &mut Touched, fences: &mut BTreeSet<usize>
 /// The analysis of one function: block states joined over predecessors
 /// until they no longer grow; returns the async writes to fence.
 fn analyse(function: OperationRef) -> BTreeSet<usize> {
-    let mut blocks: Vec<BlockRef> = Vec::new();
-    if let Ok(region) = function.region(0) {
-        let mut b = region.first_block();
-        while let Some(block) = b {
-            blocks.push(block);
-            b = block.next_in_region();
-        }
-    }
-    let index: HashMap<usize, usize> = blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.to_raw().ptr as usize, i))
-        .collect();
-    let mut entry: Vec<Touched> = vec![Touched::new(); blocks.len()];
-    let mut fences = BTreeSet::new();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        fences.clear();
-        for (i, block) in blocks.iter().enumerate() {
-            let mut touched = entry[i].clone();
-            transfer(*block, &mut touched, &mut fences);
-            let Some(terminator) = block.terminator() else {
-                continue;
-            };
-            for s in 0..terminator.successor_count() {
-                let Ok(successor) = terminator.successor(s) else {
-                    continue;
-                };
-                let Some(&j) = index.get(&(successor.to_raw().ptr as usize)) else {
-                    continue;
-                };
-                let before = entry[j].len();
-                entry[j].extend(touched.iter().copied());
-                changed |= entry[j].len() != before;
-            }
-        }
-    }
-    fences
+    let fences = std::cell::RefCell::new(BTreeSet::new());
+    crate::dataflow::forward(
+        function,
+        || fences.borrow_mut().clear(),
+        |block, touched: &mut Touched| transfer(block, touched, &mut fences.borrow_mut()),
+        |entry, exit| {
+            let before = entry.len();
+            entry.extend(exit.iter().copied());
+            entry.len() != before
+        },
+    );
+    fences.into_inner()
 }
 
 fn run(module: OperationRef) -> PassResult {
