@@ -60,3 +60,15 @@ pub(crate) fn forward<S: Clone + Default>(
         }
     }
 }
+
+/// The `tt.func`s of `module`, collected before anything is edited.
+pub(crate) fn functions(module: OperationRef) -> Vec<mlir_sys::MlirOperation> {
+    let mut functions = Vec::new();
+    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if tt_dialect::ir::is_op(op, "tt.func") {
+            functions.push(op.to_raw());
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    functions
+}

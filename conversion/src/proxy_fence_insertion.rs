@@ -191,14 +191,7 @@ fn run(module: OperationRef) -> PassResult {
     if writers.is_empty() {
         return Ok(());
     }
-    let mut functions = Vec::new();
-    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        if ttir::is_op(op, "tt.func") {
-            functions.push(op.to_raw());
-        }
-        melior::ir::operation::WalkResult::Advance
-    });
-    for function in functions {
+    for function in crate::dataflow::functions(module) {
         // SAFETY: ops of the module this pass runs on, alive throughout.
         let function = unsafe { OperationRef::from_raw(function) };
         let fences = analyse(function);

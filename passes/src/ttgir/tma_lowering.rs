@@ -208,6 +208,15 @@ fn constant<'c, 'a>(
     ))
 }
 
+/// The tile a descriptor op moves (the tensor `value`) and the shared
+/// layout of the descriptor `desc`, which its buffer takes.
+fn tile<'c>(desc: Value<'c, '_>, value: Value<'c, '_>) -> Option<(TensorView<'c>, Attribute<'c>)> {
+    let encoding = tensor_desc_block(desc.r#type())
+        .and_then(TensorView::of)
+        .and_then(|b| b.encoding)?;
+    Some((TensorView::of(value.r#type())?, encoding))
+}
+
 /// `tt.descriptor_load` and `tt.descriptor_gather`.
 fn lower_load<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
     let name = op.name();
@@ -215,12 +224,7 @@ fn lower_load<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>)
     let (Some(desc), Some(result)) = (ir::operand(op, 0), ir::result(op, 0)) else {
         return false;
     };
-    let (Some(tensor), Some(encoding)) = (
-        TensorView::of(result.r#type()),
-        tensor_desc_block(desc.r#type())
-            .and_then(TensorView::of)
-            .and_then(|b| b.encoding),
-    ) else {
+    let Some((tensor, encoding)) = tile(desc, result) else {
         return false;
     };
     let context_ref = rewriter.context();
@@ -448,12 +452,7 @@ fn lower_store<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>
     let (Some(&desc), Some(&src)) = (operands.first(), operands.get(src_index)) else {
         return false;
     };
-    let (Some(tensor), Some(encoding)) = (
-        TensorView::of(src.r#type()),
-        tensor_desc_block(desc.r#type())
-            .and_then(TensorView::of)
-            .and_then(|b| b.encoding),
-    ) else {
+    let Some((tensor, encoding)) = tile(desc, src) else {
         return false;
     };
     let context_ref = rewriter.context();
