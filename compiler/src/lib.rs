@@ -720,6 +720,37 @@ module {
         assert!(error.message.contains("there is no TTIR"), "{error}");
     }
 
+    /// TTGIR that makes a tensor descriptor: refused (TMA), located.
+    const TTGIR_WITH_DESCRIPTOR: &str = r#"#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @kernel(%base: !tt.ptr<f16>, %n: i32) {
+    %c1 = arith.constant 1 : i64
+    %s = arith.extsi %n : i32 to i64
+    %d = tt.make_tensor_descriptor %base, [%n, %n], [%s, %c1] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16, #nvmma>>
+    %c0 = arith.constant 0 : i32
+    %t = tt.descriptor_load %d[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16, #nvmma>> -> tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}
+"#;
+
+    #[test]
+    fn ttgir_with_tensor_descriptors_is_refused() {
+        let input = Input::Text {
+            text: TTGIR_WITH_DESCRIPTOR,
+            name: "desc.ttgir",
+        };
+        let error = compile_to(input, &uncached(), Stage::Ptx).unwrap_err();
+        assert_eq!(error.stage, Some(Stage::Ttgir));
+        assert!(
+            error.message.contains(
+                "desc.ttgir:7:10: error: 'tt.make_tensor_descriptor' op tensor descriptors in TTGIR input (TMA) are not supported yet"
+            ),
+            "{error}"
+        );
+    }
+
     #[test]
     fn a_built_module_compiles_like_its_text() {
         let context = new_context(false);
