@@ -20,7 +20,10 @@
 //! reorder passes, the lowering to LLVM). A third run
 //! (`TT_FUZZ_NVG_MUTANTS`, default 300) does the same for the `nvg` ops of
 //! `test/lit/conversion/nvgpu-to-llvm.mlir`, printed and lowered by
-//! `convert-nv-gpu-to-llvm`.
+//! `convert-nv-gpu-to-llvm`. A fourth (`TT_FUZZ_TMA_MUTANTS`, default 150
+//! per file) mutates the TMA lowering, mbarrier/TMA and global scratch lit
+//! files and runs them through the TMA lowering, the allocation, the proxy
+//! fences, the membar analysis and the lowering to LLVM.
 
 // Only the corpus texts are used here; the step helpers serve corpus.rs.
 #[allow(dead_code)]
@@ -484,6 +487,49 @@ fn nvg_mutants_are_rejected_cleanly() {
         ("TT_FUZZ_NVG_MUTANTS", 300),
         "fuzz-nvg",
     );
+}
+
+/// The pass lists the Hopper TMA and mbarrier mutants run through: the
+/// TMA lowering, then the allocation, the proxy fences and the membar
+/// analysis; and the lowering to LLVM of the TMA, mbarrier and global
+/// scratch ops.
+const TMA_FLAGS: [&[&str]; 4] = [
+    &["--triton-nvidia-tma-lowering"],
+    &[
+        "--triton-nvidia-tma-lowering",
+        "--allocate-shared-memory-nv",
+        "--triton-nvidia-gpu-proxy-fence-insertion",
+        "-test-print-membar",
+    ],
+    &[
+        "--allocate-shared-memory-nv",
+        "--convert-triton-gpu-to-llvm",
+    ],
+    &[
+        "--tritongpu-global-scratch-memory-allocation",
+        "--allocate-shared-memory-nv",
+        "--convert-triton-gpu-to-llvm",
+    ],
+];
+
+#[test]
+fn tma_mutants_are_rejected_cleanly() {
+    for (file, scratch) in [
+        ("test/lit/ttng/tma-lowering.mlir", "fuzz-tma-lowering"),
+        ("test/lit/conversion/tma-barriers.mlir", "fuzz-tma-barriers"),
+        (
+            "test/lit/conversion/global-scratch.mlir",
+            "fuzz-global-scratch",
+        ),
+    ] {
+        fuzz_lit_file(
+            file,
+            &TTNG_KINDS,
+            &TMA_FLAGS,
+            ("TT_FUZZ_TMA_MUTANTS", 150),
+            scratch,
+        );
+    }
 }
 
 /// Mutants of the `// -----` sections of a lit file of this repository
