@@ -18,20 +18,10 @@ use melior::ir::{
 use tt_dialect::{ir as ttir, types::TensorView};
 
 use super::{
+    int_attr,
     memory::{owner_mask, vector_width},
-    types, value_at, Access, Distributed, Emitter, LowerResult, Lowering,
+    result, types, value_at, Access, Distributed, Emitter, LowerResult, Lowering,
 };
-
-fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
-    op.result(0).expect("one result").into()
-}
-
-fn int_attr(op: OperationRef, name: &str) -> Result<i64, String> {
-    ttir::inherent_attribute(op, name)
-        .and_then(ttir::int_value)
-        .map(|(v, _)| v)
-        .ok_or_else(|| format!("the {name} attribute is missing"))
-}
 
 /// `.relaxed` ... `.acq_rel`.
 fn semantic(op: OperationRef) -> Result<&'static str, String> {

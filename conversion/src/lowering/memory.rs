@@ -10,11 +10,9 @@ use melior::ir::{
 use tt_dialect::{ir as ttir, types::TensorView};
 use ttg_dialect::layout::{Layout, MemDesc, Nvmma};
 
-use super::{pointee_type, types, value_at, Access, Distributed, Emitter, LowerResult, Lowering};
-
-fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
-    op.result(0).expect("one result").into()
-}
+use super::{
+    pointee_type, result, types, value_at, Access, Distributed, Emitter, LowerResult, Lowering,
+};
 
 /// The PTX register constraint and `mov` width for a word of `bits`.
 fn word_constraint(bits: u32) -> (&'static str, u32) {

@@ -499,6 +499,24 @@ pub fn axis(op: OperationRef) -> Result<usize, String> {
         .ok_or_else(|| "the axis attribute is missing".to_owned())
 }
 
+/// The first result of `op`, which its lowering was chosen for.
+fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
+    op.result(0).expect("one result").into()
+}
+
+/// Operand `i` of `op`, or the error that it is missing.
+fn operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Result<Value<'c, 'a>, String> {
+    ttir::operand(op, i).ok_or_else(|| format!("missing operand {i}"))
+}
+
+/// The integer attribute `name` of `op`, or the error that it is missing.
+fn int_attr(op: OperationRef, name: &str) -> Result<i64, String> {
+    ttir::inherent_attribute(op, name)
+        .and_then(ttir::int_value)
+        .map(|(v, _)| v)
+        .ok_or_else(|| format!("the {name} attribute is missing"))
+}
+
 pub fn value_at<'c, 'a>(values: &[Value<'c, 'a>], i: usize) -> Value<'c, 'a> {
     if values.len() == 1 {
         values[0]

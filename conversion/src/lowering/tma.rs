@@ -19,18 +19,7 @@ use melior::ir::{
 use tt_dialect::ir as ttir;
 use ttg_dialect::layout::{Layout, MemDesc};
 
-use super::{Access, Emitter, LowerResult, Lowering};
-
-fn operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Result<Value<'c, 'a>, String> {
-    ttir::operand(op, i).ok_or_else(|| format!("missing operand {i}"))
-}
-
-fn int_attr(op: OperationRef, name: &str) -> Result<i64, String> {
-    ttir::inherent_attribute(op, name)
-        .and_then(ttir::int_value)
-        .map(|(v, _)| v)
-        .ok_or_else(|| format!("the {name} attribute is missing"))
-}
+use super::{int_attr, operand, Access, Emitter, LowerResult, Lowering};
 
 /// `tid.x == 0`: the one thread that drives a barrier.
 fn thread_zero<'c, 'a>(lw: &Lowering<'c, 'a>, emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
@@ -44,21 +33,8 @@ fn threads_below<'c, 'a>(lw: &Lowering<'c, 'a>, emit: &Emitter<'c, 'a>, n: i64) 
     emit.icmp("slt", tid, emit.i32(n))
 }
 
-/// The optional predicate operand `index` of `op`, and'ed into `pred`;
-/// `None` when absent or the constant true.
-fn with_pred<'c, 'a>(
-    lw: &Lowering<'c, 'a>,
-    emit: &Emitter<'c, 'a>,
-    op: OperationRef<'c, 'a>,
-    index: usize,
-    pred: Value<'c, 'a>,
-) -> Result<Value<'c, 'a>, String> {
-    match optional_pred(lw, op, index)? {
-        Some(p) => Ok(emit.and(pred, p)),
-        None => Ok(pred),
-    }
-}
-
+/// The optional predicate operand `index` of `op`; `None` when absent or
+/// the constant true.
 fn optional_pred<'c, 'a>(
     lw: &Lowering<'c, 'a>,
     op: OperationRef<'c, 'a>,
@@ -77,19 +53,28 @@ fn is_true(value: Value) -> bool {
         .unwrap_or(false)
 }
 
-/// One predicated `mbarrier` instruction on the barrier at operand 0.
+/// One `mbarrier` instruction on the barrier at operand 0, by thread 0
+/// where the op's predicate (operand `pred`, if any) holds.
 fn mbarrier<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
-    pred: Value<'c, 'a>,
+    pred: Option<usize>,
     asm: &str,
 ) -> LowerResult {
     let barrier = operand(op, 0)?;
     let pointer = lw.scalar(barrier)?;
+    let mut predicate = thread_zero(lw, emit);
+    if let Some(p) = pred
+        .map(|i| optional_pred(lw, op, i))
+        .transpose()?
+        .flatten()
+    {
+        predicate = emit.and(predicate, p);
+    }
     let span = lw.buffer_span(barrier);
     lw.shared_access(emit, Access::Write(span));
-    emit.void_asm(asm, "b,r", &[pred, pointer]);
+    emit.void_asm(asm, "b,r", &[predicate, pointer]);
     Ok(())
 }
 
@@ -100,14 +85,8 @@ pub fn init_barrier<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let count = int_attr(op, "count")?;
-    let pred = thread_zero(lw, emit);
-    mbarrier(
-        lw,
-        emit,
-        op,
-        pred,
-        &format!("@$0 mbarrier.init.shared::cta.b64 [$1], {count};"),
-    )
+    let asm = format!("@$0 mbarrier.init.shared::cta.b64 [$1], {count};");
+    mbarrier(lw, emit, op, None, &asm)
 }
 
 /// `ttng.inval_barrier`: thread 0 invalidates the barrier.
@@ -116,12 +95,11 @@ pub fn inval_barrier<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    let pred = thread_zero(lw, emit);
     mbarrier(
         lw,
         emit,
         op,
-        pred,
+        None,
         "@$0 mbarrier.inval.shared::cta.b64 [$1];",
     )
 }
@@ -134,12 +112,8 @@ pub fn barrier_expect<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let size = int_attr(op, "size")?;
-    arrive(
-        lw,
-        emit,
-        op,
-        &format!("@$0 mbarrier.arrive.expect_tx.shared.b64 _, [$1], {size};"),
-    )
+    let asm = format!("@$0 mbarrier.arrive.expect_tx.shared.b64 _, [$1], {size};");
+    mbarrier(lw, emit, op, Some(1), &asm)
 }
 
 /// `ttng.arrive_barrier`: thread 0 (where the predicate holds) arrives
@@ -150,25 +124,8 @@ pub fn arrive_barrier<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let count = int_attr(op, "count")?;
-    arrive(
-        lw,
-        emit,
-        op,
-        &format!("@$0 mbarrier.arrive.shared::cta.b64 _, [$1], {count};"),
-    )
-}
-
-/// An arrival (`asm`) by thread 0 where the op's predicate (operand 1, if
-/// any) holds.
-fn arrive<'c, 'a>(
-    lw: &mut Lowering<'c, 'a>,
-    emit: &Emitter<'c, 'a>,
-    op: OperationRef<'c, 'a>,
-    asm: &str,
-) -> LowerResult {
-    let pred = thread_zero(lw, emit);
-    let pred = with_pred(lw, emit, op, 1, pred)?;
-    mbarrier(lw, emit, op, pred, asm)
+    let asm = format!("@$0 mbarrier.arrive.shared::cta.b64 _, [$1], {count};");
+    mbarrier(lw, emit, op, Some(1), &asm)
 }
 
 /// `ttng.wait_barrier`: every thread spins on `try_wait.parity` until the

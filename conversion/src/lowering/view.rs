@@ -14,15 +14,7 @@ use std::collections::HashMap;
 use melior::ir::{operation::OperationLike, operation::OperationRef, Type, Value, ValueLike};
 use tt_dialect::ir as ttir;
 
-use super::{pointee_type, Distributed, Emitter, LowerResult, Lowering};
-
-fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
-    op.result(0).expect("one result").into()
-}
-
-fn operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Result<Value<'c, 'a>, String> {
-    ttir::operand(op, i).ok_or_else(|| format!("missing operand {i}"))
-}
+use super::{operand, pointee_type, result, Distributed, Emitter, LowerResult, Lowering};
 
 /// `tt.get_program_id` / `tt.get_num_programs`: `ctaid` / `nctaid`, or,
 /// with clusters of several CTAs (which then share a program), `clusterid`
