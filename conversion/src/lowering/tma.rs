@@ -17,7 +17,7 @@ use melior::ir::{
     Value, ValueLike,
 };
 use tt_dialect::ir as ttir;
-use ttg_dialect::layout::{Layout, MemDesc};
+use ttg_dialect::layout::{tma_block_shape, Layout, MemDesc};
 
 use super::{int_attr, operand, Access, Emitter, LowerResult, Lowering};
 
@@ -202,15 +202,9 @@ fn single_message(desc: &MemDesc) -> Result<(), String> {
     else {
         return Err("a TMA copy into a shared layout other than NVMMA is not supported yet".into());
     };
-    if desc.shape.is_empty() {
-        return Err("a TMA copy of a rank-0 buffer".into());
-    }
     let bits = super::types::memory_bits(desc.element);
-    let contiguous = if transposed { 0 } else { desc.shape.len() - 1 };
-    let too_large = desc.shape.iter().any(|&d| d > 256);
-    let row = i64::from(swizzling_byte_width) * 8 / i64::from(bits.max(1));
-    let partial_rows = swizzling_byte_width != 0 && desc.shape[contiguous] != row;
-    if too_large || partial_rows {
+    let block = tma_block_shape(&desc.shape, bits, swizzling_byte_width, transposed);
+    if desc.shape.is_empty() || block != desc.shape {
         return Err(format!(
             "a TMA copy of {:?} elements that needs several messages (a dimension above 256, or rows other than one {}-byte swizzle) is not supported yet",
             desc.shape, swizzling_byte_width

@@ -1079,6 +1079,25 @@ impl<'c> MemDesc<'c> {
     }
 }
 
+/// Triton's TMA block (`getTMABlockShape`): the box one TMA message moves
+/// of a tile of `shape` in an NVMMA layout of `swizzle_bytes` (0: not
+/// swizzled): every dimension at most 256 elements and, when swizzled, the
+/// contiguous one (the first when `transposed`, else the last) exactly one
+/// swizzle of `element_bits` elements wide.
+pub fn tma_block_shape(
+    shape: &[i64],
+    element_bits: u32,
+    swizzle_bytes: u32,
+    transposed: bool,
+) -> Vec<i64> {
+    let mut block: Vec<i64> = shape.iter().map(|&d| d.min(256)).collect();
+    if swizzle_bytes != 0 && !block.is_empty() {
+        let contiguous = if transposed { 0 } else { block.len() - 1 };
+        block[contiguous] = i64::from(swizzle_bytes) * 8 / i64::from(element_bits.max(1));
+    }
+    block
+}
+
 /// An NVMMA shared layout (the swizzles of wgmma and TMA) over a 2-D
 /// view: rows of the contiguous dimension, `swizzle` bytes each, eight
 /// rows to a swizzle pattern; the 16-byte chunks of row `r` permuted by

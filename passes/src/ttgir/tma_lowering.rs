@@ -35,7 +35,7 @@ use melior::RewriterBase;
 use tt_dialect::ir::{self, create, first_result};
 use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
 use tt_dialect::types::{tensor_desc_block, TensorView};
-use ttg_dialect::layout::{Layout, MemDesc};
+use ttg_dialect::layout::{tma_block_shape, Layout, MemDesc};
 
 use crate::rust_pass::{fail, PassResult, RustPass};
 
@@ -585,23 +585,17 @@ fn lower_make_descriptor<'c, 'a>(
     let Ok(element_type) = tma_element_type(block.element) else {
         return false;
     };
-    let bits = i64::from(tt_dialect::types::bit_width(block.element).unwrap_or(8));
+    let bits = tt_dialect::types::bit_width(block.element).unwrap_or(8);
     let (swizzle_bytes, transposed) = match layout {
         Layout::NvmmaShared {
             swizzling_byte_width,
             transposed,
             ..
-        } => (i64::from(swizzling_byte_width), transposed),
+        } => (swizzling_byte_width, transposed),
         _ => (0, false),
     };
-    // The box: every dimension at most 256; with swizzling, the contiguous
-    // one exactly one swizzle wide.
     let rank = block.shape.len();
-    let mut box_shape: Vec<i64> = block.shape.iter().map(|&d| d.min(256)).collect();
-    let contiguous = if transposed { 0 } else { rank - 1 };
-    if swizzle_bytes != 0 {
-        box_shape[contiguous] = swizzle_bytes * 8 / bits;
-    }
+    let box_shape = tma_block_shape(block.shape, bits, swizzle_bytes, transposed);
     let swizzle_mode = match swizzle_bytes {
         128 => 3,
         64 => 2,
@@ -630,7 +624,7 @@ fn lower_make_descriptor<'c, 'a>(
         boxes.push(constant(rewriter, op, 32, box_shape[k]));
     }
     let global_dims: Vec<Value> = shape.iter().rev().copied().collect();
-    let element_bytes = constant(rewriter, op, 64, bits / 8);
+    let element_bytes = constant(rewriter, op, 64, i64::from(bits / 8));
     let global_strides: Vec<Value> = strides[..strides.len().saturating_sub(1)]
         .iter()
         .rev()
