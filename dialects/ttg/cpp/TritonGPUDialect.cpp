@@ -1142,3 +1142,12 @@ intptr_t ttgMemDescGetDims(MlirType type, int field, const int64_t **dims) {
 MlirType ttgMemDescGetElementType(MlirType type) {
   return wrap(cast<MemDescType>(unwrap(type)).getElementType());
 }
+MlirType ttgMemDescTypeGet(intptr_t rank, const int64_t *shape,
+                           MlirType element, MlirAttribute encoding,
+                           MlirAttribute memorySpace, bool mutableMemory,
+                           intptr_t allocRank, const int64_t *allocShape) {
+  auto type = unwrap(element);
+  return wrap(MemDescType::get(type.getContext(), ArrayRef(shape, rank), type,
+                               unwrap(encoding), unwrap(memorySpace),
+                               mutableMemory, ArrayRef(allocShape, allocRank)));
+}

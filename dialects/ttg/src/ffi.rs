@@ -92,4 +92,14 @@ unsafe extern "C" {
     pub fn ttgMemDescIsMutable(ty: MlirType) -> bool;
     pub fn ttgMemDescGetDims(ty: MlirType, field: i32, dims: *mut *const i64) -> isize;
     pub fn ttgMemDescGetElementType(ty: MlirType) -> MlirType;
+    pub fn ttgMemDescTypeGet(
+        rank: isize,
+        shape: *const i64,
+        element: MlirType,
+        encoding: MlirAttribute,
+        memory_space: MlirAttribute,
+        mutable: bool,
+        alloc_rank: isize,
+        alloc_shape: *const i64,
+    ) -> MlirType;
 }

@@ -1011,6 +1011,25 @@ impl<'c> MemDesc<'c> {
         }
     }
 
+    /// The `!ttg.memdesc` type of these parts (the allocation shape printed
+    /// only where it differs from the shape).
+    pub fn to_type(&self) -> Type<'c> {
+        // SAFETY: live element type and attributes of one context; the
+        // slices outlive the call, which copies them.
+        unsafe {
+            Type::from_raw(ffi::ttgMemDescTypeGet(
+                self.shape.len() as isize,
+                self.shape.as_ptr(),
+                self.element.to_raw(),
+                self.encoding.to_raw(),
+                self.memory_space.to_raw(),
+                self.mutable,
+                self.alloc_shape.len() as isize,
+                self.alloc_shape.as_ptr(),
+            ))
+        }
+    }
+
     /// Triton's rules for memory descriptors (`MemDescType::verify`), in
     /// its order and words.
     pub fn check(&self) -> Result<(), String> {

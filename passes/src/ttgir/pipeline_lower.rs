@@ -26,9 +26,9 @@
 use std::collections::HashMap;
 
 use melior::ir::operation::OperationRef;
-use melior::ir::Type;
+use melior::ir::{r#type::TypeLike, Type};
 use mlir_sys::{MlirAttribute, MlirOperation, MlirType, MlirValue};
-use ttg_dialect::layout::Layout;
+use ttg_dialect::layout::{Layout, MemDesc};
 
 use crate::analysis::axis_info::AxisInfoMap;
 use crate::rust_pass::{fail, Failure};
@@ -345,14 +345,16 @@ fn replace_and_propagate(old: MlirValue, new: MlirValue, schedule: (i64, i64)) {
         ir::insert_before(user, clone);
         ir::set_operand(clone, 0, new);
         let result = ir::result(clone, 0);
-        let text = unsafe { Type::from_raw(ir::value_type(result)) }.to_string();
-        if !text.contains("mutable") {
-            let cut = text.rfind('>').expect("a memdesc type ends in '>'");
-            let mutable = format!("{}, mutable>", &text[..cut]);
-            let ty = ir::parse_type(ir::context(user), &mutable)
-                .unwrap_or_else(|| panic!("the pipeliner built an invalid type: {mutable}"));
+        // SAFETY: the type of a live value.
+        let ty = unsafe { Type::from_raw(ir::value_type(result)) };
+        if let Some(desc) = MemDesc::of(ty).filter(|d| !d.mutable) {
+            let mutable = MemDesc {
+                mutable: true,
+                ..desc
+            }
+            .to_type();
             // SAFETY: the clone's result is live and has no uses yet.
-            unsafe { mlir_sys::mlirValueSetType(result, ty) };
+            unsafe { mlir_sys::mlirValueSetType(result, mutable.to_raw()) };
         }
         set_schedule(clone, schedule);
         replace_and_propagate(ir::result(user, 0), result, schedule);

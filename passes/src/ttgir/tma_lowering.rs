@@ -157,19 +157,24 @@ fn check(op: OperationRef, name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The text of a memdesc of `shape` x `element` in `encoding`.
-fn memdesc_text(shape: &[i64], element: Type, encoding: Attribute, mutable: bool) -> String {
-    let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
-    format!(
-        "!ttg.memdesc<{}x{element}, {encoding}, #ttg.shared_memory{}>",
-        dims.join("x"),
-        if mutable { ", mutable" } else { "" }
-    )
-}
-
-fn parse_type<'c>(context: &'c melior::Context, text: &str) -> Type<'c> {
-    Type::parse(context, text)
-        .unwrap_or_else(|| panic!("the TMA lowering built an invalid type: {text}"))
+/// A buffer of `shape` x `element` in shared memory, in `encoding`.
+fn shared_buffer<'c>(
+    context: &'c melior::Context,
+    shape: &[i64],
+    element: Type<'c>,
+    encoding: Attribute<'c>,
+    mutable: bool,
+) -> Type<'c> {
+    MemDesc {
+        shape: shape.to_vec(),
+        alloc_shape: shape.to_vec(),
+        element,
+        encoding,
+        memory_space: Attribute::parse(context, "#ttg.shared_memory")
+            .expect("the ttg dialect is loaded"),
+        mutable,
+    }
+    .to_type()
 }
 
 fn i32_attr<'c>(
@@ -232,10 +237,7 @@ fn lower_load<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>)
     let context = unsafe { context_ref.to_ref() };
     let location = op.location();
     rewriter.set_insertion_point_before(op);
-    let buffer_type = parse_type(
-        context,
-        &memdesc_text(tensor.shape, tensor.element, encoding, true),
-    );
+    let buffer_type = shared_buffer(context, tensor.shape, tensor.element, encoding, true);
     let buffer = first_result(create(
         rewriter,
         "ttg.local_alloc",
@@ -244,10 +246,13 @@ fn lower_load<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>)
         &[buffer_type],
         &[],
     ));
-    let barrier_type = parse_type(
+    let barrier_encoding = Attribute::parse(
         context,
-        "!ttg.memdesc<1xi64, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, #ttg.shared_memory, mutable>",
-    );
+        "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>",
+    )
+    .expect("the ttg dialect is loaded");
+    let i64_type = IntegerType::new(context, 64).into();
+    let barrier_type = shared_buffer(context, &[1], i64_type, barrier_encoding, true);
     let barrier = first_result(create(
         rewriter,
         "ttg.local_alloc",
@@ -417,28 +422,13 @@ fn replace_and_propagate(old: Value, new: Value) {
 /// `ty` (a memdesc) made mutable when `mutable`, else `None`.
 fn with_mutable(ty: Type, mutable: bool) -> Option<Type> {
     let desc = MemDesc::of(ty)?;
-    if !mutable || desc.mutable {
-        return None;
-    }
-    let text = ty.to_string();
-    let cut = text.rfind('>')?;
-    // The allocation shape, when printed, comes last; mutability goes
-    // before it.
-    let body = &text[..cut];
-    let mutable_text = match body.rfind(", ") {
-        Some(i)
-            if body[i + 2..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_digit()) =>
-        {
-            format!("{}, mutable{}>", &body[..i], &body[i..])
+    (mutable && !desc.mutable).then(|| {
+        MemDesc {
+            mutable: true,
+            ..desc
         }
-        _ => format!("{body}, mutable>"),
-    };
-    let context = ty.context();
-    // SAFETY: `context` lives while the reference is used.
-    Type::parse(unsafe { context.to_ref() }, &mutable_text)
+        .to_type()
+    })
 }
 
 /// `tt.descriptor_store` and `tt.descriptor_scatter`.
@@ -461,10 +451,7 @@ fn lower_store<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>
     let location = op.location();
     rewriter.set_insertion_point_before(op);
     let buffer = reusable_buffer(op, src, encoding).unwrap_or_else(|| {
-        let ty = parse_type(
-            context,
-            &memdesc_text(tensor.shape, tensor.element, encoding, false),
-        );
+        let ty = shared_buffer(context, tensor.shape, tensor.element, encoding, false);
         first_result(create(
             rewriter,
             "ttg.local_alloc",
@@ -607,7 +594,7 @@ fn lower_make_descriptor<'c, 'a>(
     let context = unsafe { context_ref.to_ref() };
     let location = op.location();
     rewriter.set_insertion_point_before(op);
-    let pointer_type = parse_type(context, "!tt.ptr<i8>");
+    let pointer_type = tt_dialect::types::pointer_type(IntegerType::new(context, 8).into(), 1);
     let scratch = first_result(create(
         rewriter,
         "ttg.global_scratch_alloc",

@@ -131,6 +131,15 @@ MLIR_CAPI_EXPORTED bool ttgMemDescIsMutable(MlirType type);
 MLIR_CAPI_EXPORTED intptr_t ttgMemDescGetDims(MlirType type, int field,
                                               const int64_t **dims);
 MLIR_CAPI_EXPORTED MlirType ttgMemDescGetElementType(MlirType type);
+/* !ttg.memdesc<shape x element, encoding, memorySpace[, mutable][, alloc]>. */
+MLIR_CAPI_EXPORTED MlirType ttgMemDescTypeGet(intptr_t rank,
+                                              const int64_t *shape,
+                                              MlirType element,
+                                              MlirAttribute encoding,
+                                              MlirAttribute memorySpace,
+                                              bool mutableMemory,
+                                              intptr_t allocRank,
+                                              const int64_t *allocShape);
 
 #ifdef __cplusplus
 }
