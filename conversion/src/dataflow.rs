@@ -3,7 +3,7 @@
 //! block's entry state is the join of its predecessors' exit states, and
 //! the blocks are run until no entry state changes. Ops with regions of
 //! their own (structured control flow left in place) are for the
-//! transfer function to walk.
+//! transfer function to walk, in order ([`for_each_op`]).
 
 use std::collections::HashMap;
 
@@ -71,4 +71,22 @@ pub(crate) fn functions(module: OperationRef) -> Vec<mlir_sys::MlirOperation> {
         melior::ir::operation::WalkResult::Advance
     });
     functions
+}
+
+/// Calls `visit` on the ops of `block` in order, each before the ops of
+/// the regions nested in it (structured control flow, run in place).
+pub(crate) fn for_each_op(block: BlockRef, visit: &mut dyn FnMut(OperationRef)) {
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        visit(op);
+        for i in 0..op.region_count() {
+            let Ok(region) = op.region(i) else { continue };
+            let mut inner = region.first_block();
+            while let Some(b) = inner {
+                for_each_op(b, visit);
+                inner = b.next_in_region();
+            }
+        }
+    }
 }

@@ -25,7 +25,7 @@ use melior::{
     ir::{
         block::BlockLike,
         operation::{OperationLike, OperationRef},
-        BlockRef, RegionLike, ValueLike,
+        BlockRef, ValueLike,
     },
     pass::Pass,
 };
@@ -131,36 +131,21 @@ fn overlaps(touched: &Touched, (start, end): (u64, u64)) -> bool {
 /// Runs the ops of `block` (and of the regions nested in them) on
 /// `touched`; records in `fences` the async writes that need a fence.
 fn transfer(block: BlockRef, touched: &mut Touched, fences: &mut BTreeSet<usize>) {
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
+    crate::dataflow::for_each_op(block, &mut |op| {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default();
         if name == "ttng.fence_async_shared" {
             touched.clear();
-            continue;
-        }
-        if let Some(destination) = async_write_destination(op) {
+        } else if let Some(destination) = async_write_destination(op) {
             let dest = span(ttir::operand(op, destination).and_then(value_range));
             if overlaps(touched, dest) {
                 fences.insert(op.to_raw().ptr as usize);
                 touched.clear();
             }
-            continue;
+        } else if !IGNORED.contains(&name) {
+            touched.extend(generic_accesses(op));
         }
-        if IGNORED.contains(&name) {
-            continue;
-        }
-        touched.extend(generic_accesses(op));
-        for i in 0..op.region_count() {
-            let Ok(region) = op.region(i) else { continue };
-            let mut b = region.first_block();
-            while let Some(inner) = b {
-                transfer(inner, touched, fences);
-                b = inner.next_in_region();
-            }
-        }
-    }
+    });
 }
 
 /// The analysis of one function: block states joined over predecessors

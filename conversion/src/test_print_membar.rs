@@ -25,7 +25,7 @@ use std::ops::Range;
 use melior::ir::{
     block::BlockLike,
     operation::{OperationBuilder, OperationLike, OperationRef},
-    BlockRef, RegionLike,
+    BlockRef,
 };
 use tt_dialect::ir as ttir;
 use tt_passes::rust_pass::{fail, PassResult, RustPass};
@@ -141,13 +141,11 @@ fn conflicts(pending: &Pending, (start, end): (u64, u64), write: bool, after: &s
 /// Runs the ops of `block` (and the regions nested in them) on `pending`;
 /// records the ops that need a barrier before them.
 fn transfer(block: BlockRef, pending: &mut Pending, barriers: &mut BTreeSet<usize>) {
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
+    crate::dataflow::for_each_op(block, &mut |op| {
         let n = name(op);
         if n == "ttg.local_barrier" || n == "gpu.barrier" {
             pending.clear();
-            continue;
+            return;
         }
         let scratch = n != "ttg.local_alloc" && offset(op).is_some();
         let mut current = accesses(op);
@@ -171,15 +169,7 @@ fn transfer(block: BlockRef, pending: &mut Pending, barriers: &mut BTreeSet<usiz
                 pending.insert((s, e, w, n.clone()));
             }
         }
-        for i in 0..op.region_count() {
-            let Ok(region) = op.region(i) else { continue };
-            let mut b = region.first_block();
-            while let Some(inner) = b {
-                transfer(inner, pending, barriers);
-                b = inner.next_in_region();
-            }
-        }
-    }
+    });
 }
 
 fn run(module: OperationRef) -> PassResult {
