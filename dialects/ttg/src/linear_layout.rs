@@ -537,10 +537,70 @@ impl LinearLayout {
     }
 
     /// The layout `C` with `outer ∘ C == self`: maps `self`'s inputs to
-    /// `outer`'s inputs. Where `outer` is not injective the solution sets
+    /// `outer`'s inputs. An input dimension that both layouts map the same
+    /// way (bases equal, zeros included) maps to itself, as in Triton: two
+    /// layouts that broadcast over the same warps convert warp to warp.
+    /// The other dimensions are solved among themselves (as
+    /// [`Self::solve_inverse`] solves), falling back to solving over all
+    /// dimensions where that has no solution.
+    pub fn invert_and_compose(&self, outer: &Self) -> Result<Self, String> {
+        let outs: Vec<&str> = self.out_dim_names();
+        let same = |name: &str| {
+            let mine = self.bases(name);
+            let theirs = outer.bases(name);
+            mine.len() == theirs.len()
+                && (0..mine.len()).all(|i| {
+                    outer.outs.iter().all(|(o, _)| {
+                        let expected = if outs.contains(&o.as_str()) {
+                            self.basis(name, i, o)
+                        } else {
+                            0
+                        };
+                        outer.basis(name, i, o) == expected
+                    })
+                })
+        };
+        let identity: Vec<&str> = outer
+            .in_dim_names()
+            .into_iter()
+            .filter(|n| self.has_in_dim(n) && same(n))
+            .collect();
+        fn rest<'l>(l: &'l LinearLayout, identity: &[&str]) -> Vec<&'l str> {
+            l.in_dim_names()
+                .into_iter()
+                .filter(|n| !identity.contains(n))
+                .collect()
+        }
+        let (mine, theirs) = (rest(self, &identity), rest(outer, &identity));
+        if identity.is_empty() || mine.is_empty() != theirs.is_empty() {
+            return self.solve_inverse(outer);
+        }
+        let reduced = if mine.is_empty() {
+            Self::empty()
+        } else {
+            let all_outs: Vec<&str> = outer.out_dim_names();
+            match self
+                .sublayout(&mine, &outs)
+                .solve_inverse(&outer.sublayout(&theirs, &all_outs))
+            {
+                Ok(r) => r,
+                Err(_) => return self.solve_inverse(outer),
+            }
+        };
+        let mut result = reduced;
+        for name in &identity {
+            result = result.try_mul(&Self::identity_1d(outer.in_dim_size(name), name, name))?;
+        }
+        result
+            .transpose_ins(&self.in_dim_names())?
+            .transpose_outs(&outer.in_dim_names())
+    }
+
+    /// The layout `C` with `outer ∘ C == self`, solved over all input
+    /// dimensions at once. Where `outer` is not injective the solution sets
     /// its free variables to zero. Fails when some value of `self` is not
     /// reached by `outer`.
-    pub fn invert_and_compose(&self, outer: &Self) -> Result<Self, String> {
+    pub fn solve_inverse(&self, outer: &Self) -> Result<Self, String> {
         for (name, _) in &self.outs {
             if !outer.has_out_dim(name) {
                 return Err(format!("{name} is not an output of the outer layout"));
