@@ -12,6 +12,7 @@ pub mod f32_dot_tc;
 pub mod fence_insertion;
 pub mod fuse_nested_loops;
 pub mod infer_layout;
+pub mod optimize_accumulator_init;
 pub mod optimize_dot_operands;
 pub mod optimize_thread_locality;
 pub mod pipeline;
