@@ -22,8 +22,10 @@
 //! when stored by `ttg.local_alloc`, whose registers hold at least 4 bytes
 //! that are contiguous in that shared encoding (the `cp.async` minimum).
 //!
+//! Descriptor loads and gathers (TMA) are always worth pipelining.
+//!
 //! Not supported yet, with an error at the op: Blackwell MMA ops in a
-//! candidate loop (their latencies), descriptor loads, loads whose users
+//! candidate loop (their latencies), loads whose users
 //! need shared encodings this file cannot compare (two different dot
 //! operands, memory-descriptor users other than `ttg.local_alloc`, shared
 //! encodings other than swizzled and NVMMA).
@@ -137,15 +139,10 @@ fn indirection_levels(
             if !self.seen.insert(Op(op)) || self.excluded.contains(&Op(op)) {
                 return Ok(());
             }
-            if ir::is(op, "tt.descriptor_load") || ir::is(op, "tt.descriptor_gather") {
-                return Err(error(
-                    op,
-                    &format!("{ARGUMENT}: pipelining descriptor loads is not supported yet"),
-                ));
-            }
-            // A load not worth pipelining is walked through at the same
-            // level.
-            if ir::is(op, "tt.load") && worth_pipelining(op, self.axis)? {
+            // Descriptor (TMA) loads are always worth pipelining; a
+            // `tt.load` that is not is walked through at the same level.
+            let descriptor = ir::is(op, "tt.descriptor_load") || ir::is(op, "tt.descriptor_gather");
+            if descriptor || (ir::is(op, "tt.load") && worth_pipelining(op, self.axis)?) {
                 if let Some(i) = self.levels.iter().position(|&(o, _)| o.ptr == op.ptr) {
                     // Reached again from another dot: at another level it is
                     // dropped for good.
