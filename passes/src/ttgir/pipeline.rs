@@ -99,7 +99,7 @@ fn pipeline(module_ref: OperationRef, dump: bool) -> PassResult {
             ));
         }
         let schedule = expand::final_schedule(for_op).expect("the loop is scheduled");
-        expand::check(for_op, &schedule)?;
+        expand::check(for_op, &schedule, true)?;
         plans.push((for_op, lower::plan(for_op, &axis)?));
     }
     waits::check(module)?;
@@ -112,7 +112,7 @@ fn pipeline(module_ref: OperationRef, dump: bool) -> PassResult {
     }
     for for_op in lowered {
         let schedule = expand::final_schedule(for_op).expect("the loop is scheduled");
-        expand::check(for_op, &schedule)?;
+        expand::check(for_op, &schedule, false)?;
         expand::expand(for_op, &schedule);
     }
     expand::resolve_masks(module_ref);

@@ -62,7 +62,11 @@ pub fn final_schedule(for_op: MlirOperation) -> Option<FinalSchedule> {
 
 /// Why the expander would give up on `for_op` (Triton's pipeliner then
 /// leaves the loop, half lowered; this project refuses instead).
-pub fn check(for_op: MlirOperation, schedule: &FinalSchedule) -> Result<(), Failure> {
+pub fn check(
+    for_op: MlirOperation,
+    schedule: &FinalSchedule,
+    before_lowering: bool,
+) -> Result<(), Failure> {
     let staged: HashMap<Op, i64> = schedule.order.iter().map(|&(o, s)| (Op(o), s)).collect();
     let refuse = |op: MlirOperation, what: &str| {
         let op = unsafe { OperationRef::from_raw(op) };
@@ -113,6 +117,11 @@ pub fn check(for_op: MlirOperation, schedule: &FinalSchedule) -> Result<(), Fail
     // Every masked op must be one `predicate` knows.
     for &(op, stage) in &schedule.order {
         if stage < schedule.max_stage {
+            // Before the loads are lowered, a descriptor load may still
+            // become a TMA copy; the check after lowering sees what stays.
+            if before_lowering && ir::is(op, "tt.descriptor_load") {
+                continue;
+            }
             if let Some(what) = unpredicable(op) {
                 return refuse(op, &format!("predicating '{what}' in an early stage"));
             }
@@ -135,6 +144,9 @@ fn unpredicable(op: MlirOperation) -> Option<String> {
         "tt.load",
         "tt.store",
         "scf.if",
+        "ttng.async_tma_copy_global_to_local",
+        "ttng.barrier_expect",
+        "ttng.wait_barrier",
     ];
     (!KNOWN.iter().any(|k| ir::is(op, k))).then(|| ir::name(op))
 }
@@ -541,6 +553,43 @@ pub fn resolve_masks(module: OperationRef) {
 /// [`check`] admits only the ops handled here.
 pub fn predicate(op: MlirOperation, pred: MlirValue) {
     if is_memory_effect_free(op) {
+        return;
+    }
+    // TMA copies and barrier expectations carry an `i1` predicate (last
+    // operand, or after the barrier); a barrier wait an optional one.
+    let scalar_pred = if ir::is(op, "ttng.async_tma_copy_global_to_local") {
+        Some((ir::operand_count(op) - 1, true))
+    } else if ir::is(op, "ttng.barrier_expect") {
+        Some((1, true))
+    } else if ir::is(op, "ttng.wait_barrier") {
+        Some((2, false))
+    } else {
+        None
+    };
+    if let Some((index, required)) = scalar_pred {
+        let current = if required {
+            Some(ir::operand(op, index))
+        } else {
+            pl::optional_operand(op, index)
+        };
+        let mask = match current {
+            Some(current) => {
+                let and = build_before(
+                    op,
+                    "arith.andi",
+                    &[pred, current],
+                    &[ir::value_type(pred)],
+                    &[],
+                );
+                ir::result(and, 0)
+            }
+            None => pred,
+        };
+        if required {
+            ir::set_operand(op, index, mask);
+        } else {
+            pl::set_optional_operand(op, index, mask);
+        }
         return;
     }
     // The mask's operand group: after `src` and `result`, after `ptr`,

@@ -22,11 +22,23 @@
 //!   them take the stage and cluster of their first user
 //!   (`scheduleDependencies`); after the loop, an `ttg.async_wait` for
 //!   every copy.
+//!
+//! A top-level `tt.descriptor_load` read in a later stage becomes a TMA
+//! copy instead (Triton's `createTMAAsyncLoad`): its ring has the
+//! descriptor block's encoding, and per buffer count the loop also carries
+//! an mbarrier phase (starting at 0, flipped when the extract counter
+//! wraps). Consecutive TMA loads of one stage and cluster with no reader
+//! between them share a barrier per buffer (`createTMABarrierAndWait`):
+//! `ttng.barrier_expect` of their bytes before the first, each copy
+//! (`ttng.async_tma_copy_global_to_local`) completing on it, and one
+//! `ttng.wait_barrier` after the last, in the first reader's stage, behind
+//! which the readers take the extract buffer. The barriers are created and
+//! initialised before the loop and invalidated and freed after it.
 
 use std::collections::HashMap;
 
 use melior::ir::operation::OperationRef;
-use melior::ir::{r#type::TypeLike, Type};
+use melior::ir::{attribute::AttributeLike, r#type::TypeLike, Type};
 use mlir_sys::{MlirAttribute, MlirOperation, MlirType, MlirValue};
 use ttg_dialect::layout::{Layout, MemDesc};
 
@@ -48,6 +60,9 @@ pub struct AsyncLoad {
     shared: MlirAttribute,
     /// A scalar load, which becomes a load of a one-element tensor first.
     scalar: bool,
+    /// A `tt.descriptor_load`, which becomes a TMA copy completing on an
+    /// mbarrier.
+    tma: bool,
 }
 
 fn refuse(op: MlirOperation, what: &str) -> Failure {
@@ -139,11 +154,34 @@ fn stage_distance(load: MlirOperation, for_op: MlirOperation) -> i64 {
 /// Triton's `getFirstUseOfPipelinedOp`: the earliest reader by stage,
 /// cluster and position.
 fn first_use(load: MlirOperation, for_op: MlirOperation) -> Option<MlirOperation> {
+    first_use_of(&[load], for_op)
+}
+
+/// The earliest reader of any of `loads`, as [`first_use`].
+fn first_use_of(loads: &[MlirOperation], for_op: MlirOperation) -> Option<MlirOperation> {
     let body_ops = pl::body_ops(for_op);
     let position = |op: MlirOperation| body_ops.iter().position(|o| o.ptr == op.ptr);
-    top_level_users(ir::result(load, 0), for_op)
-        .into_iter()
+    loads
+        .iter()
+        .flat_map(|&l| top_level_users(ir::result(l, 0), for_op))
         .min_by_key(|&u| (stage(u), cluster(u), position(u)))
+}
+
+/// The shared encoding of the block a `tt.descriptor_load` reads (Triton's
+/// `getEncodingFromDescriptor`), where it has one and the block has the
+/// loaded tensor's shape.
+fn descriptor_encoding(load: MlirOperation) -> Option<MlirAttribute> {
+    // SAFETY: live values' types.
+    let desc = unsafe { Type::from_raw(ir::value_type(ir::operand(load, 0))) };
+    let block =
+        tt_dialect::types::tensor_desc_block(desc).and_then(tt_dialect::types::Tensor::of)?;
+    let loaded = tt_dialect::types::Tensor::of(unsafe {
+        Type::from_raw(ir::value_type(ir::result(load, 0)))
+    })?;
+    (block.shape == loaded.shape)
+        .then_some(block.encoding)
+        .flatten()
+        .map(|e| e.to_raw())
 }
 
 /// Triton's `getSharedEncoding` for a load: its `ttg.local_alloc` users'
@@ -179,7 +217,13 @@ fn needs_extra_buffer(load: MlirOperation) -> bool {
     if !ir::is(alloc, "ttg.local_alloc") || !is_nvmma(ir::result(alloc, 0)) {
         return false;
     }
-    if let Some(other) = pl::optional_operand(load, 2) {
+    if ir::is(load, "tt.descriptor_load") {
+        let alloc_encoding = pl::encoding_of(ir::value_type(ir::result(alloc, 0)));
+        match (descriptor_encoding(load), alloc_encoding) {
+            (Some(d), Some(a)) if ir::same_attribute(d, a) => {}
+            _ => return false,
+        }
+    } else if let Some(other) = pl::optional_operand(load, 2) {
         if !is_zero_constant(other) {
             return false;
         }
@@ -235,7 +279,7 @@ pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>,
     ir::walk_pre(for_op, &mut |op| {
         let name = ir::name(op);
         if unsupported.is_none()
-            && (name.starts_with("tt.descriptor_")
+            && ((name.starts_with("tt.descriptor_") && name != "tt.descriptor_load")
                 || name == "tt.make_tensor_descriptor"
                 || pl::is_mmav5(op))
         {
@@ -250,11 +294,29 @@ pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>,
     }
     let mut loads = Vec::new();
     for op in pl::body_ops(for_op) {
-        if !ir::is(op, "tt.load") {
+        let tma = ir::is(op, "tt.descriptor_load");
+        if !ir::is(op, "tt.load") && !tma {
             continue;
         }
         let distance = stage_distance(op, for_op);
         if distance == 0 {
+            continue;
+        }
+        if tma {
+            let shared = descriptor_encoding(op).ok_or_else(|| {
+                refuse(
+                    op,
+                    "pipelining a descriptor load whose block has no shared encoding of the loaded shape",
+                )
+            })?;
+            loads.push(AsyncLoad {
+                load: op,
+                buffers: distance + i64::from(needs_extra_buffer(op)),
+                contiguity: 1,
+                shared,
+                scalar: false,
+                tma: true,
+            });
             continue;
         }
         let ty = ir::value_type(ir::result(op, 0));
@@ -272,6 +334,7 @@ pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>,
                     contiguity: 1,
                     shared,
                     scalar: true,
+                    tma: false,
                 });
             }
             continue;
@@ -294,6 +357,7 @@ pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>,
                 contiguity: vec,
                 shared,
                 scalar: false,
+                tma: false,
             });
         }
     }
@@ -387,7 +451,8 @@ fn memdesc_type(
         .unwrap_or_else(|| panic!("the pipeliner built an invalid type: {text}"))
 }
 
-/// `createIncrementModulo`: `counter + 1`, wrapped to 0 at `modulus`.
+/// `createIncrementModulo`: `counter + 1`, wrapped to 0 at `modulus`, and
+/// the condition that it wrapped.
 fn increment_modulo(
     before: MlirOperation,
     counter: MlirValue,
@@ -395,10 +460,19 @@ fn increment_modulo(
     zero: MlirValue,
     one: MlirValue,
     location: mlir_sys::MlirLocation,
-) -> MlirValue {
+) -> (MlirValue, MlirValue) {
     let add = ir::build_binary(before, "arith.addi", location, counter, one);
     let wraps = ir::build_cmpi(before, location, ir::cmpi::SGE, add, modulus);
-    ir::build_select(before, location, wraps, zero, add)
+    (ir::build_select(before, location, wraps, zero, add), wraps)
+}
+
+/// A load group's counters: the buffer written this iteration, the one
+/// read, and (with TMA loads) the mbarrier phase of the read.
+#[derive(Clone, Copy)]
+struct Counters {
+    insert: MlirValue,
+    extract: MlirValue,
+    phase: Option<MlirValue>,
 }
 
 /// Lowers the `loads` of `for_op` (the second half of `lowerLoads`);
@@ -430,16 +504,28 @@ pub fn lower(for_op: MlirOperation, loads: &[AsyncLoad]) -> MlirOperation {
         ir::insert_after(for_op, dealloc);
         allocs.push(value);
     }
-    let mut groups: Vec<i64> = Vec::new();
+    // Load groups by buffer count, in first-load order; whether they hold
+    // a TMA load.
+    let mut groups: Vec<(i64, bool)> = Vec::new();
     for l in loads {
-        if !groups.contains(&l.buffers) {
-            groups.push(l.buffers);
+        match groups.iter_mut().find(|(b, _)| *b == l.buffers) {
+            Some(g) => g.1 |= l.tma,
+            None => groups.push((l.buffers, l.tma)),
         }
     }
     let minus_one = ir::build_constant(for_op, loc, i32t, -1);
     let zero = ir::build_constant(for_op, loc, i32t, 0);
     let one = ir::build_constant(for_op, loc, i32t, 1);
-    let extra: Vec<MlirValue> = groups.iter().flat_map(|_| [minus_one, minus_one]).collect();
+    let extra: Vec<MlirValue> = groups
+        .iter()
+        .flat_map(|&(_, tma)| {
+            let mut v = vec![minus_one, minus_one];
+            if tma {
+                v.push(zero);
+            }
+            v
+        })
+        .collect();
     let first_new = 1 + scf::init_args(for_op).len();
     let mut replacements = Vec::new();
     let new_for = scf::replace_for_with_new_signature(for_op, &extra, &mut replacements);
@@ -453,38 +539,386 @@ pub fn lower(for_op: MlirOperation, loads: &[AsyncLoad]) -> MlirOperation {
     let yield_op = pl::terminator(for_op);
     let mut yields = ir::operands(yield_op);
     yields.extend(&extra);
-    let mut counters: HashMap<i64, (MlirValue, MlirValue)> = HashMap::new();
-    for (g, &buffers) in groups.iter().enumerate() {
-        let (insert_arg, extract_arg) = (args[first_new + 2 * g], args[first_new + 2 * g + 1]);
+    let mut counters: HashMap<i64, Counters> = HashMap::new();
+    let mut arg = first_new;
+    for &(buffers, tma) in &groups {
+        let (insert_arg, extract_arg) = (args[arg], args[arg + 1]);
+        let phase_arg = tma.then(|| args[arg + 2]);
+        arg += 2 + usize::from(tma);
         let first = ir::block_ops(body)[0];
         let modulus = ir::build_constant(first, loc, i32t, buffers);
-        let insert = increment_modulo(first, insert_arg, modulus, zero, one, loc);
-        let extract = increment_modulo(first, extract_arg, modulus, zero, one, loc);
-        counters.insert(buffers, (insert, extract));
+        let (insert, _) = increment_modulo(first, insert_arg, modulus, zero, one, loc);
+        let (extract, wrapped) = increment_modulo(first, extract_arg, modulus, zero, one, loc);
+        let phase = phase_arg.map(|phase| {
+            let next = ir::build_binary(first, "arith.xori", loc, phase, one);
+            ir::build_select(first, loc, wrapped, next, phase)
+        });
+        counters.insert(
+            buffers,
+            Counters {
+                insert,
+                extract,
+                phase,
+            },
+        );
     }
+    let barriers = tma_barriers(for_op, loads, &counters);
     for (l, &alloc) in loads.iter().zip(&allocs) {
-        let (insert, extract) = counters[&l.buffers];
-        async_copy(for_op, l, alloc, insert, extract);
+        let c = counters[&l.buffers];
+        if l.tma {
+            let (barrier, wait) = barriers[&Op(l.load)];
+            tma_copy(for_op, l, alloc, c, barrier, wait);
+        } else {
+            async_copy(for_op, l, alloc, c.insert, c.extract);
+        }
     }
-    for (g, buffers) in groups.iter().enumerate() {
-        let (insert, extract) = counters[buffers];
-        yields[first_new - 1 + 2 * g] = insert;
-        yields[first_new + 2 * g] = extract;
+    let mut slot = first_new - 1;
+    for (buffers, _) in &groups {
+        let c = counters[buffers];
+        yields[slot] = c.insert;
+        yields[slot + 1] = c.extract;
+        slot += 2;
+        if let Some(phase) = c.phase {
+            yields[slot] = phase;
+            slot += 1;
+        }
     }
     // SAFETY: the yield is live; the values are live in the body.
     unsafe { mlir_sys::mlirOperationSetOperands(yield_op, yields.len() as isize, yields.as_ptr()) };
     schedule_dependencies(for_op);
-    let token = ir::parse_type(ctx, "!ttg.async.token").expect("the token type parses");
-    let wait = ir::create_op(
-        "ttg.async_wait",
-        loc,
-        &[],
-        &[token],
-        &[("num", ir::integer_attr(i32t, 0))],
-        Vec::new(),
-    );
-    ir::insert_after(for_op, wait);
+    if loads.iter().any(|l| !l.tma) {
+        let token = ir::parse_type(ctx, "!ttg.async.token").expect("the token type parses");
+        let wait = ir::create_op(
+            "ttg.async_wait",
+            loc,
+            &[],
+            &[token],
+            &[("num", ir::integer_attr(i32t, 0))],
+            Vec::new(),
+        );
+        ir::insert_after(for_op, wait);
+    }
     for_op
+}
+
+/// A detached `memdesc_index` of `alloc`'s buffer `index`.
+fn buffer_view_op(
+    alloc: MlirValue,
+    index: MlirValue,
+    location: mlir_sys::MlirLocation,
+) -> MlirOperation {
+    // SAFETY: the type of a live value.
+    let desc = MemDesc::of(unsafe { Type::from_raw(ir::value_type(alloc)) })
+        .expect("a ring of buffers is a memory descriptor");
+    // An index view is a whole buffer: its allocation shape is its shape.
+    let view = MemDesc {
+        shape: desc.shape[1..].to_vec(),
+        alloc_shape: desc.shape[1..].to_vec(),
+        ..desc
+    }
+    .to_type();
+    ir::create_op(
+        "ttg.memdesc_index",
+        location,
+        &[alloc, index],
+        &[view.to_raw()],
+        &[],
+        Vec::new(),
+    )
+}
+
+/// `memdesc_index` of `alloc`'s buffer `index`, before `before`.
+fn buffer_view(
+    before: MlirOperation,
+    alloc: MlirValue,
+    index: MlirValue,
+    location: mlir_sys::MlirLocation,
+) -> MlirOperation {
+    let op = buffer_view_op(alloc, index, location);
+    ir::insert_before(before, op);
+    op
+}
+
+/// The op after `op` in its block.
+fn next_op(op: MlirOperation) -> Option<MlirOperation> {
+    // SAFETY: `op` is a live op in a block.
+    let next = unsafe { mlir_sys::mlirOperationGetNextInBlock(op) };
+    (!next.ptr.is_null()).then_some(next)
+}
+
+/// Triton's `createBarrierAlloc`: `count` mbarriers (one arrival each)
+/// initialised before `for_op`, invalidated and freed after it.
+fn barrier_alloc(for_op: MlirOperation, count: i64) -> MlirValue {
+    let ctx = ir::context(for_op);
+    let loc = ir::location(for_op);
+    let i32t = ir::i32_type(ctx);
+    let ty = ir::parse_type(
+        ctx,
+        &format!(
+            "!ttg.memdesc<{count}x1xi64, #ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}}>, #ttg.shared_memory, mutable>"
+        ),
+    )
+    .expect("the barrier type parses");
+    let alloc = ir::result(
+        ir::build_op(for_op, "ttg.local_alloc", &[], &[ty], &[], loc),
+        0,
+    );
+    for i in 0..count {
+        let index = ir::build_constant(for_op, loc, i32t, i);
+        let view = ir::result(buffer_view(for_op, alloc, index, loc), 0);
+        ir::build_op(
+            for_op,
+            "ttng.init_barrier",
+            &[view],
+            &[],
+            &[("count", ir::integer_attr(i32t, 1))],
+            loc,
+        );
+    }
+    // After the loop, each op after the one created before it.
+    let mut after = for_op;
+    let mut place = |op: MlirOperation| {
+        ir::insert_after(after, op);
+        after = op;
+    };
+    for i in 0..count {
+        let index = ir::create_op(
+            "arith.constant",
+            loc,
+            &[],
+            &[i32t],
+            &[("value", ir::integer_attr(i32t, i))],
+            Vec::new(),
+        );
+        place(index);
+        let view = buffer_view_op(alloc, ir::result(index, 0), loc);
+        place(view);
+        place(ir::create_op(
+            "ttng.inval_barrier",
+            loc,
+            &[ir::result(view, 0)],
+            &[],
+            &[],
+            Vec::new(),
+        ));
+    }
+    place(ir::create_op(
+        "ttg.local_dealloc",
+        loc,
+        &[alloc],
+        &[],
+        &[],
+        Vec::new(),
+    ));
+    alloc
+}
+
+/// Triton's `createTMABarrierAndWait`: consecutive TMA loads of the same
+/// buffer count and schedule, with no reader between them, share an
+/// mbarrier; each group expects its bytes before its first load and waits
+/// after its last one. Returns each load's barrier view and wait.
+fn tma_barriers(
+    for_op: MlirOperation,
+    loads: &[AsyncLoad],
+    counters: &HashMap<i64, Counters>,
+) -> HashMap<Op, (MlirValue, MlirOperation)> {
+    let body = pl::body(for_op);
+    let planned = |op: MlirOperation| loads.iter().find(|l| l.tma && l.load.ptr == op.ptr);
+    let mut visited: Vec<Op> = Vec::new();
+    let mut groups: Vec<Vec<MlirOperation>> = Vec::new();
+    for l in loads.iter().filter(|l| l.tma) {
+        if visited.contains(&Op(l.load)) {
+            continue;
+        }
+        let mut users: Vec<Op> = Vec::new();
+        let mut group = Vec::new();
+        let add = |load: MlirOperation,
+                   group: &mut Vec<MlirOperation>,
+                   users: &mut Vec<Op>,
+                   visited: &mut Vec<Op>| {
+            group.push(load);
+            visited.push(Op(load));
+            let value = ir::result(load, 0);
+            let uses = ir::uses(value);
+            let through_alloc = match uses[..] {
+                [(alloc, _)] if needs_no_registers(load) && ir::op_block(alloc).ptr == body.ptr => {
+                    Some(alloc)
+                }
+                _ => None,
+            };
+            match through_alloc {
+                Some(alloc) => users.extend(
+                    ir::uses(ir::result(alloc, 0))
+                        .into_iter()
+                        .map(|(u, _)| Op(u)),
+                ),
+                None => users.extend(
+                    uses.into_iter()
+                        .filter_map(|(u, _)| pl::ancestor_in_block(body, u))
+                        .map(Op),
+                ),
+            }
+        };
+        add(l.load, &mut group, &mut users, &mut visited);
+        let ops = ir::block_ops(body);
+        let start = ops
+            .iter()
+            .position(|o| o.ptr == l.load.ptr)
+            .unwrap_or(ops.len());
+        for &next in &ops[start + 1..] {
+            if users.contains(&Op(next)) || visited.contains(&Op(next)) {
+                break;
+            }
+            if let Some(other) = planned(next) {
+                if other.buffers != l.buffers {
+                    break;
+                }
+                if schedule_of(group[0]) == schedule_of(next) {
+                    add(next, &mut group, &mut users, &mut visited);
+                }
+            }
+        }
+        groups.push(group);
+    }
+    let mut out = HashMap::new();
+    for group in groups {
+        let first = planned(group[0]).expect("groups hold planned loads");
+        let c = counters[&first.buffers];
+        let bytes: i64 = group
+            .iter()
+            .map(|&op| {
+                // SAFETY: the type of a live value.
+                let t = tt_dialect::types::Tensor::of(unsafe {
+                    Type::from_raw(ir::value_type(ir::result(op, 0)))
+                })
+                .expect("descriptor loads give tensors");
+                let bits = i64::from(tt_dialect::types::bit_width(t.element).unwrap_or(8));
+                t.shape.iter().product::<i64>() * bits / 8
+            })
+            .sum();
+        let alloc = barrier_alloc(for_op, first.buffers);
+        let ctx = ir::context(for_op);
+        let loc = ir::location(for_op);
+        let at = schedule_of(group[0]);
+        let view = buffer_view(group[0], alloc, c.insert, loc);
+        set_schedule(view, at);
+        let yes = ir::build_constant(group[0], loc, ir::i1_type(ctx), 1);
+        set_schedule(ir::defining_op(yes).expect("a constant op"), at);
+        let expect = ir::build_op(
+            group[0],
+            "ttng.barrier_expect",
+            &[ir::result(view, 0), yes],
+            &[],
+            &[("size", ir::integer_attr(ir::i32_type(ctx), bytes))],
+            loc,
+        );
+        set_schedule(expect, at);
+        let last = *group.last().expect("groups are not empty");
+        let use_at = schedule_of(first_use_of(&group, for_op).expect("planned loads have users"));
+        let next = next_op(last).expect("a body op before the yield");
+        let wait_view = buffer_view(next, alloc, c.extract, loc);
+        set_schedule(wait_view, use_at);
+        let phase = c.phase.expect("groups with TMA loads carry a phase");
+        let wait = ir::build_op(
+            next,
+            "ttng.wait_barrier",
+            &[ir::result(wait_view, 0), phase],
+            &[],
+            &[(
+                "operandSegmentSizes",
+                ir::dense_i32_array_attr(ctx, &[1, 1, 0, 0]),
+            )],
+            loc,
+        );
+        set_schedule(wait, use_at);
+        for op in group {
+            out.insert(Op(op), (ir::result(view, 0), wait));
+        }
+    }
+    out
+}
+
+/// Triton's `!mustLoadToRegisters` for a TMA load: its only user is a
+/// `ttg.local_alloc` in the descriptor's encoding.
+fn needs_no_registers(load: MlirOperation) -> bool {
+    let uses = ir::uses(ir::result(load, 0));
+    let [(alloc, _)] = uses[..] else {
+        return false;
+    };
+    ir::is(alloc, "ttg.local_alloc")
+        && match (
+            descriptor_encoding(load),
+            pl::encoding_of(ir::value_type(ir::result(alloc, 0))),
+        ) {
+            (Some(d), Some(a)) => ir::same_attribute(d, a),
+            _ => false,
+        }
+}
+
+/// Triton's `createTMAAsyncLoad`: the load becomes a TMA copy into the
+/// insert buffer completing on `barrier`; its readers read the extract
+/// buffer after `wait`.
+fn tma_copy(
+    for_op: MlirOperation,
+    l: &AsyncLoad,
+    alloc: MlirValue,
+    c: Counters,
+    barrier: MlirValue,
+    wait: MlirOperation,
+) {
+    let ctx = ir::context(for_op);
+    let load = l.load;
+    let first = first_use(load, for_op).expect("planned loads have users");
+    let load_at = schedule_of(load);
+    let use_at = schedule_of(first);
+    let loc = ir::location(load);
+    let view = buffer_view(load, alloc, c.insert, loc);
+    set_schedule(view, load_at);
+    let yes = ir::build_constant(load, loc, ir::i1_type(ctx), 1);
+    set_schedule(ir::defining_op(yes).expect("a constant op"), load_at);
+    let operands = ir::operands(load);
+    let (desc, coords) = operands
+        .split_first()
+        .expect("a descriptor load has a descriptor");
+    let mut copy_operands = vec![*desc];
+    copy_operands.extend(coords);
+    copy_operands.extend([barrier, ir::result(view, 0), yes]);
+    let copy = ir::build_op(
+        load,
+        "ttng.async_tma_copy_global_to_local",
+        &copy_operands,
+        &[],
+        &[],
+        loc,
+    );
+    set_schedule(copy, load_at);
+    let after_wait = next_op(wait).expect("the wait is not the terminator");
+    let read = buffer_view(after_wait, alloc, c.extract, loc);
+    set_schedule(read, use_at);
+    let value = ir::result(load, 0);
+    for (user, _) in ir::uses(value) {
+        if ir::is(user, "ttg.local_alloc")
+            && pl::encoding_of(ir::value_type(ir::result(user, 0)))
+                .is_some_and(|e| ir::same_attribute(e, l.shared))
+        {
+            replace_and_propagate(ir::result(user, 0), ir::result(read, 0), use_at);
+            ir::erase(user);
+        }
+    }
+    if ir::has_uses(value) {
+        let ty = ir::value_type(value);
+        let local = ir::build_op(
+            after_wait,
+            "ttg.local_load",
+            &[ir::result(read, 0)],
+            &[ty],
+            &[],
+            loc,
+        );
+        set_schedule(local, use_at);
+        ir::replace_all_uses(value, ir::result(local, 0));
+    }
+    ir::erase(load);
 }
 
 fn float_width(ty: MlirType) -> Option<u32> {
