@@ -546,12 +546,21 @@ fn tma_element_type(element: Type) -> Result<i64, String> {
     })
 }
 
-/// `tt.make_tensor_descriptor`.
-fn lower_make_descriptor<'c, 'a>(
-    op: OperationRef<'c, 'a>,
-    rewriter: &RewriterBase<'c, 'a>,
+/// Triton's `createTMADesc`: before `before`, the `ttng.tensormap_create`
+/// that writes the TMA descriptor `make` (a `tt.make_tensor_descriptor`)
+/// describes into the 128 bytes at `ptr` (box, global dims and byte
+/// strides innermost first, the TMA element type and swizzle mode of the
+/// block's layout). `false`, with nothing created, where the layout or
+/// element type has no TMA descriptor here.
+pub(crate) fn write_tma_descriptor(
+    make: mlir_sys::MlirOperation,
+    ptr: mlir_sys::MlirValue,
+    before: mlir_sys::MlirOperation,
 ) -> bool {
-    let Some(result) = ir::result(op, 0) else {
+    use crate::ttir::loop_support::ir as raw;
+    // SAFETY: `make` is a live op.
+    let make_ref = unsafe { OperationRef::from_raw(make) };
+    let Some(result) = ir::result(make_ref, 0) else {
         return false;
     };
     let Some(block) = tensor_desc_block(result.r#type()).and_then(TensorView::of) else {
@@ -561,7 +570,7 @@ fn lower_make_descriptor<'c, 'a>(
         return false;
     };
     // base, the shape, the strides (as many as the shape).
-    let operands: Vec<Value> = op.operands().collect();
+    let operands = raw::operands(make);
     let Some((&base, rest)) = operands.split_first() else {
         return false;
     };
@@ -589,13 +598,80 @@ fn lower_make_descriptor<'c, 'a>(
         32 => 1,
         _ => 0,
     };
+    let ctx = raw::context(make);
+    let location = raw::location(make);
+    let i32t = raw::i32_type(ctx);
+    let i64t = raw::i64_type(ctx);
+    let mut boxes = vec![raw::build_constant(
+        before,
+        location,
+        i32t,
+        box_shape[rank - 1],
+    )];
+    for k in (0..rank - 1).rev() {
+        boxes.push(raw::build_constant(before, location, i32t, box_shape[k]));
+    }
+    let global_dims: Vec<_> = shape.iter().rev().copied().collect();
+    let element_bytes = raw::build_constant(before, location, i64t, i64::from(bits / 8));
+    let global_strides: Vec<_> = strides[..strides.len().saturating_sub(1)]
+        .iter()
+        .rev()
+        .map(|&s| raw::build_binary(before, "arith.muli", location, s, element_bytes))
+        .collect();
+    let one = raw::build_constant(before, location, i32t, 1);
+    let element_strides = vec![one; rank];
+    let fill_mode = match ir::inherent_attribute(make_ref, "padding").and_then(ir::int_value) {
+        Some((2, _)) => 1,
+        _ => 0,
+    };
+    let mut all = vec![ptr, base];
+    all.extend(&boxes);
+    all.extend(&global_dims);
+    all.extend(&global_strides);
+    all.extend(&element_strides);
+    let segments = [
+        1,
+        1,
+        boxes.len() as i32,
+        global_dims.len() as i32,
+        global_strides.len() as i32,
+        element_strides.len() as i32,
+    ];
+    raw::build_op(
+        before,
+        "ttng.tensormap_create",
+        &all,
+        &[],
+        &[
+            ("elem_type", raw::integer_attr(i32t, element_type)),
+            ("fill_mode", raw::integer_attr(i32t, fill_mode)),
+            ("interleave_layout", raw::integer_attr(i32t, 0)),
+            ("swizzle_mode", raw::integer_attr(i32t, swizzle_mode)),
+            (
+                "operandSegmentSizes",
+                raw::dense_i32_array_attr(ctx, &segments),
+            ),
+        ],
+        location,
+    );
+    true
+}
+
+/// `tt.make_tensor_descriptor`.
+fn lower_make_descriptor<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    rewriter: &RewriterBase<'c, 'a>,
+) -> bool {
+    let Some(result) = ir::result(op, 0) else {
+        return false;
+    };
     let context_ref = rewriter.context();
     // SAFETY: the rewriter's context outlives the rewrite.
     let context = unsafe { context_ref.to_ref() };
     let location = op.location();
     rewriter.set_insertion_point_before(op);
     let pointer_type = tt_dialect::types::pointer_type(IntegerType::new(context, 8).into(), 1);
-    let scratch = first_result(create(
+    let scratch_op = create(
         rewriter,
         "ttg.global_scratch_alloc",
         location,
@@ -605,62 +681,12 @@ fn lower_make_descriptor<'c, 'a>(
             i32_attr(context, "alignment", 128),
             i32_attr(context, "nbytes", 128),
         ],
-    ));
-    let mut boxes = vec![constant(rewriter, op, 32, box_shape[rank - 1])];
-    for k in (0..rank - 1).rev() {
-        boxes.push(constant(rewriter, op, 32, box_shape[k]));
+    );
+    let scratch = first_result(scratch_op);
+    if !write_tma_descriptor(op.to_raw(), scratch.to_raw(), op.to_raw()) {
+        rewriter.erase_op(scratch_op);
+        return false;
     }
-    let global_dims: Vec<Value> = shape.iter().rev().copied().collect();
-    let element_bytes = constant(rewriter, op, 64, i64::from(bits / 8));
-    let global_strides: Vec<Value> = strides[..strides.len().saturating_sub(1)]
-        .iter()
-        .rev()
-        .map(|&s| {
-            first_result(create(
-                rewriter,
-                "arith.muli",
-                location,
-                &[s, element_bytes],
-                &[s.r#type()],
-                &[],
-            ))
-        })
-        .collect();
-    let one = constant(rewriter, op, 32, 1);
-    let element_strides = vec![one; rank];
-    let fill_mode = match ir::inherent_attribute(op, "padding").and_then(ir::int_value) {
-        Some((2, _)) => 1,
-        _ => 0,
-    };
-    let mut operands = vec![scratch, base];
-    operands.extend(&boxes);
-    operands.extend(&global_dims);
-    operands.extend(&global_strides);
-    operands.extend(&element_strides);
-    let segments = format!(
-        "array<i32: 1, 1, {}, {}, {}, {}>",
-        boxes.len(),
-        global_dims.len(),
-        global_strides.len(),
-        element_strides.len()
-    );
-    create(
-        rewriter,
-        "ttng.tensormap_create",
-        location,
-        &operands,
-        &[],
-        &[
-            i32_attr(context, "elem_type", element_type),
-            i32_attr(context, "fill_mode", fill_mode),
-            i32_attr(context, "interleave_layout", 0),
-            i32_attr(context, "swizzle_mode", swizzle_mode),
-            (
-                Identifier::new(context, "operandSegmentSizes"),
-                Attribute::parse(context, &segments).expect("a dense array"),
-            ),
-        ],
-    );
     create(
         rewriter,
         "ttng.tensormap_fenceproxy_acquire",
