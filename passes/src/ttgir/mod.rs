@@ -18,6 +18,7 @@ pub mod optimize_thread_locality;
 pub mod pipeline;
 pub mod pipeline_expand;
 pub mod pipeline_lower;
+pub mod pipeline_tma_stores;
 pub mod pipeline_waits;
 pub mod pipelining;
 pub mod plan_cta;

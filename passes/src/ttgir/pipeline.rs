@@ -6,7 +6,9 @@
 //!
 //! 1. lower loops ([`pipeline_lower`](super::pipeline_lower)): loads read
 //!    in a later stage become asynchronous copies into rings of shared
-//!    buffers, with loop-carried insert and extract counters;
+//!    buffers, with loop-carried insert and extract counters; tensor
+//!    descriptors made in the loop are written into multi-buffered global
+//!    scratch slots ([`pipeline_tma_stores`](super::pipeline_tma_stores));
 //! 2. expand loops ([`pipeline_expand`](super::pipeline_expand)): the
 //!    prologue and the kernel loop of the modulo schedule, ops of early
 //!    stages masked, then the module folded and the masks resolved into
@@ -17,12 +19,15 @@
 //!    `ttng.warp_group_dot` in a loop becomes asynchronous with the
 //!    `ttng.warp_group_dot_wait`s Triton places, and every `ttg.async_wait`
 //!    gets its count of groups still in flight, consecutive waits merged;
-//! 5. the module is folded again (Triton's arith canonicalization).
+//! 5. the module is folded again (Triton's arith canonicalization);
+//! 6. tensor-descriptor stores of loops with more than one stage become
+//!    asynchronous TMA stores
+//!    ([`pipeline_tma_stores`](super::pipeline_tma_stores)).
 //!
 //! What this project does not pipeline yet is refused, before anything
 //! changes (or, for a wgmma Triton would split, where it is found), with a
-//! located error: TMA and Blackwell loops, tensor-descriptor stores,
-//! shared copies read through views other than transposes, wgmma with a
+//! located error: Blackwell loops, tensor descriptors made in a pipelined
+//! loop, shared copies read through views other than transposes, wgmma with a
 //! register A operand that Triton splits, several CTAs, loops whose
 //! schedule the expander could not honour.
 
@@ -36,6 +41,7 @@ use crate::rust_pass::{fail, PassResult, RustPass};
 use crate::ttgir::assign_latencies::parse_num_stages;
 use crate::ttgir::pipeline_expand as expand;
 use crate::ttgir::pipeline_lower as lower;
+use crate::ttgir::pipeline_tma_stores as tma_stores;
 use crate::ttgir::pipeline_waits as waits;
 use crate::ttgir::pipelining::{self as pl, CLUSTER, SCHEDULED_MAX_STAGE, STAGE};
 use crate::ttir::loop_support::ir;
@@ -57,13 +63,13 @@ pub static PASS: RustPass = RustPass {
 /// module after lowering and after expanding the loops to stderr, under
 /// Triton's headers, for comparison with Triton's own dumps.
 pub fn factory(options: &PassOptions) -> Result<Pass, String> {
-    parse_num_stages(options)?;
+    let stages = parse_num_stages(options)?;
     let dump = options.flag("dump-intermediate-steps", false)?;
-    Ok(PASS.build_with(move |op| pipeline(op, dump)))
+    Ok(PASS.build_with(move |op| pipeline(op, dump, stages)))
 }
 
 fn run(module_ref: OperationRef) -> PassResult {
-    pipeline(module_ref, false)
+    pipeline(module_ref, false, 3)
 }
 
 /// Prints `module` after step `step`, as Triton's
@@ -72,7 +78,7 @@ fn dump_step(module: OperationRef, step: &str) {
     eprintln!("// -----// SoftwarePipeliner internal IR Dump After: {step}\n{module}\n\n");
 }
 
-fn pipeline(module_ref: OperationRef, dump: bool) -> PassResult {
+fn pipeline(module_ref: OperationRef, dump: bool, num_stages: i64) -> PassResult {
     let module = module_ref.to_raw();
     let loops: Vec<_> = pl::for_loops(module)
         .into_iter()
@@ -102,10 +108,14 @@ fn pipeline(module_ref: OperationRef, dump: bool) -> PassResult {
         expand::check(for_op, &schedule, true)?;
         plans.push((for_op, lower::plan(for_op, &axis)?));
     }
-    waits::check(module)?;
+    tma_stores::check(module, num_stages)?;
     let lowered: Vec<_> = plans
         .iter()
-        .map(|(for_op, loads)| lower::lower(*for_op, loads))
+        .map(|(for_op, loads)| {
+            let stages = pl::int_attribute(*for_op, SCHEDULED_MAX_STAGE).unwrap_or(0) + 1;
+            let for_op = lower::lower(*for_op, loads);
+            tma_stores::lower_tma_descriptors(for_op, stages)
+        })
         .collect();
     if dump {
         dump_step(module_ref, "LowerLoops");
@@ -138,5 +148,5 @@ fn pipeline(module_ref: OperationRef, dump: bool) -> PassResult {
             top_down: false,
         },
     );
-    Ok(())
+    tma_stores::pipeline_tma_stores(module, num_stages)
 }

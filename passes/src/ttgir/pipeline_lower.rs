@@ -278,20 +278,17 @@ pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>,
     let mut unsupported = None;
     ir::walk_pre(for_op, &mut |op| {
         let name = ir::name(op);
-        if unsupported.is_none()
-            && ((name.starts_with("tt.descriptor_") && name != "tt.descriptor_load")
-                || name == "tt.make_tensor_descriptor"
-                || pl::is_mmav5(op))
-        {
+        if unsupported.is_none() && (name == "tt.descriptor_gather" || pl::is_mmav5(op)) {
             unsupported = Some((op, name));
         }
     });
     if let Some((op, name)) = unsupported {
         return Err(refuse(
             op,
-            &format!("pipelining a loop with '{name}' (TMA or Blackwell)"),
+            &format!("pipelining a loop with '{name}' (Blackwell)"),
         ));
     }
+    crate::ttgir::pipeline_tma_stores::check_descriptors(for_op)?;
     let mut loads = Vec::new();
     for op in pl::body_ops(for_op) {
         let tma = ir::is(op, "tt.descriptor_load");
@@ -537,8 +534,6 @@ pub fn lower(for_op: MlirOperation, loads: &[AsyncLoad]) -> MlirOperation {
     let body = pl::body(for_op);
     let args = ir::block_args(body);
     let yield_op = pl::terminator(for_op);
-    let mut yields = ir::operands(yield_op);
-    yields.extend(&extra);
     let mut counters: HashMap<i64, Counters> = HashMap::new();
     let mut arg = first_new;
     for &(buffers, tma) in &groups {
@@ -572,6 +567,10 @@ pub fn lower(for_op: MlirOperation, loads: &[AsyncLoad]) -> MlirOperation {
             async_copy(for_op, l, alloc, c.insert, c.extract);
         }
     }
+    // Read the yield's operands only now: the copies replaced the loads,
+    // which it may yield.
+    let mut yields = ir::operands(yield_op);
+    yields.extend(&extra);
     let mut slot = first_new - 1;
     for (buffers, _) in &groups {
         let c = counters[buffers];

@@ -32,30 +32,6 @@ fn is_memdesc(v: MlirValue) -> bool {
     ttg_dialect::layout::MemDesc::of(unsafe { Type::from_raw(ir::value_type(v)) }).is_some()
 }
 
-/// Refuses the loops this project cannot finish pipelining yet: a loop
-/// with tensor-descriptor stores (Triton makes them TMA stores).
-pub fn check(module: MlirOperation) -> Result<(), Failure> {
-    for for_op in pl::for_loops(module) {
-        // Triton pipelines the tensor-descriptor stores of every loop.
-        if let Some(store) = pl::body_ops(for_op).into_iter().find(|&op| {
-            [
-                "tt.descriptor_store",
-                "tt.descriptor_scatter",
-                "tt.descriptor_reduce",
-            ]
-            .iter()
-            .any(|n| ir::is(op, n))
-        }) {
-            let op = unsafe { OperationRef::from_raw(store) };
-            return Err(fail(
-                op,
-                "tritongpu-pipeline: pipelining tensor-descriptor stores (TMA) is not supported yet",
-            ));
-        }
-    }
-    Ok(())
-}
-
 fn token_type(op: MlirOperation) -> MlirType {
     ir::parse_type(ir::context(op), "!ttg.async.token").expect("the token type parses")
 }

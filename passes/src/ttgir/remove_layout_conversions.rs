@@ -1668,7 +1668,7 @@ impl Remat {
                         new_types.push(with_encoding(ir::value_type(r), enc).ok_or("if result")?);
                     }
                 }
-                let new_if = replace_if_with_new_signature(op, &new_types, &mut replacements);
+                let new_if = scf::replace_if_with_new_signature(op, &new_types, &mut replacements);
                 let mut new_i = ir::result_count(op);
                 for r in ir::results(op) {
                     if in_slice.contains(&Val(r)) {
@@ -1951,41 +1951,6 @@ fn moves_no_data(op: MlirOperation) -> bool {
         ]
         .iter()
         .any(|n| ir::is(op, n))
-}
-
-/// `replaceIfOpWithNewSignature`: a copy of `op` (before it, owning its
-/// regions) with `extra` result types appended.
-fn replace_if_with_new_signature(
-    op: MlirOperation,
-    extra: &[MlirType],
-    replacements: &mut Vec<(MlirValue, MlirValue)>,
-) -> MlirOperation {
-    let mut types: Vec<MlirType> = ir::results(op).into_iter().map(ir::value_type).collect();
-    types.extend_from_slice(extra);
-    let regions: Vec<_> = ir::regions(op)
-        .into_iter()
-        .map(|old| {
-            let r = unsafe { mlir_sys::mlirRegionCreate() };
-            unsafe { mlir_sys::mlirRegionTakeBody(r, old) };
-            r
-        })
-        .collect();
-    let attributes = ir::attributes(op);
-    let attributes: Vec<(&str, MlirAttribute)> =
-        attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let new = ir::create_op(
-        "scf.if",
-        ir::location(op),
-        &ir::operands(op),
-        &types,
-        &attributes,
-        regions,
-    );
-    ir::insert_before(op, new);
-    for (i, r) in ir::results(op).into_iter().enumerate() {
-        replacements.push((r, ir::result(new, i)));
-    }
-    new
 }
 
 fn float_width(ty: MlirType) -> Option<u32> {

@@ -546,6 +546,24 @@ fn tma_element_type(element: Type) -> Result<i64, String> {
     })
 }
 
+/// Whether [`write_tma_descriptor`] can describe the descriptor `make` (a
+/// `tt.make_tensor_descriptor`) makes: a block with a shared layout, as
+/// many sizes and strides as dimensions, and a TMA element type.
+pub(crate) fn describable(make: mlir_sys::MlirOperation) -> bool {
+    // SAFETY: `make` is a live op.
+    let make_ref = unsafe { OperationRef::from_raw(make) };
+    let Some(block) = ir::result(make_ref, 0)
+        .and_then(|r| tensor_desc_block(r.r#type()))
+        .and_then(TensorView::of)
+    else {
+        return false;
+    };
+    let operands = make_ref.operand_count();
+    block.encoding.and_then(Layout::read).is_some()
+        && operands == 1 + 2 * block.shape.len()
+        && tma_element_type(block.element).is_ok()
+}
+
 /// Triton's `createTMADesc`: before `before`, the `ttng.tensormap_create`
 /// that writes the TMA descriptor `make` (a `tt.make_tensor_descriptor`)
 /// describes into the 128 bytes at `ptr` (box, global dims and byte
@@ -558,6 +576,9 @@ pub(crate) fn write_tma_descriptor(
     before: mlir_sys::MlirOperation,
 ) -> bool {
     use crate::ttir::loop_support::ir as raw;
+    if !describable(make) {
+        return false;
+    }
     // SAFETY: `make` is a live op.
     let make_ref = unsafe { OperationRef::from_raw(make) };
     let Some(result) = ir::result(make_ref, 0) else {
@@ -613,12 +634,12 @@ pub(crate) fn write_tma_descriptor(
     }
     let global_dims: Vec<_> = shape.iter().rev().copied().collect();
     let element_bytes = raw::build_constant(before, location, i64t, i64::from(bits / 8));
+    let one = raw::build_constant(before, location, i32t, 1);
     let global_strides: Vec<_> = strides[..strides.len().saturating_sub(1)]
         .iter()
         .rev()
         .map(|&s| raw::build_binary(before, "arith.muli", location, s, element_bytes))
         .collect();
-    let one = raw::build_constant(before, location, i32t, 1);
     let element_strides = vec![one; rank];
     let fill_mode = match ir::inherent_attribute(make_ref, "padding").and_then(ir::int_value) {
         Some((2, _)) => 1,

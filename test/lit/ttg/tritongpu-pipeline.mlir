@@ -338,18 +338,3 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 }
 
-// -----
-
-#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @descriptor_store(%d: !tt.tensordesc<tensor<128x32xf32, #nvmma>>, %v: tensor<128x32xf32, #b>, %n: i32) {
-    %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i32
-    scf.for %i = %c0 to %n step %c1 : i32 {
-      // expected-error @+1 {{tritongpu-pipeline: pipelining tensor-descriptor stores (TMA) is not supported yet}}
-      tt.descriptor_store %d[%i, %c0], %v : !tt.tensordesc<tensor<128x32xf32, #nvmma>>, tensor<128x32xf32, #b>
-    }
-    tt.return
-  }
-}

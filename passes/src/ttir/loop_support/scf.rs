@@ -231,6 +231,43 @@ pub fn replace_for_with_new_signature(
     new
 }
 
+/// `replaceIfOpWithNewSignature`: a copy of `op` (before it, owning its
+/// regions) with `extra` result types appended.
+pub fn replace_if_with_new_signature(
+    op: MlirOperation,
+    extra: &[MlirType],
+    replacements: &mut Vec<(MlirValue, MlirValue)>,
+) -> MlirOperation {
+    let mut types: Vec<MlirType> = ir::results(op).into_iter().map(ir::value_type).collect();
+    types.extend_from_slice(extra);
+    let regions: Vec<_> = ir::regions(op)
+        .into_iter()
+        .map(|old| {
+            // SAFETY: a new region, which the new if takes over, receives
+            // the old region's blocks; the old if is left with empty ones.
+            let r = unsafe { mlir_sys::mlirRegionCreate() };
+            unsafe { mlir_sys::mlirRegionTakeBody(r, old) };
+            r
+        })
+        .collect();
+    let attributes = ir::attributes(op);
+    let attributes: Vec<(&str, MlirAttribute)> =
+        attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let new = ir::create_op(
+        "scf.if",
+        ir::location(op),
+        &ir::operands(op),
+        &types,
+        &attributes,
+        regions,
+    );
+    ir::insert_before(op, new);
+    for (i, r) in ir::results(op).into_iter().enumerate() {
+        replacements.push((r, ir::result(new, i)));
+    }
+    new
+}
+
 /// Whether `op` is an `scf.for` in the shape every helper here assumes: the
 /// three bounds, one region with one block whose arguments match the iter
 /// args, ending in an `scf.yield` with one value per iter arg. The verifier
