@@ -384,9 +384,10 @@ impl Layout {
                 fp4_padded,
                 rank,
                 cga,
-            } if cga.is_empty() && *rank == 2 => format!(
-                "#ttg.nvmma_shared<{{swizzlingByteWidth = {swizzling_byte_width}, transposed = {transposed}, elementBitWidth = {element_bit_width}{}}}>",
-                if *fp4_padded { ", fp4Padded = true" } else { "" }
+            } if cga.is_empty() => format!(
+                "#ttg.nvmma_shared<{{swizzlingByteWidth = {swizzling_byte_width}, transposed = {transposed}, elementBitWidth = {element_bit_width}{}{}}}>",
+                if *fp4_padded { ", fp4Padded = true" } else { "" },
+                if *rank == 2 { String::new() } else { format!(", rank = {rank}") }
             ),
             _ => return None,
         })

@@ -14,20 +14,14 @@
 //!
 //! | flag | Triton changes the IR when the module has |
 //! |---|---|
-//! | `triton-nvidia-optimize-descriptor-encoding` | any `!tt.tensordesc` value (its shared encoding is chosen) |
 //! | `nvgpu-warp-specialization` | an `scf.for` marked `tt.warp_specialize` |
 //! | `triton-nvidia-optimize-tmem-layouts` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
 //! | `triton-nvidia-interleave-tmem` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
 //! | `triton-nvidia-mma-lowering` | Blackwell MMA ops (`ttng.tc_gen5_*`; none on sm_90) |
 
-use melior::ir::{
-    block::BlockLike,
-    operation::{OperationLike, OperationRef},
-    RegionLike, Value, ValueLike,
-};
+use melior::ir::operation::{OperationLike, OperationRef};
 
 use tt_dialect::ir;
-use tt_dialect::types;
 
 use crate::options::PassOptions;
 use crate::rust_pass::{fail, PassResult, RustPass};
@@ -82,30 +76,6 @@ fn attr_is_true(op: OperationRef, attr: &str) -> bool {
 }
 
 // ---------------------------------------------------------------- triggers
-
-fn is_tensordesc(value: Value) -> bool {
-    types::tensor_desc_block(value.r#type()).is_some()
-}
-
-fn optimize_descriptor_encoding(module: OperationRef) -> PassResult {
-    refuse(
-        "triton-nvidia-optimize-descriptor-encoding",
-        first(module, |op| {
-            let values = (0..op.operand_count())
-                .filter_map(|i| op.operand(i).ok())
-                .chain((0..op.result_count()).filter_map(|i| op.result(i).ok().map(Value::from)));
-            let mut any = values.into_iter().any(is_tensordesc);
-            for region in op.regions() {
-                if let Some(block) = region.first_block() {
-                    any |= (0..block.argument_count())
-                        .filter_map(|i| block.argument(i).ok())
-                        .any(|arg| is_tensordesc(arg.into()));
-                }
-            }
-            any.then(|| format!("tensor descriptors ('{}')", name(op)))
-        }),
-    )
-}
 
 fn warp_specialization(module: OperationRef) -> PassResult {
     refuse(
@@ -170,12 +140,6 @@ const fn gate(
     }
 }
 
-pub static OPTIMIZE_DESCRIPTOR_ENCODING: RustPass = gate(
-    "TritonNvidiaGPUOptimizeDescriptorEncodingPass",
-    "triton-nvidia-optimize-descriptor-encoding",
-    "Choose shared encodings for tensor descriptors (not yet: refuses descriptors, otherwise a no-op)",
-    optimize_descriptor_encoding,
-);
 pub static WARP_SPECIALIZATION: RustPass = gate(
     "NVGPUWarpSpecialization",
     "nvgpu-warp-specialization",
