@@ -1,5 +1,6 @@
-//! Triton's layout inference for `tt.trans` and `tt.reshape`
-//! (`inferTransOpEncoding`, `inferReshapeOpEncoding`): the encoding a
+//! Triton's layout inference for `tt.trans`, `tt.reshape` and `tt.split`
+//! (`inferTransOpEncoding`, `inferReshapeOpEncoding`,
+//! `inferSplitOpEncoding`): the encoding a
 //! result takes from its operand's (and, run backwards, the operand's from
 //! the result's), as the layout propagation of
 //! `tritongpu-remove-layout-conversions` asks for it. A blocked operand
@@ -126,6 +127,51 @@ pub fn infer_reshape(src: &[i64], layout: &Layout, dst: &[i64]) -> Option<String
         }
         out
     }))
+}
+
+/// The result encoding of `tt.split` on an operand of `shape` (last
+/// dimension 2) with `layout` (Triton's `inferSplitOpEncoding`): the
+/// operand's linear layout without its last dimension, which one register
+/// basis alone must span.
+pub fn infer_split(layout: &Layout, shape: &[i64]) -> Option<String> {
+    let rank = shape.len();
+    if rank < 2 || shape[rank - 1] != 2 {
+        return None;
+    }
+    let linear = to_linear_layout(layout, shape).ok()?;
+    let last = |b: &[i32]| b[rank - 1];
+    let registers = linear.bases("register");
+    let spanning: Vec<usize> = (0..registers.len())
+        .filter(|&i| last(&registers[i]) != 0)
+        .collect();
+    let [split] = spanning[..] else {
+        return None;
+    };
+    if registers[split].iter().take(rank - 1).any(|&x| x != 0) {
+        return None;
+    }
+    for name in ["lane", "warp", "block"] {
+        if linear.bases(name).iter().any(|b| last(b) != 0) {
+            return None;
+        }
+    }
+    let parts: Vec<String> = ["register", "lane", "warp", "block"]
+        .iter()
+        .map(|name| {
+            let bases: Vec<String> = linear
+                .bases(name)
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| !(*name == "register" && i == split))
+                .map(|(_, b)| {
+                    let coords: Vec<String> = b[..rank - 1].iter().map(i32::to_string).collect();
+                    format!("[{}]", coords.join(", "))
+                })
+                .collect();
+            format!("{name} = [{}]", bases.join(", "))
+        })
+        .collect();
+    Some(format!("#ttg.linear<{{{}}}>", parts.join(", ")))
 }
 
 /// `#ttg.linear<{...}>` of `linear` with every basis mapped by `map`.

@@ -26,10 +26,9 @@
 //!
 //! What this project does not pipeline yet is refused, before anything
 //! changes (or, for a wgmma Triton would split, where it is found), with a
-//! located error: Blackwell loops, tensor descriptors made in a pipelined
-//! loop, shared copies read through views other than transposes, wgmma with a
-//! register A operand that Triton splits, several CTAs, loops whose
-//! schedule the expander could not honour.
+//! located error: Blackwell loops, tensor descriptors made under ops other
+//! than `scf.if`, shared copies read through views other than transposes,
+//! several CTAs, loops whose schedule the expander could not honour.
 
 use melior::ir::operation::OperationRef;
 use melior::pass::Pass;

@@ -430,7 +430,7 @@ fn rs_dot_needs_wait(dot: MlirOperation, for_op: MlirOperation) -> bool {
     }
 }
 
-/// Whether Triton's `splitRSDot` would split `dot`: its A operand is in
+/// Whether Triton's `splitRSDot` splits `dot`: its A operand is in
 /// registers and its K is more than one instruction's.
 fn needs_split(dot: MlirOperation) -> bool {
     let a = ir::operand(dot, 0);
@@ -447,6 +447,208 @@ fn needs_split(dot: MlirOperation) -> bool {
         _ => None,
     };
     !matches!((k, instr_k), (Some(k), Some(i)) if k <= i)
+}
+
+fn split_refusal(dot: MlirOperation, why: &str) -> Failure {
+    // SAFETY: a live op of the loop.
+    let op = unsafe { OperationRef::from_raw(dot) };
+    fail(
+        op,
+        &format!("tritongpu-pipeline: splitting a wgmma whose A operand is in registers ({why}) is not supported yet"),
+    )
+}
+
+fn ranked(v: MlirValue) -> Option<tt_dialect::types::Tensor<'static>> {
+    // SAFETY: a live value's type.
+    tt_dialect::types::Tensor::of(unsafe { Type::from_raw(ir::value_type(v)) })
+}
+
+/// `tensor<shape x element, encoding>` where `encoding` is a text.
+fn tensor_type(
+    ctx: mlir_sys::MlirContext,
+    shape: &[i64],
+    element: &str,
+    encoding: &str,
+) -> Option<MlirType> {
+    let dims: String = shape.iter().map(|d| format!("{d}x")).collect();
+    ir::parse_type(ctx, &format!("tensor<{dims}{element}, {encoding}>"))
+}
+
+fn encoding_text(v: MlirValue) -> Option<(ttg_dialect::layout::Layout, String)> {
+    let t = ranked(v)?;
+    let e = t.encoding?;
+    Some((ttg_dialect::layout::Layout::read(e)?, e.to_string()))
+}
+
+/// Triton's `splitRSDot`: `dot` (A in registers, K more than one
+/// instruction's) becomes one dot per instruction's K, chained through the
+/// accumulator: A is reshaped to `M x 2 x ... x 2 x k`, transposed so that
+/// the slowest halves split first, split in halves down to `M x k` pieces
+/// (layouts inferred as Triton does; the pieces are converted back to A's
+/// dot-operand layout, which changes no register), and B is cut into
+/// `memdesc_subslice`s along K.
+fn split_rs_dot(dot: MlirOperation) -> Result<Vec<MlirOperation>, Failure> {
+    use crate::ttgir::infer_layout::{infer_reshape, infer_split, infer_trans};
+    let ctx = ir::context(dot);
+    let loc = ir::location(dot);
+    let a = ir::operand(dot, 0);
+    let b = ir::operand(dot, 1);
+    let Some(at) = ranked(a) else {
+        return Ok(vec![dot]);
+    };
+    let instr_k = match ir::tensor_layout(ir::result(dot, 0)) {
+        Some(ttg_dialect::layout::Layout::NvidiaMma { instr_shape, .. }) => {
+            instr_shape.get(2).map(|&k| i64::from(k))
+        }
+        _ => None,
+    }
+    .ok_or_else(|| split_refusal(dot, "an accumulator without an MMA instruction shape"))?;
+    let rank = at.shape.len();
+    let k = at.shape[rank - 1];
+    if k <= instr_k {
+        return Ok(vec![dot]);
+    }
+    let splits = k / instr_k;
+    if k % instr_k != 0 || !(splits as u64).is_power_of_two() {
+        return Err(split_refusal(
+            dot,
+            "a K that is not a power-of-two number of instructions",
+        ));
+    }
+    let element = at.element.to_string();
+    let (a_layout, a_encoding) =
+        encoding_text(a).ok_or_else(|| split_refusal(dot, "an A without a layout"))?;
+    // Reshape K into 2 x ... x 2 x k.
+    let mut shape: Vec<i64> = at.shape[..rank - 1].to_vec();
+    let halvings = splits.trailing_zeros() as usize;
+    shape.extend(std::iter::repeat_n(2, halvings));
+    shape.push(instr_k);
+    let reshaped_enc = infer_reshape(&at.shape, &a_layout, &shape)
+        .ok_or_else(|| split_refusal(dot, "a reshape of its A layout"))?;
+    let ty = tensor_type(ctx, &shape, &element, &reshaped_enc)
+        .ok_or_else(|| split_refusal(dot, "the reshaped A type"))?;
+    let reshape = ir::build_op(dot, "tt.reshape", &[a], &[ty], &[], loc);
+    let mut current = ir::result(reshape, 0);
+    // Transpose: the leading dims, then k, then the halving dims reversed.
+    let n = shape.len();
+    let mut order: Vec<u32> = (0..(rank - 1) as u32).collect();
+    order.push((n - 1) as u32);
+    order.extend(((rank - 1)..(n - 1)).rev().map(|d| d as u32));
+    let (layout, _) = encoding_text(current).expect("the reshape has a layout");
+    let trans_enc = infer_trans(&layout, &shape, &order)
+        .ok_or_else(|| split_refusal(dot, "a transpose of its A layout"))?;
+    let trans_shape: Vec<i64> = order.iter().map(|&o| shape[o as usize]).collect();
+    let ty = tensor_type(ctx, &trans_shape, &element, &trans_enc)
+        .ok_or_else(|| split_refusal(dot, "the transposed A type"))?;
+    let trans = ir::build_op(
+        dot,
+        "tt.trans",
+        &[current],
+        &[ty],
+        &[(
+            "order",
+            ir::dense_i32_array_attr(ctx, &order.iter().map(|&o| o as i32).collect::<Vec<_>>()),
+        )],
+        loc,
+    );
+    current = ir::result(trans, 0);
+    // Split in halves, slowest first.
+    let mut pieces = vec![current];
+    let mut piece_shape = trans_shape;
+    for _ in 0..halvings {
+        let (layout, _) = encoding_text(pieces[0]).expect("the pieces have a layout");
+        let enc = infer_split(&layout, &piece_shape)
+            .ok_or_else(|| split_refusal(dot, "a split of its A layout"))?;
+        piece_shape.pop();
+        let ty = tensor_type(ctx, &piece_shape, &element, &enc)
+            .ok_or_else(|| split_refusal(dot, "the split A type"))?;
+        let mut next = Vec::new();
+        for v in pieces {
+            let split = ir::build_op(dot, "tt.split", &[v], &[ty, ty], &[], loc);
+            next.push(ir::result(split, 0));
+            next.push(ir::result(split, 1));
+        }
+        pieces = next;
+    }
+    let mut piece_dims = at.shape[..rank - 1].to_vec();
+    piece_dims.push(instr_k);
+    let a_piece_ty = tensor_type(ctx, &piece_dims, &element, &a_encoding)
+        .ok_or_else(|| split_refusal(dot, "an A piece type"))?;
+    let lhs: Vec<MlirValue> = pieces
+        .into_iter()
+        .map(|v| {
+            ir::result(
+                ir::build_op(dot, "ttg.convert_layout", &[v], &[a_piece_ty], &[], loc),
+                0,
+            )
+        })
+        .collect();
+    // B along K.
+    // SAFETY: a live value's type.
+    let bt = ttg_dialect::layout::MemDesc::of(unsafe { Type::from_raw(ir::value_type(b)) })
+        .ok_or_else(|| split_refusal(dot, "a B that is not in shared memory"))?;
+    let k_dim = bt.shape.len() - 2;
+    let mut b_shape = bt.shape.clone();
+    b_shape[k_dim] = instr_k;
+    let b_piece_ty = ttg_dialect::layout::MemDesc {
+        shape: b_shape,
+        mutable: false,
+        ..bt.clone()
+    }
+    .to_type();
+    let rhs: Vec<MlirValue> = (0..splits)
+        .map(|i| {
+            let mut offsets = vec![0i32; bt.shape.len()];
+            offsets[k_dim] = (i * instr_k) as i32;
+            let sub = ir::build_op(
+                dot,
+                "ttg.memdesc_subslice",
+                &[b],
+                &[melior::ir::r#type::TypeLike::to_raw(&b_piece_ty)],
+                &[("offsets", ir::dense_i32_array_attr(ctx, &offsets))],
+                loc,
+            );
+            ir::result(sub, 0)
+        })
+        .collect();
+    // The chained dots.
+    let operands = ir::operands(dot);
+    let mut acc = operands[2];
+    let use_c = operands.get(3).copied();
+    let mut accumulate: Option<MlirValue> = None;
+    let mut imprecise_left = int_attr(dot, "maxNumImpreciseAcc");
+    let result_ty = ir::value_type(ir::result(dot, 0));
+    let i32t = ir::i32_type(ctx);
+    let mut dots = Vec::new();
+    for (l, r) in lhs.into_iter().zip(rhs) {
+        let take = imprecise_left.min(instr_k);
+        let imprecise = if take == instr_k { 1 << 30 } else { take };
+        imprecise_left -= take;
+        let mut attrs: Vec<(&str, mlir_sys::MlirAttribute)> =
+            vec![("maxNumImpreciseAcc", ir::integer_attr(i32t, imprecise))];
+        for name in ["inputPrecision", "isAsync"] {
+            if let Some(a) = ir::attribute(dot, name) {
+                attrs.push((name, a));
+            }
+        }
+        // The first piece keeps the dot's flag, the others accumulate.
+        let flag = if dots.is_empty() {
+            use_c
+        } else {
+            Some(
+                *accumulate
+                    .get_or_insert_with(|| ir::build_constant(dot, loc, ir::i1_type(ctx), 1)),
+            )
+        };
+        let mut ops = vec![l, r, acc];
+        ops.extend(flag);
+        let new = ir::build_op(dot, "ttng.warp_group_dot", &ops, &[result_ty], &attrs, loc);
+        acc = ir::result(new, 0);
+        dots.push(new);
+    }
+    ir::replace_all_uses(ir::result(dot, 0), acc);
+    ir::erase(dot);
+    Ok(dots)
 }
 
 /// Triton's `asyncLaunchDots` for one loop; refuses (located) a dot
@@ -472,19 +674,22 @@ pub fn async_launch_dots(for_op: MlirOperation) -> Result<(), Failure> {
     if properly.is_empty() {
         return Ok(());
     }
-    // Triton splits a register-A dot in two along K when no wait for all
-    // dots sits in the loop; this project does not yet.
+    // Without a wait for all dots in the loop, a dot with A in registers is
+    // split along K into one dot per instruction (Triton's `splitRSDots`),
+    // so that all but one stay in flight.
     let has_wait_all = pl::body_ops(for_op)
         .into_iter()
         .any(|o| ir::is(o, "ttng.warp_group_dot_wait") && int_attr(o, "pendings") == 0);
     if !has_wait_all {
-        if let Some(&(dot, _)) = properly.iter().find(|(d, _)| needs_split(*d)) {
-            let op = unsafe { OperationRef::from_raw(dot) };
-            return Err(fail(
-                op,
-                "tritongpu-pipeline: pipelining a wgmma whose A operand is in registers and spans several instructions is not supported yet",
-            ));
+        let mut split = Vec::new();
+        for &(dot, index) in &properly {
+            if needs_split(dot) {
+                split.extend(split_rs_dot(dot)?.into_iter().map(|d| (d, index)));
+            } else {
+                split.push((dot, index));
+            }
         }
+        properly = split;
     }
     insert_wait_in_loop(for_op, &properly);
     let results: Vec<MlirValue> = properly
@@ -505,7 +710,16 @@ fn insert_wait_in_loop(for_op: MlirOperation, properly: &[(MlirOperation, usize)
     {
         return;
     }
+    let count = properly.len() as i64;
     for &(dot, _) in properly {
+        // A dot with A in registers waits for itself from the previous
+        // iteration (all but this iteration's other dots), which also
+        // covers its users.
+        if rs_dot_needs_wait(dot, for_op) {
+            let wait = dot_wait(None, Some(dot), count - 1);
+            thread_through_wait(wait, &[ir::result(dot, 0)]);
+            continue;
+        }
         let result = ir::result(dot, 0);
         let mut by_block: Vec<(mlir_sys::MlirBlock, Vec<(MlirOperation, usize)>)> = Vec::new();
         for (user, index) in ir::uses(result) {
@@ -531,13 +745,6 @@ fn insert_wait_in_loop(for_op: MlirOperation, properly: &[(MlirOperation, usize)
             let wait = dot_wait(Some(uses[first].0), None, 0);
             let values: Vec<MlirValue> = uses[first..].iter().map(|_| result).collect();
             thread_through_wait(wait, &values);
-        }
-    }
-    let count = properly.len() as i64;
-    for &(dot, _) in properly {
-        if rs_dot_needs_wait(dot, for_op) {
-            let wait = dot_wait(None, Some(dot), count - 1);
-            thread_through_wait(wait, &[ir::result(dot, 0)]);
         }
     }
     let last = properly[properly.len() - 1].0;
