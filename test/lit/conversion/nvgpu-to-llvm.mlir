@@ -7,9 +7,9 @@
 // through it, acquire loads.
 !struct = !llvm.struct<(f32, f32, i32, f16)>
 // CHECK-LABEL: llvm.func @nvg_ops
+// CHECK-DAG: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
 // CHECK: nvvm.read.ptx.sreg.cluster.ctarank : i32
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
 // CHECK: %[[WARP:.*]] = llvm.udiv %[[TID]], %[[C32]] : i32
 // CHECK: nvvm.shfl.sync  idx %{{.*}}, %[[WARP]]
 // CHECK: "// wait for regs: $0,$1,$2,$3\0A\09wgmma.wait_group.sync.aligned 1;", "=f,=f,=r,=h,0,1,2,3"
@@ -37,11 +37,37 @@ module {
 
 // -----
 
-// Tensor memory is Blackwell's: refused with a located error.
-module {
-  llvm.func @tmem() {
-    // expected-error @+1 {{'nvg.tensor_memory_base' op convert-nv-gpu-to-llvm: 'nvg.tensor_memory_base' is not supported yet}}
+// Tensor memory outside a kernel is refused with a located error.
+module attributes {ttg.tensor_memory_size = 128 : i32} {
+  llvm.func @tmem() -> !llvm.ptr<6> {
+    // expected-error @+1 {{'nvg.tensor_memory_base' op convert-nv-gpu-to-llvm: 'nvg.tensor_memory_base' outside a kernel is not supported yet}}
     %t = nvg.tensor_memory_base
+    llvm.return %t : !llvm.ptr<6>
+  }
+}
+
+// -----
+
+// wgmma: Triton's instruction string and constraints (C tied to the
+// results, A and B descriptors, the scale-d predicate).
+// CHECK-LABEL: llvm.func @wgmma_f16
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {$0,$1,$2,$3}, $8, $9, $10, 1, 1, 0, 0;", "=f,=f,=f,=f,0,1,2,3,l,l,b"
+module {
+  llvm.func @wgmma_f16(%a: i64, %b: i64, %c: !llvm.struct<(f32, f32, f32, f32)>, %use: i1) {
+    %d = nvg.wgmma %a, %b, %use, %c {eltTypeA = 4 : i32, eltTypeB = 4 : i32, eltTypeC = 7 : i32, layoutA = 0 : i32, layoutB = 1 : i32, m = 64 : i32, n = 8 : i32, k = 16 : i32} : (i64, i64, i1, !llvm.struct<(f32, f32, f32, f32)>) -> !llvm.struct<(f32, f32, f32, f32)>
+    "use"(%d) : (!llvm.struct<(f32, f32, f32, f32)>) -> ()
+    llvm.return
+  }
+}
+
+// -----
+
+// A wgmma that is no PTX instruction is refused.
+module {
+  llvm.func @wgmma_bad(%a: i64, %b: i64, %use: i1) {
+    // expected-error @+1 {{a wgmma m64n8k16 f32 += e4m3 x e4m3 with these layouts is not a PTX instruction}}
+    %d = nvg.wgmma %a, %b, %use {eltTypeA = 2 : i32, eltTypeB = 2 : i32, eltTypeC = 7 : i32, layoutA = 0 : i32, layoutB = 1 : i32, m = 64 : i32, n = 8 : i32, k = 16 : i32} : (i64, i64, i1) -> !llvm.struct<(f32, f32, f32, f32)>
+    "use"(%d) : (!llvm.struct<(f32, f32, f32, f32)>) -> ()
     llvm.return
   }
 }
