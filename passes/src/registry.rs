@@ -234,6 +234,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttgir::coalesce_async_copy::PASS),
     rust(&crate::ttgir::combine_tensor_select_and_if::PASS),
     rust(&crate::ttgir::optimize_accumulator_init::PASS),
+    rust(&crate::ttgir::tritonamdgpu_optimize_epilogue::PASS),
     rust(&crate::ttgir::fuse_nested_loops::PASS),
     PassInfo {
         name: "tritongpu-optimize-dot-operands",

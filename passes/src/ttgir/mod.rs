@@ -29,3 +29,4 @@ pub mod remove_layout_conversions;
 pub mod reorder_instructions;
 pub mod schedule_loops;
 pub mod tma_lowering;
+pub mod tritonamdgpu_optimize_epilogue;
