@@ -290,7 +290,8 @@ impl<'c, 'a> Emitter<'c, 'a> {
             return values[0];
         }
         let ty = self.vector_type(values.len() as u64, element);
-        let mut acc = self.value("llvm.mlir.poison", &[], ty, &[]);
+        // Undefined until filled, as Triton builds its vectors.
+        let mut acc = self.value("llvm.mlir.undef", &[], ty, &[]);
         for (i, &v) in values.iter().enumerate() {
             acc = self.value("llvm.insertelement", &[acc, v, self.i32(i as i64)], ty, &[]);
         }
@@ -299,11 +300,12 @@ impl<'c, 'a> Emitter<'c, 'a> {
 
     /// An LLVM struct of type `ty` holding `values` as its fields, in order.
     pub fn struct_of(&self, values: &[Value<'c, 'a>], ty: Type<'c>) -> Value<'c, 'a> {
-        let poison = self.value("llvm.mlir.poison", &[], ty, &[]);
+        // Undefined until filled, as Triton's `packLLElements` starts.
+        let undef = self.value("llvm.mlir.undef", &[], ty, &[]);
         values
             .iter()
             .enumerate()
-            .fold(poison, |packed, (i, &v)| self.insert(packed, v, i as i64))
+            .fold(undef, |packed, (i, &v)| self.insert(packed, v, i as i64))
     }
 
     /// The `n` elements (of type `element`) of `vector`, which is a single

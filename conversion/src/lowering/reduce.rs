@@ -268,10 +268,11 @@ pub fn lower<'c, 'a>(
 
     // 2. Across lanes: after the butterfly every lane holds the result.
     // The widest exchange comes first, as in Triton's `warpReduce`, so that
-    // floating-point results round as Triton's do.
+    // floating-point results round as Triton's do; each partial goes
+    // through all its exchanges before the next, in Triton's order.
     let lane_bits = axis_bits(&src, "lane", axis)?;
-    for &bit in lane_bits.iter().rev() {
-        for p in partials.iter_mut() {
+    for p in partials.iter_mut() {
+        for &bit in lane_bits.iter().rev() {
             let other: Vec<Value> = p
                 .values
                 .iter()

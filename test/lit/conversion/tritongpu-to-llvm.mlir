@@ -60,7 +60,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK: %[[VEC:.*]] = llvm.bitcast %[[WORD]] : i32 to vector<4xi8>
 // CHECK-COUNT-4: llvm.extractelement %[[VEC]][%{{.*}} : i32] : vector<4xi8>
 // CHECK-COUNT-4: llvm.add
-// CHECK: %[[P0:.*]] = llvm.mlir.poison : vector<4xi8>
+// CHECK: %[[P0:.*]] = llvm.mlir.undef : vector<4xi8>
 // CHECK-COUNT-4: llvm.insertelement
 // CHECK: %[[PACKED:.*]] = llvm.bitcast %{{.*}} : vector<4xi8> to i32
 // CHECK: "@$2 st.global.b32 [ $1 + 0 ], { $0 };", "r,l,b" %[[PACKED]]
