@@ -215,6 +215,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttir::rewrite_tensor_descriptor_to_pointer::PASS),
     rust(&crate::ttir::rewrite_tensor_pointer::PASS),
     rust(&crate::ttir::test_loop_peeling::PASS),
+    rust(&crate::ttgir::tritonamdgpu_optimize_epilogue::PASS),
     PassInfo {
         name: "tritongpu-F32DotTC",
         summary: "Decompose fp32 dots with bf16x3/bf16x6 (and, with emu-tf32, tf32x3) input precision",
@@ -233,9 +234,8 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttgir::coalesce::PASS),
     rust(&crate::ttgir::coalesce_async_copy::PASS),
     rust(&crate::ttgir::combine_tensor_select_and_if::PASS),
-    rust(&crate::ttgir::optimize_accumulator_init::PASS),
-    rust(&crate::ttgir::tritonamdgpu_optimize_epilogue::PASS),
     rust(&crate::ttgir::fuse_nested_loops::PASS),
+    rust(&crate::ttgir::optimize_accumulator_init::PASS),
     PassInfo {
         name: "tritongpu-optimize-dot-operands",
         summary: crate::ttgir::optimize_dot_operands::PASS.description,
