@@ -532,6 +532,75 @@ fn tma_mutants_are_rejected_cleanly() {
     }
 }
 
+/// The lit files of the passes added for Triton's own lit files (TMA
+/// loads and stores in the pipeliner, the register-A wgmma split, the
+/// accumulator-init, descriptor-encoding, warp-group and tensor-memory
+/// passes, the AMD epilogue), each with its pass list.
+const PASS_FILES: [(&str, &[&str], &str); 8] = [
+    (
+        "test/lit/ttg/tritongpu-pipeline-tma.mlir",
+        &[
+            "-tritongpu-assign-latencies",
+            "-tritongpu-schedule-loops",
+            "-tritongpu-pipeline",
+            "-canonicalize",
+        ],
+        "fuzz-pipeline-tma",
+    ),
+    (
+        "test/lit/ttg/tritongpu-pipeline-tma-stores.mlir",
+        &["-tritongpu-pipeline"],
+        "fuzz-pipeline-tma-stores",
+    ),
+    (
+        "test/lit/ttg/tritongpu-pipeline-rs-split.mlir",
+        &[
+            "-tritongpu-assign-latencies",
+            "-tritongpu-schedule-loops",
+            "-tritongpu-pipeline",
+        ],
+        "fuzz-pipeline-rs-split",
+    ),
+    (
+        "test/lit/ttg/optimize-accumulator-init.mlir",
+        &["-tritongpu-optimize-accumulator-init"],
+        "fuzz-accumulator-init",
+    ),
+    (
+        "test/lit/ttng/optimize-descriptor-encoding.mlir",
+        &["--triton-nvidia-optimize-descriptor-encoding"],
+        "fuzz-descriptor-encoding",
+    ),
+    (
+        "test/lit/ttng/tensor-memory-allocation.mlir",
+        &["-triton-tensor-memory-allocation"],
+        "fuzz-tensor-memory",
+    ),
+    (
+        "test/lit/conversion/allocate-warp-groups.mlir",
+        &["--tritongpu-allocate-warp-groups"],
+        "fuzz-warp-groups",
+    ),
+    (
+        "test/lit/ttg/tritonamdgpu-optimize-epilogue.mlir",
+        &["--tritonamdgpu-optimize-epilogue"],
+        "fuzz-amd-epilogue",
+    ),
+];
+
+#[test]
+fn new_pass_mutants_are_rejected_cleanly() {
+    for (file, flags, scratch) in PASS_FILES {
+        fuzz_lit_file(
+            file,
+            &TTNG_KINDS,
+            &[flags],
+            ("TT_FUZZ_PASS_MUTANTS", 100),
+            scratch,
+        );
+    }
+}
+
 /// Mutants of the `// -----` sections of a lit file of this repository
 /// (without its comment lines), each run with one of `flag_sets`; fails on
 /// a crash, hang or unlocated error. `count` is `(env var, default)`.
