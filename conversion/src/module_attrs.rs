@@ -1,12 +1,8 @@
 //! Helpers shared by the passes that only add module attributes or refuse
 //! what they would transform.
 
-use melior::ir::operation::OperationRef;
 use mlir_sys::MlirOperation;
-use tt_passes::{
-    rust_pass::{fail, Failure},
-    ttir::loop_support::ir,
-};
+use tt_passes::{rust_pass::Failure, ttir::loop_support::ir};
 
 /// Stops `flag` at the first op (pre-order) named in `names`, with a located
 /// "'<flag>' does not support <op> yet" error.
@@ -25,10 +21,7 @@ pub(crate) fn refuse_ops(module: MlirOperation, flag: &str, names: &[&str]) -> R
 
 /// The located "'<flag>' does not support <what> yet" error at `op`.
 pub(crate) fn refuse(op: MlirOperation, flag: &str, what: &str) -> Failure {
-    fail(
-        unsafe { OperationRef::from_raw(op) },
-        &format!("'{flag}' does not support {what} yet"),
-    )
+    tt_passes::rust_pass::unsupported(op, flag, what)
 }
 
 /// Sets the `i32` attribute `name` on `op`.

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use melior::ir::operation::OperationRef;
 use melior::ir::Type;
 use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
-use tt_passes::rust_pass::{fail, Failure, PassResult, RustPass};
+use tt_passes::rust_pass::{Failure, PassResult, RustPass};
 use tt_passes::ttir::loop_support::ir::{self, Op, Val};
 use tt_passes::ttir::loop_support::scf;
 use ttg_dialect::layout::MemDesc;
@@ -47,12 +47,7 @@ pub static PASS: RustPass = RustPass {
 };
 
 fn refuse(op: MlirOperation, what: &str) -> Failure {
-    // SAFETY: a live op of the module.
-    let op = unsafe { OperationRef::from_raw(op) };
-    fail(
-        op,
-        &format!("'{}' does not support {what} yet", PASS.argument),
-    )
+    tt_passes::rust_pass::unsupported(op, PASS.argument, what)
 }
 
 /// The rows (64 or 128) and columns a tensor-memory buffer takes (Triton's

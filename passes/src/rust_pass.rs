@@ -108,6 +108,13 @@ pub fn fail(op: OperationRef, message: &str) -> Failure {
     Failure
 }
 
+/// The located "'<flag>' does not support <what> yet" error at `op`.
+pub fn unsupported(op: mlir_sys::MlirOperation, flag: &str, what: &str) -> Failure {
+    // SAFETY: `op` is a live op of the module the pass runs on.
+    let op = unsafe { OperationRef::from_raw(op) };
+    fail(op, &format!("'{flag}' does not support {what} yet"))
+}
+
 /// Walks `op` and everything nested in it, pre-order, collecting the ops
 /// named `name` (so a pass can edit them after the walk).
 pub fn collect_ops<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Vec<OperationRef<'c, 'a>> {

@@ -77,7 +77,7 @@ static BLOCKED_TO_MMA: Pattern = Pattern {
 };
 
 fn refuse(op: MlirOperation, what: &str) -> crate::rust_pass::Failure {
-    fail(op_ref(op), &format!("'{FLAG}' does not support {what} yet"))
+    crate::rust_pass::unsupported(op, FLAG, what)
 }
 
 /// An op handle of the module being rewritten as a melior reference.

@@ -275,13 +275,7 @@ fn optimize(dot: MlirOperation) {
         return;
     }
     let initial = if loop_arg_is_zero { v_false } else { v_true };
-    let mut replacements = Vec::new();
-    let new_for = scf::replace_for_with_new_signature(for_op, &[initial], &mut replacements);
-    for (old, new) in replacements {
-        ir::replace_all_uses(old, new);
-    }
-    ir::erase(for_op);
-    for_op = new_for;
+    for_op = scf::add_iter_args(for_op, &[initial]);
     let loop_flag = *scf::region_iter_args(for_op)
         .last()
         .expect("the loop just got a flag argument");

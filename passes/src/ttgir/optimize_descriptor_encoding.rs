@@ -31,7 +31,7 @@ use melior::ir::{Attribute, Type};
 use mlir_sys::{MlirOperation, MlirValue};
 use ttg_dialect::layout::{Layout, MemDesc};
 
-use crate::rust_pass::{fail, Failure, PassResult, RustPass};
+use crate::rust_pass::{Failure, PassResult, RustPass};
 use crate::ttir::loop_support::ir::{self, Val};
 use crate::ttir::loop_support::scf;
 
@@ -45,12 +45,7 @@ pub static PASS: RustPass = RustPass {
 };
 
 fn refuse(op: MlirOperation, what: &str) -> Failure {
-    // SAFETY: a live op of the module.
-    let op = unsafe { OperationRef::from_raw(op) };
-    fail(
-        op,
-        &format!("'{}' does not support {what} yet", PASS.argument),
-    )
+    crate::rust_pass::unsupported(op, PASS.argument, what)
 }
 
 /// What a descriptor value is asked to have.

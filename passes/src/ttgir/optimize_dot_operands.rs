@@ -67,9 +67,7 @@ static FUSE_TRANS: Pattern = Pattern {
 };
 
 fn refuse(op: MlirOperation, what: &str) -> Failure {
-    // SAFETY: `op` is a live op of the module the pass runs on.
-    let op = unsafe { OperationRef::from_raw(op) };
-    fail(op, &format!("'{FLAG}' does not support {what} yet"))
+    crate::rust_pass::unsupported(op, FLAG, what)
 }
 
 fn run(module: OperationRef) -> PassResult {

@@ -85,10 +85,7 @@ static GATHER: Pattern = Pattern {
 };
 
 fn refuse(op: MlirOperation, what: &str) -> crate::rust_pass::Failure {
-    fail(
-        unsafe { OperationRef::from_raw(op) },
-        &format!("'{FLAG}' does not support {what} yet"),
-    )
+    crate::rust_pass::unsupported(op, FLAG, what)
 }
 
 fn run(module: OperationRef) -> PassResult {

@@ -524,13 +524,7 @@ pub fn lower(for_op: MlirOperation, loads: &[AsyncLoad]) -> MlirOperation {
         })
         .collect();
     let first_new = 1 + scf::init_args(for_op).len();
-    let mut replacements = Vec::new();
-    let new_for = scf::replace_for_with_new_signature(for_op, &extra, &mut replacements);
-    for (old, new) in replacements {
-        ir::replace_all_uses(old, new);
-    }
-    ir::erase(for_op);
-    let for_op = new_for;
+    let for_op = scf::add_iter_args(for_op, &extra);
     let body = pl::body(for_op);
     let args = ir::block_args(body);
     let yield_op = pl::terminator(for_op);

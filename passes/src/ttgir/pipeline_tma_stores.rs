@@ -367,13 +367,7 @@ pub fn lower_tma_descriptors(for_op: MlirOperation, stages: i64) -> MlirOperatio
     let one = ir::build_constant(for_op, loc, i32t, 1);
     let first_counter = scf::init_args(for_op).len();
     let extra = vec![zero; makes.len()];
-    let mut replacements = Vec::new();
-    let new_for = scf::replace_for_with_new_signature(for_op, &extra, &mut replacements);
-    for (old, new) in replacements {
-        ir::replace_all_uses(old, new);
-    }
-    ir::erase(for_op);
-    let for_op = new_for;
+    let for_op = scf::add_iter_args(for_op, &extra);
     // The yield carries the counters from now on (zeros until they are
     // computed), so that rebuilding an `scf.if` whose results it yields
     // updates it.

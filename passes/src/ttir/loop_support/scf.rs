@@ -231,6 +231,20 @@ pub fn replace_for_with_new_signature(
     new
 }
 
+/// Triton's `addIterArgsToLoop`: `op` is replaced by a loop that also
+/// carries `extra` (appended to its inits and body arguments, not yet to
+/// its yield); the old loop's results are replaced by the new loop's first
+/// ones and the old loop is erased. Returns the new loop.
+pub fn add_iter_args(op: MlirOperation, extra: &[MlirValue]) -> MlirOperation {
+    let mut replacements = Vec::new();
+    let new = replace_for_with_new_signature(op, extra, &mut replacements);
+    for (old, value) in replacements {
+        ir::replace_all_uses(old, value);
+    }
+    ir::erase(op);
+    new
+}
+
 /// `replaceIfOpWithNewSignature`: a copy of `op` (before it, owning its
 /// regions) with `extra` result types appended.
 pub fn replace_if_with_new_signature(
