@@ -155,28 +155,26 @@ pub fn infer_split(layout: &Layout, shape: &[i64]) -> Option<String> {
             return None;
         }
     }
-    let parts: Vec<String> = ["register", "lane", "warp", "block"]
-        .iter()
-        .map(|name| {
-            let bases: Vec<String> = linear
-                .bases(name)
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| !(*name == "register" && i == split))
-                .map(|(_, b)| {
-                    let coords: Vec<String> = b[..rank - 1].iter().map(i32::to_string).collect();
-                    format!("[{}]", coords.join(", "))
-                })
-                .collect();
-            format!("{name} = [{}]", bases.join(", "))
-        })
-        .collect();
-    Some(format!("#ttg.linear<{{{}}}>", parts.join(", ")))
+    Some(linear_text_keeping(
+        &linear,
+        |name, i| !(name == "register" && i == split),
+        |b| b[..rank - 1].iter().map(|&x| x as i64).collect(),
+    ))
 }
 
 /// `#ttg.linear<{...}>` of `linear` with every basis mapped by `map`.
 fn linear_text(
     linear: &ttg_dialect::linear_layout::LinearLayout,
+    map: impl Fn(&[i32]) -> Vec<i64>,
+) -> String {
+    linear_text_keeping(linear, |_, _| true, map)
+}
+
+/// `#ttg.linear<{...}>` of the bases of `linear` that `keep` (given the
+/// input dimension's name and the basis index) accepts, each mapped by `map`.
+fn linear_text_keeping(
+    linear: &ttg_dialect::linear_layout::LinearLayout,
+    keep: impl Fn(&str, usize) -> bool,
     map: impl Fn(&[i32]) -> Vec<i64>,
 ) -> String {
     let parts: Vec<String> = ["register", "lane", "warp", "block"]
@@ -185,7 +183,9 @@ fn linear_text(
             let bases: Vec<String> = linear
                 .bases(name)
                 .iter()
-                .map(|b| {
+                .enumerate()
+                .filter(|&(i, _)| keep(name, i))
+                .map(|(_, b)| {
                     let coords: Vec<String> = map(b).iter().map(i64::to_string).collect();
                     format!("[{}]", coords.join(", "))
                 })
