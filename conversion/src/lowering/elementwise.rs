@@ -139,9 +139,12 @@ pub fn lower<'c, 'a>(
         "tt.int_to_ptr" => (name, Some("llvm.inttoptr".into())),
         "tt.ptr_to_int" => (name, Some("llvm.ptrtoint".into())),
         // Lowered by `special` alone.
-        "tt.mulhiui" | "tt.precise_divf" | "tt.precise_sqrt" | "tt.clampf" | "tt.fp_to_fp" => {
-            (name, None)
-        }
+        "tt.mulhiui"
+        | "tt.precise_divf"
+        | "tt.precise_sqrt"
+        | "tt.clampf"
+        | "tt.fp_to_fp"
+        | "tt.extern_elementwise" => (name, None),
         _ if is_scalar_dialect(name) => (name, None),
         _ => return Err(format!("'{name}' is not supported yet")),
     };
@@ -341,6 +344,7 @@ fn special<'c, 'a>(
             Some(libdevice_call(lw, emit, symbol, args, ty))
         }
         "tt.fp_to_fp" => Some(fp_to_fp(lw, emit, op, args[0], ty)?),
+        "tt.extern_elementwise" => Some(extern_call(lw, emit, op, args, ty)?),
         // fp8 travels as i8: the absolute value clears the sign bit.
         "math.absf" if ttir::int_width(ty) == Some(8) => {
             Some(emit.and(args[0], emit.int(ty, 0x7f)))
@@ -546,6 +550,41 @@ fn ex2<'c, 'a>(emit: &Emitter<'c, 'a>, x: Value<'c, 'a>) -> Value<'c, 'a> {
     emit.bitcast(r, x.r#type())
 }
 
+/// `tt.extern_elementwise` (what `tl.extra.cuda.libdevice` calls become):
+/// a call to the libdevice function it names, per element. libdevice is
+/// the one library linked in; calls with side effects are refused, since
+/// a call is made once per group of equal elements, not once per element.
+fn extern_call<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    args: &[Value<'c, 'a>],
+    ty: Type<'c>,
+) -> Result<Value<'c, 'a>, String> {
+    let text = |name: &str| {
+        ttir::inherent_attribute(op, name)
+            .and_then(ttir::string_value)
+            .unwrap_or_default()
+    };
+    let symbol = text("symbol");
+    if !symbol.starts_with("__nv_") {
+        return Err(format!(
+            "'tt.extern_elementwise' calling '{symbol}' (library '{}') is not supported yet: \
+             only libdevice ('__nv_' functions) is linked",
+            text("libname")
+        ));
+    }
+    let pure = ttir::inherent_attribute(op, "pure")
+        .and_then(ttir::int_value)
+        .is_some_and(|(v, _)| v != 0);
+    if !pure {
+        return Err(format!(
+            "'tt.extern_elementwise' calling '{symbol}' without 'pure = true' is not supported yet"
+        ));
+    }
+    Ok(libdevice_call(lw, emit, &symbol, args, ty))
+}
+
 /// A call to the libdevice function `symbol`, declared in the module on
 /// first use.
 fn libdevice_call<'c, 'a>(
@@ -562,7 +601,8 @@ fn libdevice_call<'c, 'a>(
 }
 
 /// `arith.constant`: scalars are rebuilt; splat tensors become one scalar
-/// constant for every register.
+/// constant for every register; other dense tensors, where every thread
+/// holds all of the tensor, one constant per register.
 fn constant<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
@@ -581,13 +621,41 @@ fn constant<'c, 'a>(
         }
         return Ok(());
     }
-    let element = ttir::splat_element(value).ok_or("only splat tensor constants are supported")?;
-    let n = lw.distributed(ty)?.len();
     let scalar_type = lw.element_type(ty);
     if !scalar_type.is_integer() && !scalar_type.is_float() {
         return Err("only integer and float tensor constants are supported".into());
     }
-    let v = emit.constant(scalar_type, element);
-    lw.set(result, vec![v; n]);
+    let layout = lw.distributed(ty)?;
+    if let Some(element) = ttir::splat_element(value) {
+        let v = emit.constant(scalar_type, element);
+        lw.set(result, vec![v; layout.len()]);
+        return Ok(());
+    }
+    // A constant array: every register's element must be known without
+    // the thread's position, that is, every thread holds the whole tensor.
+    for dim in ["lane", "warp", "block"] {
+        if layout
+            .layout
+            .bases(dim)
+            .iter()
+            .any(|b| b.iter().any(|&x| x != 0))
+        {
+            return Err(
+                "a non-splat tensor constant spread over threads or warps is not supported yet"
+                    .into(),
+            );
+        }
+    }
+    let values = layout
+        .registers
+        .iter()
+        .map(|c| {
+            let coordinates: Vec<u64> = c.iter().map(|&x| x as u64).collect();
+            ttir::dense_element(value, &coordinates)
+                .map(|element| emit.constant(scalar_type, element))
+                .ok_or_else(|| format!("cannot read element {c:?} of the constant"))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    lw.set(result, values);
     Ok(())
 }

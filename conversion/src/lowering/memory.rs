@@ -631,6 +631,27 @@ pub fn memdesc_trans<'c, 'a>(
     Ok(())
 }
 
+/// `ttg.memdesc_reinterpret`: the view's bytes seen with another shape,
+/// element type and layout. A shared-memory view is its first byte's
+/// address (views here always start at a slice boundary), so that address
+/// carries over.
+pub fn memdesc_reinterpret<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    _emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let src = ttir::operand(op, 0).ok_or("missing buffer")?;
+    let from = MemDesc::of(src.r#type()).ok_or("expected a memory descriptor")?;
+    if ttg_dialect::layout::memory_space(from.memory_space)
+        != Some(ttg_dialect::layout::MemorySpace::Shared)
+    {
+        return Err("'ttg.memdesc_reinterpret' outside shared memory is not supported yet".into());
+    }
+    let base = lw.scalar(src)?;
+    lw.set(result(op), vec![base]);
+    Ok(())
+}
+
 /// `ttg.memdesc_index`: the `index`-th slice along the first dimension.
 pub fn memdesc_index<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,

@@ -1318,6 +1318,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "ttng.async_tma_copy_local_to_global" => tma::copy_local_to_global(self, emit, op),
             "ttng.async_tma_store_wait" => tma::store_wait(self, emit, op),
             "ttng.tensormap_create" => tma::tensormap_create(self, emit, op),
+            "ttng.reinterpret_tensor_descriptor" => {
+                tma::reinterpret_tensor_descriptor(self, emit, op)
+            }
             "ttng.tensormap_fenceproxy_acquire" => {
                 tma::tensormap_fenceproxy_acquire(self, emit, op)
             }
@@ -1336,6 +1339,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "ttg.local_dealloc" => Ok(()),
             "ttg.memdesc_index" => memory::memdesc_index(self, emit, op),
             "ttg.memdesc_trans" => memory::memdesc_trans(self, emit, op),
+            "ttg.memdesc_reinterpret" => memory::memdesc_reinterpret(self, emit, op),
             "ttg.local_load" => memory::local_load(self, emit, op),
             "ttg.local_store" => memory::local_store(self, emit, op),
             "ttg.async_copy_global_to_local" => memory::async_copy(self, emit, op),

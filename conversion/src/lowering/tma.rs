@@ -464,6 +464,20 @@ pub fn tensormap_create<'c, 'a>(
     Ok(())
 }
 
+/// `ttng.reinterpret_tensor_descriptor`: the descriptor is the address of
+/// its 128 bytes, in the generic address space.
+pub fn reinterpret_tensor_descriptor<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let src = ttir::operand(op, 0).ok_or("missing pointer")?;
+    let pointer = lw.scalar(src)?;
+    let generic = super::types::llvm_pointer(lw.context, 0);
+    let cast = emit.value("llvm.addrspacecast", &[pointer], generic, &[]);
+    lw.set(super::result(op), vec![cast]);
+    Ok(())
+}
 /// `ttng.tensormap_fenceproxy_acquire`: warp 0 acquires the descriptor
 /// for the async proxy (with an empty bulk group committed and waited,
 /// Triton's workaround for a missing ptxas fence), then the CTA

@@ -112,6 +112,26 @@ pub fn splat_element(attr: Attribute) -> Option<Attribute> {
     }
 }
 
+/// The element at `coordinates` of a dense elements attribute; `None` for
+/// any other attribute or coordinates outside its shape.
+pub fn dense_element<'c>(attr: Attribute<'c>, coordinates: &[u64]) -> Option<Attribute<'c>> {
+    let raw = attr.to_raw();
+    let mut index = coordinates.to_vec();
+    let rank = index.len() as isize;
+    // SAFETY: `raw` is a live attribute; an element is read only once the
+    // attribute is known to be dense elements and `index` (of `rank`
+    // entries, as both calls are told) valid for its shape.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADenseElements(raw)
+            || !mlir_sys::mlirElementsAttrIsValidIndex(raw, rank, index.as_mut_ptr())
+        {
+            return None;
+        }
+        let element = mlir_sys::mlirElementsAttrGetValue(raw, rank, index.as_mut_ptr());
+        (!element.ptr.is_null()).then(|| Attribute::from_raw(element))
+    }
+}
+
 /// The value of an integer attribute (sign-extended), or of the splat
 /// element of an integer constant.
 pub fn splat_int(attr: Attribute) -> Option<i64> {

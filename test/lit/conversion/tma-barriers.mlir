@@ -114,3 +114,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A pointer reinterpreted as a TMA descriptor is that address in the
+// generic address space.
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func internal @reinterpret_descriptor
+// CHECK: %[[DESC:.*]] = llvm.addrspacecast %arg0 : !llvm.ptr<1> to !llvm.ptr
+// CHECK: llvm.return %[[DESC]] : !llvm.ptr
+  tt.func private @reinterpret_descriptor(%p: !tt.ptr<i8>) -> !tt.tensordesc<tensor<128x64xf16, #shared>> {
+    %d = ttng.reinterpret_tensor_descriptor %p : !tt.ptr<i8> to !tt.tensordesc<tensor<128x64xf16, #shared>>
+    tt.return %d : !tt.tensordesc<tensor<128x64xf16, #shared>>
+  }
+}

@@ -989,3 +989,106 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A non-splat constant that every thread holds whole: one constant per
+// register, in the layout's register order (order [0, 1] puts element
+// [1, 0] in the second register).
+#blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func internal @constant_array
+// CHECK-DAG: %[[A:.*]] = llvm.mlir.constant(10 : i32)
+// CHECK-DAG: %[[B:.*]] = llvm.mlir.constant(12 : i32)
+// CHECK-DAG: %[[C:.*]] = llvm.mlir.constant(11 : i32)
+// CHECK-DAG: %[[D:.*]] = llvm.mlir.constant(13 : i32)
+// CHECK: %[[S0:.*]] = llvm.mlir.undef : !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NEXT: %[[S1:.*]] = llvm.insertvalue %[[A]], %[[S0]][0]
+// CHECK-NEXT: %[[S2:.*]] = llvm.insertvalue %[[B]], %[[S1]][1]
+// CHECK-NEXT: %[[S3:.*]] = llvm.insertvalue %[[C]], %[[S2]][2]
+// CHECK-NEXT: llvm.insertvalue %[[D]], %[[S3]][3]
+  tt.func private @constant_array() -> tensor<2x2xi32, #blocked> {
+    %0 = arith.constant dense<[[10, 11], [12, 13]]> : tensor<2x2xi32, #blocked>
+    tt.return %0 : tensor<2x2xi32, #blocked>
+  }
+}
+
+// -----
+
+// A non-splat constant whose elements differ between threads is refused.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @spread_constant_array() -> tensor<8xi32, #blocked> {
+    // expected-error @+1 {{a non-splat tensor constant spread over threads or warps is not supported yet}}
+    %0 = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : tensor<8xi32, #blocked>
+    tt.return %0 : tensor<8xi32, #blocked>
+  }
+}
+
+// -----
+
+// memdesc_reinterpret keeps the view's address: the i16 loads start at the
+// second row of f32s.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#shared2 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @reinterpret
+// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK: %[[ROWLEN:.*]] = llvm.mlir.constant(64 : i32)
+// CHECK: %[[ROWOFF:.*]] = llvm.mul %[[ONE]], %[[ROWLEN]]
+// CHECK: %[[ROW:.*]] = llvm.getelementptr %{{.*}}[%[[ROWOFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[ROW]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i16
+// CHECK: llvm.load %[[ADDR]] : !llvm.ptr<3> -> i16
+  tt.func public @reinterpret(%p: tensor<128x!tt.ptr<i16>, #blocked>) {
+    %c1 = arith.constant 1 : i32
+    %buf = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<2x64xf32, #shared2, #smem, mutable>
+    %row = ttg.memdesc_index %buf[%c1] : !ttg.memdesc<2x64xf32, #shared2, #smem, mutable> -> !ttg.memdesc<64xf32, #shared, #smem, mutable>
+    %halves = ttg.memdesc_reinterpret %row : !ttg.memdesc<64xf32, #shared, #smem, mutable> -> !ttg.memdesc<128xi16, #shared, #smem, mutable>
+    %v = ttg.local_load %halves : !ttg.memdesc<128xi16, #shared, #smem, mutable> -> tensor<128xi16, #blocked>
+    tt.store %p, %v : tensor<128x!tt.ptr<i16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// tt.extern_elementwise (libdevice through tl.extra.cuda.libdevice): one
+// call of the declared libdevice function per element.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK: llvm.func @__nv_log1pf(f32) -> f32
+// CHECK-LABEL: llvm.func internal @libdevice_log1p
+// CHECK: %[[A:.*]] = llvm.extractvalue %arg0[0]
+// CHECK: %[[B:.*]] = llvm.extractvalue %arg0[1]
+// CHECK: llvm.call @__nv_log1pf(%[[A]]) : (f32) -> f32
+// CHECK: llvm.call @__nv_log1pf(%[[B]]) : (f32) -> f32
+  tt.func private @libdevice_log1p(%x: tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked> {
+    %0 = tt.extern_elementwise %x {libname = "libdevice", libpath = "libdevice.10.bc", pure = true, symbol = "__nv_log1pf"} : (tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked>
+    tt.return %0 : tensor<256xf32, #blocked>
+  }
+}
+
+// -----
+
+// Only libdevice is linked, and only pure calls are lowered.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @other_library(%x: tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked> {
+    // expected-error @+1 {{'tt.extern_elementwise' calling 'my_fn' (library 'mylib') is not supported yet: only libdevice ('__nv_' functions) is linked}}
+    %0 = tt.extern_elementwise %x {libname = "mylib", libpath = "/opt/mylib.bc", pure = true, symbol = "my_fn"} : (tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked>
+    tt.return %0 : tensor<256xf32, #blocked>
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @impure(%x: tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked> {
+    // expected-error @+1 {{'tt.extern_elementwise' calling '__nv_log1pf' without 'pure = true' is not supported yet}}
+    %0 = tt.extern_elementwise %x {libname = "libdevice", libpath = "libdevice.10.bc", pure = false, symbol = "__nv_log1pf"} : (tensor<256xf32, #blocked>) -> tensor<256xf32, #blocked>
+    tt.return %0 : tensor<256xf32, #blocked>
+  }
+}
