@@ -535,8 +535,9 @@ fn tma_mutants_are_rejected_cleanly() {
 /// The lit files of the passes added for Triton's own lit files (TMA
 /// loads and stores in the pipeliner, the register-A wgmma split, the
 /// accumulator-init, descriptor-encoding, warp-group and tensor-memory
-/// passes, the AMD epilogue), each with its pass list.
-const PASS_FILES: [(&str, &[&str], &str); 8] = [
+/// passes, the AMD epilogue, the core lowering with constant arrays,
+/// buffer reinterpretation and libdevice calls), each with its pass list.
+const PASS_FILES: [(&str, &[&str], &str); 9] = [
     (
         "test/lit/ttg/tritongpu-pipeline-tma.mlir",
         &[
@@ -585,6 +586,14 @@ const PASS_FILES: [(&str, &[&str], &str); 8] = [
         "test/lit/ttg/tritonamdgpu-optimize-epilogue.mlir",
         &["--tritonamdgpu-optimize-epilogue"],
         "fuzz-amd-epilogue",
+    ),
+    (
+        "test/lit/conversion/tritongpu-to-llvm.mlir",
+        &[
+            "--allocate-shared-memory-nv",
+            "--convert-triton-gpu-to-llvm",
+        ],
+        "fuzz-core-lowering",
     ),
 ];
 
