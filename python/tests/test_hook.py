@@ -65,9 +65,17 @@ def descriptor_kernel(in_ptr, out_ptr):
     dst.store([0, 0], src.load([0, 0]) + 1)
 
 
+@triton.jit
+def libdevice_kernel(x_ptr, out_ptr):
+    offsets = tl.arange(0, 256)
+    x = tl.load(x_ptr + offsets)
+    tl.store(out_ptr + offsets, tl.extra.cuda.libdevice.log1p(x) + tl.extra.cuda.libdevice.erf(x))
+
+
 ADD = dict(signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"},
            constexprs={"BLOCK": 1024})
 DESCRIPTORS = dict(signature={"in_ptr": "*fp32", "out_ptr": "*fp32"}, constexprs={})
+UNARY = dict(signature={"x_ptr": "*fp32", "out_ptr": "*fp32"}, constexprs={})
 SCALED_DOT = dict(signature={"a_ptr": "*u8", "scale_ptr": "*u8", "b_ptr": "*bf16", "c_ptr": "*fp32"}, constexprs={})
 
 
@@ -120,6 +128,18 @@ def test_tensor_descriptors_become_pointer_arithmetic_on_hopper(hook):
     assert kernel.metadata.triton_rs and kernel.metadata.tensordesc_meta == []
     assert "cp.async.bulk.tensor" not in kernel.asm["ptx"]
     assert "tt.descriptor_load" not in kernel.asm["ttgir"]
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
+def test_libdevice_calls_are_linked(hook):
+    # tt.extern_elementwise becomes calls of libdevice's functions, linked
+    # in and inlined: no call is left in the PTX.
+    triton_rs.enable("strict")
+    kernel = compile_with(libdevice_kernel, UNARY)
+    assert kernel.metadata.triton_rs == triton_rs.__version__
+    assert "tt.extern_elementwise" in kernel.asm["ttgir"]
+    assert "__nv_log1pf" in kernel.asm["llir"] and "__nv_erff" in kernel.asm["llir"]
+    assert ".func" not in kernel.asm["ptx"] and "call.uni" not in kernel.asm["ptx"]
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
 
 
