@@ -162,6 +162,92 @@ pub fn infer_split(layout: &Layout, shape: &[i64]) -> Option<String> {
     ))
 }
 
+/// The result encoding of `tt.split` (Triton's `inferSplitOpEncoding`): a
+/// blocked layout whose last dimension is two registers of one thread
+/// loses that dimension; any other layout becomes the linear layout of
+/// [`infer_split`].
+pub fn infer_split_encoding(layout: &Layout, shape: &[i64]) -> Option<String> {
+    if let Layout::Blocked {
+        size_per_thread,
+        threads_per_warp,
+        warps_per_cta,
+        order,
+        cga,
+    } = layout
+    {
+        let rank = size_per_thread.len();
+        if single_cta(cga)
+            && rank >= 2
+            && shape.len() == rank
+            && shape[rank - 1] == 2
+            && size_per_thread[rank - 1] == 2
+            && threads_per_warp[rank - 1] == 1
+            && warps_per_cta[rank - 1] == 1
+        {
+            let last = (rank - 1) as u32;
+            return Some(
+                Blocked {
+                    size_per_thread: size_per_thread[..rank - 1].to_vec(),
+                    threads_per_warp: threads_per_warp[..rank - 1].to_vec(),
+                    warps_per_cta: warps_per_cta[..rank - 1].to_vec(),
+                    order: order.iter().copied().filter(|&d| d != last).collect(),
+                }
+                .text(),
+            );
+        }
+    }
+    infer_split(layout, shape)
+}
+
+/// The result encoding of `tt.join` on operands of `shape` with `layout`
+/// (Triton's `inferJoinOpEncoding`): a new last dimension of two elements,
+/// held by each thread as its fastest-varying registers (a blocked layout
+/// stays blocked).
+pub fn infer_join(layout: &Layout, shape: &[i64]) -> Option<String> {
+    let rank = shape.len();
+    if let Layout::Blocked {
+        size_per_thread,
+        threads_per_warp,
+        warps_per_cta,
+        order,
+        cga,
+    } = layout
+    {
+        if single_cta(cga) && size_per_thread.len() == rank {
+            let with = |v: &[u32], x: u32| -> Vec<u32> { v.iter().copied().chain([x]).collect() };
+            return Some(
+                Blocked {
+                    size_per_thread: with(size_per_thread, 2),
+                    threads_per_warp: with(threads_per_warp, 1),
+                    warps_per_cta: with(warps_per_cta, 1),
+                    order: [rank as u32]
+                        .into_iter()
+                        .chain(order.iter().copied())
+                        .collect(),
+                }
+                .text(),
+            );
+        }
+    }
+    let linear = to_linear_layout(layout, shape).ok()?;
+    let mut new_dim = vec![0i64; rank + 1];
+    new_dim[rank] = 1;
+    let widen = |b: &[i32]| -> Vec<i64> { b.iter().map(|&x| x as i64).chain([0]).collect() };
+    let mut text = linear_text(&linear, widen);
+    // The new dimension's register basis comes first.
+    let coords: Vec<String> = new_dim.iter().map(i64::to_string).collect();
+    let first = format!("[{}]", coords.join(", "));
+    let registers = "register = [";
+    let at = text.find(registers)? + registers.len();
+    let separator = if text[at..].starts_with(']') {
+        ""
+    } else {
+        ", "
+    };
+    text.insert_str(at, &format!("{first}{separator}"));
+    Some(text)
+}
+
 /// `#ttg.linear<{...}>` of `linear` with every basis mapped by `map`.
 fn linear_text(
     linear: &ttg_dialect::linear_layout::LinearLayout,

@@ -453,6 +453,17 @@ fn infer_dst(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirA
             let (src, dst) = (shape_of(ir::operand(op, 0))?, shape_of(ir::result(op, 0))?);
             cx.parse(infer_layout::infer_reshape(&src, &read_layout(enc)?, &dst)?)
         }
+        "tt.split" => {
+            let shape = shape_of(ir::operand(op, 0))?;
+            cx.parse(infer_layout::infer_split_encoding(
+                &read_layout(enc)?,
+                &shape,
+            )?)
+        }
+        "tt.join" => {
+            let shape = shape_of(ir::operand(op, 0))?;
+            cx.parse(infer_layout::infer_join(&read_layout(enc)?, &shape)?)
+        }
         _ => None,
     }
 }
@@ -506,6 +517,18 @@ fn infer_src(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirA
         "tt.reshape" if !unit_attr(op, "allow_reorder") => {
             let (src, dst) = (shape_of(ir::operand(op, 0))?, shape_of(ir::result(op, 0))?);
             cx.parse(infer_layout::infer_reshape(&dst, &read_layout(enc)?, &src)?)
+        }
+        // A split's operand is the join of its results, and the other way.
+        "tt.split" => {
+            let shape = shape_of(ir::result(op, 0))?;
+            cx.parse(infer_layout::infer_join(&read_layout(enc)?, &shape)?)
+        }
+        "tt.join" => {
+            let shape = shape_of(ir::result(op, 0))?;
+            cx.parse(infer_layout::infer_split_encoding(
+                &read_layout(enc)?,
+                &shape,
+            )?)
         }
         _ => None,
     }
@@ -1022,6 +1045,8 @@ impl Propagation {
                     | "tt.expand_dims"
                     | "tt.trans"
                     | "tt.reshape"
+                    | "tt.join"
+                    | "tt.split"
                     | "ttng.warp_group_dot_wait"
             );
         if !supported {
@@ -1030,7 +1055,19 @@ impl Propagation {
             ));
         }
         if ir::operand_count(op) > 0 {
-            let src = infer_src(cx, op, encoding).ok_or("cannot infer the operand layout")?;
+            // An operand whose rewritten layout already gives `encoding` is
+            // kept as it is; otherwise the operands take the inferred one.
+            let kept = (0..ir::operand_count(op)).find_map(|i| {
+                let v = ir::operand(op, i);
+                let rewritten = self.mapping.get(&Val(v)).copied().unwrap_or(v);
+                let enc = tensor_encoding(ir::value_type(rewritten))?;
+                let dst = infer_dst(cx, op, enc)?;
+                (key(dst) == key(encoding)).then_some(enc)
+            });
+            let src = match kept {
+                Some(enc) => enc,
+                None => infer_src(cx, op, encoding).ok_or("cannot infer the operand layout")?,
+            };
             for i in 0..ir::operand_count(op) {
                 let n = self.value_as(cx, ir::operand(op, i), src);
                 ir::set_operand(op, i, n);
@@ -1497,6 +1534,11 @@ impl Remat {
                     let Some(src) = infer_src(cx, def, enc) else {
                         return false;
                     };
+                    // An operand already in the layout needs nothing.
+                    let operand = ir::operand(def, i);
+                    if tensor_encoding(ir::value_type(operand)).map(key) == Some(key(src)) {
+                        continue;
+                    }
                     enqueue(&mut queue, (def, i), src);
                 }
                 continue;

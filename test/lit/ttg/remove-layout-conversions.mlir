@@ -236,3 +236,56 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Layouts through tt.split and tt.join. Forward: the argument's layout
+// flows into the split (its last dimension held in registers), and the
+// one convert left is after it; the join of blocked operands appends a
+// register dimension of two, fastest. Backward: a join rematerialized in
+// its user's layout takes operands that need no conversion.
+#b3 = #ttg.blocked<{sizePerThread = [1, 64, 2], threadsPerWarp = [32, 1, 1], warpsPerCTA = [4, 1, 1], order = [0, 1, 2]}>
+#b3o = #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [1, 32, 1], warpsPerCTA = [2, 2, 1], order = [2, 1, 0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#k_in = #ttg.blocked<{sizePerThread = [1, 32], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#k_mid = #ttg.blocked<{sizePerThread = [1, 32, 2], threadsPerWarp = [32, 1, 1], warpsPerCTA = [4, 1, 1], order = [2, 0, 1]}>
+#k_out = #ttg.blocked<{sizePerThread = [1, 32, 2], threadsPerWarp = [32, 1, 1], warpsPerCTA = [4, 1, 1], order = [0, 1, 2]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-DAG: #[[SPLIT:.*]] = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+  // CHECK-LABEL: tt.func public @split_forward
+  // CHECK-NEXT: %[[L:.*]], %{{.*}} = tt.split %arg0 : tensor<128x64x2xf32, #{{.*}}> -> tensor<128x64xf32, #[[SPLIT]]>
+  // CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[L]]
+  // CHECK-NEXT: tt.return %[[C]]
+  tt.func public @split_forward(%arg0: tensor<128x64x2xf32, #b3>) -> tensor<128x64xf32, #b2> {
+    %0 = ttg.convert_layout %arg0 : tensor<128x64x2xf32, #b3> -> tensor<128x64x2xf32, #b3o>
+    %lhs, %rhs = tt.split %0 : tensor<128x64x2xf32, #b3o> -> tensor<128x64xf32, #b2>
+    tt.return %lhs : tensor<128x64xf32, #b2>
+  }
+
+  // CHECK-LABEL: tt.func public @join_backward
+  // CHECK-NEXT: %[[J:.*]] = tt.join %arg0, %arg1
+  // CHECK-NEXT: tt.return %[[J]]
+  tt.func public @join_backward(%arg0: tensor<128x32xf16, #k_in>, %arg1: tensor<128x32xf16, #k_in>) -> tensor<128x32x2xf16, #k_out> {
+    %0 = tt.join %arg0, %arg1 : tensor<128x32xf16, #k_in> -> tensor<128x32x2xf16, #k_mid>
+    %1 = ttg.convert_layout %0 : tensor<128x32x2xf16, #k_mid> -> tensor<128x32x2xf16, #k_out>
+    tt.return %1 : tensor<128x32x2xf16, #k_out>
+  }
+}
+
+// -----
+
+#j_in = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
+#j_mid = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
+#j_out = #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [2, 16, 1], warpsPerCTA = [1, 1, 1], order = [2, 1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-DAG: #[[JOINED:.*]] = #ttg.blocked<{sizePerThread = [1, 2, 2], threadsPerWarp = [2, 16, 1], warpsPerCTA = [1, 1, 1], order = [2, 1, 0]}>
+  // CHECK-LABEL: tt.func public @join_forward
+  // CHECK-NEXT: %[[J:.*]] = tt.join %arg0, %arg0 : tensor<2x16xf32, #{{.*}}> -> tensor<2x16x2xf32, #[[JOINED]]>
+  // CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[J]]
+  // CHECK-NEXT: tt.return %[[C]]
+  tt.func public @join_forward(%arg0: tensor<2x16xf32, #j_in>) -> tensor<2x16x2xf32, #j_out> {
+    %0 = ttg.convert_layout %arg0 : tensor<2x16xf32, #j_in> -> tensor<2x16xf32, #j_mid>
+    %1 = tt.join %0, %0 : tensor<2x16xf32, #j_mid> -> tensor<2x16x2xf32, #j_out>
+    tt.return %1 : tensor<2x16x2xf32, #j_out>
+  }
+}
