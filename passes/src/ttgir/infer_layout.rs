@@ -75,27 +75,19 @@ pub fn infer_trans(layout: &Layout, shape: &[i64], order: &[u32]) -> Option<Stri
         return None;
     }
     let inverse = inverse_permutation(order)?;
-    if let Layout::Blocked {
-        size_per_thread,
-        threads_per_warp,
-        warps_per_cta,
-        order: blocked_order,
-        cga,
-    } = layout
+    if let Some((size_per_thread, threads_per_warp, warps_per_cta, blocked_order)) =
+        blocked_parts(layout)
     {
-        if single_cta(cga) {
-            let permute =
-                |v: &[u32]| -> Vec<u32> { order.iter().map(|&o| v[o as usize]).collect() };
-            return Some(
-                Blocked {
-                    size_per_thread: permute(size_per_thread),
-                    threads_per_warp: permute(threads_per_warp),
-                    warps_per_cta: permute(warps_per_cta),
-                    order: blocked_order.iter().map(|&d| inverse[d as usize]).collect(),
-                }
-                .text(),
-            );
-        }
+        let permute = |v: &[u32]| -> Vec<u32> { order.iter().map(|&o| v[o as usize]).collect() };
+        return Some(
+            Blocked {
+                size_per_thread: permute(size_per_thread),
+                threads_per_warp: permute(threads_per_warp),
+                warps_per_cta: permute(warps_per_cta),
+                order: blocked_order.iter().map(|&d| inverse[d as usize]).collect(),
+            }
+            .text(),
+        );
     }
     let linear = to_linear_layout(layout, shape).ok()?;
     Some(linear_text(&linear, |basis| {
@@ -162,22 +154,31 @@ pub fn infer_split(layout: &Layout, shape: &[i64]) -> Option<String> {
     ))
 }
 
+/// The sizes per thread, threads per warp, warps per CTA and order of a
+/// blocked layout within one CTA.
+type BlockedParts<'l> = (&'l [u32], &'l [u32], &'l [u32], &'l [u32]);
+
+fn blocked_parts(layout: &Layout) -> Option<BlockedParts<'_>> {
+    match layout {
+        Layout::Blocked {
+            size_per_thread,
+            threads_per_warp,
+            warps_per_cta,
+            order,
+            cga,
+        } if single_cta(cga) => Some((size_per_thread, threads_per_warp, warps_per_cta, order)),
+        _ => None,
+    }
+}
+
 /// The result encoding of `tt.split` (Triton's `inferSplitOpEncoding`): a
 /// blocked layout whose last dimension is two registers of one thread
 /// loses that dimension; any other layout becomes the linear layout of
 /// [`infer_split`].
 pub fn infer_split_encoding(layout: &Layout, shape: &[i64]) -> Option<String> {
-    if let Layout::Blocked {
-        size_per_thread,
-        threads_per_warp,
-        warps_per_cta,
-        order,
-        cga,
-    } = layout
-    {
+    if let Some((size_per_thread, threads_per_warp, warps_per_cta, order)) = blocked_parts(layout) {
         let rank = size_per_thread.len();
-        if single_cta(cga)
-            && rank >= 2
+        if rank >= 2
             && shape.len() == rank
             && shape[rank - 1] == 2
             && size_per_thread[rank - 1] == 2
@@ -205,15 +206,8 @@ pub fn infer_split_encoding(layout: &Layout, shape: &[i64]) -> Option<String> {
 /// stays blocked).
 pub fn infer_join(layout: &Layout, shape: &[i64]) -> Option<String> {
     let rank = shape.len();
-    if let Layout::Blocked {
-        size_per_thread,
-        threads_per_warp,
-        warps_per_cta,
-        order,
-        cga,
-    } = layout
-    {
-        if single_cta(cga) && size_per_thread.len() == rank {
+    if let Some((size_per_thread, threads_per_warp, warps_per_cta, order)) = blocked_parts(layout) {
+        if size_per_thread.len() == rank {
             let with = |v: &[u32], x: u32| -> Vec<u32> { v.iter().copied().chain([x]).collect() };
             return Some(
                 Blocked {
@@ -285,24 +279,12 @@ fn linear_text_keeping(
 /// `inferReshapeOpLegacyEncoding`: the blocked result layout that keeps
 /// each element in its thread, when there is one.
 fn legacy_reshape(src_shape: &[i64], layout: &Layout, dst_shape: &[i64]) -> Option<Blocked> {
-    let Layout::Blocked {
-        size_per_thread,
-        threads_per_warp,
-        warps_per_cta,
-        order,
-        cga,
-    } = layout
-    else {
-        return None;
-    };
-    if !single_cta(cga) {
-        return None;
-    }
+    let (size_per_thread, threads_per_warp, warps_per_cta, order) = blocked_parts(layout)?;
     let src = Blocked {
-        size_per_thread: size_per_thread.clone(),
-        threads_per_warp: threads_per_warp.clone(),
-        warps_per_cta: warps_per_cta.clone(),
-        order: order.clone(),
+        size_per_thread: size_per_thread.to_vec(),
+        threads_per_warp: threads_per_warp.to_vec(),
+        warps_per_cta: warps_per_cta.to_vec(),
+        order: order.to_vec(),
     };
     if src_shape == dst_shape {
         return Some(src);
