@@ -29,6 +29,7 @@ use melior::ir::{
 };
 use tt_dialect::ir as ttir;
 use tt_passes::rust_pass::{fail, PassResult, RustPass};
+use tt_passes::ttir::pointer_ir::op_name;
 
 use crate::allocation::{buffer_range, offset, value_range};
 
@@ -45,14 +46,6 @@ pub static PASS: RustPass = RustPass {
 type Pending = BTreeSet<(u64, u64, bool, String)>;
 
 const EVERYTHING: (u64, u64) = (0, u64::MAX);
-
-fn name(op: OperationRef) -> String {
-    op.name()
-        .as_string_ref()
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
 
 /// Triton 3.6's `canSkipBarSync` for NVIDIA: pairs of ops the mbarrier
 /// protocol orders without a CTA barrier.
@@ -87,7 +80,7 @@ fn span(range: Option<Range<u64>>) -> Option<(u64, u64)> {
 
 /// The (bytes, writes) accesses of `op` to buffers the allocation knows.
 fn accesses(op: OperationRef) -> Vec<((u64, u64), bool)> {
-    let n = name(op);
+    let n = op_name(op);
     let operand = |i: usize| span(ttir::operand(op, i).and_then(value_range));
     let count = op.operand_count();
     let mut out: Vec<(Option<(u64, u64)>, bool)> = Vec::new();
@@ -142,7 +135,7 @@ fn conflicts(pending: &Pending, (start, end): (u64, u64), write: bool, after: &s
 /// records the ops that need a barrier before them.
 fn transfer(block: BlockRef, pending: &mut Pending, barriers: &mut BTreeSet<usize>) {
     crate::dataflow::for_each_op(block, &mut |op| {
-        let n = name(op);
+        let n = op_name(op);
         if n == "ttg.local_barrier" || n == "gpu.barrier" {
             pending.clear();
             return;

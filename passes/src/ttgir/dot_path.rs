@@ -25,18 +25,10 @@ use tt_dialect::ir;
 
 use crate::options::PassOptions;
 use crate::rust_pass::{fail, PassResult, RustPass};
+use crate::ttir::pointer_ir::op_name;
 
 /// What a trigger found: the op and the words after "does not support".
 type Found<'c, 'a> = Option<(OperationRef<'c, 'a>, String)>;
-
-/// The name of `op`, e.g. `tt.dot`.
-fn name(op: OperationRef) -> String {
-    op.name()
-        .as_string_ref()
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
 
 /// The first op under `module` (pre-order) for which `test` says what is
 /// unsupported.
@@ -91,7 +83,7 @@ fn has_op_with_prefix(module: OperationRef, flag: &str, prefix: &str, what: &str
     refuse(
         flag,
         first(module, |op| {
-            name(op).starts_with(prefix).then(|| what.to_owned())
+            op_name(op).starts_with(prefix).then(|| what.to_owned())
         }),
     )
 }
