@@ -221,25 +221,6 @@ fn find_zero_init(
     }
 }
 
-fn bool_constant_before(
-    before: MlirOperation,
-    location: mlir_sys::MlirLocation,
-    value: bool,
-) -> MlirValue {
-    let ctx = ir::context(before);
-    let i1 = ir::i1_type(ctx);
-    let op = ir::create_op(
-        "arith.constant",
-        location,
-        &[],
-        &[i1],
-        &[("value", ir::integer_attr(i1, i64::from(value)))],
-        Vec::new(),
-    );
-    ir::insert_before(before, op);
-    ir::result(op, 0)
-}
-
 /// Whether `a` comes before `b`, both ops of one block.
 fn is_before_in_block(a: MlirOperation, b: MlirOperation) -> bool {
     ir::block_ops(ir::op_block(a))
@@ -253,8 +234,9 @@ fn optimize(dot: MlirOperation) {
         return;
     };
     let location = ir::location(dot);
-    let v_true = bool_constant_before(for_op, location, true);
-    let v_false = bool_constant_before(for_op, location, false);
+    let i1 = ir::i1_type(ir::context(for_op));
+    let v_true = ir::build_constant(for_op, location, i1, 1);
+    let v_false = ir::build_constant(for_op, location, i1, 0);
     let acc = ir::operand(dot, ACC);
     if is_zero_constant(acc) {
         set_use_c(dot, v_false);

@@ -382,16 +382,8 @@ pub fn lower_tma_descriptors(for_op: MlirOperation, stages: i64) -> MlirOperatio
         let mloc = ir::location(make);
         let counter = counters[k];
         // Every op created here goes right before `make`.
-        let first_new = ir::create_op(
-            "arith.constant",
-            mloc,
-            &[],
-            &[i32t],
-            &[("value", ir::integer_attr(i32t, TMA_SIZE_BYTES))],
-            Vec::new(),
-        );
-        ir::insert_before(make, first_new);
-        let size = ir::result(first_new, 0);
+        let size = ir::build_constant(make, mloc, i32t, TMA_SIZE_BYTES);
+        let first_new = ir::defining_op(size).expect("the constant just built");
         let offset = ir::build_binary(make, "arith.muli", mloc, size, counter);
         let ptr = ir::result(
             ir::build_op(make, "tt.addptr", &[scratch, offset], &[i8_ptr], &[], mloc),
