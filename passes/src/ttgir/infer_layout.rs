@@ -1,6 +1,6 @@
-//! Triton's layout inference for `tt.trans`, `tt.reshape` and `tt.split`
-//! (`inferTransOpEncoding`, `inferReshapeOpEncoding`,
-//! `inferSplitOpEncoding`): the encoding a
+//! Triton's layout inference for `tt.trans`, `tt.reshape`, `tt.split` and
+//! `tt.join` (`inferTransOpEncoding`, `inferReshapeOpEncoding`,
+//! `inferSplitOpEncoding`, `inferJoinOpEncoding`): the encoding a
 //! result takes from its operand's (and, run backwards, the operand's from
 //! the result's), as the layout propagation of
 //! `tritongpu-remove-layout-conversions` asks for it. A blocked operand
@@ -224,22 +224,18 @@ pub fn infer_join(layout: &Layout, shape: &[i64]) -> Option<String> {
         }
     }
     let linear = to_linear_layout(layout, shape).ok()?;
+    // Every basis gains a 0 for the new dimension, whose own register
+    // basis comes first.
     let mut new_dim = vec![0i64; rank + 1];
     new_dim[rank] = 1;
-    let widen = |b: &[i32]| -> Vec<i64> { b.iter().map(|&x| x as i64).chain([0]).collect() };
-    let mut text = linear_text(&linear, widen);
-    // The new dimension's register basis comes first.
-    let coords: Vec<String> = new_dim.iter().map(i64::to_string).collect();
-    let first = format!("[{}]", coords.join(", "));
-    let registers = "register = [";
-    let at = text.find(registers)? + registers.len();
-    let separator = if text[at..].starts_with(']') {
-        ""
-    } else {
-        ", "
-    };
-    text.insert_str(at, &format!("{first}{separator}"));
-    Some(text)
+    Some(linear_text_of(|name| {
+        let widened = linear
+            .bases(name)
+            .iter()
+            .map(|b| b.iter().map(|&x| x as i64).chain([0]).collect());
+        let first = (name == "register").then(|| new_dim.clone());
+        first.into_iter().chain(widened).collect()
+    }))
 }
 
 /// `#ttg.linear<{...}>` of `linear` with every basis mapped by `map`.
@@ -257,20 +253,31 @@ fn linear_text_keeping(
     keep: impl Fn(&str, usize) -> bool,
     map: impl Fn(&[i32]) -> Vec<i64>,
 ) -> String {
+    linear_text_of(|name| {
+        linear
+            .bases(name)
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| keep(name, i))
+            .map(|(_, b)| map(b))
+            .collect()
+    })
+}
+
+/// `#ttg.linear<{...}>` with the bases `bases` gives for each input
+/// dimension.
+fn linear_text_of(bases: impl Fn(&str) -> Vec<Vec<i64>>) -> String {
     let parts: Vec<String> = ["register", "lane", "warp", "block"]
         .iter()
         .map(|name| {
-            let bases: Vec<String> = linear
-                .bases(name)
+            let texts: Vec<String> = bases(name)
                 .iter()
-                .enumerate()
-                .filter(|&(i, _)| keep(name, i))
-                .map(|(_, b)| {
-                    let coords: Vec<String> = map(b).iter().map(i64::to_string).collect();
+                .map(|b| {
+                    let coords: Vec<String> = b.iter().map(i64::to_string).collect();
                     format!("[{}]", coords.join(", "))
                 })
                 .collect();
-            format!("{name} = [{}]", bases.join(", "))
+            format!("{name} = [{}]", texts.join(", "))
         })
         .collect();
     format!("#ttg.linear<{{{}}}>", parts.join(", "))
@@ -397,6 +404,22 @@ mod tests {
         assert_eq!(
             reshape_decomposition(&[32, 32], &[32, 4, 4, 2]),
             vec![(vec![0], vec![0]), (vec![1], vec![1, 2, 3])]
+        );
+    }
+
+    // combine.mlir's join_forward and split_propagation, as the wheel's
+    // pass gives them.
+    #[test]
+    fn joins_and_splits_blocked_layouts_as_triton() {
+        let operand = blocked(&[1, 2], &[2, 16], &[1, 1], &[1, 0]);
+        assert_eq!(
+            infer_join(&operand, &[2, 16]).as_deref(),
+            Some("#ttg.blocked<{sizePerThread = [1, 2, 2], threadsPerWarp = [2, 16, 1], warpsPerCTA = [1, 1, 1], order = [2, 1, 0]}>")
+        );
+        let joined = blocked(&[1, 64, 2], &[32, 1, 1], &[4, 1, 1], &[0, 1, 2]);
+        assert_eq!(
+            infer_split_encoding(&joined, &[128, 64, 2]).as_deref(),
+            Some("#ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>")
         );
     }
 
