@@ -1,6 +1,7 @@
-//! Triton's layout inference for `tt.trans`, `tt.reshape`, `tt.split` and
-//! `tt.join` (`inferTransOpEncoding`, `inferReshapeOpEncoding`,
-//! `inferSplitOpEncoding`, `inferJoinOpEncoding`): the encoding a
+//! Triton's layout inference for `tt.trans`, `tt.reshape`, `tt.split`,
+//! `tt.join` and `ttg.fp4_to_fp` (`inferTransOpEncoding`,
+//! `inferReshapeOpEncoding`, `inferSplitOpEncoding`, `inferJoinOpEncoding`,
+//! `inferFp4ToFpOpEncoding`): the encoding a
 //! result takes from its operand's (and, run backwards, the operand's from
 //! the result's), as the layout propagation of
 //! `tritongpu-remove-layout-conversions` asks for it. A blocked operand
@@ -238,6 +239,108 @@ pub fn infer_join(layout: &Layout, shape: &[i64]) -> Option<String> {
     }))
 }
 
+/// The encoding across `ttg.fp4_to_fp` along `axis` (Triton's
+/// `inferFp4ToFpOpEncoding`), from `layout` of a tensor of `shape`:
+/// `forward` from the packed operand to the result, which holds each byte's
+/// two values as two neighbours along `axis`; otherwise back. Where `axis`
+/// varies fastest, a blocked layout doubles (halves) its `sizePerThread`
+/// along it and a dot operand its `kWidth`; any other layout becomes a
+/// linear one whose first register basis is the step along `axis` (added
+/// going forward, and every other step along `axis` doubled; removed going
+/// back, the others halved). `None` where going back finds no such basis.
+pub fn infer_fp4_to_fp(
+    layout: &Layout,
+    shape: &[i64],
+    axis: usize,
+    forward: bool,
+) -> Option<String> {
+    let rank = shape.len();
+    if axis >= rank {
+        return None;
+    }
+    let scale = |x: u32| -> Option<u32> {
+        if forward {
+            Some(x * 2)
+        } else {
+            (x > 1).then_some(x / 2)
+        }
+    };
+    if let Some((size_per_thread, threads_per_warp, warps_per_cta, order)) = blocked_parts(layout) {
+        if order.first() == Some(&(axis as u32)) && size_per_thread.len() == rank {
+            let mut size_per_thread = size_per_thread.to_vec();
+            size_per_thread[axis] = scale(size_per_thread[axis])?;
+            return Some(
+                Blocked {
+                    size_per_thread,
+                    threads_per_warp: threads_per_warp.to_vec(),
+                    warps_per_cta: warps_per_cta.to_vec(),
+                    order: order.to_vec(),
+                }
+                .text(),
+            );
+        }
+    }
+    if let Layout::DotOperand {
+        op_idx,
+        k_width,
+        parent,
+    } = layout
+    {
+        let k_dim = if *op_idx == 0 {
+            rank - 1
+        } else {
+            rank.checked_sub(2)?
+        };
+        if axis == k_dim && *k_width > 0 {
+            return Layout::DotOperand {
+                op_idx: *op_idx,
+                k_width: scale(*k_width)?,
+                parent: parent.clone(),
+            }
+            .text();
+        }
+    }
+    let linear = to_linear_layout(layout, shape).ok()?;
+    let mut step = vec![0i64; rank];
+    step[axis] = 1;
+    if forward {
+        return Some(linear_text_of(|name| {
+            let doubled = linear.bases(name).iter().map(|b| {
+                let mut b: Vec<i64> = b.iter().map(|&x| i64::from(x)).collect();
+                b[axis] *= 2;
+                b
+            });
+            let first = (name == "register").then(|| step.clone());
+            first.into_iter().chain(doubled).collect()
+        }));
+    }
+    let registers = linear.bases("register");
+    let first: Vec<i64> = registers.first()?.iter().map(|&x| i64::from(x)).collect();
+    if first != step {
+        return None;
+    }
+    let names = ["register", "lane", "warp", "block"];
+    let even = names
+        .iter()
+        .flat_map(|n| linear.bases(n).iter().skip(usize::from(*n == "register")))
+        .all(|b| b[axis] % 2 == 0);
+    if !even {
+        return None;
+    }
+    Some(linear_text_of(|name| {
+        linear
+            .bases(name)
+            .iter()
+            .skip(usize::from(name == "register"))
+            .map(|b| {
+                let mut b: Vec<i64> = b.iter().map(|&x| i64::from(x)).collect();
+                b[axis] /= 2;
+                b
+            })
+            .collect()
+    }))
+}
+
 /// `#ttg.linear<{...}>` of `linear` with every basis mapped by `map`.
 fn linear_text(
     linear: &ttg_dialect::linear_layout::LinearLayout,
@@ -405,6 +508,48 @@ mod tests {
             reshape_decomposition(&[32, 32], &[32, 4, 4, 2]),
             vec![(vec![0], vec![0]), (vec![1], vec![1, 2, 3])]
         );
+    }
+
+    // fp4_to_fp along the fastest axis of a blocked layout doubles and
+    // halves sizePerThread there; along another axis the layout goes
+    // through its linear form, and back again to the same bases.
+    #[test]
+    fn infers_fp4_to_fp_both_ways() {
+        let packed = blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]);
+        let unpacked = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>";
+        assert_eq!(
+            infer_fp4_to_fp(&packed, &[64, 32], 1, true).as_deref(),
+            Some(unpacked)
+        );
+        assert_eq!(
+            infer_fp4_to_fp(
+                &blocked(&[1, 8], &[4, 8], &[4, 1], &[1, 0]),
+                &[64, 64],
+                1,
+                false
+            ),
+            packed.text()
+        );
+        let column = blocked(&[1, 1], &[32, 1], &[2, 2], &[0, 1]);
+        let forward = infer_fp4_to_fp(&column, &[64, 32], 1, true).expect("forward");
+        assert!(
+            forward.starts_with("#ttg.linear<{register = [[0, 1], [0, 4]"),
+            "{forward}"
+        );
+        let ctx = crate::context::new_context(false);
+        let attr = melior::ir::Attribute::parse(&ctx, &forward).expect("parses");
+        let back = infer_fp4_to_fp(&Layout::read(attr).expect("a layout"), &[64, 64], 1, false)
+            .expect("backward");
+        let original = to_linear_layout(&column, &[64, 32]).expect("linear");
+        let attr = melior::ir::Attribute::parse(&ctx, &back).expect("parses");
+        let again =
+            to_linear_layout(&Layout::read(attr).expect("a layout"), &[64, 32]).expect("linear");
+        for name in ["register", "lane", "warp", "block"] {
+            assert_eq!(original.bases(name), again.bases(name), "{name}");
+        }
+        // Back from a layout whose first register does not step along the
+        // axis: no packed layout.
+        assert_eq!(infer_fp4_to_fp(&column, &[64, 64], 1, false), None);
     }
 
     // combine.mlir's join_forward and split_propagation, as the wheel's

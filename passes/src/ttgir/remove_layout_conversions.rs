@@ -47,16 +47,16 @@
 //! loop / `if` with extra iter args / results in the new layout
 //! (`replaceForOpWithNewSignature`, `replaceIfOpWithNewSignature`); the
 //! old ones die in the final clean-up. Layouts are inferred through
-//! `trans` and `reshape` (without `allow_reorder`) both ways, as Triton's
-//! `inferTransOpEncoding` / `inferReshapeOpEncoding` do
-//! ([`crate::ttgir::infer_layout`]). Not yet done: inference through
-//! `join`, `split`, `gather` and `fp4_to_fp` is treated as unknown
-//! (propagation stops there, slices through them fail), so kernels using
-//! those may differ.
-//! Also missing: `hoistConvertIntoConditionals` and the `scf.if`
-//! canonicalizations of the final clean-up
-//! (it runs Triton's `scf.for` dead-argument elimination, the `scf.for`
-//! canonicalizations and the convert patterns). "Register-only" converts
+//! `trans`, `reshape` (without `allow_reorder`), `split`, `join` and
+//! `fp4_to_fp` both ways, as Triton's `infer*OpEncoding` do
+//! ([`crate::ttgir::infer_layout`]); a `gather` without
+//! `efficient_layout` relates its indices' layout and its result's, its
+//! source keeping its own. `tt.cat` ends a slice.
+//! Not yet done: `hoistConvertIntoConditionals`, and of the `scf.if`
+//! canonicalizations in the final clean-up only trivial ifs to selects and
+//! the removal of unused results (besides Triton's `scf.for` dead-argument
+//! elimination, the `scf.for` canonicalizations and the convert patterns).
+//! "Register-only" converts
 //! are those whose source and target linear layouts agree on lanes, warps and blocks.
 
 use std::collections::{HashMap, HashSet};
@@ -133,10 +133,11 @@ fn cleanup_converts(module: OperationRef) {
 }
 
 /// The final clean-up: Triton's `scf.for` dead-argument elimination, the
-/// `scf.for` canonicalizations and the convert patterns.
+/// `scf.for` and `scf.if` canonicalizations and the convert patterns.
 fn final_cleanup(module: OperationRef) {
     let mut patterns: Vec<(Root, &'static Pattern)> = vec![(Root::Op("scf.for"), &FOR_DEAD_ARGS)];
     patterns.extend(scf::FOR_CANONICALIZATION);
+    patterns.extend(scf::IF_CANONICALIZATION);
     patterns.extend(
         ttg_dialect::canonicalize::patterns("ttg.convert_layout")
             .iter()
@@ -432,7 +433,12 @@ fn infer_dst(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirA
         || elementwise(op)
         || matches!(
             name.as_str(),
-            "scf.while" | "scf.for" | "scf.yield" | "scf.condition" | "ttng.warp_group_dot_wait"
+            "scf.while"
+                | "scf.for"
+                | "scf.yield"
+                | "scf.condition"
+                | "ttng.warp_group_dot_wait"
+                | "tt.gather"
         )
     {
         return Some(enc);
@@ -464,6 +470,16 @@ fn infer_dst(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirA
             let shape = shape_of(ir::operand(op, 0))?;
             cx.parse(infer_layout::infer_join(&read_layout(enc)?, &shape)?)
         }
+        "ttg.fp4_to_fp" => {
+            let shape = shape_of(ir::operand(op, 0))?;
+            let axis = usize::try_from(int_attr(op, "axis")?).ok()?;
+            cx.parse(infer_layout::infer_fp4_to_fp(
+                &read_layout(enc)?,
+                &shape,
+                axis,
+                true,
+            )?)
+        }
         _ => None,
     }
 }
@@ -494,7 +510,7 @@ fn infer_src(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirA
         || elementwise(op)
         || matches!(
             name.as_str(),
-            "scf.while" | "scf.yield" | "scf.condition" | "ttng.warp_group_dot_wait"
+            "scf.while" | "scf.yield" | "scf.condition" | "ttng.warp_group_dot_wait" | "tt.gather"
         )
     {
         return Some(enc);
@@ -528,6 +544,16 @@ fn infer_src(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirA
             cx.parse(infer_layout::infer_split_encoding(
                 &read_layout(enc)?,
                 &shape,
+            )?)
+        }
+        "ttg.fp4_to_fp" => {
+            let shape = shape_of(ir::result(op, 0))?;
+            let axis = usize::try_from(int_attr(op, "axis")?).ok()?;
+            cx.parse(infer_layout::infer_fp4_to_fp(
+                &read_layout(enc)?,
+                &shape,
+                axis,
+                false,
             )?)
         }
         _ => None,
@@ -791,6 +817,15 @@ impl Propagation {
                     self.set_encoding(cx, &[r], info, &mut changed, user);
                     continue;
                 }
+                // A gather's result takes its indices' layout, not its
+                // source's, unless it keeps an efficient layout.
+                "tt.gather" => {
+                    if index == 1 && !unit_attr(user, "efficient_layout") {
+                        let rs = ir::results(user);
+                        self.set_encoding(cx, &rs, info, &mut changed, user);
+                    }
+                    continue;
+                }
                 _ => {}
             }
             if same_encoding(user)
@@ -1047,6 +1082,7 @@ impl Propagation {
                     | "tt.reshape"
                     | "tt.join"
                     | "tt.split"
+                    | "tt.gather"
                     | "ttng.warp_group_dot_wait"
             );
         if !supported {
@@ -1055,9 +1091,12 @@ impl Propagation {
             ));
         }
         if ir::operand_count(op) > 0 {
+            // A gather's layouts relate its indices and result only; its
+            // source stays as it is.
+            let first = usize::from(name == "tt.gather");
             // An operand whose rewritten layout already gives `encoding` is
             // kept as it is; otherwise the operands take the inferred one.
-            let kept = (0..ir::operand_count(op)).find_map(|i| {
+            let kept = (first..ir::operand_count(op)).find_map(|i| {
                 let v = ir::operand(op, i);
                 let rewritten = self.mapping.get(&Val(v)).copied().unwrap_or(v);
                 let enc = tensor_encoding(ir::value_type(rewritten))?;
@@ -1068,7 +1107,7 @@ impl Propagation {
                 Some(enc) => enc,
                 None => infer_src(cx, op, encoding).ok_or("cannot infer the operand layout")?,
             };
-            for i in 0..ir::operand_count(op) {
+            for i in first..ir::operand_count(op) {
                 let n = self.value_as(cx, ir::operand(op, i), src);
                 ir::set_operand(op, i, n);
             }
@@ -1527,8 +1566,14 @@ impl Remat {
                 if stop(def) {
                     continue;
                 }
-                if ir::is(def, "tt.cat") || ir::is(def, "tt.gather") {
+                if ir::is(def, "tt.cat") {
                     return false;
+                }
+                // A gather's indices take the result's layout; its source
+                // keeps its own.
+                if ir::is(def, "tt.gather") {
+                    enqueue(&mut queue, (def, 1), enc);
+                    continue;
                 }
                 for i in 0..ir::operand_count(def) {
                     let Some(src) = infer_src(cx, def, enc) else {

@@ -289,3 +289,97 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.thr
     tt.return %1 : tensor<2x16x2xf32, #j_out>
   }
 }
+
+// -----
+
+// Rematerializing through an scf.if leaves its old results unused: the
+// final clean-up drops them (scf.if's RemoveUnusedResults), and an if whose
+// branches only yield values from outside becomes a select.
+#i2 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#i1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func public @remat_through_if
+  // CHECK-NOT: #ttg.blocked<{sizePerThread = [1]
+  // CHECK: %[[IF:.*]] = scf.if %arg0 -> (tensor<32xf32, #{{.*}}>) {
+  // CHECK-NOT: ttg.convert_layout
+  // CHECK: tt.return %[[IF]]
+  tt.func public @remat_through_if(%arg0: i1, %arg1: f32) -> tensor<32xf32, #i2> {
+    %cst = arith.constant dense<1.000000e+00> : tensor<32xf32, #i1>
+    %cst_0 = arith.constant dense<2.000000e+00> : tensor<32xf32, #i1>
+    %0 = tt.splat %arg1 : f32 -> tensor<32xf32, #i1>
+    %1 = scf.if %arg0 -> (tensor<32xf32, #i1>) {
+      %2 = arith.addf %cst, %0 : tensor<32xf32, #i1>
+      scf.yield %2 : tensor<32xf32, #i1>
+    } else {
+      %2 = arith.addf %cst_0, %0 : tensor<32xf32, #i1>
+      scf.yield %2 : tensor<32xf32, #i1>
+    }
+    %3 = ttg.convert_layout %1 : tensor<32xf32, #i1> -> tensor<32xf32, #i2>
+    tt.return %3 : tensor<32xf32, #i2>
+  }
+
+  // CHECK-LABEL: tt.func public @trivial_if
+  // CHECK-NOT: scf.if
+  // CHECK: %[[S:.*]] = arith.select %arg0, %arg1, %arg2 : tensor<32xf32, #{{.*}}>
+  // CHECK-NEXT: tt.return %[[S]], %arg1
+  tt.func public @trivial_if(%arg0: i1, %arg1: tensor<32xf32, #i2>, %arg2: tensor<32xf32, #i2>) -> (tensor<32xf32, #i2>, tensor<32xf32, #i2>) {
+    %0:2 = scf.if %arg0 -> (tensor<32xf32, #i2>, tensor<32xf32, #i2>) {
+      scf.yield %arg1, %arg1 : tensor<32xf32, #i2>, tensor<32xf32, #i2>
+    } else {
+      scf.yield %arg2, %arg1 : tensor<32xf32, #i2>, tensor<32xf32, #i2>
+    }
+    tt.return %0#0, %0#1 : tensor<32xf32, #i2>, tensor<32xf32, #i2>
+  }
+}
+
+// -----
+
+// A gather's result takes its indices' layout both ways; its source keeps
+// its own.
+#g_idx = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#g_src = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#g_mid = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tt.func @gather_forward
+  // CHECK-NEXT: tt.gather %arg1[%arg0] {axis = 0 : i32} : (tensor<128x256xf32, #[[SRC:.*]]>, tensor<1024x256xi32, #[[IDX:.*]]>) -> tensor<1024x256xf32, #[[IDX]]>
+  // CHECK-NEXT: tt.return
+  tt.func @gather_forward(%arg0: tensor<1024x256xi32, #g_idx>, %arg1: tensor<128x256xf32, #g_src>) -> tensor<1024x256xf32, #g_idx> {
+    %0 = ttg.convert_layout %arg0 : tensor<1024x256xi32, #g_idx> -> tensor<1024x256xi32, #g_mid>
+    %1 = tt.gather %arg1[%0] {axis = 0 : i32} : (tensor<128x256xf32, #g_src>, tensor<1024x256xi32, #g_mid>) -> tensor<1024x256xf32, #g_mid>
+    %2 = ttg.convert_layout %1 : tensor<1024x256xf32, #g_mid> -> tensor<1024x256xf32, #g_idx>
+    tt.return %2 : tensor<1024x256xf32, #g_idx>
+  }
+
+  // CHECK-LABEL: tt.func @gather_backward
+  // CHECK-NOT: ttg.convert_layout
+  // CHECK: tt.gather %arg0[%{{.*}}] {axis = 0 : i32} : (tensor<64x64xf32, #[[SRC]]>, tensor<1x64xi32, #[[SRC]]>) -> tensor<1x64xf32, #[[SRC]]>
+  tt.func @gather_backward(%arg0: tensor<64x64xf32, #g_src>) -> tensor<1x64xf32, #g_src> {
+    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #g_idx}>>
+    %1 = tt.expand_dims %0 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #g_idx}>> -> tensor<1x64xi32, #g_idx>
+    %2 = tt.gather %arg0[%1] {axis = 0 : i32} : (tensor<64x64xf32, #g_src>, tensor<1x64xi32, #g_idx>) -> tensor<1x64xf32, #g_idx>
+    %3 = ttg.convert_layout %2 : tensor<1x64xf32, #g_idx> -> tensor<1x64xf32, #g_src>
+    tt.return %3 : tensor<1x64xf32, #g_src>
+  }
+}
+
+// -----
+
+// A convert after ttg.fp4_to_fp moves to its packed operand: the first
+// register basis (the two values of a byte) goes, the other steps along
+// the axis halve.
+#f_src = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+#f_dst = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+#f_lin = #ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 32]], warp = [[16, 0], [32, 0]], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
+  // CHECK: #[[PACKED:.*]] = #ttg.linear<{register = {{\[}}[0, 1], [0, 2], [0, 4], [0, 8]], lane = {{\[}}[1, 0], [2, 0], [4, 0], [8, 0], [0, 16]], warp = {{\[}}[16, 0], [32, 0]], block = []}>
+  // CHECK-LABEL: tt.func @fp4_backward
+  // CHECK-NEXT: arith.constant dense<0> : tensor<64x32xi8, #[[PACKED]]>
+  // CHECK-NEXT: ttg.fp4_to_fp
+  // CHECK-NEXT: tt.return
+  tt.func @fp4_backward() -> tensor<64x64xf16, #f_lin> {
+    %0 = arith.constant dense<0> : tensor<64x32xi8, #f_src>
+    %1 = ttg.fp4_to_fp %0 {axis = 1 : i32} : tensor<64x32xi8, #f_src> -> tensor<64x64xf16, #f_dst>
+    %2 = ttg.convert_layout %1 : tensor<64x64xf16, #f_dst> -> tensor<64x64xf16, #f_lin>
+    tt.return %2 : tensor<64x64xf16, #f_lin>
+  }
+}

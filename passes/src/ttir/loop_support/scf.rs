@@ -2,10 +2,11 @@
 //! with more iter args (`replaceForOpWithNewSignature`), its static trip
 //! count (`ForOp::getStaticTripCount`), its last iteration peeled into an
 //! `scf.if` (Triton's `peelLoopEpilogue`), promotion of a loop that
-//! runs at most once (`ForOp::promoteIfSingleIteration`), and the loop's
+//! runs at most once (`ForOp::promoteIfSingleIteration`), the loop's
 //! canonicalization patterns as Triton 3.6's MLIR has them (the iter-arg
-//! folder and the trivial-loop simplifier), written as Rust patterns for
-//! MLIR's greedy driver.
+//! folder and the trivial-loop simplifier), and two of `scf.if`'s (trivial
+//! ifs to selects, unused results), written as Rust patterns for MLIR's
+//! greedy driver.
 
 use melior::ir::{
     operation::{OperationLike, OperationRef},
@@ -701,6 +702,186 @@ static SIMPLIFY_TRIVIAL_LOOPS: Pattern = Pattern {
     rewrite: simplify_trivial_loop,
     generated: &[],
 };
+
+/// The `scf.yield`s ending the branches of the `scf.if` `op`, when each
+/// branch has one and each yields one value per result.
+fn if_yields(op: MlirOperation) -> Option<Vec<MlirOperation>> {
+    let results = ir::result_count(op);
+    ir::regions(op)
+        .into_iter()
+        .filter(|r| !ir::blocks(*r).is_empty())
+        .map(|r| {
+            let y = ir::blocks(r).first().and_then(|b| ir::terminator(*b))?;
+            (ir::is(y, "scf.yield") && ir::operand_count(y) == results).then_some(y)
+        })
+        .collect()
+}
+
+/// Replaces each of `yields` by one of the operands where `keep` holds.
+fn trim_yields(rewriter: &RewriterBase, yields: &[MlirOperation], keep: &[bool]) {
+    for &y in yields {
+        let kept: Vec<MlirValue> = ir::operands(y)
+            .into_iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(v, _)| v)
+            .collect();
+        insert_yield(rewriter, y, &kept);
+        rewriter.erase_op(op_ref(y));
+    }
+}
+
+/// A copy of the `scf.if` `root`, before it, with the results where
+/// `keep` holds, taking over its regions (whose yields must already yield
+/// just those); `root` is left with empty regions for the caller to erase.
+fn rebuild_if(rewriter: &RewriterBase, root: OperationRef, keep: &[bool]) -> MlirOperation {
+    let op = root.to_raw();
+    let types: Vec<MlirType> = ir::results(op)
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| **k)
+        .map(|(r, _)| ir::value_type(*r))
+        .collect();
+    let moved: Vec<_> = ir::regions(op)
+        .into_iter()
+        .map(|old| {
+            // SAFETY: a new region, which the new if takes over, receives
+            // the old region's blocks; the old if keeps empty ones.
+            let r = unsafe { mlir_sys::mlirRegionCreate() };
+            unsafe { mlir_sys::mlirRegionTakeBody(r, old) };
+            r
+        })
+        .collect();
+    let attributes = ir::attributes(op);
+    let attributes: Vec<(&str, MlirAttribute)> =
+        attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let new = ir::create_op(
+        "scf.if",
+        ir::location(op),
+        &ir::operands(op),
+        &types,
+        &attributes,
+        moved,
+    );
+    rewriter.set_insertion_point_before(root);
+    // SAFETY: `new` was just created and is owned by no block; the
+    // rewriter inserts it and takes ownership.
+    rewriter
+        .insert(unsafe { Operation::from_raw(new) })
+        .to_raw()
+}
+
+/// MLIR's `RemoveUnusedResults` for `scf.if`: a copy of the `if` without
+/// the results nothing uses, whose branches no longer yield them (an `if`
+/// left without results and without side effects is then dead code).
+fn remove_unused_if_results(root: OperationRef, rewriter: &RewriterBase) -> bool {
+    let op = root.to_raw();
+    let results = ir::results(op);
+    let keep: Vec<bool> = results.iter().map(|r| ir::has_uses(*r)).collect();
+    if keep.iter().all(|k| *k) {
+        return false;
+    }
+    let Some(yields) = if_yields(op) else {
+        return false;
+    };
+    trim_yields(rewriter, &yields, &keep);
+    let new = rebuild_if(rewriter, root, &keep);
+    let mut kept = 0;
+    for (r, k) in results.iter().zip(&keep) {
+        if *k {
+            rewriter.replace_all_uses_with(value(*r), value(ir::result(new, kept)));
+            kept += 1;
+        }
+    }
+    rewriter.erase_op(root);
+    true
+}
+
+/// MLIR's `ConvertTrivialIfToSelect`: each result whose values both come
+/// from outside the `if` becomes an `arith.select` on its condition (or
+/// the value itself where both branches yield the same), placed before
+/// it; the `if` keeps only the other results (and dies once it has none
+/// and nothing with side effects).
+fn convert_trivial_if_to_select(root: OperationRef, rewriter: &RewriterBase) -> bool {
+    let op = root.to_raw();
+    let results = ir::results(op);
+    if results.is_empty() {
+        return false;
+    }
+    let Some(yields) = if_yields(op) else {
+        return false;
+    };
+    let [then_yield, else_yield] = yields[..] else {
+        return false;
+    };
+    let (then_values, else_values) = (ir::operands(then_yield), ir::operands(else_yield));
+    // A value yielded from inside its branch cannot leave the `if`.
+    let inside = |v: MlirValue| ir::value_parent_op(v).is_some_and(|p| p.ptr == op.ptr);
+    let stays: Vec<bool> = then_values
+        .iter()
+        .zip(&else_values)
+        .map(|(t, e)| inside(*t) || inside(*e))
+        .collect();
+    if stays.iter().all(|s| *s) {
+        return false;
+    }
+    let condition = ir::operand(op, 0);
+    let location = ir::location(op);
+    rewriter.set_insertion_point_before(root);
+    let mut replacements: Vec<Option<MlirValue>> = Vec::with_capacity(results.len());
+    for (i, &stay) in stays.iter().enumerate() {
+        let (t, e) = (then_values[i], else_values[i]);
+        replacements.push(if stay {
+            None
+        } else if ir::same_value(t, e) {
+            Some(t)
+        } else {
+            let select = ir::create_op(
+                "arith.select",
+                location,
+                &[condition, t, e],
+                &[ir::value_type(results[i])],
+                &[],
+                Vec::new(),
+            );
+            // SAFETY: `select` was just created and is owned by no block;
+            // the rewriter inserts it and takes ownership.
+            let select = rewriter.insert(unsafe { Operation::from_raw(select) });
+            Some(ir::result(select.to_raw(), 0))
+        });
+    }
+    trim_yields(rewriter, &yields, &stays);
+    let new = rebuild_if(rewriter, root, &stays);
+    let mut kept = 0;
+    for (r, replacement) in results.iter().zip(replacements) {
+        let with = replacement.unwrap_or_else(|| {
+            kept += 1;
+            ir::result(new, kept - 1)
+        });
+        rewriter.replace_all_uses_with(value(*r), value(with));
+    }
+    rewriter.erase_op(root);
+    true
+}
+
+static CONVERT_TRIVIAL_IF_TO_SELECT: Pattern = Pattern {
+    benefit: 1,
+    rewrite: convert_trivial_if_to_select,
+    generated: &["scf.if", "scf.yield", "arith.select"],
+};
+
+static REMOVE_UNUSED_IF_RESULTS: Pattern = Pattern {
+    benefit: 1,
+    rewrite: remove_unused_if_results,
+    generated: &["scf.if", "scf.yield"],
+};
+
+/// The `scf.if` canonicalizations this project has of MLIR's, in MLIR's
+/// order: trivial ifs to selects, then the removal of unused results.
+pub const IF_CANONICALIZATION: [(Root, &Pattern); 2] = [
+    (Root::Op("scf.if"), &CONVERT_TRIVIAL_IF_TO_SELECT),
+    (Root::Op("scf.if"), &REMOVE_UNUSED_IF_RESULTS),
+];
 
 /// The `scf.for` canonicalization patterns, in MLIR's order.
 pub const FOR_CANONICALIZATION: [(Root, &Pattern); 2] = [
