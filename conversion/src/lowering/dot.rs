@@ -7,7 +7,8 @@
 //! * `#ttg.nvidia_mma` version 2: `mma.sync` (what sm_80 uses, and sm_90
 //!   where `wgmma` does not apply: small or batched dots), for f16 and bf16
 //!   (m16n8k16), tf32 (m16n8k8) and int8 (m16n8k32) into f32 / i32, f16
-//!   into f16, and f64 (sm_90's m16n8k16, one element per register).
+//!   into f16, fp8 (e4m3 / e5m2, mixed too; sm_89 on: m16n8k32) into f32
+//!   or f16, and f64 (sm_90's m16n8k16, one element per register).
 //!
 //! FMA: in those layouts a thread holds, for each of its result elements
 //! `(m, n)`, the whole row `m` of A and column `n` of B along K in its
@@ -51,7 +52,15 @@ pub fn lower<'c, 'a>(
         Some(Layout::Blocked { .. }) => {}
         Some(Layout::NvidiaMma {
             version_major: 2, ..
-        }) => return mma_v2(lw, emit, [a, b, c], d),
+        }) => {
+            // The module's `ttg.target` counts too: the pass option keeps
+            // Triton's default (sm_80) when a test names no capability.
+            let cc = lw
+                .options
+                .compute_capability
+                .max(crate::allocation::compute_capability(op.to_raw()));
+            return mma_v2(lw, emit, [a, b, c], d, cc);
+        }
         _ => return Err("'tt.dot' with this result layout is not supported yet".into()),
     }
     let (da, db, dd) = (
@@ -139,7 +148,7 @@ pub(super) fn bases_agree(
 /// An `mma.sync` shape and types: PTX type suffix, K of one instruction,
 /// operand elements per 32-bit register.
 struct Instruction {
-    ptx: &'static str,
+    ptx: String,
     k: i32,
     per_register: i32,
     integer: bool,
@@ -151,7 +160,29 @@ struct Instruction {
     b_registers: i32,
 }
 
+/// The PTX name of an 8-bit float type `mma.sync` takes (sm_89 on).
+fn fp8_name(ty: &str) -> Option<&'static str> {
+    match ty {
+        "f8E4M3FN" => Some("e4m3"),
+        "f8E5M2" => Some("e5m2"),
+        _ => None,
+    }
+}
+
+/// The instruction for operands of MLIR element types `a` and `b` and a
+/// result of type `d`.
 fn instruction(a: &str, b: &str, d: &str) -> Option<Instruction> {
+    if let (Some(fa), Some(fb), "f32" | "f16") = (fp8_name(a), fp8_name(b), d) {
+        return Some(Instruction {
+            ptx: format!("m16n8k32.row.col.{d}.{fa}.{fb}.{d}"),
+            k: 32,
+            per_register: 4,
+            integer: false,
+            half_accumulator: d == "f16",
+            a_registers: 4,
+            b_registers: 2,
+        });
+    }
     let (ptx, k, per_register, integer) = match (a, b, d) {
         ("f16", "f16", "f32") => ("m16n8k16.row.col.f32.f16.f16.f32", 16, 2, false),
         ("bf16", "bf16", "f32") => ("m16n8k16.row.col.f32.bf16.bf16.f32", 16, 2, false),
@@ -164,7 +195,7 @@ fn instruction(a: &str, b: &str, d: &str) -> Option<Instruction> {
     };
     let wide = d == "f64";
     Some(Instruction {
-        ptx,
+        ptx: ptx.to_owned(),
         k,
         per_register,
         integer,
@@ -180,15 +211,24 @@ fn mma_v2<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     [a, b, c]: [Value<'c, 'a>; 3],
     d: Value<'c, 'a>,
+    cc: u32,
 ) -> LowerResult {
     let [ta, tb, td] = [a, b, d].map(|v| lw.element_type(v.r#type()));
-    let Some(inst) = instruction(&ta.to_string(), &tb.to_string(), &td.to_string()) else {
+    // The tensors' own element types: f8 types are i8 in LLVM.
+    let [na, nb, nd] = [a, b, d]
+        .map(|v| TensorView::of(v.r#type()).map_or_else(String::new, |t| t.element.to_string()));
+    let Some(inst) = instruction(&na, &nb, &nd) else {
         return Err(format!(
-            "'tt.dot' with mma.sync on {ta} x {tb} -> {td} is not supported yet"
+            "'tt.dot' with mma.sync on {na} x {nb} -> {nd} is not supported yet"
         ));
     };
-    if inst.a_registers == 8 && lw.options.compute_capability < 90 {
+    if inst.a_registers == 8 && cc < 90 {
         return Err("'tt.dot' on f64 with mma.sync before sm_90 is not supported yet".into());
+    }
+    if fp8_name(&na).is_some() && cc < 89 {
+        return Err(format!(
+            "'tt.dot' with mma.sync on {na} x {nb} needs sm_89 or later (this target is sm_{cc})"
+        ));
     }
     let (da, db, dd) = (
         lw.distributed(a.r#type())?,

@@ -759,10 +759,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
-// f64 mma.sync (sm_90's shape) is refused before sm_90 (this file's
-// default target is sm_80).
+// f64 mma.sync (sm_90's shape) is refused before sm_90: neither the pass
+// option (this file's default, sm_80) nor the module's target says sm_90.
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @mma_v2_f64(%p: !tt.ptr<f64>) {
     %a = arith.constant dense<2.0> : tensor<16x16xf64, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
     %b = arith.constant dense<3.0> : tensor<16x8xf64, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>
@@ -772,6 +772,49 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %ps = tt.splat %p : !tt.ptr<f64> -> tensor<16x8x!tt.ptr<f64>, #mma>
     tt.store %ps, %d : tensor<16x8x!tt.ptr<f64>, #mma>
     tt.return
+  }
+}
+
+// -----
+
+// fp8 mma.sync (sm_89 on; the module's target counts where the pass option
+// keeps its sm_80 default): m16n8k32, four fp8 values per register, e4m3
+// and e5m2 mixed, into f32 or f16 (two f16x2 accumulator registers).
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:89", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @mma_v2_fp8
+  // CHECK: llvm.inline_asm {{.*}}"mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32 { $0, $1, $2, $3 }, { $8, $9, $10, $11 }, { $12, $13 }, { $4, $5, $6, $7 };", "=f,=f,=f,=f,0,1,2,3,r,r,r,r,r,r"
+  // CHECK-NOT: mma.sync
+  tt.func public @mma_v2_fp8(%p: !tt.ptr<f32>, %a: tensor<16x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>, %b: tensor<32x8xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>) {
+    %c = arith.constant dense<0.0> : tensor<16x8xf32, #mma>
+    %d = tt.dot %a, %b, %c : tensor<16x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<32x8xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<16x8xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<16x8x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+
+  // CHECK-LABEL: llvm.func @mma_v2_fp8_f16
+  // CHECK: llvm.inline_asm {{.*}}"mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 { $0, $1 }, { $4, $5, $6, $7 }, { $8, $9 }, { $2, $3 };", "=r,=r,0,1,r,r,r,r,r,r"
+  // CHECK-NOT: mma.sync
+  tt.func public @mma_v2_fp8_f16(%p: !tt.ptr<f16>, %a: tensor<16x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>, %b: tensor<32x8xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>) {
+    %c = arith.constant dense<0.0> : tensor<16x8xf16, #mma>
+    %d = tt.dot %a, %b, %c : tensor<16x32xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<32x8xf8E4M3FN, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<16x8xf16, #mma>
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<16x8x!tt.ptr<f16>, #mma>
+    tt.store %ps, %d : tensor<16x8x!tt.ptr<f16>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// fp8 mma.sync is refused for a target before sm_89.
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:86", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @mma_v2_fp8_sm86(%a: tensor<16x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>, %b: tensor<32x8xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>) -> tensor<16x8xf32, #mma> {
+    %c = arith.constant dense<0.0> : tensor<16x8xf32, #mma>
+    // expected-error @+1 {{'tt.dot' with mma.sync on f8E5M2 x f8E5M2 needs sm_89 or later (this target is sm_86)}}
+    %d = tt.dot %a, %b, %c : tensor<16x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * tensor<32x8xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<16x8xf32, #mma>
+    tt.return %d : tensor<16x8xf32, #mma>
   }
 }
 
