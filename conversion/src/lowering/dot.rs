@@ -8,7 +8,8 @@
 //!   where `wgmma` does not apply: small or batched dots), for f16 and bf16
 //!   (m16n8k16), tf32 (m16n8k8) and int8 (m16n8k32) into f32 / i32, f16
 //!   into f16, fp8 (e4m3 / e5m2, mixed too; sm_89 on: m16n8k32) into f32
-//!   or f16, and f64 (sm_90's m16n8k16, one element per register).
+//!   or f16, and f64 (one element per register: sm_90's m16n8k16, and
+//!   before sm_90 two m8n8k4 per 16x8 tile, its upper and lower rows).
 //!
 //! FMA: in those layouts a thread holds, for each of its result elements
 //! `(m, n)`, the whole row `m` of A and column `n` of B along K in its
@@ -158,6 +159,11 @@ struct Instruction {
     /// each, so more of them).
     a_registers: i32,
     b_registers: i32,
+    /// Rows of the result per instruction: 16, or 8 (`m8n8k4`, two per
+    /// 16x8 tile).
+    rows: i32,
+    /// Operands and accumulator of 64 bits (f64).
+    wide: bool,
 }
 
 /// The PTX name of an 8-bit float type `mma.sync` takes (sm_89 on).
@@ -170,8 +176,8 @@ fn fp8_name(ty: &str) -> Option<&'static str> {
 }
 
 /// The instruction for operands of MLIR element types `a` and `b` and a
-/// result of type `d`.
-fn instruction(a: &str, b: &str, d: &str) -> Option<Instruction> {
+/// result of type `d`, on sm_`cc`.
+fn instruction(a: &str, b: &str, d: &str, cc: u32) -> Option<Instruction> {
     if let (Some(fa), Some(fb), "f32" | "f16") = (fp8_name(a), fp8_name(b), d) {
         return Some(Instruction {
             ptx: format!("m16n8k32.row.col.{d}.{fa}.{fb}.{d}"),
@@ -181,6 +187,23 @@ fn instruction(a: &str, b: &str, d: &str) -> Option<Instruction> {
             half_accumulator: d == "f16",
             a_registers: 4,
             b_registers: 2,
+            rows: 16,
+            wide: false,
+        });
+    }
+    if (a, b, d) == ("f64", "f64", "f64") && cc < 90 {
+        // sm_80's f64 shape: an 8x8 result over K = 4, one element of A
+        // and of B per lane.
+        return Some(Instruction {
+            ptx: "m8n8k4.row.col.f64.f64.f64.f64".to_owned(),
+            k: 4,
+            per_register: 1,
+            integer: false,
+            half_accumulator: false,
+            a_registers: 1,
+            b_registers: 1,
+            rows: 8,
+            wide: true,
         });
     }
     let (ptx, k, per_register, integer) = match (a, b, d) {
@@ -202,6 +225,8 @@ fn instruction(a: &str, b: &str, d: &str) -> Option<Instruction> {
         half_accumulator: d == "f16",
         a_registers: if wide { 8 } else { 4 },
         b_registers: if wide { 4 } else { 2 },
+        rows: 16,
+        wide,
     })
 }
 
@@ -217,13 +242,15 @@ fn mma_v2<'c, 'a>(
     // The tensors' own element types: f8 types are i8 in LLVM.
     let [na, nb, nd] = [a, b, d]
         .map(|v| TensorView::of(v.r#type()).map_or_else(String::new, |t| t.element.to_string()));
-    let Some(inst) = instruction(&na, &nb, &nd) else {
+    let Some(inst) = instruction(&na, &nb, &nd, cc) else {
         return Err(format!(
             "'tt.dot' with mma.sync on {na} x {nb} -> {nd} is not supported yet"
         ));
     };
-    if inst.a_registers == 8 && cc < 90 {
-        return Err("'tt.dot' on f64 with mma.sync before sm_90 is not supported yet".into());
+    if inst.wide && cc < 80 {
+        return Err(format!(
+            "'tt.dot' on f64 with mma.sync needs sm_80 or later (this target is sm_{cc})"
+        ));
     }
     if fp8_name(&na).is_some() && cc < 89 {
         return Err(format!(
@@ -250,7 +277,7 @@ fn mma_v2<'c, 'a>(
         _ => 0,
     };
     let width = k_width(a);
-    if k_width(b) != width || !(width == p || (width == 2 * p && inst.a_registers == 4)) {
+    if k_width(b) != width || !(width == p || (width == 2 * p && !inst.wide)) {
         return Err(format!(
             "'tt.dot' with mma.sync operands of kWidth {width} and {} is not supported yet",
             k_width(b)
@@ -292,7 +319,7 @@ fn mma_v2<'c, 'a>(
             let coordinates = wrap(coordinates, shape);
             elements.push(values[*map.get(&coordinates).ok_or_else(missing)?]);
         }
-        Ok::<_, String>(if inst.a_registers == 8 {
+        Ok::<_, String>(if inst.wide {
             elements[0]
         } else {
             emit.pack_word(&elements, element)
@@ -329,18 +356,26 @@ fn mma_v2<'c, 'a>(
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        // Four accumulator values per instruction, two for `m8n8k4`; the
+        // outputs first, then the tied inputs, then A's and B's registers.
+        let outs = 4 * inst.rows / 16;
+        let tied: Vec<String> = (0..outs).map(|i| i.to_string()).collect();
         (
             format!(
-                "={acc},={acc},={acc},={acc},0,1,2,3,{}",
+                "{},{},{}",
+                vec![format!("={acc}"); outs as usize].join(","),
+                tied.join(","),
                 vec![operand; count].join(",")
             ),
             format!(
-                "mma.sync.aligned.{} {{ $0, $1, $2, $3 }}, {{ {} }}, {{ {} }}, {{ $4, $5, $6, $7 }};",
+                "mma.sync.aligned.{} {{ {} }}, {{ {} }}, {{ {} }}, {{ {} }};",
                 inst.ptx,
-                list(8, inst.a_registers),
-                list(8 + inst.a_registers, inst.b_registers)
+                list(0, outs),
+                list(2 * outs, inst.a_registers),
+                list(2 * outs + inst.a_registers, inst.b_registers),
+                list(outs, outs)
             ),
-            emit.struct_type(&[td; 4]),
+            emit.struct_type(&vec![td; outs as usize]),
         )
     };
     for (t, base) in dd.registers.iter().enumerate() {
@@ -363,35 +398,47 @@ fn mma_v2<'c, 'a>(
         } else {
             (p, p)
         };
+        // `m8n8k4` takes the tile's upper and lower 8 rows in turn.
+        let halves = 16 / inst.rows;
+        let per = acc.len() / halves as usize;
         for k0 in (0..depth).step_by(inst.k as usize) {
-            let mut operands = if inst.half_accumulator {
-                // (0, 0) and (0, 1) in one register, (8, 0) and (8, 1) in
-                // the other.
-                acc.chunks(2).map(|pair| emit.pack_word(pair, td)).collect()
-            } else {
-                acc.clone()
-            };
-            for i in 0..inst.a_registers {
-                let mut at = base.clone();
-                at[row] += 8 * (i % 2);
-                at[col] = k0 + a_step * (i / 2);
-                operands.push(pack(&va, &ia, &da.shape, ta, &at, col)?);
+            for h in 0..halves {
+                let part = h as usize * per..(h as usize + 1) * per;
+                let mut operands = if inst.half_accumulator {
+                    // (0, 0) and (0, 1) in one register, (8, 0) and (8, 1)
+                    // in the other.
+                    acc[part.clone()]
+                        .chunks(2)
+                        .map(|pair| emit.pack_word(pair, td))
+                        .collect()
+                } else {
+                    acc[part.clone()].to_vec()
+                };
+                for i in 0..inst.a_registers {
+                    let mut at = base.clone();
+                    at[row] += 8 * (i % 2) + 8 * h;
+                    at[col] = k0 + a_step * (i / 2);
+                    operands.push(pack(&va, &ia, &da.shape, ta, &at, col)?);
+                }
+                for i in 0..inst.b_registers {
+                    let mut at = base.clone();
+                    at[row] = k0 + b_step * i;
+                    operands.push(pack(&vb, &ib, &db.shape, tb, &at, row)?);
+                }
+                let result = emit
+                    .inline_asm(&asm, &constraints, &operands, Some(struct_type))
+                    .expect("a result");
+                let values: Vec<Value<'c, 'a>> = if inst.half_accumulator {
+                    (0..2)
+                        .flat_map(|i| emit.unpack_word(emit.extract(result, i, i32t), 2, td))
+                        .collect()
+                } else {
+                    (0..per as i64)
+                        .map(|i| emit.extract(result, i, td))
+                        .collect()
+                };
+                acc.splice(part, values);
             }
-            for i in 0..inst.b_registers {
-                let mut at = base.clone();
-                at[row] = k0 + b_step * i;
-                operands.push(pack(&vb, &ib, &db.shape, tb, &at, row)?);
-            }
-            let result = emit
-                .inline_asm(&asm, &constraints, &operands, Some(struct_type))
-                .expect("a result");
-            acc = if inst.half_accumulator {
-                (0..2)
-                    .flat_map(|i| emit.unpack_word(emit.extract(result, i, i32t), 2, td))
-                    .collect()
-            } else {
-                (0..4).map(|i| emit.extract(result, i, td)).collect()
-            };
         }
         for (&r, v) in tile.iter().zip(acc) {
             out[r] = v;

@@ -759,15 +759,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
-// f64 mma.sync (sm_90's shape) is refused before sm_90: neither the pass
-// option (this file's default, sm_80) nor the module's target says sm_90.
+// f64 mma.sync before sm_90 (neither the pass option, this file's sm_80
+// default, nor the module's target says sm_90): sm_80's m8n8k4, two per
+// 16x8 tile (its upper and lower rows) and K step of 4, one f64 of A and
+// of B per lane.
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @mma_v2_f64(%p: !tt.ptr<f64>) {
-    %a = arith.constant dense<2.0> : tensor<16x16xf64, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
-    %b = arith.constant dense<3.0> : tensor<16x8xf64, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>
+  // CHECK-LABEL: llvm.func @mma_v2_f64
+  // CHECK-COUNT-8: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 { $0, $1 }, { $4 }, { $5 }, { $2, $3 };", "=d,=d,0,1,d,d" {{.*}} : (f64, f64, f64, f64) -> !llvm.struct<(f64, f64)>
+  // CHECK-NOT: mma.sync
+  tt.func public @mma_v2_f64(%p: !tt.ptr<f64>, %a: tensor<16x16xf64, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, %b: tensor<16x8xf64, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>) {
     %c = arith.constant dense<1.0> : tensor<16x8xf64, #mma>
-    // expected-error @+1 {{'tt.dot' on f64 with mma.sync before sm_90 is not supported yet}}
     %d = tt.dot %a, %b, %c : tensor<16x16xf64, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x8xf64, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<16x8xf64, #mma>
     %ps = tt.splat %p : !tt.ptr<f64> -> tensor<16x8x!tt.ptr<f64>, #mma>
     tt.store %ps, %d : tensor<16x8x!tt.ptr<f64>, #mma>

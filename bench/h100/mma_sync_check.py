@@ -1,13 +1,14 @@
-"""fp8 `mma.sync` (what sm_89 and sm_120 use for fp8 dots Hopper's `wgmma`
-does not take) checked on the H100, which runs the instruction too.
+"""`mma.sync` shapes that only older targets use, checked on the H100, which
+runs those instructions too: native fp8 (`m16n8k32`, what sm_89 and sm_120
+use for fp8 dots) and sm_80's f64 (`m8n8k4`; sm_90 has its own f64 shape).
 
-Triton only emits it for sm_89/sm_120, whose cubins an H100 cannot load, so
-each kernel is compiled by this project (triton_rs) for sm_89, its PTX
-retargeted to sm_90 and assembled by Triton's ptxas, then launched through
-the CUDA driver and compared with torch's product of the same fp8 inputs in
-fp32 (f32 results: within 1e-5 of the largest; f16 results: within 2e-3).
+An H100 cannot load sm_80 or sm_89 cubins, so each kernel is compiled by
+this project (triton_rs) for its old target, its PTX retargeted to sm_90
+and assembled by Triton's ptxas, then launched through the CUDA driver and
+compared with torch's product of the same inputs (fp8 in fp32: f32 results
+within 1e-5 of the largest, f16 within 2e-3; f64 in f64: within 1e-12).
 
-usage: python3 mma_sync_fp8_check.py
+usage: python3 mma_sync_check.py
 
 Prints `MMA_SYNC a x b -> d MxNxK wW PASS|FAIL err=...` per kernel and a
 total; exits 1 when one fails."""
@@ -23,13 +24,17 @@ import torch
 import triton
 import triton_rs
 
-TYPES = {"e5m2": ("f8E5M2", torch.float8_e5m2), "e4m3": ("f8E4M3FN", torch.float8_e4m3fn)}
-RESULTS = {"f32": torch.float32, "f16": torch.float16}
+# PTX name: (MLIR type, torch type)
+TYPES = {"e5m2": ("f8E5M2", torch.float8_e5m2), "e4m3": ("f8E4M3FN", torch.float8_e4m3fn),
+         "f64": ("f64", torch.float64)}
+RESULTS = {"f32": torch.float32, "f16": torch.float16, "f64": torch.float64}
+TOLERANCE = {"f32": 1e-5, "f16": 2e-3, "f64": 1e-12}
 
 
 def ttir(a, b, d, m, n, k):
     """A loop-free `C = A @ B` over row-major M x K and K x N inputs."""
     ta, tb = TYPES[a][0], TYPES[b][0]
+    precision = "ieee" if d == "f64" else "tf32"
     return f"""module {{
   tt.func public @mma_fp8(%pa: !tt.ptr<{ta}> {{tt.divisibility = 16 : i32}}, %pb: !tt.ptr<{tb}> {{tt.divisibility = 16 : i32}}, %pc: !tt.ptr<{d}> {{tt.divisibility = 16 : i32}}) {{
     %rm = tt.make_range {{end = {m} : i32, start = 0 : i32}} : tensor<{m}xi32>
@@ -57,7 +62,7 @@ def ttir(a, b, d, m, n, k):
     %bp = tt.addptr %bp0, %bo : tensor<{k}x{n}x!tt.ptr<{tb}>>, tensor<{k}x{n}xi32>
     %b = tt.load %bp : tensor<{k}x{n}x!tt.ptr<{tb}>>
     %z = arith.constant dense<0.0> : tensor<{m}x{n}x{d}>
-    %r = tt.dot %a, %b, %z, inputPrecision = tf32 : tensor<{m}x{k}x{ta}> * tensor<{k}x{n}x{tb}> -> tensor<{m}x{n}x{d}>
+    %r = tt.dot %a, %b, %z, inputPrecision = {precision} : tensor<{m}x{k}x{ta}> * tensor<{k}x{n}x{tb}> -> tensor<{m}x{n}x{d}>
     %cr = arith.muli %am, %cnc : tensor<{m}x1xi32>
     %cr2 = tt.broadcast %cr : tensor<{m}x1xi32> -> tensor<{m}x{n}xi32>
     %cn2 = tt.broadcast %bn : tensor<1x{n}xi32> -> tensor<{m}x{n}xi32>
@@ -72,11 +77,12 @@ def ttir(a, b, d, m, n, k):
 
 
 def check(cuda, ptxas, a, b, d, m, n, k, warps):
-    out = triton_rs.compile(ttir(a, b, d, m, n, k), arch=89, num_warps=warps)
-    want = f"mma.sync.aligned.m16n8k32.row.col.{d}.{a}.{b}.{d}"
+    arch, shape = (80, "m8n8k4") if d == "f64" else (89, "m16n8k32")
+    out = triton_rs.compile(ttir(a, b, d, m, n, k), arch=arch, num_warps=warps)
+    want = f"mma.sync.aligned.{shape}.row.col.{d}.{a}.{b}.{d}"
     if want not in out.ptx:
         return False, f"no {want} in the PTX"
-    ptx = re.sub(r"\.target sm_89\b", ".target sm_90", out.ptx)
+    ptx = re.sub(rf"\.target sm_{arch}\b", ".target sm_90", out.ptx)
     with tempfile.TemporaryDirectory() as tmp:
         src, cubin = os.path.join(tmp, "k.ptx"), os.path.join(tmp, "k.cubin")
         open(src, "w").write(ptx)
@@ -97,10 +103,11 @@ def check(cuda, ptxas, a, b, d, m, n, k, warps):
         assert cuda.cuFuncSetAttribute(function, 8, shared) == 0
     assert cuda.cuLaunchKernel(function, 1, 1, 1, 32 * warps, 1, 1, shared, None, params, None) == 0
     torch.cuda.synchronize()
-    ref = x.float() @ y.float()
-    err = ((z.float() - ref).abs().max() / ref.abs().max()).item()
+    wide = torch.float64 if d == "f64" else torch.float32
+    ref = x.to(wide) @ y.to(wide)
+    err = ((z.to(wide) - ref).abs().max() / ref.abs().max()).item()
     cuda.cuModuleUnload(module)
-    return err <= (1e-5 if d == "f32" else 2e-3), f"err={err:.2e}"
+    return err <= TOLERANCE[d], f"err={err:.2e}"
 
 
 def main():
@@ -110,14 +117,13 @@ def main():
     shapes = [(16, 16, 32, 1), (32, 32, 64, 4), (64, 32, 128, 4), (128, 64, 64, 8)]
     failed = 0
     total = 0
-    for a in TYPES:
-        for b in TYPES:
-            for d in RESULTS:
-                for m, n, k, warps in shapes:
-                    ok, detail = check(cuda, ptxas, a, b, d, m, n, k, warps)
-                    total += 1
-                    failed += not ok
-                    print(f"MMA_SYNC {a} x {b} -> {d} {m}x{n}x{k} w{warps} {'PASS' if ok else 'FAIL'} {detail}")
+    fp8 = [(a, b, d) for a in ("e5m2", "e4m3") for b in ("e5m2", "e4m3") for d in ("f32", "f16")]
+    for a, b, d in fp8 + [("f64", "f64", "f64")]:
+        for m, n, k, warps in shapes:
+            ok, detail = check(cuda, ptxas, a, b, d, m, n, k, warps)
+            total += 1
+            failed += not ok
+            print(f"MMA_SYNC {a} x {b} -> {d} {m}x{n}x{k} w{warps} {'PASS' if ok else 'FAIL'} {detail}")
     print(f"MMA_SYNC total {total - failed} of {total} pass")
     return 1 if failed else 0
 
