@@ -1,9 +1,11 @@
-//! `ttg.local_load` of an `mma.sync` operand with `ldmatrix`: one
-//! instruction loads a whole fragment (four 8x8 matrices of 16-bit
-//! elements for A's 16x16 tile, two for B's 16x8), each lane giving the
-//! address of one 16-byte row and receiving, per matrix, the two elements
-//! the `mma.sync` fragment wants of it (`.trans` where the shared layout's
-//! contiguous dimension is M or N instead of K).
+//! `ttg.local_load` of an `mma.sync` operand with `ldmatrix`
+//! (`nvvm.ldmatrix`): one instruction loads a whole fragment (four 8x8
+//! matrices of 16-bit elements for A's 16x16 tile; for B, four for a 16x16
+//! tile where each thread holds both of its N halves, else two for its
+//! 16x8 tile), each lane giving the address of one 16-byte row and
+//! receiving, per matrix, the two elements the `mma.sync` fragment wants
+//! of it (the `col` layout, `.trans`, where the shared layout's contiguous
+//! dimension is M or N instead of K).
 //!
 //! It applies to 2-D views of swizzled shared layouts whose rows of eight
 //! elements stay contiguous (a swizzle vector of at least 16 bytes, or no
@@ -85,13 +87,21 @@ pub fn load<'c, 'a>(
     if dist.layout.bases("warp").iter().any(|b| b[k_dim] != 0) {
         return Ok(None);
     }
-    // Matrices per instruction: A's 16x16 tile is four (M halves fastest),
-    // B's 16x8 tile two (K halves).
-    let matrices: i32 = if is_a { 4 } else { 2 };
     let transposed = contiguous == outer;
-    // Lane l addresses row l % 8 of matrix l / 8: the matrix's M (A) or K
-    // (B) half from lane bit 3, A's K half from bit 4; the row runs along
-    // the non-contiguous dimension.
+    let index = register_index(&dist);
+    // Matrices per instruction: A's 16x16 tile is four (M halves fastest);
+    // B takes a 16x16 tile as four (K halves fastest) where each thread
+    // holds both N halves, else its 16x8 tile as two (K halves).
+    let plans = if is_a { vec![4] } else { vec![4, 2] };
+    let Some((matrices, plan)) = plans
+        .into_iter()
+        .find_map(|m| plan(&dist, &index, is_a, m, k_dim, outer).map(|p| (m, p)))
+    else {
+        return Ok(None);
+    };
+    // Lane l addresses row l % 8 of matrix l / 8: the matrix's first half
+    // from lane bit 3 (A: M, B: K), its second from bit 4 (A: K, B: N);
+    // the row runs along the non-contiguous dimension.
     let mut lane_outer = vec![0i32; 5];
     let mut lane_k = vec![0i32; 5];
     let along_rows: &mut Vec<i32> = if contiguous == k_dim {
@@ -105,13 +115,80 @@ pub fn load<'c, 'a>(
         lane_k[4] = 8;
     } else {
         lane_k[3] = 8;
+        if matrices == 4 {
+            lane_outer[4] = 8;
+        }
     }
-    // Each instruction's tile origin (at lane and warp 0) and the
-    // registers its matrices fill, every register covered, before
-    // anything is emitted.
-    let index = register_index(&dist);
-    let tile = if is_a { (16, 16) } else { (16, 8) };
-    let mut plan: Vec<(i32, i32, Vec<usize>)> = Vec::new();
+    let thread_outer = lw.thread_linear(emit, &lane_outer, &warps);
+    let zero_warps = vec![0i32; warps.len()];
+    let thread_k = lw.thread_linear(emit, &lane_k, &zero_warps);
+    let element = lw.element_type(ty);
+    let i32t = emit.i32_type();
+    let result_type = if matrices == 1 {
+        i32t
+    } else {
+        emit.struct_type(&vec![i32t; matrices as usize])
+    };
+    let attributes = [
+        ("eltType", emit.attr("#nvvm.ld_st_matrix_elt_type<b16>")),
+        (
+            "layout",
+            emit.attr(if transposed {
+                "#nvvm.mma_layout<col>"
+            } else {
+                "#nvvm.mma_layout<row>"
+            }),
+        ),
+        ("num", emit.attr(&format!("{matrices} : i32"))),
+        ("shape", emit.attr("#nvvm.ld_st_matrix_shape<m = 8, n = 8>")),
+    ];
+    let mut values: Vec<Option<Value<'c, 'a>>> = vec![None; dist.len()];
+    for (k0, o0, targets) in plan {
+        let mut coordinates = vec![emit.i32(0); 2];
+        coordinates[outer] = emit.add(thread_outer, emit.i32(o0 as i64));
+        coordinates[k_dim] = emit.add(thread_k, emit.i32(k0 as i64));
+        let offset = shared_offset(emit, desc, &coordinates)?;
+        let address = emit.gep(base, offset, element);
+        let result = emit.value("nvvm.ldmatrix", &[address], result_type, &attributes);
+        let words: Vec<Value<'c, 'a>> = if matrices == 1 {
+            vec![result]
+        } else {
+            (0..matrices as i64)
+                .map(|i| emit.extract(result, i, i32t))
+                .collect()
+        };
+        let loaded = words
+            .into_iter()
+            .flat_map(|w| emit.unpack_word(w, 2, element));
+        for (target, v) in targets.into_iter().zip(loaded) {
+            values[target] = Some(v);
+        }
+    }
+    Ok(Some(
+        dist.registers
+            .iter()
+            .map(|at| values[index[at]].expect("every register is covered"))
+            .collect(),
+    ))
+}
+
+/// Each instruction's tile origin (K, outer; at lane and warp 0) and the
+/// registers its `matrices` matrices fill, in order, when every register
+/// of `dist` is covered that way.
+fn plan(
+    dist: &super::layout::Distributed,
+    index: &std::collections::HashMap<Vec<i32>, usize>,
+    is_a: bool,
+    matrices: i32,
+    k_dim: usize,
+    outer: usize,
+) -> Option<Vec<(i32, i32, Vec<usize>)>> {
+    let tile = if is_a || matrices == 4 {
+        (16, 16)
+    } else {
+        (16, 8)
+    };
+    let mut plan = Vec::new();
     let mut covered = vec![false; dist.len()];
     for (r, at) in dist.registers.iter().enumerate() {
         let (k0, o0) = (at[k_dim], at[outer]);
@@ -124,63 +201,21 @@ pub fn load<'c, 'a>(
             let (d_outer, d_k) = if is_a {
                 (8 * (i % 2), 8 * (i / 2))
             } else {
-                (0, 8 * i)
+                (8 * (i / 2), 8 * (i % 2))
             };
             for e in 0..2 {
                 let mut c = vec![0; 2];
                 c[outer] = o0 + d_outer;
                 c[k_dim] = k0 + d_k + e;
-                let Some(&target) = index.get(&c) else {
-                    return Ok(None);
-                };
+                let target = *index.get(&c)?;
                 covered[target] = true;
                 targets.push(target);
             }
         }
         plan.push((k0, o0, targets));
     }
-    if dist.registers.iter().any(|at| !covered[index[at]]) {
-        return Ok(None);
-    }
-    let thread_outer = lw.thread_linear(emit, &lane_outer, &warps);
-    let zero_warps = vec![0i32; warps.len()];
-    let thread_k = lw.thread_linear(emit, &lane_k, &zero_warps);
-    let element = lw.element_type(ty);
-    let i32t = emit.i32_type();
-    let asm = format!(
-        "ldmatrix.sync.aligned.m8n8.x{matrices}{}.shared.b16 {{{}}}, [${matrices}];",
-        if transposed { ".trans" } else { "" },
-        (0..matrices)
-            .map(|i| format!("${i}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let constraints = format!("{}r", "=r,".repeat(matrices as usize));
-    let mut values: Vec<Option<Value<'c, 'a>>> = vec![None; dist.len()];
-    for (k0, o0, targets) in plan {
-        let mut coordinates = vec![emit.i32(0); 2];
-        coordinates[outer] = emit.add(thread_outer, emit.i32(o0 as i64));
-        coordinates[k_dim] = emit.add(thread_k, emit.i32(k0 as i64));
-        let offset = shared_offset(emit, desc, &coordinates)?;
-        let address = emit.gep(base, offset, element);
-        let result = emit
-            .inline_asm(
-                &asm,
-                &constraints,
-                &[address],
-                Some(emit.struct_type(&vec![i32t; matrices as usize])),
-            )
-            .expect("a result");
-        let loaded = (0..matrices as i64)
-            .flat_map(|i| emit.unpack_word(emit.extract(result, i, i32t), 2, element));
-        for (target, v) in targets.into_iter().zip(loaded) {
-            values[target] = Some(v);
-        }
-    }
-    Ok(Some(
-        dist.registers
-            .iter()
-            .map(|at| values[index[at]].expect("every register is covered"))
-            .collect(),
-    ))
+    dist.registers
+        .iter()
+        .all(|at| covered[index[at]])
+        .then_some(plan)
 }

@@ -866,12 +866,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // mma.sync operands loaded from swizzled shared memory with ldmatrix: A's
 // 16x16 tile as four 8x8 matrices (K contiguous: no transpose), B's 16x8
-// as two, transposed (N contiguous). Each lane gives the address of one
-// 16-byte row.
+// as two, transposed (N contiguous: the col layout). Each lane gives the
+// address of one 16-byte row.
 // CHECK-LABEL: llvm.func @ldmatrix
-// CHECK: "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,r" %{{.*}} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: llvm.bitcast %{{.*}} : i32 to vector<2xf16>
-// CHECK: "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {$0, $1}, [$2];", "=r,=r,r"
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 2 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
 // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
@@ -889,6 +889,57 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.shar
     %d = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<16x8xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<16x8xf32, #mma>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>, #mma>
     tt.store %ps, %d : tensor<16x8x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// B 16x16 with each thread holding both N halves: one x4 ldmatrix (K halves
+// fastest, then N halves) feeds both 16x8 tiles; where warps split N, each
+// thread has one half and B keeps x2.
+// CHECK-LABEL: llvm.func @ldmatrix_b_x4
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 4 : i32
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK-COUNT-2: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-NOT: mma.sync
+// CHECK-LABEL: llvm.func @ldmatrix_b_split
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 2 : i32
+// CHECK-NOT: nvvm.ldmatrix
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 2, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.shared = 1024 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ldmatrix_b_x4(%p: !tt.ptr<f32>) {
+    %sa = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable>
+    %sb = ttg.local_alloc {allocation.offset = 512 : i32} : () -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable>
+    %a = ttg.local_load %sa : !ttg.memdesc<16x16xf16, #shared, #smem, mutable> -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %b = ttg.local_load %sb : !ttg.memdesc<16x16xf16, #shared, #smem, mutable> -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    %c = arith.constant dense<0.0> : tensor<16x16xf32, #mma>
+    %d = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<16x16xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<16x16x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+#mma2 = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 2], instrShape = [16, 8]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 2, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.shared = 1024 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ldmatrix_b_split(%p: !tt.ptr<f32>) {
+    %sa = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable>
+    %sb = ttg.local_alloc {allocation.offset = 512 : i32} : () -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable>
+    %a = ttg.local_load %sa : !ttg.memdesc<16x16xf16, #shared, #smem, mutable> -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma2, kWidth = 2}>>
+    %b = ttg.local_load %sb : !ttg.memdesc<16x16xf16, #shared, #smem, mutable> -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma2, kWidth = 2}>>
+    %c = arith.constant dense<0.0> : tensor<16x16xf32, #mma2>
+    %d = tt.dot %a, %b, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma2, kWidth = 2}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma2, kWidth = 2}>> -> tensor<16x16xf32, #mma2>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>, #mma2>
+    tt.store %ps, %d : tensor<16x16x!tt.ptr<f32>, #mma2>
     tt.return
   }
 }
