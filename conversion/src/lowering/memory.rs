@@ -739,9 +739,11 @@ pub fn async_copy<'c, 'a>(
             let inner_is_fastest = order
                 .first()
                 .is_some_and(|&o| o as usize == dist.fastest_dim());
+            // A rank-1 buffer has no rows to swizzle by: its elements stay
+            // in order.
             if !inner_is_fastest {
                 vec = 1;
-            } else if max_phase > 1 {
+            } else if max_phase > 1 && order.len() > 1 {
                 vec = vec.min(v.max(1) as usize);
             }
         }
@@ -765,19 +767,32 @@ pub fn async_copy<'c, 'a>(
     for start in (0..dist.len()).step_by(vec) {
         let offset = shared_offset(emit, &desc, &coordinates[start])?;
         let address = emit.gep(base, offset, element);
-        let size = match &masks {
+        // A masked-off copy reads no byte and zero-fills (source size 0);
+        // without a mask the source size is the immediate copy size.
+        match &masks {
             Some(m) => {
                 let m = value_at(m, start);
-                emit.select(m, emit.i32(bytes as i64), emit.i32(0))
+                let size = emit.select(m, emit.i32(bytes as i64), emit.i32(0));
+                emit.inline_asm(
+                    &format!(
+                        "cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x{bytes:x}, $2;"
+                    ),
+                    "r,l,r",
+                    &[address, ptrs[start], size],
+                    None,
+                );
             }
-            None => emit.i32(bytes as i64),
-        };
-        emit.inline_asm(
-            &format!("cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x{bytes:x}, $2;"),
-            "r,l,r",
-            &[address, ptrs[start], size],
-            None,
-        );
+            None => {
+                emit.inline_asm(
+                    &format!(
+                        "cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x{bytes:x}, 0x{bytes:x};"
+                    ),
+                    "r,l",
+                    &[address, ptrs[start]],
+                    None,
+                );
+            }
+        }
     }
     let token = emit.i32(0);
     lw.set(result(op), vec![token]);

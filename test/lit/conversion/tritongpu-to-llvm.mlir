@@ -291,6 +291,30 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 
 // -----
 
+// Without a mask the source size is the immediate copy size; a rank-1
+// buffer is never swizzled (no rows), so its vec does not cap the copies:
+// four f16 (8 bytes) per cp.async.
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 8, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 1024 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @unmasked_copy
+// CHECK: "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x8, 0x8;", "r,l"
+// CHECK-NOT: cp.async.ca
+// CHECK: nvvm.cp.async.commit.group
+  tt.func public @unmasked_copy(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+    %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<512x!tt.ptr<f16>, #blocked>
+    %pp = tt.addptr %ps, %range : tensor<512x!tt.ptr<f16>, #blocked>, tensor<512xi32, #blocked>
+    %buf = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<512xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %pp, %buf : tensor<512x!tt.ptr<f16>, #blocked> -> <512xf16, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
+    tt.return
+  }
+}
+
+// -----
+
 // Triton's special scalar ops: umulhi and the f64 exponentials from
 // libdevice, IEEE division and square root as LLVM's (div.rn, sqrt.rn),
 // clamp as max then min (NaN-propagating with propagateNan = all),
