@@ -1,8 +1,10 @@
 //! `tt.reduce`: a reduction along one axis, combined with the op's own
 //! region (cloned once per combine step on scalars). Three stages: within
 //! a thread over registers that differ only along the axis, across the
-//! lanes of a warp with butterfly shuffles, and across warps through a
-//! shared-memory scratch buffer.
+//! lanes of a warp with butterfly shuffles (or, from sm_80, one
+//! `redux.sync` where all 32 lanes reduce one integer operand of at most 32
+//! bits with a single add, and, or, xor, min or max, as Triton's
+//! `warpReduce`), and across warps through a shared-memory scratch buffer.
 //!
 //! Scratch contract with `allocate-shared-memory-nv`: the op's scratch
 //! starts at its `allocation.offset` attribute (bytes; 0 when absent) and
@@ -17,6 +19,7 @@
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationRef},
+    r#type::TypeLike,
     RegionLike, Type, Value, ValueLike,
 };
 use tt_dialect::types::TensorView;
@@ -271,7 +274,14 @@ pub fn lower<'c, 'a>(
     // floating-point results round as Triton's do; each partial goes
     // through all its exchanges before the next, in Triton's order.
     let lane_bits = axis_bits(&src, "lane", axis)?;
+    let redux = (lane_bits.len() == 5 && lw.options.compute_capability >= 80)
+        .then(|| redux_kind(op))
+        .flatten();
     for p in partials.iter_mut() {
+        if let (Some((kind, signed)), [v]) = (redux, p.values.as_slice()) {
+            p.values = vec![redux_sync(emit, *v, kind, signed)];
+            continue;
+        }
         for &bit in lane_bits.iter().rev() {
             let other: Vec<Value> = p
                 .values
@@ -396,4 +406,83 @@ pub fn lower<'c, 'a>(
         lw.set(*r, v);
     }
     Ok(())
+}
+
+/// The `redux.sync` kind of a one-operand reduction whose combine region is
+/// a single integer op of at most 32 bits on its two arguments (Triton's
+/// `matchReduxKind`), and whether narrower values extend signed.
+fn redux_kind(op: OperationRef) -> Option<(&'static str, bool)> {
+    let region = op.region(0).ok()?;
+    let block = region.first_block()?;
+    if block.argument_count() != 2 || block.next_in_region().is_some() {
+        return None;
+    }
+    let combiner = block.first_operation()?;
+    let ret = combiner.next_in_block()?;
+    let name = ret.name();
+    if name.as_string_ref().as_str().ok()? != "tt.reduce.return" || ret.next_in_block().is_some() {
+        return None;
+    }
+    let result: Value = combiner.result(0).ok()?.into();
+    let returned = ret.operand(0).ok()?;
+    let args: Vec<Value> = (0..2)
+        .map(|i| block.argument(i).map(Into::into))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let operands: Vec<Value> = combiner.operands().collect();
+    let on_args = operands.len() == 2
+        && ((operands[0] == args[0] && operands[1] == args[1])
+            || (operands[0] == args[1] && operands[1] == args[0]));
+    if returned != result || !on_args {
+        return None;
+    }
+    let ty = result.r#type();
+    if !ty.is_integer() || types::bit_width(ty) > 32 {
+        return None;
+    }
+    let name = combiner.name();
+    Some(match name.as_string_ref().as_str().ok()? {
+        "arith.addi" => ("add", false),
+        "arith.andi" => ("and", false),
+        "arith.ori" => ("or", false),
+        "arith.xori" => ("xor", false),
+        "arith.minsi" => ("min", true),
+        "arith.minui" => ("umin", false),
+        "arith.maxsi" => ("max", true),
+        "arith.maxui" => ("umax", false),
+        _ => return None,
+    })
+}
+
+/// `v` reduced over the 32 lanes of the warp by one `redux.sync` (values
+/// narrower than 32 bits extended for it and truncated back).
+fn redux_sync<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    v: Value<'c, 'a>,
+    kind: &str,
+    signed: bool,
+) -> Value<'c, 'a> {
+    let ty = v.r#type();
+    let narrow = types::bit_width(ty) < 32;
+    let i32t = emit.i32_type();
+    let word = if !narrow {
+        v
+    } else if signed {
+        emit.value("llvm.sext", &[v], i32t, &[])
+    } else {
+        emit.value("llvm.zext", &[v], i32t, &[])
+    };
+    let all = emit.i32(-1);
+    let kind_attr = emit.attr(&format!("#nvvm<redux_kind {kind}>"));
+    let reduced = emit.value(
+        "nvvm.redux.sync",
+        &[word, all],
+        i32t,
+        &[("kind", kind_attr)],
+    );
+    if narrow {
+        emit.value("llvm.trunc", &[reduced], ty, &[])
+    } else {
+        reduced
+    }
 }

@@ -13,20 +13,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %c = arith.addi %a, %b : i32
       tt.reduce.return %c : i32
     }) {allocation.offset = 64 : i32} : (tensor<256xi32, #blocked>) -> i32
-    // The two registers first, then five lane steps, the widest exchange
-    // first (as Triton's warpReduce: floats then round as Triton's do).
+    // The two registers first, then the 32 lanes: an integer add over the
+    // whole warp is one redux.sync (sm_80 on, as Triton's warpReduce).
     // CHECK: ^bb1:
-    // CHECK: llvm.add
-    // CHECK: %[[X16:.*]] = llvm.mlir.constant(16 : i32)
-    // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X16]]
-    // CHECK: %[[X8:.*]] = llvm.mlir.constant(8 : i32)
-    // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X8]]
-    // CHECK: %[[X4:.*]] = llvm.mlir.constant(4 : i32)
-    // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X4]]
-    // CHECK: %[[X2:.*]] = llvm.mlir.constant(2 : i32)
-    // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X2]]
-    // CHECK: %[[X1:.*]] = llvm.mlir.constant(1 : i32)
-    // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X1]]
+    // CHECK: %[[PAIR:.*]] = llvm.add
+    // CHECK: %[[ALL:.*]] = llvm.mlir.constant(-1 : i32)
+    // CHECK: nvvm.redux.sync add %[[PAIR]], %[[ALL]] : i32 -> i32
+    // CHECK-NOT: nvvm.shfl.sync
     // CHECK-NOT: nvvm.barrier0
     // CHECK: %[[LANE_MASK:.*]] = llvm.mlir.constant(31 : i32)
     // CHECK: %[[LEADER_BITS:.*]] = llvm.and %{{.*}}, %[[LANE_MASK]]
@@ -47,6 +40,83 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     // CHECK-NOT: nvvm.shfl.sync
     // CHECK: st.global.b32 {{.*}} %[[LAST]], %arg0
     tt.store %out, %s : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
+// Floats go through five lane steps, the widest exchange first (as Triton's
+// warpReduce: floats then round as Triton's do); so do integer reductions
+// whose combine is not a single redux.sync op, and narrow integers extend
+// for redux.sync (signed for min and max) and truncate back.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @lanes_f32
+  // CHECK: %[[X16:.*]] = llvm.mlir.constant(16 : i32)
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X16]]
+  // CHECK: %[[X8:.*]] = llvm.mlir.constant(8 : i32)
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X8]]
+  // CHECK: %[[X4:.*]] = llvm.mlir.constant(4 : i32)
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X4]]
+  // CHECK: %[[X2:.*]] = llvm.mlir.constant(2 : i32)
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X2]]
+  // CHECK: %[[X1:.*]] = llvm.mlir.constant(1 : i32)
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[X1]]
+  // CHECK-NOT: redux.sync
+  // CHECK: llvm.return
+  tt.func public @lanes_f32(%x: tensor<32xf32, #blocked>, %out: !tt.ptr<f32>) {
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<32xf32, #blocked>) -> f32
+    tt.store %out, %s : !tt.ptr<f32>
+    tt.return
+  }
+
+  // CHECK-LABEL: llvm.func @lanes_two_ops
+  // CHECK-COUNT-5: nvvm.shfl.sync bfly
+  // CHECK-NOT: redux.sync
+  // CHECK: llvm.return
+  tt.func public @lanes_two_ops(%x: tensor<32xi32, #blocked>, %out: !tt.ptr<i32>) {
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.addi %a, %b : i32
+      %d = arith.muli %c, %c : i32
+      tt.reduce.return %d : i32
+    }) : (tensor<32xi32, #blocked>) -> i32
+    tt.store %out, %s : !tt.ptr<i32>
+    tt.return
+  }
+
+  // CHECK-LABEL: llvm.func @lanes_min_i8
+  // CHECK: %[[W:.*]] = llvm.sext %{{.*}} : i8 to i32
+  // CHECK: %[[R:.*]] = nvvm.redux.sync min %[[W]], %{{.*}} : i32 -> i32
+  // CHECK: llvm.trunc %[[R]] : i32 to i8
+  // CHECK-NOT: nvvm.shfl.sync
+  // CHECK: llvm.return
+  tt.func public @lanes_min_i8(%x: tensor<32xi8, #blocked>, %out: !tt.ptr<i8>) {
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: i8, %b: i8):
+      %c = arith.minsi %b, %a : i8
+      tt.reduce.return %c : i8
+    }) : (tensor<32xi8, #blocked>) -> i8
+    tt.store %out, %s : !tt.ptr<i8>
+    tt.return
+  }
+
+  // CHECK-LABEL: llvm.func @lanes_umax_i16
+  // CHECK: llvm.zext %{{.*}} : i16 to i32
+  // CHECK: nvvm.redux.sync umax
+  // CHECK: llvm.return
+  tt.func public @lanes_umax_i16(%x: tensor<32xi16, #blocked>, %out: !tt.ptr<i16>) {
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: i16, %b: i16):
+      %c = arith.maxui %a, %b : i16
+      tt.reduce.return %c : i16
+    }) : (tensor<32xi16, #blocked>) -> i16
+    tt.store %out, %s : !tt.ptr<i16>
     tt.return
   }
 }
