@@ -349,10 +349,25 @@ fn special<'c, 'a>(
         "math.absf" if ttir::int_width(ty) == Some(8) => {
             Some(emit.and(args[0], emit.int(ty, 0x7f)))
         }
-        // IEEE division and square root: NVPTX's defaults for these LLVM
-        // ops (no fast-math flags) are `div.rn` and `sqrt.rn`.
-        "tt.precise_divf" => Some(emit.value("llvm.fdiv", args, ty, &[])),
-        "tt.precise_sqrt" => Some(emit.value("llvm.intr.sqrt", args, ty, &[])),
+        // IEEE division and square root: NVVM's `div.rn` and `sqrt.rn`
+        // intrinsics as Triton's, whatever the NVPTX precision options
+        // (other widths: LLVM's ops, whose NVPTX defaults round the same).
+        "tt.precise_divf" | "tt.precise_sqrt" => {
+            let suffix = match ty.to_string().as_str() {
+                "f32" => Some("f"),
+                "f64" => Some("d"),
+                _ => None,
+            };
+            let divide = name == "tt.precise_divf";
+            Some(match (suffix, divide) {
+                (Some(s), true) => emit.call_intrinsic(&format!("llvm.nvvm.div.rn.{s}"), args, ty),
+                (Some(s), false) => {
+                    emit.call_intrinsic(&format!("llvm.nvvm.sqrt.rn.{s}"), args, ty)
+                }
+                (None, true) => emit.value("llvm.fdiv", args, ty, &[]),
+                (None, false) => emit.value("llvm.intr.sqrt", args, ty, &[]),
+            })
+        }
         // clamp(x, lo, hi) = min(max(x, lo), hi).
         "tt.clampf" => Some(clamp(lw, emit, op, args, ty)),
         // Before sm_80 PTX has no NaN-propagating min/max: NaN is selected

@@ -316,7 +316,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 // -----
 
 // Triton's special scalar ops: umulhi and the f64 exponentials from
-// libdevice, IEEE division and square root as LLVM's (div.rn, sqrt.rn),
+// libdevice, IEEE division and square root as NVVM's div.rn / sqrt.rn,
 // clamp as max then min (NaN-propagating with propagateNan = all),
 // tl.debug_barrier as a CTA barrier (one warp here: the warp's); ttg.maxnreg caps the kernel's
 // registers.
@@ -328,8 +328,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK-LABEL: llvm.func @special
 // CHECK-SAME: nvvm.maxnreg = 128 : i32
 // CHECK: llvm.call @__nv_umulhi
-// CHECK: llvm.fdiv %{{.*}}, %{{.*}} : f32
-// CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.div.rn.f"(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.rn.f"(%{{.*}}) : (f32) -> f32
 // CHECK: llvm.intr.maximum(
 // CHECK: llvm.intr.minimum(
 // CHECK: llvm.intr.maxnum(
