@@ -447,8 +447,6 @@ impl<'c, 'a> Emitter<'c, 'a> {
             .expect("a result")
     }
 
-    /// Inline PTX returning `result` (a struct for several registers),
-    /// with side effects or without.
     /// Inline PTX with side effects and no result, its result typed
     /// `!llvm.void` as Triton's PTXBuilder types it (the form Triton's
     /// barrier and TMA lowerings print).
@@ -457,6 +455,8 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.asm(asm, constraints, operands, Some(void), true);
     }
 
+    /// Inline PTX returning `result` (a struct for several registers),
+    /// with side effects or without.
     pub fn asm(
         &self,
         asm: &str,
@@ -465,6 +465,32 @@ impl<'c, 'a> Emitter<'c, 'a> {
         result: Option<Type<'c>>,
         side_effects: bool,
     ) -> Option<Value<'c, 'a>> {
+        self.build_asm(asm, constraints, operands, result, side_effects, true)
+    }
+
+    /// The user's inline PTX (`tt.elementwise_inline_asm`), as [`Self::asm`]
+    /// but without the empty `operand_attrs` of Triton's PTXBuilder, as
+    /// Triton builds it.
+    pub fn user_asm(
+        &self,
+        asm: &str,
+        constraints: &str,
+        operands: &[Value<'c, 'a>],
+        result: Option<Type<'c>>,
+        side_effects: bool,
+    ) -> Option<Value<'c, 'a>> {
+        self.build_asm(asm, constraints, operands, result, side_effects, false)
+    }
+
+    fn build_asm(
+        &self,
+        asm: &str,
+        constraints: &str,
+        operands: &[Value<'c, 'a>],
+        result: Option<Type<'c>>,
+        side_effects: bool,
+        operand_attrs: bool,
+    ) -> Option<Value<'c, 'a>> {
         let mut attributes = vec![
             ("asm_string", self.string_attr(asm)),
             ("constraints", self.string_attr(constraints)),
@@ -472,13 +498,15 @@ impl<'c, 'a> Emitter<'c, 'a> {
                 "asm_dialect",
                 IntegerAttribute::new(self.int_type(64), 0).into(),
             ),
+        ];
+        if operand_attrs {
             // No per-operand attributes, written out as Triton's
             // PTXBuilder does (`operand_attrs = []`).
-            (
+            attributes.push((
                 "operand_attrs",
                 ArrayAttribute::new(self.context, &[]).into(),
-            ),
-        ];
+            ));
+        }
         if side_effects {
             attributes.push(("has_side_effects", Attribute::unit(self.context)));
         }

@@ -408,11 +408,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK-LABEL: llvm.func @inline_asm
 // CHECK-COUNT-3: llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
 // CHECK: %[[V:.*]] = llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
-// CHECK-NEXT: %[[P:.*]] = llvm.inline_asm asm_dialect = att operand_attrs = [] "shl.b32 $0, $1, 3;", "=r,r" %[[V]] : (vector<4xi8>) -> vector<4xi8>
+// CHECK-NEXT: %[[P:.*]] = llvm.inline_asm asm_dialect = att "shl.b32 $0, $1, 3;", "=r,r" %[[V]] : (vector<4xi8>) -> vector<4xi8>
 // CHECK-COUNT-4: llvm.extractelement %[[P]]
-// CHECK-COUNT-4: llvm.inline_asm asm_dialect = att operand_attrs = [] "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;", "=r,=r,r,r" %{{.*}}, %{{.*}} : (i32, i32) -> !llvm.struct<(i32, i32)>
+// CHECK-COUNT-4: llvm.inline_asm asm_dialect = att "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;", "=r,=r,r,r" %{{.*}}, %{{.*}} : (i32, i32) -> !llvm.struct<(i32, i32)>
 // CHECK: llvm.extractvalue %{{.*}}[1] : !llvm.struct<(i32, i32)>
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "st.global.b32 [$1], $0;", "=r,l"
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "st.global.b32 [$1], $0;", "=r,l"
   tt.func public @inline_asm(%p: !tt.ptr<i8>, %q: !tt.ptr<i32>) {
     %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
     %ps = tt.splat %p : !tt.ptr<i8> -> tensor<128x!tt.ptr<i8>, #blocked>
