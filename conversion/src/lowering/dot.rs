@@ -277,7 +277,7 @@ fn mma_v2<'c, 'a>(
         _ => 0,
     };
     let width = k_width(a);
-    if k_width(b) != width || !(width == p || (width == 2 * p && !inst.wide)) {
+    if k_width(b) != width || !(width == p || ((width == 2 * p || width == 4 * p) && !inst.wide)) {
         return Err(format!(
             "'tt.dot' with mma.sync operands of kWidth {width} and {} is not supported yet",
             k_width(b)
@@ -392,11 +392,24 @@ fn mma_v2<'c, 'a>(
         }
         let mut acc: Vec<Value<'c, 'a>> = tile.iter().map(|&r| out[r]).collect();
         // A's registers step along M by 8 and along K by `a_step`; B's
-        // along K by `b_step` (by `p` within a lane's `2 p` elements).
+        // along K by `b_step` (by `p` within a lane's `width` elements).
         let (a_step, b_step) = if width == p {
             (inst.k * 2 / inst.a_registers, inst.k / inst.b_registers)
         } else {
             (p, p)
+        };
+        // Where a lane holds `width = m p` consecutive K elements (operands
+        // upcast from narrower types, A and B alike), the layout's K tile
+        // (four lanes of them) feeds `m / 2` instructions, each taking
+        // `2 p` of every lane's elements: a permutation of K that A and B
+        // share, which the sum over K does not see.
+        let k_origin = |k0: i32| {
+            if width == p {
+                return k0;
+            }
+            let per_tile = width / p / 2;
+            let n = k0 / inst.k;
+            (n / per_tile) * 4 * width + (n % per_tile) * 2 * p
         };
         // `m8n8k4` takes the tile's upper and lower 8 rows in turn.
         let halves = 16 / inst.rows;
@@ -417,12 +430,12 @@ fn mma_v2<'c, 'a>(
                 for i in 0..inst.a_registers {
                     let mut at = base.clone();
                     at[row] += 8 * (i % 2) + 8 * h;
-                    at[col] = k0 + a_step * (i / 2);
+                    at[col] = k_origin(k0) + a_step * (i / 2);
                     operands.push(pack(&va, &ia, &da.shape, ta, &at, col)?);
                 }
                 for i in 0..inst.b_registers {
                     let mut at = base.clone();
-                    at[row] = k0 + b_step * i;
+                    at[row] = k_origin(k0) + b_step * i;
                     operands.push(pack(&vb, &ib, &db.shape, tb, &at, row)?);
                 }
                 let result = emit

@@ -13,6 +13,7 @@ mod convert_layout;
 mod dot;
 mod elementwise;
 mod emit;
+mod fp4;
 mod gather;
 mod histogram;
 mod inline_asm;
@@ -1302,6 +1303,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.reshape" => view::reshape(self, emit, op),
             "tt.join" => view::join(self, emit, op),
             "tt.split" => view::split(self, emit, op),
+            "ttg.fp4_to_fp" => fp4::lower(self, emit, op),
             "tt.cat" => view::cat(self, emit, op),
             "ttg.convert_layout" => convert_layout::lower(self, emit, op),
             "tt.dot" => dot::lower(self, emit, op),
