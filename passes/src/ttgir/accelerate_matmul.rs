@@ -36,8 +36,11 @@
 //! is not version 3; FMA operands whose type differs from the result's to
 //! the result type.
 //!
-//! Refused with a located error: `tt.dot_scaled` (Triton decomposes it;
-//! not here yet), targets from sm_100 (MMA v5, tensor memory), more than
+//! A `tt.dot_scaled` first becomes a `tt.dot` on upscaled operands
+//! ([`crate::ttgir::decompose_scaled_dot`]), then takes the same path.
+//!
+//! Refused with a located error: targets from sm_100 (MMA v5, tensor
+//! memory; scaled dots included), more than
 //! one CTA, a dot whose result layout is neither blocked nor MMA, version-3
 //! operands held in non-blocked layouts, integer FMA promotions, a module
 //! without `ttg.target`.
@@ -50,6 +53,7 @@ use std::collections::HashSet;
 use ttg_dialect::layout::Layout;
 
 use crate::rust_pass::{fail, PassResult, RustPass};
+use crate::ttgir::decompose_scaled_dot;
 use crate::ttgir::pipelining as pl;
 use crate::ttir::loop_support::ir::{self, Op};
 use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
@@ -95,10 +99,11 @@ fn attr<'c>(raw: mlir_sys::MlirAttribute) -> Attribute<'c> {
 
 fn run(module: OperationRef) -> PassResult {
     let raw = module.to_raw();
-    let dots = ir::collect_post(raw, &|op| {
+    let has_dots = !ir::collect_post(raw, &|op| {
         ir::is(op, "tt.dot") || ir::is(op, "tt.dot_scaled")
-    });
-    if dots.is_empty() {
+    })
+    .is_empty();
+    if !has_dots {
         return Ok(());
     }
     let Some(cc) = compute_capability(raw) else {
@@ -107,13 +112,32 @@ fn run(module: OperationRef) -> PassResult {
             &format!("'{FLAG}' needs the module's 'ttg.target' (cuda:<capability>)"),
         ));
     };
+    // Scaled dots first become plain dots on upscaled operands (before
+    // sm_100, whose MMAs would take the scales).
+    for dot in ir::collect_post(raw, &|op| ir::is(op, "tt.dot_scaled")) {
+        if matches!(
+            tensor(ir::result(dot, 0)).layout,
+            Some(Layout::NvidiaMma { .. })
+        ) {
+            continue;
+        }
+        if cc >= 100 {
+            return Err(refuse(dot, &format!("tt.dot_scaled on cuda:{cc} (MMA v5)")));
+        }
+        let num_warps = ir::module_int(dot, "ttg.num-warps").unwrap_or(4) as u32;
+        let threads = ir::module_int(dot, "ttg.threads-per-warp").unwrap_or(32) as u32;
+        let dot =
+            decompose_scaled_dot::transpose_rhs_scaled(dot).map_err(|what| refuse(dot, &what))?;
+        decompose_scaled_dot::decompose(dot, num_warps, threads)
+            .map_err(|what| refuse(dot, &what))?;
+    }
+    let dots = ir::collect_post(raw, &|op| {
+        ir::is(op, "tt.dot") || ir::is(op, "tt.dot_scaled")
+    });
     for &dot in &dots {
         let result = tensor(ir::result(dot, 0));
         if matches!(result.layout, Some(Layout::NvidiaMma { .. })) {
             continue;
-        }
-        if ir::is(dot, "tt.dot_scaled") {
-            return Err(refuse(dot, "tt.dot_scaled"));
         }
         if cc >= 100 {
             return Err(refuse(dot, &format!("tt.dot on cuda:{cc} (MMA v5)")));
@@ -462,12 +486,14 @@ fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
 }
 
-/// Strips the layout conversions in front of `v`.
-fn before_conversions(mut v: MlirValue) -> MlirValue {
-    while let Some(def) = ir::defining_op(v).filter(|d| ir::is(*d, "ttg.convert_layout")) {
-        v = ir::operand(def, 0);
+/// `v` before the layout conversion that makes it (one conversion, as
+/// `getSharedMemoryMMAOperand` strips: a scaled dot's decomposition
+/// converts an already converted operand again).
+fn before_conversion(v: MlirValue) -> MlirValue {
+    match ir::defining_op(v).filter(|d| ir::is(*d, "ttg.convert_layout")) {
+        Some(def) => ir::operand(def, 0),
+        None => v,
     }
-    v
 }
 
 /// `comesFromLoadOrBlockArg`.
@@ -505,7 +531,7 @@ fn memory_order(layout: Option<&Layout>) -> Option<(Vec<u32>, Vec<Vec<i64>>)> {
 /// The shared-memory side of a version-3 operand
 /// (`getSharedMemoryMMAOperand`).
 fn shared_operand(value: MlirValue, op_idx: u32, allow_transpose: bool) -> Result<Operand, String> {
-    let source = before_conversions(value);
+    let source = before_conversion(value);
     let t = tensor(source);
     let Some((order, cga)) = memory_order(t.layout.as_ref()) else {
         return Err("a wgmma operand held in a layout other than blocked".into());

@@ -7,6 +7,7 @@ pub mod coalesce;
 pub mod coalesce_async_copy;
 pub mod combine_tensor_select_and_if;
 pub mod convert_triton_to_tritongpu;
+pub mod decompose_scaled_dot;
 pub mod dot_path;
 pub mod f32_dot_tc;
 pub mod fence_insertion;

@@ -508,3 +508,67 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
   }
 }
 
+
+// -----
+
+// tt.dot_scaled before sm_100 (Triton's DecomposeScaledBlocked): the fp4
+// operand unpacks to bf16 with ttg.fp4_to_fp, its e8m0 scale becomes a
+// bf16 power of two (the byte shifted into the exponent), broadcast over
+// the 32 values it scales (expand, broadcast, reshape), multiplies it, and
+// gives NaN where it is 0xFF; the tt.dot it becomes takes a warp-group MMA.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"ttg.target" = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @dot_scaled
+  // CHECK-DAG: %[[NAN:.*]] = arith.constant dense<0x7FC0> : tensor<128x64xbf16
+  // CHECK-DAG: %[[FF:.*]] = arith.constant dense<-1> : tensor<128x2xi8
+  // CHECK-DAG: %[[SEVEN:.*]] = arith.constant dense<7> : tensor<128x2xi16
+  // CHECK: %[[UP:.*]] = ttg.fp4_to_fp %arg0 {axis = 1 : i32} : tensor<128x32xi8, #{{.*}}> -> tensor<128x64xbf16
+  // CHECK: %[[WIDE:.*]] = arith.extui %arg1 : tensor<128x2xi8, #{{.*}}> to tensor<128x2xi16
+  // CHECK: %[[SHIFTED:.*]] = arith.shli %[[WIDE]], %[[SEVEN]]
+  // CHECK: %[[POW:.*]] = tt.bitcast %[[SHIFTED]] : tensor<128x2xi16, #{{.*}}> -> tensor<128x2xbf16
+  // CHECK: tt.expand_dims %{{.*}} {axis = 2 : i32} : tensor<128x2xbf16, #ttg.slice<{dim = 2, parent = #{{.*}}}>> -> tensor<128x2x1xbf16
+  // CHECK: tt.broadcast %{{.*}} -> tensor<128x2x32xbf16
+  // CHECK: tt.reshape %{{.*}} -> tensor<128x64xbf16
+  // CHECK: %[[SCALED:.*]] = arith.mulf %[[UP]], %{{.*}} : tensor<128x64xbf16
+  // CHECK: arith.cmpi eq, %arg1, %[[FF]] : tensor<128x2xi8
+  // CHECK: %[[A:.*]] = arith.select %{{.*}}, %[[NAN]], %[[SCALED]]
+  // CHECK: ttng.warp_group_dot
+  // CHECK-NOT: tt.dot_scaled
+  tt.func @dot_scaled(%a: tensor<128x32xi8, #blocked2>, %scale: tensor<128x2xi8, #blocked1>, %b: tensor<64x128xbf16, #blocked>) -> tensor<128x128xf32, #blocked> {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #blocked>
+    %result = tt.dot_scaled %a scale %scale, %b, %cst lhs = e2m1 rhs = bf16 {fastMath = false} : tensor<128x32xi8, #blocked2>, tensor<128x2xi8, #blocked1> * tensor<64x128xbf16, #blocked> -> tensor<128x128xf32, #blocked>
+    tt.return %result : tensor<128x128xf32, #blocked>
+  }
+
+  // With fastMath no NaN select; fp8 B upcasts with tt.fp_to_fp.
+  // CHECK-LABEL: tt.func @dot_scaled_fp8
+  // CHECK: ttg.fp4_to_fp
+  // CHECK-NOT: arith.select
+  // CHECK: tt.fp_to_fp %arg2 : tensor<64x128xf8E4M3FN, #{{.*}}> -> tensor<64x128xbf16
+  // CHECK: ttng.warp_group_dot
+  tt.func @dot_scaled_fp8(%a: tensor<128x32xi8, #blocked2>, %scale: tensor<128x2xi8, #blocked1>, %b_fp8: tensor<64x128xf8E4M3FN, #blocked>) -> tensor<128x128xf32, #blocked> {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #blocked>
+    %result = tt.dot_scaled %a scale %scale, %b_fp8, %cst lhs = e2m1 rhs = e4m3 {fastMath = true} : tensor<128x32xi8, #blocked2>, tensor<128x2xi8, #blocked1> * tensor<64x128xf8E4M3FN, #blocked> -> tensor<128x128xf32, #blocked>
+    tt.return %result : tensor<128x128xf32, #blocked>
+  }
+
+  // Only B scaled: the dot of the transposed operands, swapped, is
+  // transposed back (Triton's transposeDots), so the scaled side is A; an
+  // f16 operand makes f16 the compute type (scale through f32, truncated).
+  // CHECK-LABEL: tt.func @rhs_scaled
+  // CHECK-DAG: tt.trans %arg0 {order = array<i32: 1, 0>} : tensor<128x64xf16
+  // CHECK-DAG: %[[BT:.*]] = tt.trans %arg1 {order = array<i32: 1, 0>} : tensor<32x128xi8
+  // CHECK: ttg.fp4_to_fp %[[BT]] {axis = 1 : i32} : tensor<128x32xi8, #{{.*}}> -> tensor<128x64xf16
+  // CHECK: arith.extui %{{.*}} to tensor<128x2xi32
+  // CHECK: tt.bitcast %{{.*}} -> tensor<128x2xf32
+  // CHECK: arith.truncf %{{.*}} to tensor<128x2xf16
+  // CHECK: ttng.warp_group_dot
+  // CHECK: tt.trans %{{.*}} {order = array<i32: 1, 0>} : tensor<128x128xf32
+  tt.func @rhs_scaled(%a: tensor<128x64xf16, #blocked>, %b: tensor<32x128xi8, #blocked2>, %scale: tensor<128x2xi8, #blocked1>) -> tensor<128x128xf32, #blocked> {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #blocked>
+    %result = tt.dot_scaled %a, %b scale %scale, %cst lhs = fp16 rhs = e2m1 {fastMath = true} : tensor<128x64xf16, #blocked> * tensor<32x128xi8, #blocked2>, tensor<128x2xi8, #blocked1> -> tensor<128x128xf32, #blocked>
+    tt.return %result : tensor<128x128xf32, #blocked>
+  }
+}
