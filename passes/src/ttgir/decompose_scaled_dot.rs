@@ -236,17 +236,19 @@ pub fn decompose(dot: MlirOperation, num_warps: u32, threads_per_warp: u32) -> R
     let k_pack = [flag("lhs_k_pack", true), flag("rhs_k_pack", true)];
     // The scale factor: values of K per scale.
     let a = tensor(ir::operand(dot, 0))?;
+    if a.shape.len() != rank || tensor(ir::operand(dot, 1))?.shape.len() != rank {
+        return Err("a tt.dot_scaled whose operands are not of its rank".into());
+    }
     let k = if kinds[0] == E2M1 && k_pack[0] {
         2 * a.shape[rank - 1]
     } else {
         a.shape[rank - 1]
     };
-    let scale_k = a_scale
-        .or(b_scale)
-        .map(tensor)
-        .transpose()?
-        .map(|s| s.shape[rank - 1])
-        .unwrap_or(1);
+    let scale_k = match a_scale.or(b_scale).map(tensor).transpose()? {
+        Some(s) if s.shape.len() == rank => s.shape[rank - 1],
+        Some(_) => return Err("a tt.dot_scaled whose scales are not of its rank".into()),
+        None => 1,
+    };
     if scale_k <= 0 || k % scale_k != 0 {
         return Err("a tt.dot_scaled whose K is not a multiple of its scales'".into());
     }

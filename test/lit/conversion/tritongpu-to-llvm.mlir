@@ -1212,3 +1212,62 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %0 : tensor<256xf32, #blocked>
   }
 }
+
+// -----
+
+// ttg.fp4_to_fp: each byte's low nibble is the element with the smaller
+// index along the axis; e2m1 is rebuilt as bf16 from its bits (sign to bit
+// 15, the exponent rebiased by 126 at bit 7, the mantissa bit at bit 6, the
+// subnormal 0.5 as 0x3F00).
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @fp4_to_bf16
+  // CHECK: %[[BYTE:.*]] = llvm.zext %{{.*}} : i8 to i16
+  // CHECK: %[[M15:.*]] = llvm.mlir.constant(15 : i16) : i16
+  // CHECK: %[[LOW:.*]] = llvm.and %[[BYTE]], %[[M15]] : i16
+  // CHECK: llvm.mlir.constant(126 : i16) : i16
+  // CHECK: llvm.mlir.constant(16128 : i16) : i16
+  // CHECK: llvm.bitcast %{{.*}} : i16 to bf16
+  // CHECK: %[[BYTE2:.*]] = llvm.zext %{{.*}} : i8 to i16
+  // CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i16) : i16
+  // CHECK: llvm.lshr %[[BYTE2]], %[[FOUR]] : i16
+  // CHECK: llvm.bitcast %{{.*}} : i16 to bf16
+  tt.func public @fp4_to_bf16(%x: tensor<1x32xi8, #blocked>, %p: !tt.ptr<bf16>) {
+    %y = ttg.fp4_to_fp %x {axis = 1 : i32} : tensor<1x32xi8, #blocked> -> tensor<1x64xbf16, #blocked2>
+    %ps = tt.splat %p : !tt.ptr<bf16> -> tensor<1x64x!tt.ptr<bf16>, #blocked2>
+    tt.store %ps, %y : tensor<1x64x!tt.ptr<bf16>, #blocked2>
+    tt.return
+  }
+}
+
+// -----
+
+// A result layout that gives a byte's two values to different lanes is
+// refused.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @fp4_split(%x: tensor<1x32xi8, #blocked>) -> tensor<1x64xbf16, #blocked> {
+    // expected-error @+1 {{'ttg.fp4_to_fp' whose result layout splits a byte's two values between threads is not supported yet}}
+    %y = ttg.fp4_to_fp %x {axis = 1 : i32} : tensor<1x32xi8, #blocked> -> tensor<1x64xbf16, #blocked>
+    tt.return %y : tensor<1x64xbf16, #blocked>
+  }
+}
+
+// -----
+
+// mma.sync on operands whose lanes hold 4 p consecutive K values (kWidth 8
+// for bf16, behind fp4): a 32-wide K tile feeds two instructions.
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @mma_v2_kwidth8
+  // CHECK-COUNT-2: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+  // CHECK-NOT: mma.sync
+  tt.func public @mma_v2_kwidth8(%p: !tt.ptr<f32>, %a: tensor<16x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>, %b: tensor<32x8xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 8}>>) {
+    %c = arith.constant dense<0.0> : tensor<16x8xf32, #mma>
+    %d = tt.dot %a, %b, %c : tensor<16x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>> * tensor<32x8xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 8}>> -> tensor<16x8xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<16x8x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}

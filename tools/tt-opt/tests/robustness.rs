@@ -537,7 +537,7 @@ fn tma_mutants_are_rejected_cleanly() {
 /// accumulator-init, descriptor-encoding, warp-group and tensor-memory
 /// passes, the AMD epilogue, the core lowering with constant arrays,
 /// buffer reinterpretation and libdevice calls), each with its pass list.
-const PASS_FILES: [(&str, &[&str], &str); 9] = [
+const PASS_FILES: [(&str, &[&str], &str); 12] = [
     (
         "test/lit/ttg/tritongpu-pipeline-tma.mlir",
         &[
@@ -594,6 +594,24 @@ const PASS_FILES: [(&str, &[&str], &str); 9] = [
             "--convert-triton-gpu-to-llvm",
         ],
         "fuzz-core-lowering",
+    ),
+    (
+        "test/lit/ttg/tritongpu-accelerate-matmul.mlir",
+        &["--tritongpu-accelerate-matmul"],
+        "fuzz-accelerate-matmul",
+    ),
+    (
+        "test/lit/ttg/remove-layout-conversions.mlir",
+        &["--tritongpu-remove-layout-conversions"],
+        "fuzz-remove-layout",
+    ),
+    (
+        "test/lit/conversion/reduce.mlir",
+        &[
+            "--allocate-shared-memory-nv",
+            "--convert-triton-gpu-to-llvm",
+        ],
+        "fuzz-reduce-lowering",
     ),
 ];
 
