@@ -3,8 +3,9 @@
 //! A Rust pass is a static [`RustPass`]: its names and a `run` function over
 //! the op it is anchored on. [`RustPass::build`] wraps it in a melior
 //! external pass. A `run` that fails has already emitted a located
-//! diagnostic; a panic inside `run` is caught, reported as an internal error
-//! at the op, and fails the pass: it never unwinds into C++.
+//! diagnostic; a panic inside `run`, or inside one of the rewrite patterns
+//! it applies, is caught, reported as an internal error at the op, and
+//! fails the pass: it never unwinds into C++.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -58,9 +59,21 @@ impl RustPass {
         create_external(
             move |op: OperationRef, pass: ExternalPass| {
                 let outcome = catch_unwind(AssertUnwindSafe(|| run(op)));
-                let failed = match outcome {
-                    Ok(result) => result.is_err(),
-                    Err(payload) => {
+                // A rewrite pattern that panicked left its rewrite halfway.
+                let pattern_panic = tt_dialect::rewrite::take_pattern_panic();
+                let failed = match (outcome, pattern_panic) {
+                    (Ok(_), Some(why)) => {
+                        tt_dialect::verify::emit_op_error(
+                            op,
+                            &format!(
+                                "internal error: a rewrite pattern of pass '{}' panicked: {why}",
+                                self.argument
+                            ),
+                        );
+                        true
+                    }
+                    (Ok(result), None) => result.is_err(),
+                    (Err(payload), _) => {
                         // The panic's own message says where the pass went
                         // wrong; keep it in the diagnostic.
                         let why = payload

@@ -62,19 +62,42 @@ pub unsafe fn add_pattern(
     }
 }
 
+thread_local! {
+    /// The message of the first rewrite pattern that panicked on this
+    /// thread since [`take_pattern_panic`] last ran.
+    static PATTERN_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The message of a rewrite pattern that panicked on this thread (its
+/// rewrite stopped halfway, so the IR may be inconsistent), clearing it.
+/// Pass runners turn it into a failure.
+pub fn take_pattern_panic() -> Option<String> {
+    PATTERN_PANIC.with(|p| p.borrow_mut().take())
+}
+
 unsafe extern "C" fn match_and_rewrite(
     _pattern: MlirRewritePattern,
     raw: MlirOperation,
     rewriter: MlirPatternRewriter,
     user_data: *mut c_void,
 ) -> MlirLogicalResult {
-    let matched = catch_unwind(AssertUnwindSafe(|| {
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
         let pattern = unsafe { &*(user_data as *const Pattern) };
         let op = unsafe { OperationRef::from_raw(raw) };
         let base = unsafe { RewriterBase::from_raw(mlir_sys::mlirPatternRewriterAsBase(rewriter)) };
         (pattern.rewrite)(op, &base)
-    }))
-    .unwrap_or(false);
+    }));
+    let matched = outcome.unwrap_or_else(|payload| {
+        let why = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        PATTERN_PANIC.with(|p| {
+            p.borrow_mut().get_or_insert(why);
+        });
+        false
+    });
     MlirLogicalResult {
         value: i8::from(matched),
     }

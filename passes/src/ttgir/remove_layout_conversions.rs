@@ -1714,6 +1714,12 @@ impl Remat {
         });
         let mut replacements: Vec<(MlirValue, MlirValue)> = Vec::new();
         let mut dead: Vec<MlirOperation> = Vec::new();
+        if std::env::var("TT_DEBUG_RLC").is_ok() {
+            eprintln!(
+                "rewrite_slice ops: {:?}",
+                ops.iter().map(|o| ir::name(*o)).collect::<Vec<_>>()
+            );
+        }
         for op in ops {
             if ir::is(op, "scf.for") {
                 let inits = scf::init_args(op);
@@ -1940,7 +1946,14 @@ impl Remat {
                 return Ok(());
             };
             let mut temp = Slice::default();
-            if self.rematerializable_slice(cx, (op, 0), src, &mut temp, &|_| false) {
+            // The rest of the ext's slice joins unless it gives a value of
+            // the slice another layout than the one it has there.
+            let joins = self.rematerializable_slice(cx, (op, 0), src, &mut temp, &|_| false)
+                && temp
+                    .layout
+                    .iter()
+                    .all(|(k, e)| slice.layout.get(k).is_none_or(|had| key(*had) == key(*e)));
+            if joins {
                 for t in &temp.values {
                     slice.insert(t.0);
                 }

@@ -189,3 +189,21 @@ tt.func @trivial_loops(%x: i32) -> (i32, i32) {
   }
   tt.return %never, %once : i32, i32
 }
+
+// -----
+
+// A loop whose only iter arg always holds its initial value folds to a
+// loop without iter args (its old body moved over), which then goes as
+// an empty loop yielding nothing.
+// CHECK-LABEL: tt.func @forwarded_only_arg
+// CHECK-NOT: scf.for
+// CHECK: tt.return %arg0
+tt.func @forwarded_only_arg(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %x) -> (tensor<4xi32>) : i32 {
+    scf.yield %x : tensor<4xi32>
+  }
+  tt.return %r : tensor<4xi32>
+}

@@ -8,10 +8,7 @@
 //! ifs to selects, unused results), written as Rust patterns for MLIR's
 //! greedy driver.
 
-use melior::ir::{
-    operation::{OperationLike, OperationRef},
-    BlockRef, Operation, Value,
-};
+use melior::ir::{operation::OperationRef, BlockRef, Operation, Value};
 use melior::RewriterBase;
 use mlir_sys::{MlirAttribute, MlirBlock, MlirLocation, MlirOperation, MlirType, MlirValue};
 
@@ -597,13 +594,15 @@ fn fold_iter_args(root: OperationRef, rewriter: &RewriterBase) -> bool {
 
     let old_block = body(op);
     if new_inits.is_empty() {
-        let Some(new_yield) = ir::terminator(new_block) else {
+        let (Some(new_yield), Some(old_yield)) =
+            (ir::terminator(new_block), ir::terminator(old_block))
+        else {
             return false;
         };
+        // The old body (its yield last) goes before the new, empty yield;
+        // the old yield, now the one before it, goes.
         rewriter.inline_block_before(block_ref(old_block), op_ref(new_yield), &values(&transfer));
-        if let Some(old_yield) = op_ref(new_yield).previous_in_block() {
-            rewriter.erase_op(old_yield);
-        }
+        rewriter.erase_op(op_ref(old_yield));
     } else {
         rewriter.merge_blocks(
             block_ref(old_block),
