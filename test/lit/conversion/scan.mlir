@@ -283,3 +283,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// The verifier leaves a scan's axis unchecked, as Triton's; the lowering
+// refuses an axis the operand does not have.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @scan_axis_out_of_range(%x: tensor<1024xi32, #blocked>) -> tensor<1024xi32, #blocked> {
+    // expected-error @+1 {{axis 1 is out of range}}
+    %s = "tt.scan"(%x) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.addi %a, %b : i32
+      tt.scan.return %c : i32
+    }) : (tensor<1024xi32, #blocked>) -> tensor<1024xi32, #blocked>
+    tt.return %s : tensor<1024xi32, #blocked>
+  }
+}
