@@ -36,12 +36,16 @@
 //!    (`hoistConvertOnTopOfExtOrBroadcast`): a convert whose slice
 //!    reaches a single ext/broadcast/expand_dims/widening fp_to_fp that
 //!    cannot itself be rematerialized is moved above it.
-//! 5. **Hoisting dot-operand chains** (`hoistConvertDotOperand`, right
-//!    after 4 without a clean-up): a convert that a later MMA dot
+//! 5. **Hoisting into conditionals** (`hoistConvertIntoConditionals`,
+//!    right after 4): where a convert's slice reaches an `scf.if` inside a
+//!    loop whose result one branch can rematerialize and the other cannot,
+//!    the convert moves into the other branch.
+//! 6. **Hoisting dot-operand chains** (`hoistConvertDotOperand`, right
+//!    after 5 without a clean-up): a convert that a later MMA dot
 //!    post-dominates moves to the loads behind it through ops that move no
 //!    data between threads (elementwise, broadcasts, views, other
 //!    converts), when the slice ends in loads and constants only.
-//! 6. The final canonicalizations.
+//! 7. The final canonicalizations.
 //!
 //! A slice through `scf.for` iter args or `scf.if` results rebuilds the
 //! loop / `if` with extra iter args / results in the new layout
@@ -52,10 +56,10 @@
 //! ([`crate::ttgir::infer_layout`]); a `gather` without
 //! `efficient_layout` relates its indices' layout and its result's, its
 //! source keeping its own. `tt.cat` ends a slice.
-//! Not yet done: `hoistConvertIntoConditionals`, and of the `scf.if`
-//! canonicalizations in the final clean-up only trivial ifs to selects and
-//! the removal of unused results (besides Triton's `scf.for` dead-argument
-//! elimination, the `scf.for` canonicalizations and the convert patterns).
+//! Of the `scf.if` canonicalizations in the final clean-up, only trivial
+//! ifs to selects and the removal of unused results are done (besides
+//! Triton's `scf.for` dead-argument elimination, the `scf.for`
+//! canonicalizations and the convert patterns).
 //! "Register-only" converts
 //! are those whose source and target linear layouts agree on lanes, warps and blocks.
 
@@ -94,12 +98,13 @@ fn run(module: OperationRef) -> PassResult {
     }
     // Backward rematerialisation, then hoisting over extensions: each phase
     // visits every conversion of every function after a clean-up.
-    // Hoisting over dot-operand chains follows right after, without a
-    // clean-up in between (Triton's `hoistConvert`).
+    // Hoisting into conditionals and over dot-operand chains follow right
+    // after, without a clean-up in between (Triton's `hoistConvert`).
     type Phase = fn(&mut Remat, &mut Cx, MlirOperation) -> Result<(), String>;
     for (phase, clean_first) in [
         (Remat::backward as Phase, true),
         (Remat::hoist_ext, true),
+        (Remat::hoist_into_conditionals, false),
         (Remat::hoist_dot_operand, false),
     ] {
         if clean_first {
@@ -1613,13 +1618,19 @@ impl Remat {
         slice: &mut Slice,
         stop: &dyn Fn(MlirOperation) -> bool,
     ) -> bool {
-        if !self.backward_slice(cx, root, enc, slice, stop) || slice.values.is_empty() {
+        // `getRematerializableSlice`: on a copy, kept only on success.
+        let mut extended = slice.clone();
+        if !self.backward_slice(cx, root, enc, &mut extended, stop) || extended.values.is_empty() {
             return false;
         }
-        slice
+        let remat = extended
             .values
             .iter()
-            .all(|v| ir::defining_op(v.0).is_none_or(|op| can_be_remat(cx, op)))
+            .all(|v| ir::defining_op(v.0).is_none_or(|op| can_be_remat(cx, op)));
+        if remat {
+            *slice = extended;
+        }
+        remat
     }
 
     fn backward(&mut self, cx: &mut Cx, cvt: MlirOperation) -> Result<(), String> {
@@ -1905,6 +1916,93 @@ impl Remat {
     }
 
     /// `hoistConvertOnTopOfExtOrBroadcast`.
+    /// `hoistConvertIntoConditionals`: where the backward slice of a
+    /// conversion reaches an `scf.if` (inside a loop) whose result can be
+    /// rematerialized along one branch but not the other, the conversion
+    /// moves into the other branch (before its yield) and the slice is
+    /// rewritten; an `if` neither branch can take is converted right after
+    /// it instead.
+    fn hoist_into_conditionals(&mut self, cx: &mut Cx, cvt: MlirOperation) -> Result<(), String> {
+        let target = tensor_encoding(ir::value_type(ir::result(cvt, 0))).ok_or("convert result")?;
+        let is_if = |op: MlirOperation| ir::is(op, "scf.if");
+        let mut slice = Slice::default();
+        if !self.rematerializable_slice(cx, (cvt, 0), target, &mut slice, &is_if) {
+            return Ok(());
+        }
+        // The branch edges to convert above, and the if results to convert
+        // after.
+        let mut hoist_above: Vec<(MlirValue, (MlirOperation, usize))> = Vec::new();
+        let mut terminals: Vec<MlirValue> = Vec::new();
+        let mut i = 0;
+        while i < slice.values.len() {
+            let v = slice.values[i].0;
+            i += 1;
+            let Some(if_op) = ir::defining_op(v).filter(|d| ir::is(*d, "scf.if")) else {
+                continue;
+            };
+            let yields: Vec<MlirOperation> = ir::regions(if_op)
+                .into_iter()
+                .filter_map(|r| ir::blocks(r).first().and_then(|b| ir::terminator(*b)))
+                .collect();
+            let [then_yield, else_yield] = yields[..] else {
+                terminals.push(v);
+                continue;
+            };
+            let root = slice.layout[&Val(v)];
+            let index = ir::result_number(v);
+            let mut extended = slice.clone();
+            let then_ok =
+                self.rematerializable_slice(cx, (then_yield, index), root, &mut extended, &is_if);
+            let else_ok =
+                self.rematerializable_slice(cx, (else_yield, index), root, &mut extended, &is_if);
+            if then_ok && else_ok {
+                slice = extended;
+                continue;
+            }
+            // Only inside a loop does an if run less often than the
+            // conversion it would otherwise need.
+            let in_loop = ir::parent_op(if_op).is_some_and(|p| ir::is(p, "scf.for"));
+            if !(then_ok || else_ok) || !in_loop {
+                terminals.push(v);
+                continue;
+            }
+            slice = extended;
+            let edge = if then_ok { else_yield } else { then_yield };
+            hoist_above.push((v, (edge, index)));
+        }
+        if hoist_above.is_empty() {
+            return Ok(());
+        }
+        let mut mapping = ir::ValueMap::new();
+        let mut convert = |slice: &mut Slice,
+                           v: MlirValue,
+                           enc: MlirAttribute,
+                           before: Option<MlirOperation>|
+         -> Result<(), String> {
+            let ty = with_encoding(ir::value_type(v), enc).ok_or("a non-tensor in the slice")?;
+            let new = create_convert(ir::location(cvt), v, ty);
+            match before {
+                Some(op) => ir::insert_before(op, new),
+                None => ir::insert_after(
+                    ir::defining_op(v).ok_or("an if result without its if")?,
+                    new,
+                ),
+            }
+            mapping.insert(Val(v), Val(ir::result(new, 0)));
+            slice.values.retain(|x| x.0.ptr != v.ptr);
+            Ok(())
+        };
+        for v in terminals {
+            let enc = slice.layout[&Val(v)];
+            convert(&mut slice, v, enc, None)?;
+        }
+        for (result, (edge, index)) in hoist_above {
+            let enc = slice.layout[&Val(result)];
+            convert(&mut slice, ir::operand(edge, index), enc, Some(edge))?;
+        }
+        self.rewrite_slice(cx, slice, cvt, mapping)
+    }
+
     fn hoist_ext(&mut self, cx: &mut Cx, cvt: MlirOperation) -> Result<(), String> {
         let target = tensor_encoding(ir::value_type(ir::result(cvt, 0))).ok_or("convert result")?;
         if is_dot_operand(target) {

@@ -383,3 +383,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
     tt.return %2 : tensor<64x64xf16, #f_lin>
   }
 }
+
+// -----
+
+// A convert whose slice reaches an scf.if inside a loop that one branch
+// can rematerialize (through the loop's iter arg, from a constant) and the
+// other cannot (an expensive load) moves into that other branch.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @hoist_into_branch
+  // CHECK: arith.constant dense<1.000000e+00> : tensor<128x32xf32, #ttg.dot_op
+  // CHECK: scf.for
+  // CHECK-NEXT: scf.if
+  // CHECK-NEXT: %[[L:.*]] = tt.load
+  // CHECK-NEXT: ttg.convert_layout %[[L]]
+  // CHECK-NOT: ttg.convert_layout
+  // CHECK: tt.return
+  tt.func @hoist_into_branch(%c: i1, %p: tensor<128x32x!tt.ptr<f32>, #blocked>, %b: tensor<32x128xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %acc0: tensor<128x128xf32, #mma>) -> tensor<128x128xf32, #mma> {
+    %cst = arith.constant dense<1.0> : tensor<128x32xf32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %r:2 = scf.for %i = %c0 to %c32 step %c1 iter_args(%prev = %cst, %acc = %acc0) -> (tensor<128x32xf32, #blocked>, tensor<128x128xf32, #mma>) : i32 {
+      %v = scf.if %c -> (tensor<128x32xf32, #blocked>) {
+        %l = tt.load %p : tensor<128x32x!tt.ptr<f32>, #blocked>
+        scf.yield %l : tensor<128x32xf32, #blocked>
+      } else {
+        scf.yield %prev : tensor<128x32xf32, #blocked>
+      }
+      %a = ttg.convert_layout %v : tensor<128x32xf32, #blocked> -> tensor<128x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %a, %b, %acc, inputPrecision = tf32 : tensor<128x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x128xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<128x128xf32, #mma>
+      scf.yield %v, %d : tensor<128x32xf32, #blocked>, tensor<128x128xf32, #mma>
+    }
+    tt.return %r#1 : tensor<128x128xf32, #mma>
+  }
+}
