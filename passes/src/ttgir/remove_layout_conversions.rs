@@ -475,18 +475,31 @@ fn infer_dst(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirA
             let shape = shape_of(ir::operand(op, 0))?;
             cx.parse(infer_layout::infer_join(&read_layout(enc)?, &shape)?)
         }
-        "ttg.fp4_to_fp" => {
-            let shape = shape_of(ir::operand(op, 0))?;
-            let axis = usize::try_from(int_attr(op, "axis")?).ok()?;
-            cx.parse(infer_layout::infer_fp4_to_fp(
-                &read_layout(enc)?,
-                &shape,
-                axis,
-                true,
-            )?)
-        }
+        "ttg.fp4_to_fp" => infer_fp4(cx, op, enc, true),
         _ => None,
     }
+}
+
+/// The layout across a `ttg.fp4_to_fp`: its result's from its operand's
+/// `enc` (`forward`), or the other way.
+fn infer_fp4(
+    cx: &mut Cx,
+    op: MlirOperation,
+    enc: MlirAttribute,
+    forward: bool,
+) -> Option<MlirAttribute> {
+    let of = if forward {
+        ir::operand(op, 0)
+    } else {
+        ir::result(op, 0)
+    };
+    let axis = usize::try_from(int_attr(op, "axis")?).ok()?;
+    cx.parse(infer_layout::infer_fp4_to_fp(
+        &read_layout(enc)?,
+        &shape_of(of)?,
+        axis,
+        forward,
+    )?)
 }
 
 /// The shape of a tensor value.
@@ -551,16 +564,7 @@ fn infer_src(cx: &mut Cx, op: MlirOperation, enc: MlirAttribute) -> Option<MlirA
                 &shape,
             )?)
         }
-        "ttg.fp4_to_fp" => {
-            let shape = shape_of(ir::result(op, 0))?;
-            let axis = usize::try_from(int_attr(op, "axis")?).ok()?;
-            cx.parse(infer_layout::infer_fp4_to_fp(
-                &read_layout(enc)?,
-                &shape,
-                axis,
-                false,
-            )?)
-        }
+        "ttg.fp4_to_fp" => infer_fp4(cx, op, enc, false),
         _ => None,
     }
 }

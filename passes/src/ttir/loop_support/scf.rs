@@ -252,6 +252,18 @@ pub fn replace_if_with_new_signature(
 ) -> MlirOperation {
     let mut types: Vec<MlirType> = ir::results(op).into_iter().map(ir::value_type).collect();
     types.extend_from_slice(extra);
+    let new = if_taking_regions(op, &types);
+    ir::insert_before(op, new);
+    for (i, r) in ir::results(op).into_iter().enumerate() {
+        replacements.push((r, ir::result(new, i)));
+    }
+    new
+}
+
+/// A new `scf.if` (in no block) with `op`'s condition and attributes and
+/// results of `types`, taking over `op`'s regions; `op` is left with empty
+/// ones.
+fn if_taking_regions(op: MlirOperation, types: &[MlirType]) -> MlirOperation {
     let regions: Vec<_> = ir::regions(op)
         .into_iter()
         .map(|old| {
@@ -265,19 +277,14 @@ pub fn replace_if_with_new_signature(
     let attributes = ir::attributes(op);
     let attributes: Vec<(&str, MlirAttribute)> =
         attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let new = ir::create_op(
+    ir::create_op(
         "scf.if",
         ir::location(op),
         &ir::operands(op),
-        &types,
+        types,
         &attributes,
         regions,
-    );
-    ir::insert_before(op, new);
-    for (i, r) in ir::results(op).into_iter().enumerate() {
-        replacements.push((r, ir::result(new, i)));
-    }
-    new
+    )
 }
 
 /// Whether `op` is an `scf.for` in the shape every helper here assumes: the
@@ -741,27 +748,7 @@ fn rebuild_if(rewriter: &RewriterBase, root: OperationRef, keep: &[bool]) -> Mli
         .filter(|(_, k)| **k)
         .map(|(r, _)| ir::value_type(*r))
         .collect();
-    let moved: Vec<_> = ir::regions(op)
-        .into_iter()
-        .map(|old| {
-            // SAFETY: a new region, which the new if takes over, receives
-            // the old region's blocks; the old if keeps empty ones.
-            let r = unsafe { mlir_sys::mlirRegionCreate() };
-            unsafe { mlir_sys::mlirRegionTakeBody(r, old) };
-            r
-        })
-        .collect();
-    let attributes = ir::attributes(op);
-    let attributes: Vec<(&str, MlirAttribute)> =
-        attributes.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let new = ir::create_op(
-        "scf.if",
-        ir::location(op),
-        &ir::operands(op),
-        &types,
-        &attributes,
-        moved,
-    );
+    let new = if_taking_regions(op, &types);
     rewriter.set_insertion_point_before(root);
     // SAFETY: `new` was just created and is owned by no block; the
     // rewriter inserts it and takes ownership.
