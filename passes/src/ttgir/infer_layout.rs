@@ -177,28 +177,41 @@ fn blocked_parts(layout: &Layout) -> Option<BlockedParts<'_>> {
 /// loses that dimension; any other layout becomes the linear layout of
 /// [`infer_split`].
 pub fn infer_split_encoding(layout: &Layout, shape: &[i64]) -> Option<String> {
-    if let Some((size_per_thread, threads_per_warp, warps_per_cta, order)) = blocked_parts(layout) {
-        let rank = size_per_thread.len();
-        if rank >= 2
-            && shape.len() == rank
-            && shape[rank - 1] == 2
-            && size_per_thread[rank - 1] == 2
-            && threads_per_warp[rank - 1] == 1
-            && warps_per_cta[rank - 1] == 1
-        {
-            let last = (rank - 1) as u32;
-            return Some(
-                Blocked {
-                    size_per_thread: size_per_thread[..rank - 1].to_vec(),
-                    threads_per_warp: threads_per_warp[..rank - 1].to_vec(),
-                    warps_per_cta: warps_per_cta[..rank - 1].to_vec(),
-                    order: order.iter().copied().filter(|&d| d != last).collect(),
-                }
-                .text(),
-            );
-        }
+    match split_blocked(layout, shape) {
+        Some(blocked) => Some(blocked.text()),
+        None => infer_split(layout, shape),
     }
-    infer_split(layout, shape)
+}
+
+/// A blocked layout whose last dimension is two registers of one thread,
+/// without that dimension.
+fn split_blocked(layout: &Layout, shape: &[i64]) -> Option<Blocked> {
+    let (size_per_thread, threads_per_warp, warps_per_cta, order) = blocked_parts(layout)?;
+    let rank = size_per_thread.len();
+    let splits = rank >= 2
+        && shape.len() == rank
+        && shape[rank - 1] == 2
+        && size_per_thread[rank - 1] == 2
+        && threads_per_warp[rank - 1] == 1
+        && warps_per_cta[rank - 1] == 1;
+    let last = (rank - 1) as u32;
+    splits.then(|| Blocked {
+        size_per_thread: size_per_thread[..rank - 1].to_vec(),
+        threads_per_warp: threads_per_warp[..rank - 1].to_vec(),
+        warps_per_cta: warps_per_cta[..rank - 1].to_vec(),
+        order: order.iter().copied().filter(|&d| d != last).collect(),
+    })
+}
+
+/// Whether two layouts place the elements of a tensor of `shape` alike
+/// (Triton's `areLayoutsEquivalent`: the same linear layout).
+fn equivalent(a: &Layout, b: &Layout, shape: &[i64]) -> bool {
+    let (Ok(la), Ok(lb)) = (to_linear_layout(a, shape), to_linear_layout(b, shape)) else {
+        return false;
+    };
+    ["register", "lane", "warp", "block"]
+        .iter()
+        .all(|d| la.bases(d) == lb.bases(d))
 }
 
 /// The result encoding of `tt.join` on operands of `shape` with `layout`
@@ -207,6 +220,29 @@ pub fn infer_split_encoding(layout: &Layout, shape: &[i64]) -> Option<String> {
 /// stays blocked).
 pub fn infer_join(layout: &Layout, shape: &[i64]) -> Option<String> {
     let rank = shape.len();
+    // A slice along the new dimension of a layout that splits back into
+    // it (blocked, two registers along that dimension) joins into that
+    // layout.
+    if let Layout::Slice {
+        dim,
+        parent: Some(parent),
+    } = layout
+    {
+        let joined: Vec<i64> = shape.iter().copied().chain([2]).collect();
+        if *dim as usize == rank {
+            if let Some(b) = split_blocked(parent, &joined) {
+                let split = Layout::blocked(
+                    &b.size_per_thread,
+                    &b.threads_per_warp,
+                    &b.warps_per_cta,
+                    &b.order,
+                );
+                if equivalent(&split, layout, shape) {
+                    return parent.text();
+                }
+            }
+        }
+    }
     if let Some((size_per_thread, threads_per_warp, warps_per_cta, order)) = blocked_parts(layout) {
         if size_per_thread.len() == rank {
             let with = |v: &[u32], x: u32| -> Vec<u32> { v.iter().copied().chain([x]).collect() };
@@ -508,6 +544,25 @@ mod tests {
             reshape_decomposition(&[32, 32], &[32, 4, 4, 2]),
             vec![(vec![0], vec![0]), (vec![1], vec![1, 2, 3])]
         );
+    }
+
+    // combine.mlir's join_backward_slice: a slice along the joined
+    // dimension of a layout that splits back into it joins into it.
+    #[test]
+    fn joins_a_slice_into_its_parent() {
+        let parent = blocked(&[1, 32, 2], &[32, 1, 1], &[4, 1, 1], &[0, 1, 2]);
+        let slice = Layout::Slice {
+            dim: 2,
+            parent: Some(Box::new(parent.clone())),
+        };
+        assert_eq!(infer_join(&slice, &[128, 32]), parent.text());
+        // A parent with one register along the joined dimension does not.
+        let other = blocked(&[1, 32, 1], &[16, 1, 2], &[4, 1, 1], &[0, 1, 2]);
+        let slice = Layout::Slice {
+            dim: 2,
+            parent: Some(Box::new(other.clone())),
+        };
+        assert_ne!(infer_join(&slice, &[128, 32]), other.text());
     }
 
     // fp4_to_fp along the fastest axis of a blocked layout doubles and
