@@ -175,22 +175,34 @@ def test_clusters_for_kernels_without_tensors(hook):
         compile_with(add_kernel, ADD, {"num_ctas": 2})
 
 
+def test_scaled_dot_compiles(hook):
+    # tl.dot_scaled on sm_90: the fp4 operand unpacked and scaled, then a
+    # bf16 warp-group MMA.
+    triton_rs.enable("strict")
+    kernel = compile_with(scaled_dot_kernel, SCALED_DOT)
+    assert kernel.metadata.triton_rs == triton_rs.__version__
+    assert "wgmma.mma_async" in kernel.asm["ptx"]
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
 def test_strict_mode_raises_the_refusal(hook):
+    # Tensors in clusters of several CTAs are refused, with the kernel's
+    # source location.
     triton_rs.enable("strict")
     with pytest.raises(triton_rs.CompileError) as info:
-        compile_with(scaled_dot_kernel, SCALED_DOT)
+        compile_with(add_kernel, ADD, {"num_ctas": 2})
     assert "not supported yet" in str(info.value) or "does not support" in str(info.value)
     assert "test_hook.py:" in str(info.value)
 
 
 def test_fallback_mode_hands_the_kernel_to_triton(hook, caplog):
     triton_rs.enable("fallback")
-    kernel = compile_with(scaled_dot_kernel, SCALED_DOT)
+    kernel = compile_with(add_kernel, ADD, {"num_ctas": 2})
     assert not hasattr(kernel.metadata, "triton_rs")
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
     counts = triton_rs.stats()
     assert counts["fallbacks"] == 1 and counts["compiled"] == 0
-    assert counts["fallback_kernels"][0][0] == "scaled_dot_kernel"
+    assert counts["fallback_kernels"][0][0] == "add_kernel"
     assert any("compiled by Triton instead" in record.message for record in caplog.records)
 
 
