@@ -20,7 +20,8 @@
 //! so the scaled operand is A.
 //!
 //! Refused with a located error: float scales, fp6 operands (`e2m3`,
-//! `e3m2`), operands of rank other than 2 or 3 (2 where only B is scaled).
+//! `e3m2`), batched (rank-3) scaled dots and fp4 operands packed along M
+//! or N (the same algorithm, not yet run on a GPU here).
 
 use melior::ir::r#type::TypeLike;
 use mlir_sys::{MlirLocation, MlirOperation, MlirType, MlirValue};
@@ -229,11 +230,21 @@ pub fn decompose(dot: MlirOperation, num_warps: u32, threads_per_warp: u32) -> R
     let result = ir::result(dot, 0);
     let out = tensor(result)?;
     let rank = out.shape.len();
-    if !(2..=3).contains(&rank) {
-        return Err("a tt.dot_scaled of rank other than 2 or 3".into());
+    // Batched (rank-3) scaled dots and fp4 packed along M or N follow the
+    // same algorithm but have not been run on a GPU here: refused until
+    // they are.
+    if rank != 2 {
+        return Err("a batched (rank-3) tt.dot_scaled".into());
     }
     let fast_math = flag("fastMath", false);
     let k_pack = [flag("lhs_k_pack", true), flag("rhs_k_pack", true)];
+    if kinds
+        .iter()
+        .zip(k_pack)
+        .any(|(&k, packed_along_k)| k == E2M1 && !packed_along_k)
+    {
+        return Err("a tt.dot_scaled whose fp4 operand is packed along M or N".into());
+    }
     // The scale factor: values of K per scale.
     let a = tensor(ir::operand(dot, 0))?;
     if a.shape.len() != rank || tensor(ir::operand(dot, 1))?.shape.len() != rank {

@@ -44,3 +44,27 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d : tensor<256x128xf32, #blocked>
   }
 }
+
+// -----
+
+// Batched scaled dots and fp4 packed along M are refused until they have
+// run on a GPU here.
+#b3 = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @scaled_batched(%a: tensor<2x64x32xi8, #b3>, %scale: tensor<2x64x2xi8, #b3>, %b: tensor<2x64x64xbf16, #b3>, %c: tensor<2x64x64xf32, #b3>) -> tensor<2x64x64xf32, #b3> {
+    // expected-error @+1 {{'tritongpu-accelerate-matmul' does not support a batched (rank-3) tt.dot_scaled yet}}
+    %d = tt.dot_scaled %a scale %scale, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false} : tensor<2x64x32xi8, #b3>, tensor<2x64x2xi8, #b3> * tensor<2x64x64xbf16, #b3> -> tensor<2x64x64xf32, #b3>
+    tt.return %d : tensor<2x64x64xf32, #b3>
+  }
+}
+
+// -----
+
+#b2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @scaled_packed_along_m(%a: tensor<32x64xi8, #b2>, %scale: tensor<64x2xi8, #b2>, %b: tensor<64x64xbf16, #b2>, %c: tensor<64x64xf32, #b2>) -> tensor<64x64xf32, #b2> {
+    // expected-error @+1 {{'tritongpu-accelerate-matmul' does not support a tt.dot_scaled whose fp4 operand is packed along M or N yet}}
+    %d = tt.dot_scaled %a scale %scale, %b, %c lhs = e2m1 rhs = bf16 {fastMath = false, lhs_k_pack = false} : tensor<32x64xi8, #b2>, tensor<64x2xi8, #b2> * tensor<64x64xbf16, #b2> -> tensor<64x64xf32, #b2>
+    tt.return %d : tensor<64x64xf32, #b2>
+  }
+}
