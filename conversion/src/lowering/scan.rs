@@ -140,6 +140,12 @@ const REPEATS: &str = "tt.scan over a layout that repeats elements in registers"
 /// else `chunks * W * P` (see the module documentation). `Err` names what
 /// the lowering cannot scan.
 pub(crate) fn scratch_elements(dist: &Distributed, axis: usize) -> Result<u64, String> {
+    if axis >= dist.rank() {
+        return Err(format!(
+            "tt.scan along axis {axis}, which a rank-{} tensor does not have,",
+            dist.rank()
+        ));
+    }
     if repeats_in_registers(dist) {
         return Err(REPEATS.into());
     }

@@ -26,3 +26,20 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A scan along an axis its operand does not have (the verifier lets it
+// through, as Triton's) is refused where its scratch is sized.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @scan_axis_out_of_range(%x: tensor<128xi32, #blocked>) -> tensor<128xi32, #blocked> {
+    // expected-error @+1 {{'allocate-shared-memory-nv' does not support tt.scan along axis 1, which a rank-1 tensor does not have, yet}}
+    %s = "tt.scan"(%x) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.addi %a, %b : i32
+      tt.scan.return %c : i32
+    }) : (tensor<128xi32, #blocked>) -> tensor<128xi32, #blocked>
+    tt.return %s : tensor<128xi32, #blocked>
+  }
+}
