@@ -465,24 +465,13 @@ impl<'c, 'a> Emitter<'c, 'a> {
         result: Option<Type<'c>>,
         side_effects: bool,
     ) -> Option<Value<'c, 'a>> {
-        self.build_asm(asm, constraints, operands, result, side_effects, true)
+        self.asm_with(asm, constraints, operands, result, side_effects, true)
     }
 
-    /// The user's inline PTX (`tt.elementwise_inline_asm`), as [`Self::asm`]
-    /// but without the empty `operand_attrs` of Triton's PTXBuilder, as
-    /// Triton builds it.
-    pub fn user_asm(
-        &self,
-        asm: &str,
-        constraints: &str,
-        operands: &[Value<'c, 'a>],
-        result: Option<Type<'c>>,
-        side_effects: bool,
-    ) -> Option<Value<'c, 'a>> {
-        self.build_asm(asm, constraints, operands, result, side_effects, false)
-    }
-
-    fn build_asm(
+    /// As [`Self::asm`], with or without the empty `operand_attrs` of
+    /// Triton's PTXBuilder (the user's `tt.elementwise_inline_asm` goes
+    /// without, as Triton builds it).
+    pub fn asm_with(
         &self,
         asm: &str,
         constraints: &str,

@@ -9,7 +9,6 @@
 //! result types, built from its bits (the subnormal 0.5 apart).
 
 use melior::ir::{OperationRef, Value, ValueLike};
-use tt_dialect::ir as ttir;
 
 use super::{
     operand, result,
@@ -22,10 +21,7 @@ pub fn lower<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    let axis = ttir::inherent_attribute(op, "axis")
-        .and_then(ttir::int_value)
-        .map(|(v, _)| v as usize)
-        .ok_or("the axis attribute is missing")?;
+    let axis = super::axis(op)?;
     let src_value = operand(op, 0)?;
     let out = result(op);
     let src = lw.distributed(src_value.r#type())?;

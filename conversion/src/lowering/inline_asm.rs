@@ -94,7 +94,7 @@ pub fn lower<'c, 'a>(
                 packed.push(emit.vector_of(group, llvm));
             }
         }
-        let value = emit.user_asm(&asm, &constraints, &packed, returned, !pure);
+        let value = emit.asm_with(&asm, &constraints, &packed, returned, !pure, false);
         let Some(value) = value else { continue };
         let mut field = 0;
         for (k, r) in results.iter().enumerate() {

@@ -769,30 +769,24 @@ pub fn async_copy<'c, 'a>(
         let address = emit.gep(base, offset, element);
         // A masked-off copy reads no byte and zero-fills (source size 0);
         // without a mask the source size is the immediate copy size.
-        match &masks {
+        let mut operands = vec![address, ptrs[start]];
+        let source_size = match &masks {
             Some(m) => {
                 let m = value_at(m, start);
-                let size = emit.select(m, emit.i32(bytes as i64), emit.i32(0));
-                emit.inline_asm(
-                    &format!(
-                        "cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x{bytes:x}, $2;"
-                    ),
-                    "r,l,r",
-                    &[address, ptrs[start], size],
-                    None,
-                );
+                operands.push(emit.select(m, emit.i32(bytes as i64), emit.i32(0)));
+                "$2".to_owned()
             }
-            None => {
-                emit.inline_asm(
-                    &format!(
-                        "cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x{bytes:x}, 0x{bytes:x};"
-                    ),
-                    "r,l",
-                    &[address, ptrs[start]],
-                    None,
-                );
-            }
-        }
+            None => format!("0x{bytes:x}"),
+        };
+        let constraints = if masks.is_some() { "r,l,r" } else { "r,l" };
+        emit.inline_asm(
+            &format!(
+                "cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x{bytes:x}, {source_size};"
+            ),
+            constraints,
+            &operands,
+            None,
+        );
     }
     let token = emit.i32(0);
     lw.set(result(op), vec![token]);

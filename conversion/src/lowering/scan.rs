@@ -68,12 +68,6 @@ struct AxisSplit {
 }
 
 fn split_axis(dist: &Distributed, axis: usize) -> Result<AxisSplit, String> {
-    if axis >= dist.rank() {
-        return Err(format!(
-            "axis {axis} is out of range for rank {}",
-            dist.rank()
-        ));
-    }
     let unsupported = || {
         "tt.scan needs the axis laid out as consecutive registers, then consecutive lanes, then \
          warps, then repeated tiles; this layout is not supported"

@@ -203,17 +203,6 @@ fn split_blocked(layout: &Layout, shape: &[i64]) -> Option<Blocked> {
     })
 }
 
-/// Whether two layouts place the elements of a tensor of `shape` alike
-/// (Triton's `areLayoutsEquivalent`: the same linear layout).
-fn equivalent(a: &Layout, b: &Layout, shape: &[i64]) -> bool {
-    let (Ok(la), Ok(lb)) = (to_linear_layout(a, shape), to_linear_layout(b, shape)) else {
-        return false;
-    };
-    ["register", "lane", "warp", "block"]
-        .iter()
-        .all(|d| la.bases(d) == lb.bases(d))
-}
-
 /// The result encoding of `tt.join` on operands of `shape` with `layout`
 /// (Triton's `inferJoinOpEncoding`): a new last dimension of two elements,
 /// held by each thread as its fastest-varying registers (a blocked layout
@@ -237,7 +226,7 @@ pub fn infer_join(layout: &Layout, shape: &[i64]) -> Option<String> {
                     &b.warps_per_cta,
                     &b.order,
                 );
-                if equivalent(&split, layout, shape) {
+                if ttg_dialect::to_linear::equivalent(&split, layout, shape).unwrap_or(false) {
                     return parent.text();
                 }
             }

@@ -1944,10 +1944,7 @@ impl Remat {
             let Some(if_op) = ir::defining_op(v).filter(|d| ir::is(*d, "scf.if")) else {
                 continue;
             };
-            let yields: Vec<MlirOperation> = ir::regions(if_op)
-                .into_iter()
-                .filter_map(|r| ir::blocks(r).first().and_then(|b| ir::terminator(*b)))
-                .collect();
+            let yields = scf::if_yields(if_op).unwrap_or_default();
             let [then_yield, else_yield] = yields[..] else {
                 terminals.push(v);
                 continue;

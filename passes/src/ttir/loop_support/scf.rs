@@ -711,7 +711,7 @@ static SIMPLIFY_TRIVIAL_LOOPS: Pattern = Pattern {
 
 /// The `scf.yield`s ending the branches of the `scf.if` `op`, when each
 /// branch has one and each yields one value per result.
-fn if_yields(op: MlirOperation) -> Option<Vec<MlirOperation>> {
+pub fn if_yields(op: MlirOperation) -> Option<Vec<MlirOperation>> {
     let results = ir::result_count(op);
     ir::regions(op)
         .into_iter()
