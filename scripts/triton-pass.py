@@ -52,6 +52,12 @@ def add_pass(pm, flag, opts, lib):
         "triton-nvidia-tma-lowering": lambda: nv.ttnvgpuir.add_tma_lowering(pm),
         "triton-loop-aware-cse": lambda: p.ttir.add_loop_aware_cse(pm),
         "triton-licm": lambda: p.ttir.add_triton_licm(pm),
+        "allocate-shared-memory": lambda: p.ttgpuir.add_allocate_shared_memory(pm),
+        "allocate-shared-memory-nv": lambda: nv.ttgpuir.add_allocate_shared_memory_nv(
+            pm, num("compute-capability", 90), num("ptx-version", 88)),
+        "convert-triton-gpu-to-llvm": lambda: nv.ttgpuir.add_to_llvmir(
+            pm, num("compute-capability", 90), num("ptx-version", 88)),
+        "convert-nv-gpu-to-llvm": lambda: nv.ttnvgpuir.add_nvgpu_to_llvm(pm),
         "canonicalize": lambda: p.common.add_canonicalizer(pm),
         "cse": lambda: p.common.add_cse(pm),
         "sccp": lambda: p.common.add_sccp(pm),

@@ -235,7 +235,9 @@ impl<'c, 'a> ThreadIds<'c, 'a> {
     /// matching weights (`lane_weights[k]` for lane bit `k`, likewise for
     /// warps): a linear map's value at this thread. As `tid` is the lane
     /// bits below the warp bits, the weights are read as one list over
-    /// `tid`'s bits when every lane bit has one, and runs of bits whose
+    /// `tid`'s bits when every lane bit has one and some warp bit has a
+    /// non-zero one (a map of the lane alone reads the lane, whose masked
+    /// bits the lowering's lane tests share), and runs of bits whose
     /// weights are consecutive powers of two become one shifted field, so
     /// `4 * tid` is a shift, not a term per bit.
     pub fn linear<W: Copy + Into<i64>>(
@@ -245,7 +247,8 @@ impl<'c, 'a> ThreadIds<'c, 'a> {
         warp_weights: &[W],
     ) -> Value<'c, 'a> {
         let weights = |ws: &[W]| ws.iter().map(|&w| w.into()).collect::<Vec<i64>>();
-        if lane_weights.len() == self.lane_bits {
+        let no_warp = warp_weights.iter().all(|&w| w.into() == 0);
+        if lane_weights.len() == self.lane_bits && !no_warp {
             let mut all = weights(lane_weights);
             all.extend(weights(warp_weights));
             return xor_of_bits(emit, &[(self.tid, &all)]);
@@ -263,7 +266,8 @@ impl<'c, 'a> ThreadIds<'c, 'a> {
 /// The XOR, over every `(id, weights)` pair and every set bit `k` of `id`,
 /// of `weights[k]`; zero weights cost nothing and no term gives the
 /// constant 0. A run of bits `k..k+n` whose weights are `w, 2w, 4w, ...`
-/// with `w` a power of two is one term, `((id >> k) & (2^n - 1)) * w`.
+/// with `w` a power of two is one term, `(id & ((2^n - 1) << k))` shifted
+/// from bit `k` to `w`'s bit.
 fn xor_of_bits<'c, 'a>(emit: &Emitter<'c, 'a>, parts: &[(Value<'c, 'a>, &[i64])]) -> Value<'c, 'a> {
     let mut acc: Option<Value> = None;
     for &(id, weights) in parts {
@@ -280,16 +284,24 @@ fn xor_of_bits<'c, 'a>(emit: &Emitter<'c, 'a>, parts: &[(Value<'c, 'a>, &[i64])]
                     n += 1;
                 }
             }
-            let shifted = if k == 0 {
-                id
+            let term = if w > 0 && w & (w - 1) == 0 {
+                // Mask in place, then shift to the weight's bit (Triton's
+                // form, which LLVM keeps when the masked bits have other
+                // users).
+                let field = emit.and(id, emit.i32(((1i64 << n) - 1) << k));
+                let to = w.trailing_zeros() as i64;
+                match to.cmp(&(k as i64)) {
+                    std::cmp::Ordering::Equal => field,
+                    std::cmp::Ordering::Less => emit.lshr(field, emit.i32(k as i64 - to)),
+                    std::cmp::Ordering::Greater => emit.shl(field, emit.i32(to - k as i64)),
+                }
             } else {
-                emit.lshr(id, emit.i32(k as i64))
-            };
-            let field = emit.and(shifted, emit.i32((1i64 << n) - 1));
-            let term = if w == 1 {
-                field
-            } else {
-                emit.mul(field, emit.i32(w))
+                let shifted = if k == 0 {
+                    id
+                } else {
+                    emit.lshr(id, emit.i32(k as i64))
+                };
+                emit.mul(emit.and(shifted, emit.i32(1)), emit.i32(w))
             };
             acc = Some(acc.map_or(term, |a| emit.xor(a, term)));
             k += n;

@@ -998,13 +998,15 @@ impl<'c, 'a> Lowering<'c, 'a> {
         self.shared_base = None;
         self.uniform_warp = None;
         let entry = self.prologue(location);
-        self.threads = Some(ThreadIds::new(&entry, self.threads_per_warp));
         for i in 0..old_entry.argument_count() {
             let arg: Value = old_entry.argument(i).expect("argument").into();
             let new: Value = prologue_block.argument(i).expect("argument").into();
             let values = self.unpack_abi(&entry, new, arg.r#type());
             self.set(arg, values);
         }
+        // After the arguments' unpacking, as Triton's lowering reads the
+        // thread id where it is first needed.
+        self.threads = Some(ThreadIds::new(&entry, self.threads_per_warp));
         let arguments = prologue_block.argument_count();
         if !is_kernel {
             self.shared_base = Some(

@@ -7,8 +7,8 @@
 // fast PTX forms; other math goes to libdevice; cp.async copies to shared
 // memory at the allocated offset; unsupported ops get a located error.
 // A thread's offsets read tid.x as one field where the layout's lane and
-// warp bases are consecutive powers of two (4 * tid here, not a term per
-// bit).
+// warp bases are consecutive powers of two ((tid & 127) << 2 here, not a
+// term per bit).
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --convert-triton-gpu-to-llvm | FileCheck %s
 
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -20,8 +20,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
 // CHECK: %[[MASK:.*]] = llvm.mlir.constant(127 : i32)
 // CHECK-NEXT: %[[FIELD:.*]] = llvm.and %[[TID]], %[[MASK]]
-// CHECK-NEXT: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32)
-// CHECK-NEXT: llvm.mul %[[FIELD]], %[[FOUR]]
+// CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i32)
+// CHECK-NEXT: llvm.shl %[[FIELD]], %[[TWO]]
 // CHECK-NEXT: llvm.br
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "mov.u32 $0, 0x0;\0A\09mov.u32 $1, 0x0;\0A\09mov.u32 $2, 0x0;\0A\09mov.u32 $3, 0x0;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b"
