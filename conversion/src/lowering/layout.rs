@@ -269,7 +269,8 @@ impl<'c, 'a> ThreadIds<'c, 'a> {
 /// with `w` a power of two is one term, `(id & ((2^n - 1) << k))` shifted
 /// from bit `k` to `w`'s bit.
 fn xor_of_bits<'c, 'a>(emit: &Emitter<'c, 'a>, parts: &[(Value<'c, 'a>, &[i64])]) -> Value<'c, 'a> {
-    let mut acc: Option<Value> = None;
+    // (id, first bit, bits in the run, weight of the first bit)
+    let mut runs = Vec::new();
     for &(id, weights) in parts {
         let mut k = 0;
         while k < weights.len() {
@@ -284,28 +285,35 @@ fn xor_of_bits<'c, 'a>(emit: &Emitter<'c, 'a>, parts: &[(Value<'c, 'a>, &[i64])]
                     n += 1;
                 }
             }
-            let term = if w > 0 && w & (w - 1) == 0 {
-                // Mask in place, then shift to the weight's bit (Triton's
-                // form, which LLVM keeps when the masked bits have other
-                // users).
-                let field = emit.and(id, emit.i32(((1i64 << n) - 1) << k));
-                let to = w.trailing_zeros() as i64;
-                match to.cmp(&(k as i64)) {
-                    std::cmp::Ordering::Equal => field,
-                    std::cmp::Ordering::Less => emit.lshr(field, emit.i32(k as i64 - to)),
-                    std::cmp::Ordering::Greater => emit.shl(field, emit.i32(to - k as i64)),
-                }
-            } else {
-                let shifted = if k == 0 {
-                    id
-                } else {
-                    emit.lshr(id, emit.i32(k as i64))
-                };
-                emit.mul(emit.and(shifted, emit.i32(1)), emit.i32(w))
-            };
-            acc = Some(acc.map_or(term, |a| emit.xor(a, term)));
+            runs.push((id, k, n, w));
             k += n;
         }
+    }
+    // The bits that stay in place come first, then the moved ones (Triton's
+    // order: LLVM then sees no bit permutation among the first terms to
+    // fold into a bitreverse).
+    runs.sort_by_key(|&(_, k, _, w)| w != 1 << k);
+    let mut acc: Option<Value> = None;
+    for (id, k, n, w) in runs {
+        let term = if w > 0 && w & (w - 1) == 0 {
+            // Mask in place, then shift to the weight's bit (Triton's form,
+            // which LLVM keeps when the masked bits have other users).
+            let field = emit.and(id, emit.i32(((1i64 << n) - 1) << k));
+            let to = i64::from(w.trailing_zeros());
+            match to.cmp(&(k as i64)) {
+                std::cmp::Ordering::Equal => field,
+                std::cmp::Ordering::Less => emit.lshr(field, emit.i32(k as i64 - to)),
+                std::cmp::Ordering::Greater => emit.shl(field, emit.i32(to - k as i64)),
+            }
+        } else {
+            let shifted = if k == 0 {
+                id
+            } else {
+                emit.lshr(id, emit.i32(k as i64))
+            };
+            emit.mul(emit.and(shifted, emit.i32(1)), emit.i32(w))
+        };
+        acc = Some(acc.map_or(term, |a| emit.xor(a, term)));
     }
     acc.unwrap_or_else(|| emit.i32(0))
 }

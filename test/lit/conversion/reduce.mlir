@@ -16,8 +16,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     // The two registers first, then the 32 lanes: an integer add over the
     // whole warp is one redux.sync (sm_80 on, as Triton's warpReduce).
     // CHECK: ^bb1:
+    // make_range adds its start (0) to both registers first.
+    // CHECK-COUNT-2: llvm.add %{{.*}}, %{{.*}} : i32
     // CHECK: %[[PAIR:.*]] = llvm.add
-    // CHECK: %[[ALL:.*]] = llvm.mlir.constant(-1 : i32)
+    // CHECK-NEXT: %[[ALL:.*]] = llvm.mlir.constant(-1 : i32)
     // CHECK: nvvm.redux.sync add %[[PAIR]], %[[ALL]] : i32 -> i32
     // CHECK-NOT: nvvm.shfl.sync
     // CHECK-NOT: nvvm.barrier0

@@ -137,7 +137,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     // counts from lane 31 down and the shuffles go down.
     // CHECK: ^bb1:
     // CHECK-NEXT: llvm.mlir.constant(1 : i32)
-    // CHECK-NEXT: %[[X1:.*]] = llvm.xor %{{.*}}, %{{.*}} : i32
+    // CHECK-NEXT: %[[X1R:.*]] = llvm.xor %{{.*}}, %{{.*}} : i32
+    // CHECK: %[[X1:.*]] = llvm.add %[[X1R]], %{{.*}} : i32
     // CHECK: %[[MIRRORED:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
     // CHECK: %[[TOTAL:.*]] = llvm.add %[[X1]], %{{.*}} : i32
     // CHECK: %[[S1:.*]] = nvvm.shfl.sync down %{{.*}}, %[[TOTAL]]
