@@ -524,7 +524,7 @@ Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
                               "CGALayout"})) ||
       failed(fields.unsignedValue("swizzlingByteWidth", swizzle, true)) ||
       failed(fields.boolValue("transposed", transposed)) ||
-      failed(fields.unsignedValue("elementBitWidth", bits, true)) ||
+      failed(fields.unsignedValue("elementBitWidth", bits, false, 0)) ||
       failed(fields.boolValue("fp4Padded", fp4Padded)) ||
       failed(fields.bases("CGALayout", cga)))
     return {};
@@ -535,9 +535,18 @@ Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
                              : 2;
   if (failed(fields.unsignedValue("rank", rank, false, impliedRank)))
     return {};
-  return checked(parser, loc,
-                 get(parser.getContext(), swizzle, transposed, bits, fp4Padded,
-                     rank, nonEmpty(cga)));
+  // A missing `elementBitWidth` (Triton's parser leaves it uninitialized)
+  // is 0 here, which the memory descriptor holding the attribute replaces
+  // with its element type's width; the other fields are checked now.
+  auto attr = get(parser.getContext(), swizzle, transposed, bits, fp4Padded,
+                  rank, nonEmpty(cga));
+  if (bits != 0)
+    return checked(parser, loc, attr);
+  if (!checked(parser, loc,
+               get(parser.getContext(), swizzle, transposed, 16, fp4Padded,
+                   rank, nonEmpty(cga))))
+    return {};
+  return attr;
 }
 
 void NVMMASharedEncodingAttr::print(AsmPrinter &printer) const {
@@ -691,6 +700,15 @@ Type MemDescType::parse(AsmParser &parser) {
     return {};
   if (allocShape.empty())
     allocShape = shape;
+  // An `nvmma_shared` written without `elementBitWidth` takes the width of
+  // the elements it holds.
+  if (auto nvmma = dyn_cast<NVMMASharedEncodingAttr>(encoding);
+      nvmma && nvmma.getElementBitWidth() == 0 &&
+      elementType.isIntOrFloat())
+    encoding = NVMMASharedEncodingAttr::get(
+        parser.getContext(), nvmma.getSwizzlingByteWidth(),
+        nvmma.getTransposed(), elementType.getIntOrFloatBitWidth(),
+        nvmma.getFp4Padded(), nvmma.getRank(), nvmma.getCGALayout());
   auto type = get(parser.getContext(), shape, elementType, encoding,
                   memorySpace, mutableMemory, allocShape);
   if (!checked(parser, loc, TypeAttr::get(type)))

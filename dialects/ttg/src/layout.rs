@@ -1063,6 +1063,16 @@ impl<'c> MemDesc<'c> {
             Some(layout) if !layout.is_distributed() => layout,
             _ => return Err(format!("{} is not a valid encoding", self.encoding)),
         };
+        if let Layout::NvmmaShared {
+            element_bit_width: 0,
+            ..
+        } = layout
+        {
+            return Err(format!(
+                "{} has no elementBitWidth, and {} elements do not give one",
+                self.encoding, self.element
+            ));
+        }
         if memory_space(self.memory_space) != Some(MemorySpace::Shared) {
             return Err(format!(
                 "memorySpace must be SharedMemorySpace for shared encoding. Got {}",

@@ -1151,3 +1151,14 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// Pointer elements give an nvmma_shared without elementBitWidth no width.
+#nvmma_nw = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // expected-error @+1 {{has no elementBitWidth, and !tt.ptr<f16> elements do not give one}}
+  tt.func @f(%x: !ttg.memdesc<64x64x!tt.ptr<f16>, #nvmma_nw, #ttg.shared_memory>) {
+    tt.return
+  }
+}

@@ -266,3 +266,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return %r : i32
   }
 }
+
+// -----
+
+// An nvmma_shared written without elementBitWidth (Triton's lit files do
+// this) takes the width of the memory descriptor's elements.
+// CHECK-DAG: #[[S16:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-DAG: #[[S8:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>
+// CHECK-LABEL: @nvmma_without_width
+// CHECK-SAME: !ttg.memdesc<64x64xf16, #[[S16]], #smem>
+// CHECK-SAME: !ttg.memdesc<64x64xi8, #[[S8]], #smem>
+#nvmma_nw = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
+  tt.func @nvmma_without_width(%a: !ttg.memdesc<64x64xf16, #nvmma_nw, #smem>, %b: !ttg.memdesc<64x64xi8, #nvmma_nw, #smem>) {
+    tt.return
+  }
+}
