@@ -1826,6 +1826,22 @@ impl Remat {
                 self.add(r, enc, ir::result(c, 0));
                 continue;
             }
+            // A convert whose (rematerialized) source is already in the
+            // layout the slice wants is not cloned: its result becomes that
+            // source, as in Triton, so a later slice reaching it sees the
+            // source and the conversions already made of it.
+            if ir::is(op, "ttg.convert_layout") {
+                let old = ir::result(op, 0);
+                let operand = ir::operand(op, 0);
+                let src = mapping.get(&Val(operand)).map_or(operand, |v| v.0);
+                if let Some(&enc) = slice.layout.get(&Val(old)) {
+                    if tensor_encoding(ir::value_type(src)).map(key) == Some(key(enc)) {
+                        mapping.insert(Val(old), Val(src));
+                        self.add(old, enc, src);
+                        continue;
+                    }
+                }
+            }
             let clone = ir::clone_mapped(op, &mut mapping);
             ir::insert_before(op, clone);
             for (old, new) in ir::results(op).into_iter().zip(ir::results(clone)) {
