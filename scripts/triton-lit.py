@@ -3,8 +3,12 @@
 97 NVIDIA-relevant files, unchanged) with `tt-opt` in place of `triton-opt`
 under LLVM 22's `lit` (`test/triton-lit/lit.cfg.py`), prints how many pass
 per folder, and compares every file's outcome with
-`test/triton-lit/expected-failures.txt` (one `path | reason` line per file
-that does not pass yet; the reason is the first error it shows).
+`test/triton-lit/expected-failures.txt` (one `path | kind | reason` line per
+file that does not pass yet: `kind` is `blackwell` or `amd` where the file
+needs hardware paths this project does not build for, `upstream` where Triton
+3.6.0 itself or MLIR 22 stands in the way, `todo` otherwise; the reason says
+what is missing, and the runner prints each file's first error of this run
+under it).
 
     scripts/triton-lit.py [--tests DIR] [--tools DIR] [--update]
 
@@ -50,14 +54,20 @@ def first_error(output):
     return "no error message (FileCheck or exit status)"
 
 
+KINDS = ("blackwell", "amd", "upstream", "todo")
+
+
 def read_list():
+    """path -> (kind, reason) for each expected failure."""
     expected = {}
     if os.path.exists(LIST):
         for line in open(LIST):
             line = line.strip()
             if line and not line.startswith("#"):
-                path, _, reason = line.partition(" | ")
-                expected[path.strip()] = reason.strip()
+                path, kind, reason = (part.strip() for part in line.split(" | ", 2))
+                if kind not in KINDS:
+                    sys.exit(f"triton-lit: {path}: kind '{kind}' is not one of {', '.join(KINDS)}")
+                expected[path] = (kind, reason)
     return expected
 
 
@@ -142,21 +152,30 @@ def main():
         print(f"  {path} ({text}): {reason}")
 
     failing = {p: first_error(o) for p, (c, o) in outcomes.items() if c != "PASS"}
+    expected = read_list()
     if args.update:
+        # Files still failing keep their kind and reason; new ones start as
+        # `todo` with their first error, to be explained by hand.
         with open(LIST, "w") as f:
-            f.write("# Triton 3.6 lit files that do not pass with tt-opt yet, each with the first\n"
-                    "# error it shows (scripts/triton-lit.py --update writes this list; a file\n"
-                    "# leaves it only by passing).\n")
+            f.write("# Triton 3.6 lit files that do not pass with tt-opt yet: path | kind |\n"
+                    "# reason (scripts/triton-lit.py explains the kinds; --update rewrites\n"
+                    "# this list, keeping the reasons of files still failing; a file leaves it\n"
+                    "# only by passing).\n")
             for path in sorted(failing):
-                f.write(f"{path} | {failing[path]}\n")
+                kind, reason = expected.get(path, ("todo", failing[path]))
+                f.write(f"{path} | {kind} | {reason}\n")
         print(f"triton-lit: wrote {len(failing)} expected failures to {os.path.relpath(LIST, ROOT)}")
         return 0
-    expected = read_list()
     new = sorted(p for p in failing if p not in expected)
     fixed = sorted(p for p in expected if p in outcomes and p not in failing)
-    print(f"expected failures: {len(expected)}")
+    kinds = collections.Counter(kind for kind, _ in expected.values())
+    print(f"expected failures: {len(expected)} ("
+          + ", ".join(f"{kinds[k]} {k}" for k in KINDS if kinds[k]) + ")")
     for path in sorted(expected):
-        print(f"  {path}: {expected[path]}")
+        kind, reason = expected[path]
+        print(f"  {path} [{kind}]: {reason}")
+        if path in failing:
+            print(f"      first error now: {failing[path]}")
     for path in new:
         print(f"FAIL (not in the list): {path}: {failing[path]}")
     for path in fixed:
