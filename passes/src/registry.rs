@@ -190,6 +190,7 @@ pub static PASSES: &[PassInfo] = &[
         kind: PassKind::Rust(crate::ttgir::dot_path::warp_specialization_factory),
     },
     upstream("reconcile-unrealized-casts", "Simplify and eliminate unrealized conversion casts", None, &[]),
+    rust(&crate::ttgir::relayout_tritongpu::PASS),
     upstream("sccp", "Sparse Conditional Constant Propagation", None, &[]),
     upstream("strip-debuginfo", "Strip debug info from all operations", None, &[]),
     upstream("symbol-dce", "Eliminate dead symbols", None, &[]),

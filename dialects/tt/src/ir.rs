@@ -252,6 +252,57 @@ pub fn inherent_attribute<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<At
     }
 }
 
+/// Triton's `lookupNumWarps`: the `ttg.num-warps` of the nearest enclosing
+/// function or module (`op` itself included), or the warp count the
+/// enclosing `ttg.warp_specialize` gives the partition holding `op`;
+/// `None` when nothing around `op` names a positive count.
+pub fn lookup_num_warps(op: OperationRef) -> Option<u32> {
+    let positive = |attr: Attribute| {
+        int_value(attr)
+            .map(|(v, _)| v)
+            .filter(|&n| n > 0)
+            .and_then(|n| u32::try_from(n).ok())
+    };
+    let mut current = op;
+    loop {
+        if is_op(current, "builtin.module") || is_op(current, "tt.func") {
+            if let Some(n) = current.attribute("ttg.num-warps").ok().and_then(positive) {
+                return Some(n);
+            }
+        }
+        let parent = current.parent_operation()?;
+        if is_op(parent, "ttg.warp_specialize.partitions") {
+            // SAFETY: `current` is a live op nested in `parent`, so its
+            // block and that block's region exist and belong to `parent`,
+            // whose regions are read by index within their count.
+            let index = unsafe {
+                let region = mlir_sys::mlirBlockGetParentRegion(mlir_sys::mlirOperationGetBlock(
+                    current.to_raw(),
+                ));
+                (0..mlir_sys::mlirOperationGetNumRegions(parent.to_raw())).position(|r| {
+                    mlir_sys::mlirOperationGetRegion(parent.to_raw(), r).ptr == region.ptr
+                })
+            };
+            let counts = parent
+                .parent_operation()
+                .and_then(|ws| ws.attribute("partitionNumWarps").ok())
+                .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
+                .map(|a| {
+                    (0..a.len())
+                        .filter_map(|i| a.element(i).ok())
+                        .collect::<Vec<i32>>()
+                })
+                .unwrap_or_default();
+            if let Some(&n) = index.and_then(|i| counts.get(i)) {
+                if n > 0 {
+                    return Some(n as u32);
+                }
+            }
+        }
+        current = parent;
+    }
+}
+
 /// Whether the unit attribute `name` is set on `op`.
 pub fn has_unit_attribute(op: OperationRef, name: &str) -> bool {
     inherent_attribute(op, name)

@@ -893,6 +893,82 @@ impl LinearLayout {
         Some(self.sublayout(&ins, &outs))
     }
 
+    /// The layout restricted to the first `new_size` indices of input
+    /// `name` (Triton's `resizeInDim`): its bases beyond `log2(new_size)`
+    /// are dropped; output sizes are unchanged.
+    pub fn resize_in_dim(&self, name: &str, new_size: i32) -> Result<Self, String> {
+        let i = self
+            .in_dim_index(name)
+            .ok_or_else(|| format!("no input dimension {name}"))?;
+        if !is_pow2(new_size) || new_size > self.in_dim_size(name) {
+            return Err(format!(
+                "cannot resize {name} of size {} to {new_size}",
+                self.in_dim_size(name)
+            ));
+        }
+        let mut result = self.clone();
+        result.ins[i].1.truncate(log2(new_size) as usize);
+        Ok(result)
+    }
+
+    /// The left quotient `C` with `divisor * C == self` (Triton's
+    /// `divideLeft`), if there is one: `C` has this layout's dimensions;
+    /// each input dimension of `divisor` must be an input here whose first
+    /// bases equal `divisor`'s (zero along the outputs `divisor` lacks),
+    /// and the remaining bases must be multiples of `divisor`'s output
+    /// sizes. `None` when no such `C` exists.
+    pub fn divide_left(&self, divisor: &Self) -> Option<Self> {
+        if divisor.ins.iter().any(|(n, _)| !self.has_in_dim(n))
+            || divisor.outs.iter().any(|(n, _)| !self.has_out_dim(n))
+        {
+            return None;
+        }
+        let divisor_size = |out: &str| divisor.out_dim_index(out).map_or(1, |k| divisor.outs[k].1);
+        let mut outs = Vec::with_capacity(self.outs.len());
+        for (name, size) in &self.outs {
+            let d = divisor_size(name);
+            if size % d != 0 {
+                return None;
+            }
+            outs.push((name.clone(), size / d));
+        }
+        let mut ins = Vec::with_capacity(self.ins.len());
+        for (name, bases) in &self.ins {
+            let head = divisor.bases(name);
+            if head.len() > bases.len() {
+                return None;
+            }
+            for (i, basis) in bases.iter().enumerate().take(head.len()) {
+                let agrees = self
+                    .outs
+                    .iter()
+                    .zip(basis)
+                    .all(|((out, _), &v)| v == divisor.basis(name, i, out));
+                if !agrees {
+                    return None;
+                }
+            }
+            let mut rest = Vec::with_capacity(bases.len() - head.len());
+            for basis in &bases[head.len()..] {
+                let mut divided = Vec::with_capacity(basis.len());
+                for ((out, _), &v) in self.outs.iter().zip(basis) {
+                    let d = divisor_size(out);
+                    if v % d != 0 {
+                        return None;
+                    }
+                    divided.push(v / d);
+                }
+                rest.push(divided);
+            }
+            ins.push((name.clone(), rest));
+        }
+        let quotient = Self::new(ins, outs).ok()?;
+        // Checked as Triton asserts it: the product gives this layout back.
+        let product = divisor.try_mul(&quotient).ok()?;
+        let same = product.ins == self.ins && product.outs == self.outs;
+        same.then_some(quotient)
+    }
+
     /// Equality of bases and output names, whatever the output sizes.
     pub fn equal_ignoring_out_dim_sizes(&self, other: &Self) -> bool {
         self.ins == other.ins
@@ -1676,5 +1752,47 @@ pub(crate) mod tests {
             let q = prod.quotient(&["register"]).unwrap();
             assert_eq!(q, outer);
         }
+    }
+
+    #[test]
+    fn divide_left_undoes_products() {
+        let b = LinearLayout::identity_1d(4, "col", "dim1");
+        let c = ll(
+            &[("row", &[&[1, 0], &[2, 0]]), ("col", &[&[0, 1], &[4, 0]])],
+            &["dim0", "dim1"],
+        );
+        let a = b.try_mul(&c).unwrap();
+        assert_eq!(a.divide_left(&b), Some(c.clone()));
+        // Dividing by the trivial layout gives the layout back.
+        assert_eq!(
+            a.divide_left(&LinearLayout::identity_1d(1, "col", "dim1")),
+            Some(a.clone())
+        );
+        // The first columns are not contiguous along dim1 in c.
+        assert_eq!(c.divide_left(&b), None);
+        // Unknown dimensions.
+        assert_eq!(
+            a.divide_left(&LinearLayout::identity_1d(2, "lane", "dim1")),
+            None
+        );
+        // Zeros divide zero bases.
+        let padded = LinearLayout::zeros_1d(2, "col", "dim1")
+            .try_mul(&c)
+            .unwrap();
+        assert_eq!(
+            padded.divide_left(&LinearLayout::zeros_1d(2, "col", "dim1")),
+            Some(c)
+        );
+    }
+
+    #[test]
+    fn resize_in_dim_drops_the_last_bases() {
+        let a = LinearLayout::identity_1d(32, "lane", "row");
+        let r = a.resize_in_dim("lane", 8).unwrap();
+        assert_eq!(r.bases("lane"), [vec![1], vec![2], vec![4]].as_slice());
+        assert_eq!(r.out_dim_size("row"), 32);
+        assert!(a.resize_in_dim("lane", 64).is_err());
+        assert!(a.resize_in_dim("lane", 3).is_err());
+        assert!(a.resize_in_dim("warp", 1).is_err());
     }
 }

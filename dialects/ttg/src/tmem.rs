@@ -352,6 +352,371 @@ pub fn encoding_of(ty: Type) -> Option<TmemEncoding> {
     MemDesc::of(ty).and_then(|m| TmemEncoding::read(m.encoding))
 }
 
+/// The shapes of the tensor-memory load and store instructions
+/// (`tcgen05.ld` / `tcgen05.st`), Triton's `TMemAccessAtom`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TmemAccessAtom {
+    /// `32x32b`: lane `i` of a warp accesses row `i` of its 32-row group.
+    I32x32b,
+    /// `16x32bx2`: two 16-row halves; only inferred from `32x32b`.
+    I16x32bx2,
+    /// `16x64b`.
+    I16x64b,
+    /// `16x128b`.
+    I16x128b,
+    /// `16x256b`.
+    I16x256b,
+}
+
+const REGISTER: &str = "register";
+const LANE: &str = "lane";
+const WARP: &str = "warp";
+const BLOCK: &str = "block";
+
+/// Triton's `getTileLayout`: the `register`, `lane` (and with `with_warp`,
+/// `warp`) to `row`, `col` layout one instruction of `atom` accesses, for
+/// 32-bit elements; `unpacked` makes every register cover two columns (a
+/// 16-bit element unpacked into 32 bits). With `with_warp`, the four warps
+/// of a warp group cover rows 0, 32, 64 and 96 of 128.
+pub fn tile_layout(
+    atom: TmemAccessAtom,
+    unpacked: bool,
+    with_warp: bool,
+) -> Result<LinearLayout, String> {
+    let p = |r: i32, c: i32| vec![r, c];
+    // (register bases, lane bases) as [row, col].
+    let (regs, lanes): (Vec<Vec<i32>>, Vec<Vec<i32>>) = match atom {
+        TmemAccessAtom::I32x32b => (vec![], (0..5).map(|i| p(1 << i, 0)).collect()),
+        TmemAccessAtom::I16x32bx2 => (vec![], (0..4).map(|i| p(1 << i, 0)).collect()),
+        TmemAccessAtom::I16x64b => (vec![], vec![p(8, 0), p(0, 1), p(1, 0), p(2, 0), p(4, 0)]),
+        TmemAccessAtom::I16x128b => (
+            vec![p(8, 0)],
+            vec![p(0, 1), p(0, 2), p(1, 0), p(2, 0), p(4, 0)],
+        ),
+        TmemAccessAtom::I16x256b => (
+            vec![p(0, 1), p(8, 0)],
+            vec![p(0, 2), p(0, 4), p(1, 0), p(2, 0), p(4, 0)],
+        ),
+    };
+    let size = |bases: &[Vec<i32>], k: usize| {
+        bases
+            .iter()
+            .map(|b| b[k])
+            .max()
+            .map_or(1, |m| if m == 0 { 1 } else { m * 2 })
+    };
+    let all: Vec<Vec<i32>> = regs.iter().chain(&lanes).cloned().collect();
+    let (rows, cols) = (size(&all, 0), size(&all, 1));
+    let mut tile = LinearLayout::new(
+        vec![(REGISTER.into(), regs), (LANE.into(), lanes)],
+        vec![(ROW.into(), rows), (COL.into(), cols)],
+    )?;
+    if unpacked {
+        // Each register moves 32 / bitwidth (= 2) columns.
+        tile = LinearLayout::zeros_1d_sized(1, REGISTER, COL, 2)
+            .try_mul(&tile)?
+            .transpose_outs(&[ROW, COL])?;
+    }
+    if with_warp {
+        let cols = tile.out_dim_size(COL);
+        let ins = tile
+            .ins()
+            .iter()
+            .cloned()
+            .chain([(WARP.to_string(), vec![p(32, 0), p(64, 0)])])
+            .collect();
+        tile = LinearLayout::new(ins, vec![(ROW.into(), 128), (COL.into(), cols)])?;
+    }
+    Ok(tile)
+}
+
+/// Triton's `getDistributedLayoutForTmemLdSt`: the distributed layout
+/// (`register`, `lane`, `warp`, `block` to the buffer's dimensions) in
+/// which `num_warps` warps access, with instructions of `atom`, the
+/// tensor-memory buffer whose layout is `ll` (`row`, `col` to `dim0`,
+/// `dim1`, as [`TmemEncoding::to_linear_layout`] gives it) and whose
+/// elements have `bitwidth` bits. `Ok(None)` where the buffer cannot be
+/// accessed so (Triton's `nullopt`).
+///
+/// Elements below 32 bits are first packed: as many contiguous columns as
+/// fit 32 bits become one register's worth (a left division by an
+/// identity over the columns); 16-bit elements stored one per 32-bit
+/// column (`colStride = 2`) are unpacked; otherwise narrower elements are
+/// software-padded to 32 bits.
+pub fn distributed_layout_for_ld_st(
+    ll: &LinearLayout,
+    atom: TmemAccessAtom,
+    num_warps: u32,
+    bitwidth: u32,
+) -> Result<Option<LinearLayout>, String> {
+    let dims: Vec<String> = ll.out_dim_names().iter().map(|s| s.to_string()).collect();
+    if dims.len() != 2 || ll.in_dim_names() != [ROW, COL] {
+        return Err(format!(
+            "expected a tensor-memory layout from row, col to two dimensions, got {ll}"
+        ));
+    }
+    if num_warps < 4 || !num_warps.is_power_of_two() {
+        return Err(format!(
+            "tensor memory is accessed by a power of two of at least 4 warps, not {num_warps}"
+        ));
+    }
+    let d1 = dims[1].as_str();
+    if bitwidth != 32 {
+        if bitwidth == 0 || bitwidth > 32 || !bitwidth.is_power_of_two() {
+            return Err(format!(
+                "tensor memory elements of {bitwidth} bits are not supported"
+            ));
+        }
+        // Pack contiguous columns (b8 or b16 into b32, or b8 into b16 and
+        // recurse).
+        let mut best = (1, None);
+        let mut contig = 2;
+        while bitwidth * contig <= 32 {
+            match ll.divide_left(&LinearLayout::identity_1d(contig as i32, COL, d1)) {
+                Some(quotient) => best = (contig, Some(quotient)),
+                None => break,
+            }
+            contig *= 2;
+        }
+        if let (contig, Some(quotient)) = best {
+            let Some(inner) =
+                distributed_layout_for_ld_st(&quotient, atom, num_warps, bitwidth * contig)?
+            else {
+                return Ok(None);
+            };
+            return LinearLayout::identity_1d(contig as i32, REGISTER, d1)
+                .try_mul(&inner)
+                .and_then(|l| l.transpose_outs(&[&dims[0], d1]))
+                .map(Some);
+        }
+        let padding = LinearLayout::zeros_1d((32 / bitwidth) as i32, COL, d1);
+        let unpacked = padding
+            .try_mul(&LinearLayout::identity_1d(2, COL, d1))
+            .ok()
+            .and_then(|divisor| ll.divide_left(&divisor));
+        if let (16, Some(quotient)) = (bitwidth, unpacked) {
+            let Some(inner) = distributed_layout_for_ld_st(&quotient, atom, num_warps, 32)? else {
+                return Ok(None);
+            };
+            return LinearLayout::identity_1d(2, REGISTER, d1)
+                .try_mul(&inner)
+                .and_then(|l| l.transpose_outs(&[&dims[0], d1]))
+                .map(Some);
+        }
+        if let Some(quotient) = ll.divide_left(&padding) {
+            // Software padding.
+            return distributed_layout_for_ld_st(&quotient, atom, num_warps, 32);
+        }
+        if ll.in_dim_size(COL) == 1 {
+            // Software padding with just one column.
+            return distributed_layout_for_ld_st(ll, atom, num_warps, 32);
+        }
+        // fp4-padded layouts: no implicit padding upon load yet.
+        return Ok(None);
+    }
+    let mut tile = tile_layout(atom, false, false)?;
+    // tile: register, lane -> row, col; ll: row, col -> dims. The result
+    // is ll o tile, extended with registers for the remaining columns and
+    // with the warps.
+    let cols_tile = tile.out_dim_size(COL);
+    let cols_ll = ll.in_dim_size(COL);
+    let mut cols_missing = cols_ll / cols_tile;
+    if cols_missing == 0 {
+        return Ok(None);
+    }
+    let instr_32_rows = atom == TmemAccessAtom::I32x32b;
+    let layout_16_rows = ll
+        .bases(ROW)
+        .get(4)
+        .is_some_and(|b| b.iter().all(|&v| v == 0));
+    // The lowering computes ll^-1 o (ll o tile) and expects the tile back,
+    // so ll o tile must be injective.
+    let mut comp = tile
+        .compose(ll)?
+        .sublayout(&[REGISTER, LANE], &[&dims[0], d1]);
+    if instr_32_rows {
+        // Lane 16 uses the 16x32bx2 instruction: drop the last lane basis.
+        comp = comp.resize_in_dim(LANE, comp.in_dim_size(LANE) / 2)?;
+    }
+    if !comp.is_injective() {
+        return Ok(None);
+    }
+    // Rows 16..32 not covered by the instruction go to a warp (more than 4
+    // warps) or a register.
+    let row16 = if !instr_32_rows && !layout_16_rows {
+        Some(if num_warps > 4 { WARP } else { REGISTER })
+    } else {
+        None
+    };
+    let mut warps_to_tile = (num_warps / if row16 == Some(WARP) { 8 } else { 4 }) as i32;
+    // At most cols_missing warps tile the columns; the rest broadcast.
+    let warp_broadcast = warps_to_tile / cols_missing.min(warps_to_tile);
+    warps_to_tile /= warp_broadcast;
+    cols_missing /= warps_to_tile;
+    if cols_missing > 1 {
+        if instr_32_rows && layout_16_rows {
+            // Lane 16 would load repeated data: it loads the next columns
+            // instead, through the 16x32bx2 instruction.
+            tile = tile
+                .divide_left(&LinearLayout::identity_1d(2, LANE, ROW))
+                .ok_or("the 32x32b tile does not split into two 16-row halves")?;
+            tile = tile
+                .try_mul(&LinearLayout::identity_1d(cols_missing / 2, REGISTER, COL))?
+                .try_mul(&LinearLayout::identity_1d(2, LANE, COL))?;
+        } else {
+            tile = tile.try_mul(&LinearLayout::identity_1d(cols_missing, REGISTER, COL))?;
+        }
+    }
+    let tile_cols = tile.out_dim_size(COL);
+    let mut ins: Vec<(String, Vec<Vec<i32>>)> = tile.ins().to_vec();
+    ins.push((WARP.into(), vec![vec![32, 0], vec![64, 0]]));
+    if let Some(name) = row16 {
+        if let Some(entry) = ins.iter_mut().find(|(n, _)| n == name) {
+            entry.1.push(vec![16, 0]);
+        }
+    }
+    let tile = LinearLayout::new(ins, vec![(ROW.into(), 128), (COL.into(), tile_cols)])?
+        .try_mul(&LinearLayout::identity_1d(warps_to_tile, WARP, COL))?
+        .try_mul(&LinearLayout::zeros_1d(warp_broadcast, WARP, COL))?
+        .transpose_outs(&[ROW, COL])?;
+    if tile.out_dim_size(COL) != cols_ll {
+        return Err(format!(
+            "the access tile covers {} columns, the buffer {cols_ll}",
+            tile.out_dim_size(COL)
+        ));
+    }
+    // One CTA: the block dimension is trivial.
+    Ok(Some(tile.compose(ll)?.with_bases(BLOCK, Vec::new())?))
+}
+
+/// Triton's `getDistributedLayoutForTmemLdSt` on a memory descriptor: the
+/// distributed layout accessing, with `atom`, a 2-D tensor-memory buffer
+/// of `shape` encoded as `enc` with elements of `bitwidth` bits. Buffers
+/// split over several CTAs are refused with an error.
+pub fn access_layout(
+    enc: &TmemEncoding,
+    shape: &[i64],
+    bitwidth: u32,
+    atom: TmemAccessAtom,
+    num_warps: u32,
+) -> Result<Option<LinearLayout>, String> {
+    if atom == TmemAccessAtom::I16x32bx2 {
+        return Err("the 16x32bx2 access is only inferred from 32x32b".into());
+    }
+    let &[m, n] = shape else {
+        return Err(format!(
+            "tensor memory is accessed as a 2-D tensor, not of shape {}",
+            list(shape)
+        ));
+    };
+    if enc.cta_split() != [1, 1] {
+        return Err("tensor memory split over several CTAs is not supported".into());
+    }
+    let ll = enc.to_linear_layout([m, n])?;
+    distributed_layout_for_ld_st(&ll, atom, num_warps, bitwidth)
+}
+
+/// Triton's `getDefaultLayoutForTmemLdSt`: the layout of the `32x32b`
+/// access (the one `tmem_load`, `tmem_store` and `tmem_alloc` get by
+/// default); an error where there is none.
+pub fn default_access_layout(
+    enc: &TmemEncoding,
+    shape: &[i64],
+    bitwidth: u32,
+    num_warps: u32,
+) -> Result<LinearLayout, String> {
+    access_layout(enc, shape, bitwidth, TmemAccessAtom::I32x32b, num_warps)?.ok_or_else(|| {
+        format!(
+            "no 32x32b tensor memory access layout for a {} buffer of {bitwidth}-bit elements",
+            list(shape)
+        )
+    })
+}
+
+/// Triton's `getTmemCompatibleLayouts`: the distributed layouts of the
+/// `32x32b`, `16x256b`, `16x128b` and `16x64b` accesses that exist, and
+/// with 8 warps the `32x32b` layout with warp 4 and lane 16 swapped
+/// (Triton's `getTmemLoadLayoutSplitLongM`).
+pub fn compatible_access_layouts(
+    enc: &TmemEncoding,
+    shape: &[i64],
+    bitwidth: u32,
+    num_warps: u32,
+) -> Result<Vec<LinearLayout>, String> {
+    let mut layouts = Vec::new();
+    for atom in [
+        TmemAccessAtom::I32x32b,
+        TmemAccessAtom::I16x256b,
+        TmemAccessAtom::I16x128b,
+        TmemAccessAtom::I16x64b,
+    ] {
+        if let Some(ll) = access_layout(enc, shape, bitwidth, atom, num_warps)? {
+            layouts.push(ll);
+        }
+    }
+    if num_warps == 8 {
+        if let Some(ll) = access_layout(enc, shape, bitwidth, TmemAccessAtom::I32x32b, num_warps)? {
+            if let Some(split) = split_long_m(&ll)? {
+                layouts.push(split);
+            }
+        }
+    }
+    Ok(layouts)
+}
+
+/// Triton's `isDistributedLayoutTMemCompatible`: whether the tensor type
+/// `tensor` already has the layout of one of the accesses
+/// ([`compatible_access_layouts`]) of the tensor-memory buffer `desc`,
+/// compared base by base over registers, lanes, warps and blocks. Buffers
+/// split over several CTAs are not supported yet (an error).
+pub fn is_access_compatible(tensor: Type, desc: &MemDesc, num_warps: u32) -> Result<bool, String> {
+    let view = types::TensorView::of(tensor).ok_or("expected a ranked tensor")?;
+    let Some(layout) = view.encoding.and_then(crate::layout::Layout::read) else {
+        return Ok(false);
+    };
+    let Ok(current) = crate::to_linear::to_linear_layout(&layout, view.shape) else {
+        return Ok(false);
+    };
+    let enc = TmemEncoding::read(desc.encoding)
+        .ok_or("expected a tensor-memory encoding on the memory descriptor")?;
+    if enc.cta_split() != [1, 1] {
+        return Err("tensor memory split over several CTAs is not supported yet".into());
+    }
+    let bitwidth = types::bit_width(desc.element).ok_or("expected an integer or float buffer")?;
+    let same = |a: &LinearLayout| {
+        a.out_dim_names() == current.out_dim_names()
+            && [REGISTER, LANE, WARP, BLOCK]
+                .iter()
+                .all(|name| a.bases(name) == current.bases(name))
+    };
+    Ok(
+        compatible_access_layouts(&enc, &desc.shape, bitwidth, num_warps)?
+            .iter()
+            .any(same),
+    )
+}
+
+/// With 8 warps: where warp 4 maps to another dimension than warps 1 and
+/// 2 and lane 16 (which the lowering may map anywhere) to the same one,
+/// the layout with warp 4 and lane 16 swapped.
+fn split_long_m(ll: &LinearLayout) -> Result<Option<LinearLayout>, String> {
+    let dims: Vec<String> = ll.out_dim_names().iter().map(|s| s.to_string()).collect();
+    if ll.bases(WARP).len() < 3 || ll.bases(LANE).len() < 5 {
+        return Ok(None);
+    }
+    for dim in &dims {
+        let zero = |name: &str, i: usize| ll.basis(name, i, dim) == 0;
+        let (w1, w2, w4, l16) = (zero(WARP, 0), zero(WARP, 1), zero(WARP, 2), zero(LANE, 4));
+        if l16 != w4 && w1 == w2 && w1 == l16 {
+            let mut warps = ll.bases(WARP).to_vec();
+            let mut lanes = ll.bases(LANE).to_vec();
+            std::mem::swap(&mut warps[2], &mut lanes[4]);
+            return Ok(Some(ll.with_bases(WARP, warps)?.with_bases(LANE, lanes)?));
+        }
+    }
+    Ok(None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,6 +796,99 @@ mod tests {
             ll.bases(COL),
             [vec![0, 1], vec![0, 2], vec![32, 0], vec![64, 0]].as_slice()
         );
+    }
+
+    fn bases_of(pairs: &[[i32; 2]]) -> Vec<Vec<i32>> {
+        pairs.iter().map(|p| p.to_vec()).collect()
+    }
+
+    fn assert_access(ll: &LinearLayout, reg: &[[i32; 2]], lane: &[[i32; 2]], warp: &[[i32; 2]]) {
+        assert_eq!(ll.in_dim_names(), [REGISTER, LANE, WARP, BLOCK]);
+        assert_eq!(ll.out_dim_names(), DIMS);
+        assert_eq!(ll.bases(REGISTER), bases_of(reg).as_slice());
+        assert_eq!(ll.bases(LANE), bases_of(lane).as_slice());
+        assert_eq!(ll.bases(WARP), bases_of(warp).as_slice());
+        assert!(ll.bases(BLOCK).is_empty());
+    }
+
+    const LANES_32: [[i32; 2]; 5] = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]];
+
+    #[test]
+    fn default_access_of_full_blocks_is_one_row_per_thread() {
+        for n in [64, 128] {
+            let ll = default_access_layout(&layout(128, n as u32, 1), &[128, n], 32, 4).unwrap();
+            let regs: Vec<[i32; 2]> = (0..n.trailing_zeros()).map(|i| [0, 1 << i]).collect();
+            assert_access(&ll, &regs, &LANES_32, &[[32, 0], [64, 0]]);
+        }
+    }
+
+    #[test]
+    fn default_access_of_block_64_sends_lane_16_to_the_next_columns() {
+        let ll = default_access_layout(&layout(64, 64, 1), &[64, 64], 32, 4).unwrap();
+        assert_access(
+            &ll,
+            &[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]],
+            &[[1, 0], [2, 0], [4, 0], [8, 0], [0, 32]],
+            &[[16, 0], [32, 0]],
+        );
+    }
+
+    #[test]
+    fn default_access_of_i8_scales_packs_four_columns() {
+        let enc = TmemEncoding::Scales {
+            cta_split_m: 1,
+            cta_split_n: 1,
+        };
+        let ll = default_access_layout(&enc, &[128, 128], 8, 4).unwrap();
+        assert_access(
+            &ll,
+            &[
+                [0, 1],
+                [0, 2],
+                [32, 0],
+                [64, 0],
+                [0, 4],
+                [0, 8],
+                [0, 16],
+                [0, 32],
+                [0, 64],
+            ],
+            &LANES_32,
+            &[[0, 0], [0, 0]],
+        );
+    }
+
+    #[test]
+    fn default_access_of_packed_and_unpacked_f16() {
+        // Packed f16 (colStride 1): two columns per 32-bit register.
+        let packed = default_access_layout(&layout(128, 64, 1), &[128, 64], 16, 4).unwrap();
+        let regs: Vec<[i32; 2]> = (0..6).map(|i| [0, 1 << i]).collect();
+        assert_access(&packed, &regs, &LANES_32, &[[32, 0], [64, 0]]);
+        // Unpacked f16 (colStride 2): the same distributed layout.
+        let unpacked = default_access_layout(&layout(128, 64, 2), &[128, 64], 16, 4).unwrap();
+        assert_eq!(unpacked, packed);
+    }
+
+    #[test]
+    fn more_warps_tile_the_columns_and_bad_requests_are_errors() {
+        let ll = default_access_layout(&layout(128, 128, 1), &[128, 128], 32, 8).unwrap();
+        let regs: Vec<[i32; 2]> = (0..6).map(|i| [0, 1 << i]).collect();
+        assert_access(&ll, &regs, &LANES_32, &[[32, 0], [64, 0], [0, 64]]);
+        let all = compatible_access_layouts(&layout(128, 128, 1), &[128, 128], 32, 8).unwrap();
+        assert_eq!(all.first(), Some(&ll));
+        assert!(default_access_layout(&layout(128, 128, 1), &[128, 128], 32, 2).is_err());
+        assert!(default_access_layout(&layout(128, 128, 1), &[2, 128, 128], 32, 4).is_err());
+    }
+
+    #[test]
+    fn tiles_follow_the_instruction_shapes() {
+        let tile = tile_layout(TmemAccessAtom::I16x256b, false, true).unwrap();
+        assert_eq!(tile.bases(REGISTER), bases_of(&[[0, 1], [8, 0]]).as_slice());
+        assert_eq!(tile.bases(WARP), bases_of(&[[32, 0], [64, 0]]).as_slice());
+        assert_eq!((tile.out_dim_size(ROW), tile.out_dim_size(COL)), (128, 8));
+        let unpacked = tile_layout(TmemAccessAtom::I32x32b, true, false).unwrap();
+        assert_eq!(unpacked.out_dim_size(COL), 2);
+        assert_eq!(unpacked.bases(LANE), bases_of(&LANES_32).as_slice());
     }
 
     #[test]

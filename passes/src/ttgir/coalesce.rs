@@ -179,49 +179,15 @@ fn mem_access_ptr(op: MlirOperation) -> Option<MlirValue> {
         .then(|| ir::operand(op, 0))
 }
 
-/// Triton's `lookupNumWarps`: the `ttg.num-warps` of the nearest enclosing
-/// function or module, or the warp count of the enclosing warp-specialize
-/// partition.
+/// Triton's `lookupNumWarps` ([`ir::lookup_num_warps`]), or the error it
+/// gives.
 fn lookup_num_warps(op: MlirOperation) -> Result<u32, Failure> {
-    let mut current = op;
-    loop {
-        if ir::is(current, "builtin.module") || ir::is(current, "tt.func") {
-            if let Some(n) = ir::attribute(current, "ttg.num-warps").and_then(positive_int) {
-                return Ok(n);
-            }
-        }
-        let Some(parent) = ir::parent_op(current) else {
-            break;
-        };
-        if ir::is(parent, "ttg.warp_specialize.partitions") {
-            let index = region_index(parent, current);
-            let counts = ir::parent_op(parent)
-                .and_then(|ws| ir::attribute(ws, "partitionNumWarps"))
-                .map(dense_i32s)
-                .unwrap_or_default();
-            if let Some(&n) = index.and_then(|i| counts.get(i)) {
-                if n > 0 {
-                    return Ok(n as u32);
-                }
-            }
-        }
-        current = parent;
-    }
-    Err(error(
-        op,
-        "is not contained within a context that specifies the number of warps",
-    ))
-}
-
-/// The index of the region of `parent` that holds `op`.
-fn region_index(parent: MlirOperation, op: MlirOperation) -> Option<usize> {
-    let block = ir::op_block(op);
-    let region = ir::block_parent_region(block);
-    ir::regions(parent).iter().position(|r| r.ptr == region.ptr)
-}
-
-fn dense_i32s(attr: MlirAttribute) -> Vec<i32> {
-    ir::dense_i32_array(attr).unwrap_or_default()
+    ir::lookup_num_warps(op).ok_or_else(|| {
+        error(
+            op,
+            "is not contained within a context that specifies the number of warps",
+        )
+    })
 }
 
 /// The pointee bit width of a tensor of pointers (Triton's

@@ -769,15 +769,9 @@ impl Converter {
         if parts.shape.len() != 1 {
             return Err("the row offsets must be one-dimensional".into());
         }
-        let parent = Blocked {
-            size_per_thread: vec![1, 4],
-            threads_per_warp: vec![self.threads_per_warp, 1],
-            warps_per_cta: vec![1, self.num_warps],
-            order: vec![1, 0],
-        };
-        let encoding = self.encoding(format!(
-            "#ttg.slice<{{dim = 0, parent = {}}}>",
-            parent.text()
+        let encoding = self.encoding(gather_offsets_encoding(
+            self.threads_per_warp,
+            self.num_warps,
         ));
         if parts.encoding.map(|e| e.ptr) == Some(encoding.ptr) {
             return Ok(());
@@ -787,6 +781,20 @@ impl Converter {
         ir::set_operand(op, 1, converted);
         Ok(())
     }
+}
+
+/// The text of the layout TMA gathers and scatters read their row offsets
+/// in (Triton's `getNewIndicesType`): `gather4` / `scatter4` take four
+/// consecutive offsets, so a slice (dim 0) of a blocked layout with four
+/// neighbouring offsets per thread, broadcast over the warps.
+pub(crate) fn gather_offsets_encoding(threads_per_warp: u32, num_warps: u32) -> String {
+    let parent = Blocked {
+        size_per_thread: vec![1, 4],
+        threads_per_warp: vec![threads_per_warp, 1],
+        warps_per_cta: vec![1, num_warps],
+        order: vec![1, 0],
+    };
+    format!("#ttg.slice<{{dim = 0, parent = {}}}>", parent.text())
 }
 
 fn integer_attribute(op: MlirOperation, name: &str) -> Result<i64, String> {

@@ -367,7 +367,7 @@ pub fn infer_fp4_to_fp(
 }
 
 /// `#ttg.linear<{...}>` of `linear` with every basis mapped by `map`.
-fn linear_text(
+pub(crate) fn linear_text(
     linear: &ttg_dialect::linear_layout::LinearLayout,
     map: impl Fn(&[i32]) -> Vec<i64>,
 ) -> String {

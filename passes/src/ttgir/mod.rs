@@ -26,6 +26,7 @@ pub mod pipelining;
 pub mod plan_cta;
 pub mod prefetch;
 pub mod reduce_data_duplication;
+pub mod relayout_tritongpu;
 pub mod remove_layout_conversions;
 pub mod reorder_instructions;
 pub mod schedule_loops;

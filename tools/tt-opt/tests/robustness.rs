@@ -536,8 +536,9 @@ fn tma_mutants_are_rejected_cleanly() {
 /// loads and stores in the pipeliner, the register-A wgmma split, the
 /// accumulator-init, descriptor-encoding, warp-group and tensor-memory
 /// passes, the AMD epilogue, the core lowering with constant arrays,
-/// buffer reinterpretation and libdevice calls), each with its pass list.
-const PASS_FILES: [(&str, &[&str], &str); 12] = [
+/// buffer reinterpretation and libdevice calls, the tensor-memory
+/// relayout), each with its pass list.
+const PASS_FILES: [(&str, &[&str], &str); 13] = [
     (
         "test/lit/ttg/tritongpu-pipeline-tma.mlir",
         &[
@@ -612,6 +613,11 @@ const PASS_FILES: [(&str, &[&str], &str); 12] = [
             "--convert-triton-gpu-to-llvm",
         ],
         "fuzz-reduce-lowering",
+    ),
+    (
+        "test/lit/ttg/relayout-tritongpu.mlir",
+        &["--relayout-tritongpu"],
+        "fuzz-relayout",
     ),
 ];
 

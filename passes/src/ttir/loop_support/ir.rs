@@ -206,6 +206,12 @@ pub fn block_parent_op(block: MlirBlock) -> Option<MlirOperation> {
     (!parent.ptr.is_null()).then_some(parent)
 }
 
+/// Triton's `lookupNumWarps` ([`tt_dialect::ir::lookup_num_warps`]).
+pub fn lookup_num_warps(op: MlirOperation) -> Option<u32> {
+    // SAFETY: `op` is a live op; the reference does not outlive the call.
+    tt_dialect::ir::lookup_num_warps(unsafe { melior::ir::operation::OperationRef::from_raw(op) })
+}
+
 pub fn block_parent_region(block: MlirBlock) -> MlirRegion {
     unsafe { mlir_sys::mlirBlockGetParentRegion(block) }
 }
