@@ -11,7 +11,9 @@
 //!   (except a conversion from an MMA layout to a dot operand, which
 //!   Triton keeps for fused attention);
 //! * `histogram`, `gather` (without an efficient layout), `local_alloc` and
-//!   `local_store` read through a conversion of their source;
+//!   `local_store` read through a conversion of their source, and
+//!   `ttng.tmem_store` through one whose source already has a layout of a
+//!   tensor-memory access of the destination;
 //! * a `trans` with the identity order becomes a conversion to its type;
 //! * `reshape` and `trans` read through a conversion that only renames the
 //!   layout (equal linear layouts), and a `reshape` with `allow_reorder`
@@ -41,7 +43,7 @@ use tt_dialect::canonicalize::{Fold, FoldInput, Folder};
 use tt_dialect::ir::{self, create, defined_by, defining_op, first_result, is_op, operand};
 use tt_dialect::rewrite::Pattern;
 
-use crate::layout::Layout;
+use crate::layout::{Layout, MemDesc};
 
 /// The folder of the op named `name`, if it has one.
 pub fn folder(name: &str) -> Option<Folder> {
@@ -62,7 +64,7 @@ const fn pattern(rewrite: tt_dialect::rewrite::Rewrite) -> Pattern {
 }
 
 /// The patterns `ttg.convert_layout` contributes, with their roots.
-static CONVERT_LAYOUT_PATTERNS: [(&str, Pattern); 7] = [
+static CONVERT_LAYOUT_PATTERNS: [(&str, Pattern); 8] = [
     ("ttg.convert_layout", pattern(convert_from_producer)),
     ("tt.reshape", pattern(reshape_source)),
     ("tt.trans", pattern(trans_source)),
@@ -70,6 +72,7 @@ static CONVERT_LAYOUT_PATTERNS: [(&str, Pattern); 7] = [
     ("tt.histogram", pattern(histogram_source)),
     ("ttg.local_alloc", pattern(local_alloc_source)),
     ("ttg.local_store", pattern(local_store_source)),
+    ("ttng.tmem_store", pattern(tmem_store_source)),
 ];
 
 static WARP_SPECIALIZE_PATTERNS: [(&str, Pattern); 1] =
@@ -100,7 +103,7 @@ fn local_alloc<'c, 'a>(input: &FoldInput<'c, 'a>) -> Fold<'c, 'a> {
     let Some(result) = op.result(0).ok() else {
         return Fold::None;
     };
-    let immutable = crate::layout::MemDesc::of(result.r#type()).is_some_and(|d| !d.mutable);
+    let immutable = MemDesc::of(result.r#type()).is_some_and(|d| !d.mutable);
     let buffer = operand(op, 0)
         .and_then(|src| defined_by(src, "ttg.local_load"))
         .and_then(|load| operand(load, 0))
@@ -389,6 +392,28 @@ fn local_alloc_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<
 
 fn local_store_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
     converted_operand(op, 0).is_some_and(|src| set_operand(rewriter, op, 0, src))
+}
+
+/// `tmem_store(convert(x))` stores `x` when `x`'s layout is already one a
+/// tensor-memory access of the destination gives
+/// ([`crate::tmem::is_access_compatible`]).
+fn tmem_store_source<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    // Operands: the destination, an optional token, the source, the
+    // predicate.
+    let Some(index) = op.operand_count().checked_sub(2) else {
+        return false;
+    };
+    let Some(src) = converted_operand(op, index) else {
+        return false;
+    };
+    let (Some(dst), Some(num_warps)) = (
+        operand(op, 0).and_then(|d| MemDesc::of(d.r#type())),
+        ir::lookup_num_warps(op),
+    ) else {
+        return false;
+    };
+    crate::tmem::is_access_compatible(src.r#type(), &dst, num_warps).unwrap_or(false)
+        && set_operand(rewriter, op, index, src)
 }
 
 /// The partition regions of a `ttg.warp_specialize` (those of the

@@ -155,3 +155,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
     tt.return %r#1 : i32
   }
 }
+
+// -----
+
+// A tmem_store reads through a convert_layout whose source already has the
+// layout of a tensor-memory access of the destination (with 8 warps the
+// 32x32b access splits the columns over warp 4), and keeps the conversion
+// of a source in any other layout.
+#blocked = #ttg.blocked<{sizePerThread = [1, 32], threadsPerWarp = [32, 1], warpsPerCTA = [4, 2], order = [0, 1]}>
+#rows = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#access = #ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [64, 0], [0, 32]], block = []}>
+#tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @tmem_store_through_convert
+  // CHECK-NOT: ttg.convert_layout
+  // CHECK: ttng.tmem_store %arg0, %arg2, %{{.*}} : tensor<128x64xf32, #{{.*}}> ->
+  // CHECK: %[[CVT:.*]] = ttg.convert_layout %arg1
+  // CHECK: ttng.tmem_store %[[CVT]], %arg2
+  tt.func @tmem_store_through_convert(%a: tensor<128x64xf32, #access>, %b: tensor<128x64xf32, #rows>, %m: !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>) {
+    %true = arith.constant true
+    %0 = ttg.convert_layout %a : tensor<128x64xf32, #access> -> tensor<128x64xf32, #blocked>
+    ttng.tmem_store %0, %m, %true : tensor<128x64xf32, #blocked> -> !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    %1 = ttg.convert_layout %b : tensor<128x64xf32, #rows> -> tensor<128x64xf32, #blocked>
+    ttng.tmem_store %1, %m, %true : tensor<128x64xf32, #blocked> -> !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    tt.return
+  }
+}
