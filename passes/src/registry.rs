@@ -256,6 +256,7 @@ pub static PASSES: &[PassInfo] = &[
         kind: PassKind::Rust(crate::ttgir::pipeline::factory),
     },
     rust(&crate::ttgir::prefetch::PASS),
+    rust(&crate::ttgir::promote_lhs_to_tmem::PASS),
     rust(&crate::ttgir::reduce_data_duplication::PASS),
     rust(&crate::ttgir::remove_layout_conversions::PASS),
     rust(&crate::ttgir::reorder_instructions::PASS),

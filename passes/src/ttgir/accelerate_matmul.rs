@@ -496,21 +496,6 @@ fn before_conversion(v: MlirValue) -> MlirValue {
     }
 }
 
-/// `comesFromLoadOrBlockArg`.
-fn comes_from_load_or_block_arg(mut v: MlirValue) -> bool {
-    while let Some(def) =
-        ir::defining_op(v).filter(|d| ir::is(*d, "ttg.convert_layout") || ir::is(*d, "tt.trans"))
-    {
-        v = ir::operand(def, 0);
-    }
-    match ir::defining_op(v) {
-        None => true,
-        Some(def) => ["tt.load", "tt.descriptor_load", "tt.descriptor_gather"]
-            .iter()
-            .any(|n| ir::is(def, n)),
-    }
-}
-
 /// `getOrderForMemory` (and the CGA bases) of the layouts it is known
 /// for here: a blocked layout's order, which a dot operand of a blocked
 /// parent shares.
@@ -656,7 +641,7 @@ fn choose(dot: MlirOperation, cc: u32) -> Result<Option<Choice>, String> {
     let (a_op, b_op) = if version == 3 {
         let t = type_text(a.element);
         let allow_transpose = t == "f16" || t == "bf16";
-        let a_op = if comes_from_load_or_block_arg(a_value) {
+        let a_op = if ir::comes_from_load_or_block_arg(a_value) {
             shared_operand(a_value, 0, allow_transpose)?
         } else {
             Operand::Registers {

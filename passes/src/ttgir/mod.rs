@@ -25,6 +25,7 @@ pub mod pipeline_waits;
 pub mod pipelining;
 pub mod plan_cta;
 pub mod prefetch;
+pub mod promote_lhs_to_tmem;
 pub mod reduce_data_duplication;
 pub mod relayout_tritongpu;
 pub mod remove_layout_conversions;

@@ -206,6 +206,23 @@ pub fn block_parent_op(block: MlirBlock) -> Option<MlirOperation> {
     (!parent.ptr.is_null()).then_some(parent)
 }
 
+/// Triton's `comesFromLoadOrBlockArg`: whether `v`, looked through
+/// `ttg.convert_layout` and `tt.trans`, is a block argument or the result
+/// of a global or descriptor load.
+pub fn comes_from_load_or_block_arg(mut v: MlirValue) -> bool {
+    while let Some(def) =
+        defining_op(v).filter(|d| is(*d, "ttg.convert_layout") || is(*d, "tt.trans"))
+    {
+        v = operand(def, 0);
+    }
+    match defining_op(v) {
+        None => true,
+        Some(def) => ["tt.load", "tt.descriptor_load", "tt.descriptor_gather"]
+            .iter()
+            .any(|n| is(def, n)),
+    }
+}
+
 /// Triton's `lookupNumWarps` ([`tt_dialect::ir::lookup_num_warps`]).
 pub fn lookup_num_warps(op: MlirOperation) -> Option<u32> {
     // SAFETY: `op` is a live op; the reference does not outlive the call.
