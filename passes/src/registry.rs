@@ -208,7 +208,7 @@ pub static PASSES: &[PassInfo] = &[
     },
     rust(&crate::ttgir::plan_cta::PASS),
     rust(&crate::ttgir::dot_path::INTERLEAVE_TMEM),
-    rust(&crate::ttgir::dot_path::MMA_LOWERING),
+    rust(&crate::ttgir::mma_lowering::PASS),
     rust(&crate::ttgir::optimize_descriptor_encoding::PASS),
     rust(&crate::ttgir::dot_path::OPTIMIZE_TMEM_LAYOUTS),
     rust(&crate::ttgir::tma_lowering::PASS),

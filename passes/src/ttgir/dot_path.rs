@@ -1,6 +1,6 @@
 //! The `make_ttgir` passes whose work belongs to the dot path (descriptor
 //! encodings, warp specialization, TMA) or to other
-//! hardware (tensor memory, Blackwell MMA). None of their transformations
+//! hardware (tensor memory). None of their transformations
 //! is implemented yet. Each pass here is a *gate*: it looks for the input
 //! on which Triton 3.6's pass would change the IR and, on the first such
 //! op, stops with a located error `'<flag>' does not support <what> yet`.
@@ -17,7 +17,6 @@
 //! | `nvgpu-warp-specialization` | an `scf.for` marked `tt.warp_specialize` |
 //! | `triton-nvidia-optimize-tmem-layouts` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
 //! | `triton-nvidia-interleave-tmem` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
-//! | `triton-nvidia-mma-lowering` | Blackwell MMA ops (`ttng.tc_gen5_*`; none on sm_90) |
 
 use melior::ir::operation::{OperationLike, OperationRef};
 
@@ -106,15 +105,6 @@ fn interleave_tmem(module: OperationRef) -> PassResult {
     )
 }
 
-fn mma_lowering(module: OperationRef) -> PassResult {
-    has_op_with_prefix(
-        module,
-        "triton-nvidia-mma-lowering",
-        "ttng.tc_gen5_",
-        "Blackwell MMA ops",
-    )
-}
-
 // ------------------------------------------------------------------ passes
 
 const fn gate(
@@ -149,12 +139,6 @@ pub static INTERLEAVE_TMEM: RustPass = gate(
     "triton-nvidia-interleave-tmem",
     "Interleave tensor-memory loads (Blackwell; a no-op on sm_90, refuses tensor-memory ops)",
     interleave_tmem,
-);
-pub static MMA_LOWERING: RustPass = gate(
-    "TritonNvidiaGPUMMALoweringPass",
-    "triton-nvidia-mma-lowering",
-    "Late lowering of Blackwell MMA ops (a no-op on sm_90, refuses tc_gen5 ops)",
-    mma_lowering,
 );
 
 // ----------------------------------------------------------------- options

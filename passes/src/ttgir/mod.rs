@@ -13,6 +13,7 @@ pub mod f32_dot_tc;
 pub mod fence_insertion;
 pub mod fuse_nested_loops;
 pub mod infer_layout;
+pub mod mma_lowering;
 pub mod optimize_accumulator_init;
 pub mod optimize_descriptor_encoding;
 pub mod optimize_dot_operands;

@@ -164,6 +164,20 @@ pub fn blocks(region: MlirRegion) -> Vec<MlirBlock> {
     out
 }
 
+/// The op after `op` in its block, if any.
+pub fn next_op(op: MlirOperation) -> Option<MlirOperation> {
+    // SAFETY: `op` is a live op in a block; the next op, when there is one,
+    // is live too.
+    let next = unsafe { mlir_sys::mlirOperationGetNextInBlock(op) };
+    (!next.ptr.is_null()).then_some(next)
+}
+
+/// Whether `op` comes before `other` in their (common) block.
+pub fn is_before(op: MlirOperation, other: MlirOperation) -> bool {
+    // SAFETY: both ops are live and, as the caller checks, in one block.
+    unsafe { mlir_sys::mlirOperationIsBeforeInBlock(op, other) }
+}
+
 /// The ops of `block`, in order.
 pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
     let mut out = Vec::new();
