@@ -41,6 +41,7 @@ def add_pass(pm, flag, opts, lib):
         "tritongpu-reduce-data-duplication": lambda: p.ttgpuir.add_reduce_data_duplication(pm),
         "tritongpu-reorder-instructions": lambda: p.ttgpuir.add_reorder_instructions(pm),
         "tritongpu-optimize-thread-locality": lambda: p.ttgpuir.add_optimize_thread_locality(pm),
+        "tritongpu-optimize-partition-warps": lambda: p.ttgpuir.add_optimize_partition_warps(pm),
         "tritongpu-combine-tensor-select-and-if": lambda: p.ttgpuir.add_combine_tensor_select_and_if(pm),
         "nvgpu-warp-specialization": lambda: nv.hopper.add_hopper_warpspec(pm, num("num-stages", 3), False),
         "triton-nvidia-gpu-fence-insertion": lambda: nv.ttnvgpuir.add_fence_insertion(

@@ -244,6 +244,7 @@ pub static PASSES: &[PassInfo] = &[
         options: &[opt("hoist-layout-conversion", "Accepted for Triton's flag; Triton 3.6 no longer reads it (default true)")],
         kind: PassKind::Rust(crate::ttgir::optimize_dot_operands::factory),
     },
+    rust(&crate::ttgir::optimize_partition_warps::PASS),
     rust(&crate::ttgir::optimize_thread_locality::PASS),
     PassInfo {
         name: "tritongpu-pipeline",

@@ -17,6 +17,7 @@ pub mod mma_lowering;
 pub mod optimize_accumulator_init;
 pub mod optimize_descriptor_encoding;
 pub mod optimize_dot_operands;
+pub mod optimize_partition_warps;
 pub mod optimize_thread_locality;
 pub mod pipeline;
 pub mod pipeline_expand;

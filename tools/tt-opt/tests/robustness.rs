@@ -537,8 +537,9 @@ fn tma_mutants_are_rejected_cleanly() {
 /// accumulator-init, descriptor-encoding, warp-group and tensor-memory
 /// passes, the AMD epilogue, the core lowering with constant arrays,
 /// buffer reinterpretation and libdevice calls, the tensor-memory
-/// relayout), each with its pass list.
-const PASS_FILES: [(&str, &[&str], &str); 13] = [
+/// relayout, promotion and MMA lowering, partition warps), each with its
+/// pass list.
+const PASS_FILES: [(&str, &[&str], &str); 16] = [
     (
         "test/lit/ttg/tritongpu-pipeline-tma.mlir",
         &[
@@ -618,6 +619,21 @@ const PASS_FILES: [(&str, &[&str], &str); 13] = [
         "test/lit/ttg/relayout-tritongpu.mlir",
         &["--relayout-tritongpu"],
         "fuzz-relayout",
+    ),
+    (
+        "test/lit/ttng/promote-lhs-to-tmem.mlir",
+        &["-tritongpu-promote-lhs-to-tmem"],
+        "fuzz-promote-lhs",
+    ),
+    (
+        "test/lit/ttng/mma-lowering.mlir",
+        &["--triton-nvidia-mma-lowering"],
+        "fuzz-mma-lowering",
+    ),
+    (
+        "test/lit/ttg/optimize-partition-warps.mlir",
+        &["-tritongpu-optimize-partition-warps"],
+        "fuzz-partition-warps",
     ),
 ];
 
