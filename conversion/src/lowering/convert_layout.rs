@@ -35,7 +35,7 @@ use super::{
     reduce::{from_int, scratch, shuffle, to_int},
     types,
     view::register_map,
-    Access, Emitter, LowerResult, Lowering,
+    Access, Emitter, LowerResult, Lowering, ThreadIds,
 };
 
 pub fn lower<'c, 'a>(
@@ -59,8 +59,7 @@ pub fn lower<'c, 'a>(
             return Ok(());
         }
         Ok(Conversion::Shuffle(plan)) => {
-            let lane = lw.thread_ids().1;
-            let out = shuffles(lw, emit, &plan, lane, &values);
+            let out = shuffles(lw, emit, &plan, &values);
             lw.set(result, out);
             return Ok(());
         }
@@ -239,7 +238,6 @@ fn shuffles<'c, 'a>(
     lw: &Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     plan: &ShufflePlan,
-    lane: Value<'c, 'a>,
     values: &[Value<'c, 'a>],
 ) -> Vec<Value<'c, 'a>> {
     let elements: Vec<Value> = plan.inputs.iter().map(|&r| values[r]).collect();
@@ -252,6 +250,11 @@ fn shuffles<'c, 'a>(
     } else {
         pack(emit, plan.pack, &elements)
     };
+    // The lane is read here, after the packing, as Triton's lowering reads
+    // it where the shuffles need it (LLVM merges it with the function's
+    // own read when one dominates it).
+    let threads = ThreadIds::new(emit, lw.threads_per_warp);
+    let lane = threads.lane;
     let bit_clear = |bit: u32| {
         let set = emit.and(lane, emit.i32(1 << bit));
         emit.icmp("eq", set, emit.i32(0))
@@ -291,7 +294,7 @@ fn shuffles<'c, 'a>(
             Step::Shuffle { sources, masks } => {
                 let base = sources
                     .as_ref()
-                    .map(|s| lw.thread_linear::<i64>(emit, &to_i64(s), &[]));
+                    .map(|s| threads.linear::<i64>(emit, &to_i64(s), &[]));
                 for (v, &mask) in vals.iter_mut().zip(masks) {
                     match base {
                         Some(base) => {

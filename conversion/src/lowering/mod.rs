@@ -122,7 +122,9 @@ pub struct Lowering<'c, 'a> {
     values: HashMap<usize, Vec<Value<'c, 'a>>>,
     blocks: HashMap<usize, BlockRef<'c, 'a>>,
     prologue: Option<(BlockRef<'c, 'a>, OperationRef<'c, 'a>)>,
-    threads: Option<ThreadIds<'c, 'a>>,
+    /// This thread's ids, read at the end of the prologue the first time
+    /// an op needs them (a function that never does reads none).
+    threads: std::cell::RefCell<Option<ThreadIds<'c, 'a>>>,
     shared_base: Option<Value<'c, 'a>>,
     /// The warp id made uniform across the warp (`shfl.sync` of lane 0's),
     /// emitted once per function at its entry.
@@ -204,11 +206,18 @@ impl<'c, 'a> Lowering<'c, 'a> {
         }
     }
 
+    /// Runs `f` on this thread's ids, reading them at the end of the
+    /// prologue first if no op has needed them yet.
+    fn with_threads<R>(&self, f: impl FnOnce(&mut ThreadIds<'c, 'a>, &Emitter<'c, 'a>) -> R) -> R {
+        let entry = self.prologue(Location::unknown(self.context));
+        let mut threads = self.threads.borrow_mut();
+        let threads = threads.get_or_insert_with(|| ThreadIds::new(&entry, self.threads_per_warp));
+        f(threads, &entry)
+    }
+
     /// The thread's lane/warp contribution to the coordinates of `ty`.
     pub fn offsets(&mut self, ty: Type<'c>, dist: &Distributed) -> Vec<Value<'c, 'a>> {
-        let entry = self.prologue(Location::unknown(self.context));
-        let threads = self.threads.as_mut().expect("inside a function");
-        threads.offsets(&entry, ty.to_raw().ptr as usize, dist)
+        self.with_threads(|threads, entry| threads.offsets(entry, ty.to_raw().ptr as usize, dist))
     }
 
     /// This thread's value of a linear map over its lane and warp bits
@@ -219,14 +228,12 @@ impl<'c, 'a> Lowering<'c, 'a> {
         lane_weights: &[W],
         warp_weights: &[W],
     ) -> Value<'c, 'a> {
-        let threads = self.threads.as_ref().expect("inside a function");
-        threads.linear(emit, lane_weights, warp_weights)
+        self.with_threads(|threads, _| threads.linear(emit, lane_weights, warp_weights))
     }
 
     /// The thread's ids (`tid.x`, lane, warp).
     pub fn thread_ids(&self) -> (Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>) {
-        let t = self.threads.as_ref().expect("inside a function");
-        (t.tid, t.lane, t.warp)
+        self.with_threads(|t, _| (t.tid, t.lane, t.warp))
     }
 
     /// The coordinates of every element this thread holds of a tensor of
@@ -622,7 +629,7 @@ pub fn lower_module<'c, 'a>(
         values: HashMap::new(),
         blocks: HashMap::new(),
         prologue: None,
-        threads: None,
+        threads: std::cell::RefCell::new(None),
         shared_base: None,
         uniform_warp: None,
         pending: Pending::default(),
@@ -1004,9 +1011,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
             let values = self.unpack_abi(&entry, new, arg.r#type());
             self.set(arg, values);
         }
-        // After the arguments' unpacking, as Triton's lowering reads the
-        // thread id where it is first needed.
-        self.threads = Some(ThreadIds::new(&entry, self.threads_per_warp));
+        // Thread ids are read at the end of the prologue when an op first
+        // needs them (after the arguments' unpacking).
+        self.threads.replace(None);
         let arguments = prologue_block.argument_count();
         if !is_kernel {
             self.shared_base = Some(
@@ -1072,7 +1079,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
         }
         // The old function goes; its values must not be looked up again.
         self.values.clear();
-        self.threads = None;
+        self.threads.replace(None);
         self.prologue = None;
         unsafe { mlir_sys::mlirOperationDestroy(function.to_raw()) };
         Ok(())
