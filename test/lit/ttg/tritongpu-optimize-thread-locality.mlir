@@ -149,13 +149,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
 
 // -----
 
-// Where the thread order read from the linear form of the layout (which
-// skips broadcast lanes) and the blocked order give different layouts, the
-// pass refuses instead of guessing.
+// The thread and warp orders come from the linear form of the layout
+// (which skips broadcast lanes and warps), not from the blocked order:
+// [2, 0, 1] here where the blocked order would give [2, 1, 0], as the
+// triton==3.6.0 wheel's pass does.
+// CHECK: #[[WARP_LOCAL:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [2, 2, 1], order = [2, 0, 1]}>
+// CHECK-LABEL: @gather_order_differs
+// CHECK: tt.gather {{.*}} {axis = 2 : i32, efficient_layout} : (tensor<32x2x32xf32, #[[WARP_LOCAL]]>
 #blocked = #ttg.blocked<{sizePerThread = [2, 2, 1], threadsPerWarp = [16, 2, 1], warpsPerCTA = [2, 1, 2], order = [1, 0, 2]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
   tt.func @gather_order_differs(%arg0: tensor<32x2x32xf32, #blocked>, %arg1: tensor<32x2x2xi32, #blocked>) -> tensor<32x2x2xf32, #blocked> {
-    // expected-error @+1 {{'tritongpu-optimize-thread-locality' does not support a tt.gather whose thread or warp order differs between its blocked and linear forms yet}}
     %0 = tt.gather %arg0[%arg1] {axis = 2 : i32} : (tensor<32x2x32xf32, #blocked>, tensor<32x2x2xi32, #blocked>) -> tensor<32x2x2xf32, #blocked>
     tt.return %0 : tensor<32x2x2xf32, #blocked>
   }
