@@ -1,4 +1,4 @@
-//! Generates the `ttg`, `ttng` and `nvg` dialects' C++ from their ODS files,
+//! Generates the `ttg`, `ttng`, `nvg` and `tti` dialects' C++ from their ODS files,
 //! compiles the shim into `libttg_shim.a`, and links the mlir-opt dialect
 //! plugin `libtriton_dialect_plugin.so` (tt + ttg + ttng, against Debian's
 //! shared `libMLIR.so`) into the profile folder next to the binaries.
@@ -29,6 +29,8 @@ fn main() {
     let ops = td_dir.join("TritonGPUOps.td");
     let ttng = td_dir.join("TritonNvidiaGPU.td");
     let nvg = td_dir.join("NVGPU.td");
+    let tti = td_dir.join("TritonInstrument.td");
+    let tti_attrs = td_dir.join("TritonInstrumentAttrs.td");
     for (td, args, file) in [
         (
             &base,
@@ -98,6 +100,36 @@ fn main() {
         (&nvg, &["-gen-enum-defs"][..], "NVGPUEnums.cpp.inc"),
         (&nvg, &["-gen-op-decls"][..], "NVGPUOps.h.inc"),
         (&nvg, &["-gen-op-defs"][..], "NVGPUOps.cpp.inc"),
+        (
+            &tti,
+            &["-gen-dialect-decls", "-dialect=tti"][..],
+            "TritonInstrumentDialect.h.inc",
+        ),
+        (
+            &tti,
+            &["-gen-dialect-defs", "-dialect=tti"][..],
+            "TritonInstrumentDialect.cpp.inc",
+        ),
+        (
+            &tti_attrs,
+            &["-gen-enum-decls"][..],
+            "TritonInstrumentEnums.h.inc",
+        ),
+        (
+            &tti_attrs,
+            &["-gen-enum-defs"][..],
+            "TritonInstrumentEnums.cpp.inc",
+        ),
+        (
+            &tti,
+            &["-gen-op-decls", "-op-include-regex=^tti\\."][..],
+            "TritonInstrumentOps.h.inc",
+        ),
+        (
+            &tti,
+            &["-gen-op-defs", "-op-include-regex=^tti\\."][..],
+            "TritonInstrumentOps.cpp.inc",
+        ),
     ] {
         tblgen(td, args, &gen.join("ttg").join(file), &td_includes);
     }
@@ -109,7 +141,8 @@ fn main() {
         .file(cpp_dir.join("TritonGPUDialect.cpp"))
         .file(cpp_dir.join("TritonGPUOps.cpp"))
         .file(cpp_dir.join("TritonNvidiaGPUDialect.cpp"))
-        .file(cpp_dir.join("NVGPUDialect.cpp"));
+        .file(cpp_dir.join("NVGPUDialect.cpp"))
+        .file(cpp_dir.join("TritonInstrumentDialect.cpp"));
     build.compile("ttg_shim");
 
     link_plugin(&includes, &cpp_dir.join("Plugin.cpp"), &tt_lib_dir, &out);

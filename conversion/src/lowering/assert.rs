@@ -125,7 +125,7 @@ pub fn raise_deferred<'c, 'a>(lw: &mut Lowering<'c, 'a>, emit: &Emitter<'c, 'a>)
 }
 
 /// Calls `__assertfail` with `op`'s message where `failed`, then rejoins.
-fn raise<'c, 'a>(
+pub(super) fn raise<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,

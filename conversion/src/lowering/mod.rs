@@ -17,6 +17,7 @@ mod fp4;
 mod gather;
 mod histogram;
 mod inline_asm;
+mod instrument;
 mod layout;
 mod ldmatrix;
 mod map_elementwise;
@@ -1364,6 +1365,10 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.histogram" => histogram::lower(self, emit, op),
             "tt.gather" => gather::lower(self, emit, op),
             "tt.map_elementwise" => map_elementwise::lower(self, emit, op),
+            "tti.experimental_buffer_pointers" => instrument::buffer_pointers(self, emit, op),
+            "tti.experimental_assert_in_thread" => instrument::assert_in_thread(self, emit, op),
+            "tti.experimental_lock_acquire" => instrument::lock_acquire(self, emit, op),
+            "tti.experimental_lock_release" => instrument::lock_release(self, emit, op),
             _ => elementwise::lower(self, emit, op, &name),
         }
     }

@@ -54,6 +54,7 @@ unsafe extern "C" {
     pub fn mlirGetDialectHandle__ttg__() -> MlirDialectHandle;
     pub fn mlirGetDialectHandle__ttng__() -> MlirDialectHandle;
     pub fn mlirGetDialectHandle__nvg__() -> MlirDialectHandle;
+    pub fn mlirGetDialectHandle__tti__() -> MlirDialectHandle;
     pub fn ttgShimSetEncodingVerifyCallback(cb: EncodingVerifyCallback);
     pub fn ttgShimSetTensorMemoryVerifyCallback(cb: TensorMemoryVerifyCallback);
     pub fn ttngTensorMemoryGetField(attr: MlirAttribute, field: i32) -> u32;

@@ -38,7 +38,14 @@ pub fn nvg_handle() -> DialectHandle {
     unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__nvg__()) }
 }
 
-/// Inserts `tt`, `ttg`, `ttng` and `nvg` into `registry` and installs all their
+/// The `tti` dialect handle (Triton's instrumentation ops).
+pub fn tti_handle() -> DialectHandle {
+    // SAFETY: the shim's registration entry point takes no arguments and
+    // returns a static handle.
+    unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__tti__()) }
+}
+
+/// Inserts `tt`, `ttg`, `ttng`, `nvg` and `tti` into `registry` and installs all their
 /// Rust rules.
 pub fn register(registry: &DialectRegistry) {
     static ONCE: Once = Once::new();
@@ -62,4 +69,5 @@ pub fn register(registry: &DialectRegistry) {
     ttg_handle().insert_dialect(registry);
     ttng_handle().insert_dialect(registry);
     nvg_handle().insert_dialect(registry);
+    tti_handle().insert_dialect(registry);
 }
