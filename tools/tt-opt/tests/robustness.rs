@@ -537,9 +537,9 @@ fn tma_mutants_are_rejected_cleanly() {
 /// accumulator-init, descriptor-encoding, warp-group and tensor-memory
 /// passes, the AMD epilogue, the core lowering with constant arrays,
 /// buffer reinterpretation and libdevice calls, the tensor-memory
-/// relayout, promotion and MMA lowering, partition warps), each with its
-/// pass list.
-const PASS_FILES: [(&str, &[&str], &str); 16] = [
+/// relayout, promotion and MMA lowering, partition warps, the tti
+/// lowering), each with its pass list.
+const PASS_FILES: [(&str, &[&str], &str); 17] = [
     (
         "test/lit/ttg/tritongpu-pipeline-tma.mlir",
         &[
@@ -629,6 +629,11 @@ const PASS_FILES: [(&str, &[&str], &str); 16] = [
         "test/lit/ttng/mma-lowering.mlir",
         &["--triton-nvidia-mma-lowering"],
         "fuzz-mma-lowering",
+    ),
+    (
+        "test/lit/conversion/tritoninstrument-to-llvm.mlir",
+        &["--allocate-shared-memory", "--convert-triton-gpu-to-llvm"],
+        "fuzz-instrument-lowering",
     ),
     (
         "test/lit/ttg/optimize-partition-warps.mlir",
