@@ -11,8 +11,7 @@
 //! ([`raise_deferred`]), with their own messages and lines.
 
 use melior::ir::{
-    block::BlockLike,
-    operation::{OperationBuilder, OperationLike, OperationRef},
+    operation::{OperationLike, OperationRef},
     Location, Value, ValueLike,
 };
 use tt_dialect::ir as ttir;
@@ -112,13 +111,7 @@ pub fn defer<'c, 'a>(
 pub fn raise_deferred<'c, 'a>(lw: &mut Lowering<'c, 'a>, emit: &Emitter<'c, 'a>) -> LowerResult {
     let mut block = emit.block;
     for (op, failed) in std::mem::take(&mut lw.deferred_asserts) {
-        let here = Emitter {
-            context: emit.context,
-            block,
-            location: emit.location,
-            before: None,
-        };
-        raise(lw, &here, op, failed)?;
+        raise(lw, &emit.at_end_of(block), op, failed)?;
         block = lw.continuation.expect("raise splits the block");
     }
     Ok(())
@@ -138,23 +131,9 @@ pub(super) fn raise<'c, 'a>(
     let function = function_name(op);
 
     let (fail_block, continuation) = lw.split_block(emit);
-    let branch = OperationBuilder::new("llvm.cond_br", emit.location)
-        .add_operands(&[failed])
-        .add_successors(&[&fail_block, &continuation])
-        .add_attributes(&[(
-            melior::ir::Identifier::new(emit.context, "operandSegmentSizes"),
-            emit.attr("array<i32: 1, 0, 0>"),
-        )])
-        .build()
-        .map_err(|_| "could not build the assertion's branch".to_owned())?;
-    emit.block.append_operation(branch);
+    emit.cond_br(failed, &fail_block, &continuation)?;
 
-    let fail = Emitter {
-        context: emit.context,
-        block: fail_block,
-        location: emit.location,
-        before: None,
-    };
+    let fail = emit.at_end_of(fail_block);
     lw.declare_function("__assertfail", "!llvm.func<void (ptr, ptr, i32, ptr, i64)>");
     let message = lw.string_global(&fail, "assertMessage_", &message);
     let file = lw.string_global(&fail, "assertFile_", &file);
@@ -166,18 +145,7 @@ pub(super) fn raise<'c, 'a>(
         &[message, file, line, function, char_size],
         None,
     );
-    let rejoin = OperationBuilder::new("llvm.br", emit.location)
-        .add_successors(&[&continuation])
-        .build()
-        .map_err(|_| "could not build the assertion's branch".to_owned())?;
-    fail_block.append_operation(rejoin);
-
-    let after = Emitter {
-        context: emit.context,
-        block: continuation,
-        location: emit.location,
-        before: None,
-    };
-    lw.shared_access(&after, Access::Barrier);
+    fail.br(&continuation, &[])?;
+    lw.shared_access(&emit.at_end_of(continuation), Access::Barrier);
     Ok(())
 }

@@ -538,12 +538,7 @@ fn llvm_atomic_add<'c, 'a>(
         .build()
         .map_err(|_| "could not build the atomic's branch".to_owned())?;
     emit.block.append_operation(branch);
-    let inside = Emitter {
-        context: emit.context,
-        block: atomic_block,
-        location: emit.location,
-        before: None,
-    };
+    let inside = emit.at_end_of(atomic_block);
     let mut attributes = vec![
         ("bin_op", inside.attr("11 : i64")),
         (
@@ -560,19 +555,8 @@ fn llvm_atomic_add<'c, 'a>(
         ty,
         &attributes,
     );
-    let rejoin = OperationBuilder::new("llvm.br", emit.location)
-        .add_operands(&[added])
-        .add_successors(&[&continuation])
-        .build()
-        .map_err(|_| "could not build the atomic's branch".to_owned())?;
-    atomic_block.append_operation(rejoin);
-    let after = Emitter {
-        context: emit.context,
-        block: continuation,
-        location: emit.location,
-        before: None,
-    };
-    Ok((after, old))
+    inside.br(&continuation, &[added])?;
+    Ok((emit.at_end_of(continuation), old))
 }
 
 /// LLVM's `AtomicOrdering` numbering, which the `ordering` attribute holds.

@@ -36,6 +36,49 @@ impl<'c, 'a> Emitter<'c, 'a> {
         }
     }
 
+    /// An emitter at the end of `block`, at the same location.
+    pub fn at_end_of(&self, block: BlockRef<'c, 'a>) -> Self {
+        Self {
+            context: self.context,
+            block,
+            location: self.location,
+            before: None,
+        }
+    }
+
+    /// Ends the block with `llvm.br` to `target`, passing `operands` as its
+    /// arguments.
+    pub fn br(&self, target: &BlockRef<'c, 'a>, operands: &[Value<'c, 'a>]) -> Result<(), String> {
+        let branch = OperationBuilder::new("llvm.br", self.location)
+            .add_operands(operands)
+            .add_successors(&[target])
+            .build()
+            .map_err(|_| "could not build an llvm.br".to_owned())?;
+        self.block.append_operation(branch);
+        Ok(())
+    }
+
+    /// Ends the block with `llvm.cond_br` on `condition` to `on_true` or
+    /// `on_false` (no block arguments).
+    pub fn cond_br(
+        &self,
+        condition: Value<'c, 'a>,
+        on_true: &BlockRef<'c, 'a>,
+        on_false: &BlockRef<'c, 'a>,
+    ) -> Result<(), String> {
+        let branch = OperationBuilder::new("llvm.cond_br", self.location)
+            .add_operands(&[condition])
+            .add_successors(&[on_true, on_false])
+            .add_attributes(&[(
+                Identifier::new(self.context, "operandSegmentSizes"),
+                self.attr("array<i32: 1, 0, 0>"),
+            )])
+            .build()
+            .map_err(|_| "could not build an llvm.cond_br".to_owned())?;
+        self.block.append_operation(branch);
+        Ok(())
+    }
+
     /// Appends op `name` and returns it.
     pub fn op(
         &self,

@@ -7,11 +7,7 @@
 //! `tti.experimental_lock_release` as a spin on `atom.global...cas` and an
 //! `atom.global...exch` by one thread, fenced by CTA barriers.
 
-use melior::ir::{
-    block::BlockLike,
-    operation::{OperationBuilder, OperationRef},
-    BlockRef, Identifier, Type, Value, ValueLike,
-};
+use melior::ir::{operation::OperationRef, Value, ValueLike};
 use tt_dialect::ir as ttir;
 
 use super::{assert, result, Emitter, LowerResult, Lowering};
@@ -104,12 +100,20 @@ pub fn assert_in_thread<'c, 'a>(
     assert::raise(lw, emit, op, failed)
 }
 
-/// The lock pointer and the optional predicate of a lock op.
+/// The lock pointer and the optional predicate of a lock op, whose lock
+/// must be a scalar `!tt.ptr<i32>` (Triton's locks are).
 fn lock_operands<'c, 'a>(
     lw: &Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> Result<(Value<'c, 'a>, Option<Value<'c, 'a>>), String> {
     let lock = ttir::operand(op, 0).ok_or("missing lock")?;
+    if super::pointee_type(lock.r#type()) != Some(emit.i32_type()) {
+        return Err(format!(
+            "a lock of type {} is not supported yet (!tt.ptr<i32> only)",
+            lock.r#type()
+        ));
+    }
     if tt_dialect::types::TensorView::of(lock.r#type()).is_some() {
         return Err("a tensor of locks is not supported yet".into());
     }
@@ -124,62 +128,6 @@ fn lock_operands<'c, 'a>(
     Ok((lock, pred))
 }
 
-/// Ends `emit`'s block with `llvm.cond_br condition, on_true, on_false`.
-fn cond_br<'c, 'a>(
-    emit: &Emitter<'c, 'a>,
-    condition: Value<'c, 'a>,
-    on_true: &BlockRef<'c, 'a>,
-    on_false: &BlockRef<'c, 'a>,
-) -> LowerResult {
-    let branch = OperationBuilder::new("llvm.cond_br", emit.location)
-        .add_operands(&[condition])
-        .add_successors(&[on_true, on_false])
-        .add_attributes(&[(
-            Identifier::new(emit.context, "operandSegmentSizes"),
-            emit.attr("array<i32: 1, 0, 0>"),
-        )])
-        .build()
-        .map_err(|_| "could not build the lock's branch".to_owned())?;
-    emit.block.append_operation(branch);
-    Ok(())
-}
-
-/// Ends `block` with `llvm.br target`.
-fn br<'c, 'a>(
-    emit: &Emitter<'c, 'a>,
-    block: BlockRef<'c, 'a>,
-    target: &BlockRef<'c, 'a>,
-) -> LowerResult {
-    let branch = OperationBuilder::new("llvm.br", emit.location)
-        .add_successors(&[target])
-        .build()
-        .map_err(|_| "could not build the lock's branch".to_owned())?;
-    block.append_operation(branch);
-    Ok(())
-}
-
-/// An emitter at the end of `block`.
-fn at_end<'c, 'a>(emit: &Emitter<'c, 'a>, block: BlockRef<'c, 'a>) -> Emitter<'c, 'a> {
-    Emitter {
-        context: emit.context,
-        block,
-        location: emit.location,
-        before: None,
-    }
-}
-
-/// Refuses a lock that is not `!tt.ptr<i32>` (Triton's locks are).
-fn check_i32_lock(op: OperationRef, i32_type: Type) -> LowerResult {
-    let lock = ttir::operand(op, 0).ok_or("missing lock")?;
-    match super::pointee_type(lock.r#type()) {
-        Some(t) if t == i32_type => Ok(()),
-        _ => Err(format!(
-            "a lock of type {} is not supported yet (!tt.ptr<i32> only)",
-            lock.r#type()
-        )),
-    }
-}
-
 /// `tti.experimental_lock_acquire`: the first thread (where the predicate
 /// holds) spins until it swaps the lock from 0 to 1 (acquire, GPU scope);
 /// then the CTA waits for it at a barrier.
@@ -188,17 +136,16 @@ pub fn lock_acquire<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    check_i32_lock(op, emit.i32_type())?;
-    let (lock, pred) = lock_operands(lw, op)?;
+    let (lock, pred) = lock_operands(lw, emit, op)?;
     let (tid, _, _) = lw.thread_ids();
     let mut elect = emit.icmp("eq", tid, emit.i32(0));
     if let Some(pred) = pred {
         elect = emit.and(elect, pred);
     }
     let (spin, continuation) = lw.split_block(emit);
-    cond_br(emit, elect, &spin, &continuation)?;
+    emit.cond_br(elect, &spin, &continuation)?;
 
-    let spin_emit = at_end(emit, spin);
+    let spin_emit = emit.at_end_of(spin);
     let zero = spin_emit.i32(0);
     let one = spin_emit.i32(1);
     let old = spin_emit
@@ -210,9 +157,9 @@ pub fn lock_acquire<'c, 'a>(
         )
         .ok_or("the compare-and-swap has no result")?;
     let taken = spin_emit.icmp("ne", old, zero);
-    cond_br(&spin_emit, taken, &spin, &continuation)?;
+    spin_emit.cond_br(taken, &spin, &continuation)?;
 
-    at_end(emit, continuation).barrier();
+    emit.at_end_of(continuation).barrier();
     Ok(())
 }
 
@@ -224,8 +171,7 @@ pub fn lock_release<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    check_i32_lock(op, emit.i32_type())?;
-    let (lock, pred) = lock_operands(lw, op)?;
+    let (lock, pred) = lock_operands(lw, emit, op)?;
     let (tid, _, _) = lw.thread_ids();
     let release = |e: &Emitter<'c, 'a>| {
         e.barrier();
@@ -241,10 +187,10 @@ pub fn lock_release<'c, 'a>(
         None => release(emit),
         Some(pred) => {
             let (side, continuation) = lw.split_block(emit);
-            cond_br(emit, pred, &side, &continuation)?;
-            let side_emit = at_end(emit, side);
+            emit.cond_br(pred, &side, &continuation)?;
+            let side_emit = emit.at_end_of(side);
             release(&side_emit);
-            br(emit, side, &continuation)?;
+            side_emit.br(&continuation, &[])?;
         }
     }
     Ok(())
