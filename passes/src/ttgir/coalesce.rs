@@ -386,19 +386,6 @@ fn descriptor_layout(
     ))
 }
 
-/// `ty` with `encoding`, if it is a ranked tensor.
-fn with_encoding(ty: MlirType, encoding: MlirAttribute) -> Option<MlirType> {
-    let parts = tensor_parts(ty)?;
-    Some(unsafe {
-        mlir_sys::mlirRankedTensorTypeGet(
-            parts.shape.len() as isize,
-            parts.shape.as_ptr(),
-            parts.element,
-            encoding,
-        )
-    })
-}
-
 fn convert_layout(op: MlirOperation, value: MlirValue, ty: MlirType) -> MlirValue {
     let convert = ir::create_op(
         "ttg.convert_layout",
@@ -422,7 +409,7 @@ fn rewrite(op: MlirOperation, encoding: MlirAttribute) {
     };
     let mut operands = Vec::new();
     for (index, value) in ir::operands(op).into_iter().enumerate() {
-        match with_encoding(ir::value_type(value), encoding) {
+        match ir::with_encoding(ir::value_type(value), encoding) {
             Some(ty) if skipped != Some(index) => operands.push(convert_layout(op, value, ty)),
             _ => operands.push(value),
         }
@@ -436,7 +423,7 @@ fn rewrite(op: MlirOperation, encoding: MlirAttribute) {
             if is_async {
                 ty
             } else {
-                with_encoding(ty, encoding).unwrap_or(ty)
+                ir::with_encoding(ty, encoding).unwrap_or(ty)
             }
         })
         .collect();

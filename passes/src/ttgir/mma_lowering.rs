@@ -28,6 +28,7 @@ use tt_dialect::rewrite::{apply_greedily, Greedy};
 use ttg_dialect::layout::{memory_space, MemDesc, MemorySpace};
 
 use crate::rust_pass::{fail, PassResult, RustPass};
+use crate::ttir::loop_support::effects::is_pure;
 use crate::ttir::loop_support::ir;
 
 /// The pass.
@@ -248,12 +249,6 @@ fn unsafe_type(ty: mlir_sys::MlirType) -> melior::ir::Type<'static> {
     // SAFETY: `ty` is a live type of the module's context, which outlives
     // the pass; the wrapper only reads it.
     unsafe { melior::ir::Type::from_raw(ty) }
-}
-
-fn is_pure(op: MlirOperation) -> bool {
-    // SAFETY: `op` is a live op; the reference does not outlive the call.
-    let op = unsafe { OperationRef::from_raw(op) };
-    tt_dialect::ir::is_memory_effect_free(op) && tt_dialect::ir::is_speculatable(op)
 }
 
 fn is_constant_true(v: MlirValue) -> bool {

@@ -16,7 +16,7 @@
 //! for an fp4-padded A, or for accumulators and tensors split over several
 //! CTAs, which are left as they are.
 
-use melior::ir::{operation::OperationRef, Type, TypeLike};
+use melior::ir::{operation::OperationRef, Type};
 use mlir_sys::{MlirOperation, MlirType, MlirValue};
 
 use tt_dialect::rewrite::{apply_greedily, Greedy};
@@ -132,9 +132,8 @@ fn promote(mma: MlirOperation) -> Result<(), String> {
         let text = linear_text(&ll, |b| b.iter().map(|&v| i64::from(v)).collect());
         let encoding = ir::parse_attribute(ctx, &text)
             .ok_or_else(|| format!("cannot build the layout {text}"))?;
-        let ty =
-            tt_dialect::ir::tensor_type(view.shape, view.element, Some(type_of_attr(encoding)))
-                .to_raw();
+        let ty = ir::with_encoding(ir::value_type(src), encoding)
+            .ok_or("expected a ranked tensor source")?;
         let cvt = ir::create_op(
             "ttg.convert_layout",
             ir::location(mma),
@@ -158,10 +157,4 @@ fn promote(mma: MlirOperation) -> Result<(), String> {
     ir::insert_after(after, tmem_alloc);
     ir::set_operand(mma, 0, ir::result(tmem_alloc, 0));
     Ok(())
-}
-
-fn type_of_attr(attr: mlir_sys::MlirAttribute) -> melior::ir::Attribute<'static> {
-    // SAFETY: `attr` is a live attribute of the module's context, which
-    // outlives the pass.
-    unsafe { melior::ir::Attribute::from_raw(attr) }
 }

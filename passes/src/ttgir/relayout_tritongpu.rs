@@ -22,7 +22,7 @@
 //! are converted here. Tensor memory split over several CTAs is refused
 //! with a located error.
 
-use melior::ir::{attribute::AttributeLike, operation::OperationRef, r#type::TypeLike, Type};
+use melior::ir::{attribute::AttributeLike, operation::OperationRef, Type};
 use mlir_sys::{MlirAttribute, MlirOperation, MlirType, MlirValue};
 
 use tt_dialect::types::{self, TensorView};
@@ -188,7 +188,7 @@ fn relayout_offsets(
     {
         return Ok(());
     }
-    let wanted = with_encoding(ty, encoding).ok_or("expected tensor row offsets")?;
+    let wanted = ir::with_encoding(ty, encoding).ok_or("expected tensor row offsets")?;
     convert_operand(op, index, wanted);
     Ok(())
 }
@@ -214,7 +214,7 @@ fn access_type(
     let ll = tmem::default_access_layout(&enc, &desc.shape, bitwidth, num_warps)?;
     let text = linear_text(&ll, |b| b.iter().map(|&v| i64::from(v)).collect());
     let encoding = parse_encoding(op, &text)?;
-    with_encoding(ty, encoding).ok_or_else(|| "expected a ranked tensor".into())
+    ir::with_encoding(ty, encoding).ok_or_else(|| "expected a ranked tensor".into())
 }
 
 fn tmem_desc(desc_ty: MlirType) -> Result<(TmemEncoding, MemDesc<'static>), String> {
@@ -243,7 +243,7 @@ fn default_type(ty: MlirType, num_warps: u32, threads_per_warp: u32) -> Result<M
     let ctx = unsafe { mlir_sys::mlirTypeGetContext(ty) };
     let encoding =
         ir::parse_attribute(ctx, &text).ok_or_else(|| format!("cannot parse encoding {text}"))?;
-    with_encoding(ty, encoding).ok_or_else(|| "expected a ranked tensor".into())
+    ir::with_encoding(ty, encoding).ok_or_else(|| "expected a ranked tensor".into())
 }
 
 fn parse_encoding(op: MlirOperation, text: &str) -> Result<MlirAttribute, String> {
@@ -255,20 +255,6 @@ fn tensor_view(ty: MlirType) -> Option<TensorView<'static>> {
     // SAFETY: `ty` is a live type of the module's context, which outlives
     // the pass; the view only reads it.
     TensorView::of(unsafe { Type::from_raw(ty) })
-}
-
-fn with_encoding(ty: MlirType, encoding: MlirAttribute) -> Option<MlirType> {
-    let view = tensor_view(ty)?;
-    // SAFETY: the shape slice outlives the call, which copies it; the
-    // element type and encoding belong to the same live context.
-    Some(unsafe {
-        mlir_sys::mlirRankedTensorTypeGet(
-            view.shape.len() as isize,
-            view.shape.as_ptr(),
-            view.element.to_raw(),
-            encoding,
-        )
-    })
 }
 
 fn set_type(value: MlirValue, ty: MlirType) {

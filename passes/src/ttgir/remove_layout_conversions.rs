@@ -324,7 +324,7 @@ impl Cx {
 
     fn set_encoding(&mut self, v: MlirValue, enc: MlirAttribute) {
         let ty = ir::value_type(v);
-        let Some(new) = with_encoding(ty, enc) else {
+        let Some(new) = ir::with_encoding(ty, enc) else {
             return;
         };
         if !ir::same_type(ty, new) {
@@ -350,18 +350,6 @@ fn tensor_encoding(ty: MlirType) -> Option<MlirAttribute> {
 
 fn is_tensor(v: MlirValue) -> bool {
     tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ir::value_type(v)) }).is_some()
-}
-
-fn with_encoding(ty: MlirType, enc: MlirAttribute) -> Option<MlirType> {
-    let view = tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ty) })?;
-    Some(unsafe {
-        mlir_sys::mlirRankedTensorTypeGet(
-            view.shape.len() as isize,
-            view.shape.as_ptr(),
-            view.element.to_raw(),
-            enc,
-        )
-    })
 }
 
 fn num_elements(ty: MlirType) -> Option<i64> {
@@ -906,7 +894,7 @@ impl Propagation {
         if tensor_encoding(ty).map(key) == Some(key(enc)) {
             return rewritten;
         }
-        let Some(new_ty) = with_encoding(ty, enc) else {
+        let Some(new_ty) = ir::with_encoding(ty, enc) else {
             return rewritten;
         };
         let loc = match ir::defining_op(v) {
@@ -1075,7 +1063,7 @@ impl Propagation {
         }
         if can_fold_into_conversion(op, encoding) {
             let r = ir::result(op, 0);
-            let ty = with_encoding(ir::value_type(r), encoding).ok_or("non-tensor result")?;
+            let ty = ir::with_encoding(ir::value_type(r), encoding).ok_or("non-tensor result")?;
             let cvt = create_convert(ir::location(op), r, ty);
             ir::insert_after(op, cvt);
             self.mapping.insert(Val(r), ir::result(cvt, 0));
@@ -1773,7 +1761,8 @@ impl Remat {
                         .get(&Val(r))
                         .filter(|_| in_slice.contains(&Val(r)))
                     {
-                        new_types.push(with_encoding(ir::value_type(r), enc).ok_or("if result")?);
+                        new_types
+                            .push(ir::with_encoding(ir::value_type(r), enc).ok_or("if result")?);
                     }
                 }
                 let new_if = scf::replace_if_with_new_signature(op, &new_types, &mut replacements);
@@ -1819,7 +1808,7 @@ impl Remat {
                 let enc = slice.layout[&Val(r)];
                 let clone = unsafe { mlir_sys::mlirOperationClone(op) };
                 ir::insert_before(op, clone);
-                let ty = with_encoding(ir::value_type(r), enc).ok_or("constant type")?;
+                let ty = ir::with_encoding(ir::value_type(r), enc).ok_or("constant type")?;
                 let c = create_convert(ir::location(op), ir::result(clone, 0), ty);
                 ir::insert_before(op, c);
                 mapping.insert(Val(r), Val(ir::result(c, 0)));
@@ -1848,7 +1837,7 @@ impl Remat {
                 let Some(&enc) = slice.layout.get(&Val(old)) else {
                     continue;
                 };
-                if let Some(ty) = with_encoding(ir::value_type(old), enc) {
+                if let Some(ty) = ir::with_encoding(ir::value_type(old), enc) {
                     unsafe { mlir_sys::mlirValueSetType(new, ty) };
                 }
                 self.add(old, enc, new);
@@ -1927,7 +1916,8 @@ impl Remat {
         }
         let mut mapping = ir::ValueMap::new();
         for v in loads {
-            let ty = with_encoding(ir::value_type(v.0), slice.layout[&v]).ok_or("load result")?;
+            let ty =
+                ir::with_encoding(ir::value_type(v.0), slice.layout[&v]).ok_or("load result")?;
             let new_cvt = create_convert(ir::location(cvt), v.0, ty);
             insert_after_value(v.0, new_cvt);
             mapping.insert(v, Val(ir::result(new_cvt, 0)));
@@ -1996,7 +1986,8 @@ impl Remat {
                            enc: MlirAttribute,
                            before: Option<MlirOperation>|
          -> Result<(), String> {
-            let ty = with_encoding(ir::value_type(v), enc).ok_or("a non-tensor in the slice")?;
+            let ty =
+                ir::with_encoding(ir::value_type(v), enc).ok_or("a non-tensor in the slice")?;
             let new = create_convert(ir::location(cvt), v, ty);
             match before {
                 Some(op) => ir::insert_before(op, new),
@@ -2088,13 +2079,14 @@ impl Remat {
             return Ok(());
         };
         let input = ir::operand(ext, 0);
-        let in_ty = with_encoding(ir::value_type(input), src_enc).ok_or("ext operand")?;
+        let in_ty = ir::with_encoding(ir::value_type(input), src_enc).ok_or("ext operand")?;
         let new_cvt = create_convert(ir::location(cvt), input, in_ty);
         ir::insert_before(ext, new_cvt);
         let clone = unsafe { mlir_sys::mlirOperationClone(ext) };
         ir::insert_before(ext, clone);
         ir::set_operand(clone, 0, ir::result(new_cvt, 0));
-        let out_ty = with_encoding(ir::value_type(ir::result(ext, 0)), dst).ok_or("ext result")?;
+        let out_ty =
+            ir::with_encoding(ir::value_type(ir::result(ext, 0)), dst).ok_or("ext result")?;
         unsafe { mlir_sys::mlirValueSetType(ir::result(clone, 0), out_ty) };
         let mut mapping = ir::ValueMap::new();
         mapping.insert(Val(ir::result(ext, 0)), Val(ir::result(clone, 0)));

@@ -164,6 +164,24 @@ pub fn blocks(region: MlirRegion) -> Vec<MlirBlock> {
     out
 }
 
+/// The ranked tensor type `ty` with `encoding`; `None` when `ty` is not a
+/// ranked tensor.
+pub fn with_encoding(ty: MlirType, encoding: MlirAttribute) -> Option<MlirType> {
+    // SAFETY: `ty` is a live type of the module's context; the view only
+    // reads it.
+    let view = tt_dialect::types::TensorView::of(unsafe { melior::ir::Type::from_raw(ty) })?;
+    // SAFETY: the shape slice outlives the call, which copies it; the
+    // element type and `encoding` belong to the same live context.
+    Some(unsafe {
+        mlir_sys::mlirRankedTensorTypeGet(
+            view.shape.len() as isize,
+            view.shape.as_ptr(),
+            melior::ir::TypeLike::to_raw(&view.element),
+            encoding,
+        )
+    })
+}
+
 /// The op after `op` in its block, if any.
 pub fn next_op(op: MlirOperation) -> Option<MlirOperation> {
     // SAFETY: `op` is a live op in a block; the next op, when there is one,
