@@ -268,7 +268,10 @@ impl<'c, 'a> ThreadIds<'c, 'a> {
 /// constant 0. A run of bits `k..k+n` whose weights are `w, 2w, 4w, ...`
 /// with `w` a power of two is one term, `(id & ((2^n - 1) << k))` shifted
 /// from bit `k` to `w`'s bit.
-fn xor_of_bits<'c, 'a>(emit: &Emitter<'c, 'a>, parts: &[(Value<'c, 'a>, &[i64])]) -> Value<'c, 'a> {
+pub(super) fn xor_of_bits<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    parts: &[(Value<'c, 'a>, &[i64])],
+) -> Value<'c, 'a> {
     // (id, first bit, bits in the run, weight of the first bit)
     let mut runs = Vec::new();
     for &(id, weights) in parts {

@@ -4,7 +4,10 @@
 //! predicated `mbarrier.*` PTX on one thread; TMA copies
 //! (`ttng.async_tma_copy_global_to_local`, `async_tma_copy_local_to_global`,
 //! `async_tma_store_wait`) as `cp.async.bulk.tensor` from one elected
-//! lane; and device-side descriptors (`ttng.tensormap_create`,
+//! lane; Blackwell's row gathers and scatters (`ttng.async_tma_gather`,
+//! `async_tma_scatter`) as `tile::gather4` / `tile::scatter4` messages of
+//! four rows each, spread over the warps that hold distinct row offsets;
+//! and device-side descriptors (`ttng.tensormap_create`,
 //! `tensormap_fenceproxy_acquire`) as `tensormap.*` PTX.
 //!
 //! A TMA copy here moves its whole buffer in one message: every dimension
@@ -13,13 +16,14 @@
 //! the warps) are refused with a located error.
 
 use melior::ir::{
+    attribute::DenseI64ArrayAttribute,
     operation::{OperationLike, OperationRef},
     Value, ValueLike,
 };
 use tt_dialect::ir as ttir;
-use ttg_dialect::layout::{tma_block_shape, Layout, MemDesc};
+use ttg_dialect::layout::{tma_block_shape, Layout, MemDesc, Nvmma};
 
-use super::{int_attr, operand, Access, Emitter, LowerResult, Lowering};
+use super::{int_attr, layout::xor_of_bits, operand, Access, Emitter, LowerResult, Lowering};
 
 /// `tid.x == 0`: the one thread that drives a barrier.
 fn thread_zero<'c, 'a>(lw: &Lowering<'c, 'a>, emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
@@ -213,13 +217,18 @@ fn single_message(desc: &MemDesc) -> Result<(), String> {
     Ok(())
 }
 
+/// `elect.sync`: true in one lane of the warp.
+fn elect<'c, 'a>(emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
+    emit.value("nvvm.elect.sync", &[], emit.int_type(1), &[])
+}
+
 /// The TMA predicate: the op's, one elected lane, warp 0.
 fn tma_pred<'c, 'a>(
     lw: &Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     pred: Option<Value<'c, 'a>>,
 ) -> Value<'c, 'a> {
-    let elect = emit.value("nvvm.elect.sync", &[], emit.int_type(1), &[]);
+    let elect = elect(emit);
     let elected = match pred {
         Some(p) => emit.and(p, elect),
         None => elect,
@@ -335,6 +344,221 @@ pub fn copy_local_to_global<'c, 'a>(
     operands.extend(coords);
     operands.push(pointer);
     emit.void_asm(&asm, &constraints, &operands);
+    emit.op("nvvm.cp.async.bulk.commit.group", &[], &[], &[]);
+    Ok(())
+}
+
+/// One four-row message of a TMA gather or scatter: its predicate, the
+/// shared-memory address of its rows, the column it starts at and the four
+/// row offsets.
+struct FourRows<'c, 'a, 'r> {
+    pred: Value<'c, 'a>,
+    shared: Value<'c, 'a>,
+    column: Value<'c, 'a>,
+    rows: &'r [Value<'c, 'a>],
+}
+
+/// The values of the tensor operand `value`, read at `emit`. A function
+/// argument's are the fields of its packed struct, which the function's
+/// entry reads; Triton reads a packed operand where the op uses it, so
+/// those are read again here (the entry's reads then go unused).
+fn read_here<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    value: Value<'c, 'a>,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let values = lw.get(value)?;
+    let field = |i: usize, v: Value<'c, 'a>| {
+        let read = ttir::defined_by(v, "llvm.extractvalue")?;
+        let packed = ttir::operand(read, 0)?;
+        let position = read.attribute("position").ok()?;
+        let expected = DenseI64ArrayAttribute::new(emit.context, &[i as i64]);
+        (ttir::block_argument(packed).is_some() && position == expected.into()).then_some(packed)
+    };
+    let packed: Option<Vec<Value>> = values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| field(i, v))
+        .collect();
+    Ok(match packed.as_deref() {
+        Some([first, rest @ ..]) if rest.iter().all(|p| p == first) => values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| emit.extract(*first, i as i64, v.r#type()))
+            .collect(),
+        _ => values,
+    })
+}
+
+/// Splits a TMA gather or scatter of the rows `x_offsets` (operand) from
+/// column `y_offset` into `buffer` (operand) into four-row messages, as
+/// Triton does, and calls `message` on each in Triton's order.
+///
+/// Each thread holds its rows in groups of four consecutive registers;
+/// every lane of a warp holds the same rows, so one elected lane of each
+/// warp issues the warp's messages, and warps that repeat an earlier
+/// warp's rows issue none. A row is cut into messages one swizzle wide.
+/// Where a message's rows land is the buffer's NVMMA layout without its
+/// swizzle (TMA applies the swizzle): the warp's part of that offset is
+/// computed at run time, the register's and the message's are constants.
+fn four_row_messages<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    x_offsets: Value<'c, 'a>,
+    y_offset: Value<'c, 'a>,
+    buffer: Value<'c, 'a>,
+    pred: Option<Value<'c, 'a>>,
+    mut message: impl FnMut(FourRows<'c, 'a, '_>),
+) -> LowerResult {
+    if lw.num_ctas > 1 {
+        return Err(
+            "a TMA gather or scatter in a cluster of several CTAs is not supported yet".into(),
+        );
+    }
+    let rows = lw.distributed(x_offsets.r#type())?;
+    let registers = rows.layout.bases("register");
+    if registers.len() < 2 {
+        return Err("a TMA gather or scatter must have at least 4 row offsets per warp".into());
+    }
+    if registers[0] != [1] || registers[1] != [2] {
+        return Err(
+            "the row offsets of a TMA gather or scatter are not grouped by 4 consecutive rows"
+                .into(),
+        );
+    }
+    let desc = MemDesc::of(buffer.r#type()).ok_or("expected a shared-memory buffer")?;
+    if desc.shape.len() != 2 || !desc.alloc_shape.ends_with(&desc.shape) {
+        return Err(
+            "the shared-memory view of a TMA gather or scatter must match its allocation's shape"
+                .into(),
+        );
+    }
+    let nvmma = Nvmma::of(&desc)?;
+    if nvmma.inner != 1 {
+        return Err(
+            "a TMA gather or scatter with a transposed NVMMA layout is not supported yet".into(),
+        );
+    }
+    let messages_per_row = desc.shape[1] / nvmma.row_elements;
+    if messages_per_row.count_ones() != 1 || nvmma.rows.count_ones() != 1 {
+        return Err(format!(
+            "a TMA gather or scatter of {}x{} elements (not a power of two of rows and of swizzle widths) is not supported yet",
+            desc.shape[0], desc.shape[1]
+        ));
+    }
+    let free = rows.layout.free_variable_masks();
+    let free = |in_dim: &str| {
+        free.iter()
+            .find(|(name, _)| name == in_dim)
+            .map_or(0, |(_, mask)| i64::from(*mask))
+    };
+    let lanes = i64::from(rows.layout.in_dim_size("lane"));
+    if free("lane") != lanes - 1 {
+        return Err(
+            "the row offsets of a TMA gather or scatter must be broadcast across each warp".into(),
+        );
+    }
+    let element = lw.element_type(desc.element);
+    let base = lw.scalar(buffer)?;
+    let warp = lw.uniform_warp();
+    // Warps whose rows an earlier warp already moves stay idle.
+    let warp_mask = free("warp");
+    let mut pred = pred;
+    if warp_mask != 0 {
+        let first = emit.icmp("eq", emit.and(warp, emit.i32(warp_mask)), emit.i32(0));
+        pred = Some(pred.map_or(first, |p| emit.and(p, first)));
+    }
+    let elected = elect(emit);
+    let pred = pred.map_or(elected, |p| emit.and(p, elected));
+    let values = read_here(lw, emit, x_offsets)?;
+    if values.len() != rows.len() {
+        return Err("the row offsets do not match their layout (internal error)".into());
+    }
+    // The warp's part of the offset: its rows, where the buffer holds them.
+    let warp_weights: Vec<i64> = rows
+        .layout
+        .bases("warp")
+        .iter()
+        .map(|basis| nvmma.unswizzled(i64::from(basis[0]), 0))
+        .collect();
+    let warp_offset = xor_of_bits(emit, &[(warp, &warp_weights)]);
+    let register_mask = free("register");
+    for register in (0..values.len()).step_by(4) {
+        if register as i64 & register_mask != 0 {
+            continue;
+        }
+        let row = nvmma.unswizzled(i64::from(rows.registers[register][0]), 0);
+        for m in 0..messages_per_row {
+            let column = m * nvmma.row_elements;
+            let constant = row ^ nvmma.unswizzled(0, column);
+            let offset = if constant == 0 {
+                warp_offset
+            } else {
+                emit.xor(warp_offset, emit.i32(constant))
+            };
+            let shared = emit.gep(base, offset, element);
+            let column = if column == 0 {
+                y_offset
+            } else {
+                emit.add(y_offset, emit.i32(column))
+            };
+            message(FourRows {
+                pred,
+                shared,
+                column,
+                rows: &values[register..register + 4],
+            });
+        }
+    }
+    Ok(())
+}
+
+/// `ttng.async_tma_gather`: `gather4` messages, each four rows of one
+/// swizzle width from global memory into the buffer, completing on the
+/// barrier.
+pub fn gather<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    // desc, x_offsets, y_offset, barrier, result, pred.
+    let desc = lw.scalar(operand(op, 0)?)?;
+    let y_offset = lw.scalar(operand(op, 2)?)?;
+    let barrier = lw.scalar(operand(op, 3)?)?;
+    let result = operand(op, 4)?;
+    let pred = optional_pred(lw, op, 5)?;
+    let span = lw.buffer_span(result);
+    lw.shared_access(emit, Access::Write(span));
+    let asm = "@$0 cp.async.bulk.tensor.2d.tile::gather4.shared::cta.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4, $5, $6, $7}], [$8];";
+    four_row_messages(lw, emit, operand(op, 1)?, y_offset, result, pred, |m| {
+        let mut operands = vec![m.pred, m.shared, desc, m.column];
+        operands.extend_from_slice(m.rows);
+        operands.push(barrier);
+        emit.void_asm(asm, "b,r,l,r,r,r,r,r,r", &operands);
+    })
+}
+
+/// `ttng.async_tma_scatter`: `scatter4` messages, each four rows of one
+/// swizzle width from the buffer to global memory, in a bulk group
+/// committed at once.
+pub fn scatter<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    // desc, x_offsets, y_offset, src.
+    let desc = lw.scalar(operand(op, 0)?)?;
+    let y_offset = lw.scalar(operand(op, 2)?)?;
+    let source = operand(op, 3)?;
+    let span = lw.buffer_span(source);
+    lw.shared_access(emit, Access::Read(span));
+    let asm = "@$0 cp.async.bulk.tensor.2d.tile::scatter4.global.shared::cta.bulk_group [$1, {$2, $3, $4, $5, $6}], [$7];";
+    four_row_messages(lw, emit, operand(op, 1)?, y_offset, source, None, |m| {
+        let mut operands = vec![m.pred, desc, m.column];
+        operands.extend_from_slice(m.rows);
+        operands.push(m.shared);
+        emit.void_asm(asm, "b,l,r,r,r,r,r,r", &operands);
+    })?;
     emit.op("nvvm.cp.async.bulk.commit.group", &[], &[], &[]);
     Ok(())
 }

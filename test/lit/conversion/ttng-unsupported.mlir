@@ -1,6 +1,7 @@
-// Lowering Blackwell (tcgen05, tensor memory) and the cluster and TMA
-// gather/scatter ops of ttng is not implemented (mbarriers, TMA copies and
-// descriptors are: tma-barriers.mlir): convert-triton-gpu-to-llvm refuses each of them
+// Lowering Blackwell (tcgen05, tensor memory) and the cluster ops of ttng
+// is not implemented (mbarriers, TMA copies and descriptors are:
+// tma-barriers.mlir; TMA gathers and scatters: tma-gather-to-llvm.mlir):
+// convert-triton-gpu-to-llvm refuses each of them
 // with an error at the op, and exits with a failure, instead of dropping or
 // crashing on it.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --allocate-shared-memory-nv --convert-triton-gpu-to-llvm
@@ -55,44 +56,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func public @async_tma_reduce(%i: i32, %desc: !tt.tensordesc<tensor<128x64xf16, #nvmma>>, %buf: !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>) {
     // expected-error @+1 {{'ttng.async_tma_reduce' op convert-triton-gpu-to-llvm: 'ttng.async_tma_reduce' is not supported yet}}
     ttng.async_tma_reduce add, %desc[%i, %i] %buf : !tt.tensordesc<tensor<128x64xf16, #nvmma>>, !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @async_tma_gather(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %p: i1, %i: i32, %gdesc: !tt.tensordesc<tensor<1x64xf16, #nvmma>>, %gbuf: !ttg.memdesc<32x64xf16, #nvmma, #smem, mutable>) {
-    %rows = arith.constant dense<0> : tensor<32xi32, #blocked1>
-    // expected-error @+1 {{'ttng.async_tma_gather' op convert-triton-gpu-to-llvm: 'ttng.async_tma_gather' is not supported yet}}
-    ttng.async_tma_gather %gdesc[%rows, %i] %gbuf, %bar, %p : !tt.tensordesc<tensor<1x64xf16, #nvmma>>, tensor<32xi32, #blocked1>, i32, !ttg.memdesc<1xi64, #bar, #smem, mutable>, !ttg.memdesc<32x64xf16, #nvmma, #smem, mutable>, i1
-    tt.return
-  }
-}
-
-// -----
-
-#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#nvmma32 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-#scales = #ttng.tensor_memory_scales_encoding<>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @async_tma_scatter(%i: i32, %gdesc: !tt.tensordesc<tensor<1x64xf16, #nvmma>>, %gbuf: !ttg.memdesc<32x64xf16, #nvmma, #smem, mutable>) {
-    %rows = arith.constant dense<0> : tensor<32xi32, #blocked1>
-    // expected-error @+1 {{'ttng.async_tma_scatter' op convert-triton-gpu-to-llvm: 'ttng.async_tma_scatter' is not supported yet}}
-    ttng.async_tma_scatter %gdesc[%rows, %i] %gbuf : !tt.tensordesc<tensor<1x64xf16, #nvmma>>, tensor<32xi32, #blocked1>, i32, !ttg.memdesc<32x64xf16, #nvmma, #smem, mutable>
     tt.return
   }
 }
