@@ -253,7 +253,7 @@ fn shuffles<'c, 'a>(
     // The lane is read here, after the packing, as Triton's lowering reads
     // it where the shuffles need it (LLVM merges it with the function's
     // own read when one dominates it).
-    let threads = ThreadIds::new(emit, lw.threads_per_warp);
+    let threads = ThreadIds::new(emit, lw.threads_per_warp, lw.thread_group());
     let lane = threads.lane;
     let bit_clear = |bit: u32| {
         let set = emit.and(lane, emit.i32(1 << bit));

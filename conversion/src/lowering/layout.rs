@@ -193,9 +193,16 @@ pub struct ThreadIds<'c, 'a> {
 }
 
 impl<'c, 'a> ThreadIds<'c, 'a> {
-    /// Reads the thread id at the emitter's position.
-    pub fn new(emit: &Emitter<'c, 'a>, threads_per_warp: i64) -> Self {
-        let tid = emit.special_register("tid.x");
+    /// Reads the thread id at the emitter's position. Inside a
+    /// `ttg.warp_specialize` partition (`group`: its first thread and its
+    /// thread count, a power of two) the id counts from the partition's
+    /// first thread, as Triton's `getThreadId` does there.
+    pub fn new(emit: &Emitter<'c, 'a>, threads_per_warp: i64, group: Option<(i64, i64)>) -> Self {
+        let mut tid = emit.special_register("tid.x");
+        if let Some((start, threads)) = group {
+            tid = emit.binary("llvm.sub", tid, emit.i32(start));
+            tid = emit.and(tid, emit.i32(threads - 1));
+        }
         let lane = emit.and(tid, emit.i32(threads_per_warp - 1));
         let warp = emit.lshr(tid, emit.i32(threads_per_warp.trailing_zeros() as i64));
         Self {

@@ -29,6 +29,7 @@ pub(crate) mod scan;
 mod tma;
 mod types;
 mod view;
+mod warp_specialize;
 mod wgmma;
 
 use std::cell::RefCell;
@@ -145,6 +146,16 @@ pub struct Lowering<'c, 'a> {
     /// Whether the current function is a kernel (public), whose global
     /// scratch pointer is the whole grid's rather than its own buffer's.
     in_kernel: bool,
+    /// Inside a `ttg.warp_specialize` partition: its first thread (`None`
+    /// before `tritongpu-allocate-warp-groups` placed it) and its thread
+    /// count, from which thread ids count ([`ThreadIds::new`]).
+    thread_group: Option<(Option<i64>, i64)>,
+    /// Why the op being lowered cannot be, found by a helper that cannot
+    /// fail; checked after every op.
+    refusal: RefCell<Option<String>>,
+    /// An op nested in the one being lowered (a region's) that failed, and
+    /// why: reported at that op rather than at its parent.
+    failed_inside: Option<(OperationRef<'c, 'a>, String)>,
     /// Each tensor type's layout, read once: types are uniqued, so a type's
     /// address is its key.
     layouts: RefCell<HashMap<usize, Rc<Distributed>>>,
@@ -212,8 +223,39 @@ impl<'c, 'a> Lowering<'c, 'a> {
     fn with_threads<R>(&self, f: impl FnOnce(&mut ThreadIds<'c, 'a>, &Emitter<'c, 'a>) -> R) -> R {
         let entry = self.prologue(Location::unknown(self.context));
         let mut threads = self.threads.borrow_mut();
-        let threads = threads.get_or_insert_with(|| ThreadIds::new(&entry, self.threads_per_warp));
+        let threads = threads.get_or_insert_with(|| {
+            ThreadIds::new(&entry, self.threads_per_warp, self.thread_group())
+        });
         f(threads, &entry)
+    }
+
+    /// The warps a kernel launches: its own and those of its
+    /// `ttg.warp_specialize` partitions (`ttg.total-num-warps`, which
+    /// `tritongpu-allocate-warp-groups` sets).
+    fn total_warps(&self) -> i64 {
+        self.module
+            .attribute("ttg.total-num-warps")
+            .ok()
+            .and_then(ttir::int_value)
+            .map_or(self.num_warps, |(n, _)| n)
+    }
+
+    /// The partition whose threads the ids count from
+    /// ([`ThreadIds::new`]): none outside `ttg.warp_specialize` partitions.
+    /// A partition not placed yet has none to count from: the op reading
+    /// them is refused.
+    pub fn thread_group(&self) -> Option<(i64, i64)> {
+        match self.thread_group? {
+            (Some(start), threads) => Some((start, threads)),
+            (None, _) => {
+                self.refusal.replace(Some(
+                    "thread ids inside a ttg.warp_specialize partition need its \
+                     warps (warpGroupStartIds): run tritongpu-allocate-warp-groups first"
+                        .into(),
+                ));
+                None
+            }
+        }
     }
 
     /// The thread's lane/warp contribution to the coordinates of `ty`.
@@ -638,6 +680,9 @@ pub fn lower_module<'c, 'a>(
         deferred_asserts: Vec::new(),
         scratch_args: Vec::new(),
         in_kernel: false,
+        thread_group: None,
+        refusal: RefCell::default(),
+        failed_inside: None,
         layouts: RefCell::default(),
         left_for_mlir: false,
         no_flags: ["#arith.fastmath<none>", "#arith.overflow<none>"]
@@ -654,7 +699,30 @@ pub fn lower_module<'c, 'a>(
     for function in functions {
         lowering.lower_function(function)?;
     }
+    nvg::isolate_partitions(module);
     Ok(lowering.left_for_mlir)
+}
+
+/// Moves the code of the block that the prologue branch `branch` enters
+/// (the old entry block's, which nothing else branches to) to the end of
+/// the prologue, in place of the branch: one entry block, as Triton's.
+fn fold_prologue(branch: OperationRef) {
+    use tt_passes::ttir::loop_support::ir as raw;
+    let branch = branch.to_raw();
+    let prologue = raw::op_block(branch);
+    // SAFETY: `branch` is a live `llvm.br` with one successor; the ops
+    // moved are detached before they are appended, and the emptied block,
+    // which no branch names any more, is detached before it is destroyed.
+    unsafe {
+        let body = mlir_sys::mlirOperationGetSuccessor(branch, 0);
+        raw::erase(branch);
+        for op in raw::block_ops(body) {
+            mlir_sys::mlirOperationRemoveFromParent(op);
+            mlir_sys::mlirBlockAppendOwnedOperation(prologue, op);
+        }
+        mlir_sys::mlirBlockDetach(body);
+        mlir_sys::mlirBlockDestroy(body);
+    }
 }
 
 /// Stops at the first op whose operands or results are laid out in one of
@@ -697,13 +765,24 @@ fn refuse_amd_layouts(module: OperationRef) -> Result<(), Failure> {
     }
 }
 
-/// `llvm.mlir.global external @global_smem() {addr_space = 3, alignment = 16} : !llvm.array<0 x i8>`.
+/// `llvm.mlir.global external @global_smem() {addr_space = 3, alignment = 16} : !llvm.array<0 x i8>`,
+/// unless the module declares it already.
 fn declare_shared_memory<'c>(context: &'c Context, module: OperationRef<'c, '_>) {
     let body = module
         .region(0)
         .ok()
         .and_then(|r| r.first_block())
         .expect("a module has a body");
+    let mut op = body.first_operation();
+    while let Some(o) = op {
+        if ttir::inherent_attribute(o, "sym_name")
+            .and_then(ttir::string_value)
+            .is_some_and(|s| s == "global_smem")
+        {
+            return;
+        }
+        op = o.next_in_block();
+    }
     let location = Location::unknown(context);
     let attr = |text: &str| Attribute::parse(context, text).expect("attribute");
     let op = OperationBuilder::new("llvm.mlir.global", location)
@@ -896,7 +975,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 Identifier::new(context, "nvvm.reqntid"),
                 Attribute::parse(
                     context,
-                    &format!("array<i32: {}>", self.num_warps * self.threads_per_warp),
+                    &format!("array<i32: {}>", self.total_warps() * self.threads_per_warp),
                 )
                 .expect("attribute"),
             ));
@@ -978,12 +1057,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
             .add_regions([region])
             .build()
             .expect("llvm.func");
-        let body = self
-            .module
-            .region(0)
-            .ok()
-            .and_then(|r| r.first_block())
-            .expect("module body");
+        // Next to the old function, in its own block (a module nested in
+        // the one converted keeps its functions).
+        let body = function.block().expect("a function lives in a module");
         let new_function = body.insert_operation_after(function, new_function);
         let new_function = unsafe { OperationRef::<'c, 'a>::from_raw(new_function.to_raw()) };
         let new_region = new_function.region(0).expect("region");
@@ -1028,49 +1104,75 @@ impl<'c, 'a> Lowering<'c, 'a> {
         self.scratch_args = (arguments - 2..arguments)
             .map(|i| prologue_block.argument(i).expect("argument").into())
             .collect();
-        for (old, new) in old_blocks.iter().zip(&blocks[1..]) {
-            self.blocks.insert(old.to_raw().ptr as usize, *new);
+        if let Err((op, message)) = self.lower_blocks(&old_blocks, &blocks[1..], Pending::default())
+        {
+            let name = op.name();
+            let name = name.as_string_ref().as_str().unwrap_or("?").to_owned();
+            fail(
+                op,
+                &format!("convert-triton-gpu-to-llvm: {message} (in '{name}')"),
+            );
+            unsafe { mlir_sys::mlirOperationDestroy(new_function.to_raw()) };
+            return Err(Failure);
         }
-        for (i, (old, new)) in old_blocks.iter().zip(&blocks[1..]).enumerate() {
-            if i > 0 {
-                let mut next = 0;
-                for a in 0..old.argument_count() {
-                    let arg: Value = old.argument(a).expect("argument").into();
-                    let n = self.value_count(arg.r#type()).expect("checked above");
-                    let values = (next..next + n)
-                        .map(|j| new.argument(j).expect("argument").into())
-                        .collect();
-                    next += n;
-                    self.set(arg, values);
-                }
+        fold_prologue(self.prologue.expect("set above").1);
+        // The old function goes; its values must not be looked up again.
+        self.values.clear();
+        self.threads.replace(None);
+        self.prologue = None;
+        unsafe { mlir_sys::mlirOperationDestroy(function.to_raw()) };
+        Ok(())
+    }
+
+    /// Lowers the ops of `old` blocks (one region's) into the `new` ones,
+    /// block by block: the arguments of every block but the first become
+    /// the new block's, one per value they stand for; `entry` is what the
+    /// first block knows of shared-memory accesses before it. On failure,
+    /// the op that failed and why.
+    fn lower_blocks(
+        &mut self,
+        old: &[BlockRef<'c, 'a>],
+        new: &[BlockRef<'c, 'a>],
+        entry: Pending,
+    ) -> Result<(), (OperationRef<'c, 'a>, String)> {
+        for (o, n) in old.iter().zip(new) {
+            self.blocks.insert(o.to_raw().ptr as usize, *n);
+        }
+        for (old_block, new_block) in old.iter().zip(new).skip(1) {
+            let mut next = 0;
+            for a in 0..old_block.argument_count() {
+                let arg: Value = old_block.argument(a).expect("argument").into();
+                let n = self
+                    .value_count(arg.r#type())
+                    .expect("checked by the caller");
+                let values = (next..next + n)
+                    .map(|j| new_block.argument(j).expect("argument").into())
+                    .collect();
+                next += n;
+                self.set(arg, values);
             }
         }
-        for (i, (old, new)) in old_blocks.iter().zip(&blocks[1..]).enumerate() {
-            self.pending = if i == 0 {
-                Pending::default()
-            } else {
-                Pending::unknown()
-            };
-            // The block ops go to: `new`, or the continuation of the last
-            // op that split it.
-            let mut current = *new;
-            let mut op = old.first_operation();
+        let mut entry = Some(entry);
+        for (old_block, new_block) in old.iter().zip(new) {
+            self.pending = entry.take().unwrap_or_else(Pending::unknown);
+            // The block's ops go to: `new_block`, or the continuation of
+            // the last op that split it.
+            let mut current = *new_block;
+            let mut op = old_block.first_operation();
             while let Some(o) = op {
                 let emit = Emitter {
-                    context,
+                    context: self.context,
                     block: current,
                     location: o.location(),
                     before: None,
                 };
-                if let Err(message) = self.lower_op(&emit, o) {
-                    let name = o.name();
-                    let name = name.as_string_ref().as_str().unwrap_or("?").to_owned();
-                    fail(
-                        o,
-                        &format!("convert-triton-gpu-to-llvm: {message} (in '{name}')"),
-                    );
-                    unsafe { mlir_sys::mlirOperationDestroy(new_function.to_raw()) };
-                    return Err(Failure);
+                let lowered = self.lower_op(&emit, o);
+                if let Some(inner) = self.failed_inside.take() {
+                    return Err(inner);
+                }
+                if let Err(message) = lowered.and_then(|()| self.refusal.take().map_or(Ok(()), Err))
+                {
+                    return Err((o, message));
                 }
                 if let Some(next) = self.continuation.take() {
                     current = next;
@@ -1078,11 +1180,6 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 op = o.next_in_block();
             }
         }
-        // The old function goes; its values must not be looked up again.
-        self.values.clear();
-        self.threads.replace(None);
-        self.prologue = None;
-        unsafe { mlir_sys::mlirOperationDestroy(function.to_raw()) };
         Ok(())
     }
 
@@ -1200,13 +1297,20 @@ impl<'c, 'a> Lowering<'c, 'a> {
     }
 
     /// A copy of `op` on the lowered values of its scalar operands, its
-    /// results standing for the old ones.
+    /// results (scalars, in their LLVM types) standing for the old ones.
     fn keep_op(&mut self, emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) -> LowerResult {
+        let scalar = |ty: Type<'c>| TensorView::of(ty).is_none() && MemDesc::of(ty).is_none();
+        if !op.operands().all(|v| scalar(v.r#type())) || !op.results().all(|r| scalar(r.r#type())) {
+            return Err("only ops on scalars are kept as they are".into());
+        }
         let operands: Vec<Value<'c, 'a>> = op
             .operands()
             .map(|v| self.scalar(v))
             .collect::<Result<_, _>>()?;
-        let results: Vec<Type<'c>> = op.results().map(|r| r.r#type()).collect();
+        let results: Vec<Type<'c>> = op
+            .results()
+            .map(|r| self.abi_type(r.r#type()))
+            .collect::<Result<_, _>>()?;
         let attributes: Vec<(String, Attribute<'c>)> = ttir::attributes(op)
             .into_iter()
             .map(|(id, a)| (id.as_string_ref().as_str().unwrap_or("").to_owned(), a))
@@ -1253,6 +1357,8 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 Ok(())
             }
             "tt.call" => self.lower_call(emit, op),
+            "ttg.warp_specialize" => warp_specialize::lower(self, emit, op),
+            "ttg.warp_yield" | "ttg.warp_return" => warp_specialize::terminator(self, emit, op),
             "ttg.global_scratch_alloc" => {
                 // An empty buffer gets no offset; any address will do.
                 let empty = op
@@ -1369,6 +1475,15 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "tt.map_elementwise" => map_elementwise::lower(self, emit, op),
             "tti.experimental_buffer_pointers" => instrument::buffer_pointers(self, emit, op),
             "tti.experimental_assert_in_thread" => instrument::assert_in_thread(self, emit, op),
+            // An op of no loaded dialect (the sinks of Triton's lit files)
+            // stays, on the lowered scalars, as Triton's partial conversion
+            // leaves it.
+            _ if op.region_count() == 0
+                && op.successor_count() == 0
+                && !tt_passes::ttir::loop_support::ir::is_registered(op.to_raw()) =>
+            {
+                self.keep_op(emit, op)
+            }
             "tti.experimental_lock_acquire" => instrument::lock_acquire(self, emit, op),
             "tti.experimental_lock_release" => instrument::lock_release(self, emit, op),
             _ => elementwise::lower(self, emit, op, &name),

@@ -508,7 +508,7 @@ fn collect_named<'c, 'a>(
 /// Triton's `makeAllWarpGroupsIsolatedFromAbove`: the values a
 /// `ttg.warp_specialize`'s partitions use from above become captures (one
 /// more operand, one more argument of every partition).
-fn isolate_partitions(module: OperationRef) {
+pub(super) fn isolate_partitions(module: OperationRef) {
     use tt_passes::ttir::loop_support::ir as raw;
     let all = raw::collect_post(module.to_raw(), &|op| raw::is(op, "ttg.warp_specialize"));
     for ws in all {

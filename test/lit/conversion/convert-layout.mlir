@@ -11,7 +11,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func public @through_shared(%out: !tt.ptr<i32>) {
     %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #a>
     %c = ttg.convert_layout %r {allocation.offset = 16 : i32} : tensor<512xi32, #a> -> tensor<512xi32, #b>
-    // CHECK: ^bb1:
     // CHECK: %[[OFF:.*]] = llvm.mlir.constant(16 : i32)
     // CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]] {{.*}}, i8
     // One element per thread in the source: scalar stores; four

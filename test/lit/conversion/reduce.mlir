@@ -15,7 +15,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     }) {allocation.offset = 64 : i32} : (tensor<256xi32, #blocked>) -> i32
     // The two registers first, then the 32 lanes: an integer add over the
     // whole warp is one redux.sync (sm_80 on, as Triton's warpReduce).
-    // CHECK: ^bb1:
     // make_range adds its start (0) to both registers first.
     // CHECK-COUNT-2: llvm.add %{{.*}}, %{{.*}} : i32
     // CHECK: %[[PAIR:.*]] = llvm.add

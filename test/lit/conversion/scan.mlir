@@ -135,9 +135,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     }) : (tensor<64xi32, #blocked>) -> tensor<64xi32, #blocked>
     // Mirrored: the second register is accumulated first, the lane index
     // counts from lane 31 down and the shuffles go down.
-    // CHECK: ^bb1:
-    // CHECK-NEXT: llvm.mlir.constant(1 : i32)
-    // CHECK-NEXT: %[[X1R:.*]] = llvm.xor %{{.*}}, %{{.*}} : i32
+    // CHECK: %[[X1R:.*]] = llvm.xor %{{.*}}, %{{.*}} : i32
     // CHECK: %[[X1:.*]] = llvm.add %[[X1R]], %{{.*}} : i32
     // CHECK: %[[MIRRORED:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
     // CHECK: %[[TOTAL:.*]] = llvm.add %[[X1]], %{{.*}} : i32

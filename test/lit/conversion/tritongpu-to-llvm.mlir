@@ -22,7 +22,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: %[[FIELD:.*]] = llvm.and %[[TID]], %[[MASK]]
 // CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i32)
 // CHECK-NEXT: llvm.shl %[[FIELD]], %[[TWO]]
-// CHECK-NEXT: llvm.br
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att operand_attrs = [] "mov.u32 $0, 0x0;\0A\09mov.u32 $1, 0x0;\0A\09mov.u32 $2, 0x0;\0A\09mov.u32 $3, 0x0;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b"
 // CHECK-COUNT-4: llvm.fadd

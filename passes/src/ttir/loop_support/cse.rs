@@ -18,7 +18,6 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use melior::StringRef;
 use mlir_sys::{MlirBlock, MlirOperation, MlirRegion, MlirValue};
 
 use tt_dialect::ir::Trait;
@@ -29,11 +28,7 @@ use super::ir::{self, Blk, Val};
 /// Whether `op` may be isolated from above (MLIR's `mightHaveTrait`:
 /// unregistered ops may be).
 pub fn might_be_isolated(op: MlirOperation) -> bool {
-    let name = ir::name(op);
-    let registered = unsafe {
-        mlir_sys::mlirContextIsRegisteredOperation(ir::context(op), StringRef::new(&name).to_raw())
-    };
-    !registered || effects::has_trait(op, Trait::IsolatedFromAbove)
+    !ir::is_registered(op) || effects::has_trait(op, Trait::IsolatedFromAbove)
 }
 
 /// Whether values in `region` obey SSA dominance (false for graph regions,

@@ -86,6 +86,17 @@ pub fn name(op: MlirOperation) -> String {
     }
 }
 
+/// Whether `op`'s name is one a loaded dialect registered (false for the
+/// ops of unregistered dialects, which `-allow-unregistered-dialect` lets
+/// through).
+pub fn is_registered(op: MlirOperation) -> bool {
+    let name = name(op);
+    // SAFETY: `op` is live, so is its context; the name outlives the call.
+    unsafe {
+        mlir_sys::mlirContextIsRegisteredOperation(context(op), StringRef::new(&name).to_raw())
+    }
+}
+
 /// Whether `op` is named `expected`.
 pub fn is(op: MlirOperation, expected: &str) -> bool {
     unsafe {
