@@ -1177,10 +1177,30 @@ impl<'c, 'a> Lowering<'c, 'a> {
                 if let Some(next) = self.continuation.take() {
                     current = next;
                 }
+                self.materialize_unused(&emit.at_end_of(current), o);
                 op = o.next_in_block();
             }
         }
         Ok(())
+    }
+
+    /// The tensor and memory-descriptor results of `op` that nothing
+    /// reads, packed as Triton's conversion leaves every such value: the
+    /// struct of the thread's registers, or of a descriptor's base and
+    /// offsets. LLVM deletes them; until then the IR shows the op's work
+    /// as Triton's does.
+    fn materialize_unused(&self, emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) {
+        for result in op.results() {
+            let value: Value = result.into();
+            let ty = value.r#type();
+            // SAFETY: `value` is a result of the live op `op`.
+            let unused = unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()).ptr.is_null() };
+            if unused && (TensorView::of(ty).is_some() || MemDesc::of(ty).is_some()) {
+                // A value the lowering left without registers (an op it
+                // keeps as it is) has nothing to pack.
+                let _ = self.pack_abi(emit, value);
+            }
+        }
     }
 
     /// `ty`'s distributed layout ([`Distributed::of`]), built once per type.
