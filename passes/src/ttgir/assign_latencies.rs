@@ -1,5 +1,6 @@
 //! `tritongpu-assign-latencies` (option `num-stages`, default 3): Triton
-//! 3.6's `assignLatencies` for load latencies on Hopper and earlier.
+//! 3.6's `assignLatencies`: latencies for the loads of pipelined loops and
+//! for Blackwell's tcgen05 MMAs.
 //!
 //! Candidate loops are the `scf.for`s that are innermost, yield no block
 //! argument as is, and have more than one stage (their `tt.num_stages`, else
@@ -24,19 +25,33 @@
 //!
 //! Descriptor loads and gathers (TMA) are always worth pipelining.
 //!
-//! Not supported yet, with an error at the op: Blackwell MMA ops in a
-//! candidate loop (their latencies), loads whose users
+//! MMAv5 (`ttng.tc_gen5_mma`, `ttng.tc_gen5_mma_scaled`; Triton's
+//! `AssignMMALatencies`), in loops without a `tt.dot`: an MMA whose
+//! operands are all pipelineable (defined outside the loop, or shared
+//! copies of loads that just got a latency and can be copied
+//! asynchronously), or whose operands' state is known and whose
+//! accumulator is not read by a `ttng.tmem_load` after it in the body, can
+//! overlap with itself: `tt.self_latency = 1`. It then also gets
+//! `tt.latency = 1` when its accumulator (a `ttng.tmem_alloc` outside the
+//! loop) is not read in the loop, or can be multi-buffered (the use flag
+//! is false at some point, or the loop overwrites the accumulator) and the
+//! loop has no `tt.disallow_acc_multi_buffer`. In a loop under
+//! `tt.warp_specialize`, an MMA whose accumulator is read, modified and
+//! written back in the loop gets no latency, any other one latency + 1.
+//!
+//! Not supported yet, with an error at the op: loads whose users
 //! need shared encodings this file cannot compare (two different dot
 //! operands, memory-descriptor users other than `ttg.local_alloc`, shared
 //! encodings other than swizzled and NVMMA).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use melior::{
     ir::{operation::OperationRef, Type, Value, ValueLike},
     pass::Pass,
 };
-use mlir_sys::MlirOperation;
+use mlir_sys::{MlirOperation, MlirValue};
+use ttg_dialect::layout::Layout;
 
 use crate::analysis::axis_info::AxisInfoMap;
 use crate::options::PassOptions;
@@ -90,14 +105,9 @@ fn run(module: MlirOperation, default_stages: i64) -> PassResult {
     }
     let axis = AxisInfoMap::analyze(unsafe { OperationRef::from_raw(module) });
     let mut latencies: Vec<(MlirOperation, i64)> = Vec::new();
+    let mut self_latencies: Vec<(MlirOperation, i64)> = Vec::new();
     for for_op in loops {
         let body = pl::body_ops(for_op);
-        if let Some(&mma) = body.iter().find(|&&op| pl::is_mmav5(op)) {
-            return Err(error(
-                mma,
-                &format!("{ARGUMENT}: latencies of Blackwell MMA ops are not supported yet"),
-            ));
-        }
         if body.iter().any(|&op| ir::attribute(op, LATENCY).is_some()) {
             // User-provided latencies are kept as they are.
             continue;
@@ -114,11 +124,370 @@ fn run(module: MlirOperation, default_stages: i64) -> PassResult {
         let max_level = levels.iter().map(|&(_, l)| l).max().unwrap_or(0);
         let latency = (num_stages - 1) / (max_level + 1);
         latencies.extend(levels.into_iter().map(|(op, _)| (op, latency)));
+        mma_latencies(for_op, &body, &mut latencies, &mut self_latencies);
+    }
+    for (op, latency) in self_latencies {
+        pl::set_i32(op, SELF_LATENCY, latency);
     }
     for (op, latency) in latencies {
         pl::set_i32(op, LATENCY, latency);
     }
     Ok(())
+}
+
+/// How many stages an MMAv5 op may overlap with its own next iteration.
+const SELF_LATENCY: &str = "tt.self_latency";
+
+/// Triton's `AssignMMALatencies` for one loop: adds the MMAs' latencies to
+/// `latencies` (which holds the loads' so far) and their self latencies to
+/// `self_latencies`.
+fn mma_latencies(
+    for_op: MlirOperation,
+    body: &[MlirOperation],
+    latencies: &mut Vec<(MlirOperation, i64)>,
+    self_latencies: &mut Vec<(MlirOperation, i64)>,
+) {
+    // Loops that also run synchronous dots keep their MMAs unpipelined.
+    if body.iter().any(|&op| ir::is(op, "tt.dot")) {
+        return;
+    }
+    let load_latency: HashMap<Op, i64> = latencies.iter().map(|&(op, l)| (Op(op), l)).collect();
+    let pipelined = |op: MlirOperation| load_latency.get(&Op(op)).is_some_and(|&l| l > 0);
+    let warp_specialized = is_warp_specialized(for_op);
+    for &mma in body.iter().filter(|&&op| pl::is_mmav5(op)) {
+        let state = operand_state(for_op, mma, &pipelined);
+        if !(state.pipelineable || (state.determined && !loads_after_mma(for_op, mma))) {
+            continue;
+        }
+        self_latencies.push((mma, 1));
+        let multibuffer = !requires_acc_multibuffering(for_op, mma)
+            || (acc_multibuffering_possible(for_op, mma)
+                && ir::attribute(for_op, DISALLOW_ACC_MULTI_BUFFER).is_none());
+        let mut latency = multibuffer.then_some(1);
+        if warp_specialized {
+            // The MMA runs in its own partition there: its latency is the
+            // accumulator's buffer count, unless the loop reads, modifies
+            // and writes the accumulator back.
+            latency = if acc_read_modify_write(for_op, mma) {
+                None
+            } else {
+                Some(latency.unwrap_or(0) + 1)
+            };
+        }
+        if let Some(latency) = latency {
+            latencies.push((mma, latency));
+        }
+    }
+}
+
+/// A loop's attribute that keeps its MMA accumulators single-buffered.
+const DISALLOW_ACC_MULTI_BUFFER: &str = "tt.disallow_acc_multi_buffer";
+
+/// Whether `for_op` or an `scf.for` around it has `tt.warp_specialize`.
+fn is_warp_specialized(for_op: MlirOperation) -> bool {
+    let mut current = Some(for_op);
+    while let Some(op) = current {
+        if ir::is(op, "scf.for") && ir::attribute(op, "tt.warp_specialize").is_some() {
+            return true;
+        }
+        current = ir::parent_op(op);
+    }
+    false
+}
+
+/// The operand group of an MMAv5 op's accumulator `d` (after `a`, `b`).
+const MMA_D: usize = 2;
+
+/// An MMAv5 op's `useD` flag: the group after `d`, the optional token and
+/// (scaled) `a_scale`, `b_scale`.
+fn mma_use_flag(mma: MlirOperation) -> Option<MlirValue> {
+    let segment = if ir::is(mma, "ttng.tc_gen5_mma_scaled") {
+        6
+    } else {
+        4
+    };
+    pl::optional_operand(mma, segment)
+}
+
+/// The `ttng.tmem_alloc` outside the loop that holds the accumulator, if
+/// the accumulator is one.
+fn hoisted_acc_alloc(for_op: MlirOperation, mma: MlirOperation) -> Option<MlirOperation> {
+    let acc = pl::optional_operand(mma, MMA_D)?;
+    ir::defining_op(acc)
+        .filter(|&alloc| ir::is(alloc, "ttng.tmem_alloc") && !ir::is_ancestor(for_op, alloc))
+}
+
+/// The users of `alloc`'s buffer named `name` that are nested in `for_op`.
+fn acc_users_in_loop(
+    for_op: MlirOperation,
+    alloc: MlirOperation,
+    name: &str,
+) -> Vec<MlirOperation> {
+    ir::uses(ir::result(alloc, 0))
+        .into_iter()
+        .map(|(user, _)| user)
+        .filter(|&user| ir::is(user, name))
+        .filter(|&user| ir::parent_op(user).is_some_and(|p| ir::is_ancestor(for_op, p)))
+        .collect()
+}
+
+/// Triton's `MMAv5PipelineableOperandsHelper`: whether every operand's
+/// state is known, and whether they can all be pipelined.
+struct OperandState {
+    determined: bool,
+    pipelineable: bool,
+}
+
+fn operand_state(
+    for_op: MlirOperation,
+    mma: MlirOperation,
+    pipelined: &dyn Fn(MlirOperation) -> bool,
+) -> OperandState {
+    let mut state = OperandState {
+        determined: true,
+        pipelineable: false,
+    };
+    if hoisted_acc_alloc(for_op, mma).is_none() {
+        return state;
+    }
+    let mut unpipelineable = false;
+    let mut check = |v: Option<MlirValue>, state: &mut OperandState| {
+        let mut found = None;
+        if !v.is_some_and(|v| operand_pipelineable(for_op, v, pipelined, &mut found)) {
+            if found.is_some() {
+                unpipelineable = true;
+            } else {
+                state.determined = false;
+            }
+        }
+    };
+    check(pl::optional_operand(mma, 0), &mut state);
+    check(pl::optional_operand(mma, 1), &mut state);
+    if ir::is(mma, "ttng.tc_gen5_mma_scaled") {
+        let scales = [pl::optional_operand(mma, 4), pl::optional_operand(mma, 5)];
+        // Scales must come through shared memory (or from outside the
+        // loop) for their state to be known.
+        let known = scales.iter().all(|s| {
+            s.is_some_and(|s| {
+                ir::defined_outside(for_op, s)
+                    || ir::memdesc(s)
+                        .and_then(|d| Layout::read(d.encoding))
+                        .is_some_and(|l| !l.is_distributed())
+            })
+        });
+        if !known {
+            state.determined = false;
+            return state;
+        }
+        check(scales[0], &mut state);
+        check(scales[1], &mut state);
+    }
+    state.pipelineable = state.determined && !unpipelineable;
+    state
+}
+
+/// Triton's `isOperandPipelineableBase` for an MMA operand: defined
+/// outside the loop, or (through transposes and reshapes) a
+/// `ttg.local_alloc` of a value from outside the loop or of a load that
+/// gets pipelined and can be copied asynchronously. `found` is the def the
+/// walk stopped at, if any.
+fn operand_pipelineable(
+    for_op: MlirOperation,
+    v: MlirValue,
+    pipelined: &dyn Fn(MlirOperation) -> bool,
+    found: &mut Option<MlirOperation>,
+) -> bool {
+    if ir::defined_outside(for_op, v) {
+        return true;
+    }
+    let Some(mut def) = ir::defining_op(v) else {
+        return false;
+    };
+    while ir::is(def, "ttg.memdesc_trans") || ir::is(def, "ttg.memdesc_reshape") {
+        match ir::defining_op(ir::operand(def, 0)) {
+            Some(d) => def = d,
+            None => return false,
+        }
+    }
+    if ["ttg.local_store", "ttng.tmem_store", "ttng.tmem_alloc"]
+        .iter()
+        .any(|name| ir::is(def, name))
+    {
+        *found = Some(def);
+        return false;
+    }
+    if !ir::is(def, "ttg.local_alloc") {
+        return false;
+    }
+    *found = Some(def);
+    if ir::operand_count(def) == 0 {
+        return false;
+    }
+    let src = ir::operand(def, 0);
+    if ir::defined_outside(for_op, src) {
+        return true;
+    }
+    let Some(load) = ir::defining_op(src) else {
+        return false;
+    };
+    let tma = ir::is(load, "tt.descriptor_load") || ir::is(load, "tt.descriptor_gather");
+    if !tma && !ir::is(load, "tt.load") {
+        return false;
+    }
+    *found = Some(load);
+    if !pipelined(load) {
+        return false;
+    }
+    tma || copies_async(load, def)
+}
+
+/// Triton's `canBeAsyncLoad` for a `tt.load` stored by `alloc`: its copy
+/// into the first `ttg.local_alloc` user's encoding moves at least 4 bytes
+/// at a time.
+fn copies_async(load: MlirOperation, alloc: MlirOperation) -> bool {
+    let result = ir::result(load, 0);
+    let first_alloc = ir::uses(result)
+        .into_iter()
+        .map(|(user, _)| user)
+        .find(|&user| ir::is(user, "ttg.local_alloc"))
+        .unwrap_or(alloc);
+    pl::encoding_of(ir::value_type(ir::result(first_alloc, 0)))
+        .and_then(|shared| pl::copy_vec_bytes(result, shared))
+        .is_some_and(|bytes| bytes >= 4)
+}
+
+/// Triton's `hasLoadsAfterMMA`: a `ttng.tmem_load` of the hoisted
+/// accumulator sits (or is nested in an op) after the MMA in the body.
+fn loads_after_mma(for_op: MlirOperation, mma: MlirOperation) -> bool {
+    let Some(alloc) = hoisted_acc_alloc(for_op, mma) else {
+        return false;
+    };
+    let block = pl::body(for_op);
+    ir::uses(ir::result(alloc, 0)).into_iter().any(|(user, _)| {
+        ir::is(user, "ttng.tmem_load")
+            && pl::ancestor_in_block(block, user).is_some_and(|a| ir::is_before(mma, a))
+    })
+}
+
+/// Triton's `requiresAccMultiBuffering`: the accumulator is not a hoisted
+/// `ttng.tmem_alloc`, or the loop reads it.
+fn requires_acc_multibuffering(for_op: MlirOperation, mma: MlirOperation) -> bool {
+    hoisted_acc_alloc(for_op, mma)
+        .is_none_or(|alloc| !acc_users_in_loop(for_op, alloc, "ttng.tmem_load").is_empty())
+}
+
+/// Triton's `isAccMultibufferingPossible`: the use flag is false at some
+/// point, or the loop overwrites the accumulator (where the buffers can
+/// be swapped).
+fn acc_multibuffering_possible(for_op: MlirOperation, mma: MlirOperation) -> bool {
+    let overwritten = hoisted_acc_alloc(for_op, mma)
+        .is_some_and(|alloc| !acc_users_in_loop(for_op, alloc, "ttng.tmem_store").is_empty());
+    overwritten || use_flag_set_to_false(for_op, mma)
+}
+
+/// Whether `v` is the `i1` (or integer) constant `value`.
+fn is_constant(v: MlirValue, value: i64) -> bool {
+    ir::constant_int(v).is_some_and(|(c, width)| {
+        if width == 1 {
+            (c != 0) == (value != 0)
+        } else {
+            c == value
+        }
+    })
+}
+
+/// Triton's `accUseFlagSetToFalse`: the MMA's use flag is the constant
+/// false, starts false and is yielded as true, or is computed in the loop.
+fn use_flag_set_to_false(for_op: MlirOperation, mma: MlirOperation) -> bool {
+    let Some(mut flag) = mma_use_flag(mma) else {
+        return false;
+    };
+    if is_constant(flag, 0) {
+        return true;
+    }
+    let block = pl::body(for_op);
+    let terminator = pl::terminator(for_op);
+    let mut init = None;
+    let mut seen = HashSet::new();
+    while ir::is_block_argument(flag)
+        && ir::value_block(flag).ptr == block.ptr
+        && ir::arg_number(flag) > 0
+        && seen.insert(flag.ptr)
+    {
+        let index = ir::arg_number(flag) - 1;
+        flag = ir::operand(terminator, index);
+        // `scf.for`'s operands: lower bound, upper bound, step, inits.
+        init = Some(ir::operand(for_op, 3 + index));
+    }
+    if init.is_some_and(|i| is_constant(i, 0)) && is_constant(flag, 1) {
+        return true;
+    }
+    ir::defining_op(flag).is_some_and(|def| ir::is_ancestor(for_op, def))
+}
+
+/// Triton's `hasAccReadModifyWrite`: a value read from the accumulator in
+/// the loop reaches, through something other than a plain copy, a
+/// `ttng.tmem_store` back into it (pessimistically true when the
+/// accumulator is not a hoisted `ttng.tmem_alloc`).
+fn acc_read_modify_write(for_op: MlirOperation, mma: MlirOperation) -> bool {
+    let Some(alloc) = hoisted_acc_alloc(for_op, mma) else {
+        return true;
+    };
+    let stores = acc_users_in_loop(for_op, alloc, "ttng.tmem_store");
+    let loads = acc_users_in_loop(for_op, alloc, "ttng.tmem_load");
+    if stores.is_empty() || loads.is_empty() {
+        return false;
+    }
+    let is_store = |op: MlirOperation| stores.iter().any(|s| s.ptr == op.ptr);
+    // Where a value reaches a yield, the `scf.if` result or the loop's
+    // block argument it becomes.
+    let through_yield = |user: MlirOperation, index: usize| -> Option<MlirValue> {
+        if !ir::is(user, "scf.yield") {
+            return None;
+        }
+        let parent = ir::parent_op(user)?;
+        if ir::is(parent, "scf.if") {
+            return Some(ir::result(parent, index));
+        }
+        if parent.ptr == for_op.ptr {
+            return Some(ir::block_args(pl::body(for_op))[index + 1]);
+        }
+        None
+    };
+    let mut seen: HashSet<*const std::ffi::c_void> = HashSet::new();
+    let mut read: Vec<MlirValue> = loads.iter().map(|&l| ir::result(l, 0)).collect();
+    let mut modified: Vec<MlirValue> = Vec::new();
+    while let Some(v) = read.pop() {
+        if !seen.insert(v.ptr) {
+            continue;
+        }
+        for (user, index) in ir::uses(v) {
+            if is_store(user) {
+                continue;
+            }
+            if ir::is(user, "scf.yield") {
+                read.extend(through_yield(user, index));
+            } else {
+                modified.extend(ir::results(user));
+            }
+        }
+    }
+    while let Some(v) = modified.pop() {
+        if !seen.insert(v.ptr) {
+            continue;
+        }
+        for (user, index) in ir::uses(v) {
+            if is_store(user) {
+                return true;
+            }
+            if ir::is(user, "scf.yield") {
+                modified.extend(through_yield(user, index));
+            } else {
+                modified.extend(ir::results(user));
+            }
+        }
+    }
+    false
 }
 
 /// Triton's `loadOpsToIndirectionLevel`: loads by first discovery, with

@@ -20,18 +20,24 @@
 //! 5. the rest go to the last stage, in the first cluster that keeps every
 //!    user at or after its producers.
 //!
-//! Nothing here is specific to dots: loops with `tt.dot` or
-//! `ttng.warp_group_dot` are scheduled by the same rules (the corpus's
-//! `matmul` and `matmul_naive` match Triton). Only Blackwell's MMAv5 ops,
-//! whose latencies Triton also re-serializes, are refused ("not supported
-//! yet").
+//! Nothing here is specific to dots: loops with `tt.dot`,
+//! `ttng.warp_group_dot` or Blackwell's tcgen05 MMAs are scheduled by the
+//! same rules (the corpus's `matmul` and `matmul_naive` match Triton); the
+//! MMAs' `tt.self_latency` stays for the pipeliner.
+//!
+//! A loop under `tt.warp_specialize` without latencies that already has a
+//! schedule (after partitioning) starts from that one instead of step 1:
+//! all in one stage and cluster when its latency ops (loads, shared and
+//! tensor memory accesses, MMAs, barriers) sit in fewer than two stages,
+//! else shifted to start at stage 0; steps 2 to 5 follow. The loop's
+//! `tt.scheduled_max_stage` never shrinks.
 
 use std::collections::{HashMap, HashSet};
 
 use melior::ir::operation::OperationRef;
 use mlir_sys::MlirOperation;
 
-use crate::rust_pass::{fail, PassResult, RustPass};
+use crate::rust_pass::{fail, Failure, PassResult, RustPass};
 use crate::ttgir::pipelining::{self as pl, CLUSTER, LATENCY, SCHEDULED_MAX_STAGE, STAGE};
 use crate::ttir::loop_support::ir::{self, Op, Val};
 
@@ -39,8 +45,7 @@ use crate::ttir::loop_support::ir::{self, Op, Val};
 pub static PASS: RustPass = RustPass {
     name: "TritonGPUScheduleLoops",
     argument: "tritongpu-schedule-loops",
-    description:
-        "Give the ops of loops with latencies a coarse pipelining schedule (no MMAv5 loops)",
+    description: "Give the ops of loops with latencies a coarse pipelining schedule",
     anchor: "builtin.module",
     run,
 };
@@ -204,7 +209,8 @@ impl Schedule {
 
 fn schedule_loop(for_op: MlirOperation, latency: &HashMap<Op, i64>) -> PassResult {
     let body = pl::body_ops(for_op);
-    if !body.iter().any(|op| latency.contains_key(&Op(*op))) {
+    let has_latencies = body.iter().any(|op| latency.contains_key(&Op(*op)));
+    if !has_latencies && ir::attribute(for_op, WARP_SPECIALIZE).is_none() {
         return Ok(());
     }
     let mut barrier = false;
@@ -212,13 +218,12 @@ fn schedule_loop(for_op: MlirOperation, latency: &HashMap<Op, i64>) -> PassResul
     if pl::loop_has_dist_greater_than_one(for_op) || pl::is_outer_loop(for_op) || barrier {
         return Ok(());
     }
-    if let Some(&mma) = body.iter().find(|&&op| pl::is_mmav5(op)) {
-        return Err(fail(
-            unsafe { OperationRef::from_raw(mma) },
-            "tritongpu-schedule-loops: scheduling loops with MMAv5 (tcgen05) operations is not supported yet",
-        ));
-    }
-    let Some(mut schedule) = schedule_key_ops(for_op, &body, latency) else {
+    let schedule = if has_latencies {
+        schedule_key_ops(for_op, &body, latency)
+    } else {
+        existing_schedule(for_op, &body, latency)?
+    };
+    let Some(mut schedule) = schedule else {
         return Ok(());
     };
     let after_prologue = schedule_prologue_and_epilogue(for_op, &body, &mut schedule);
@@ -236,8 +241,96 @@ fn schedule_loop(for_op: MlirOperation, latency: &HashMap<Op, i64>) -> PassResul
         pl::set_i32(op, STAGE, stage);
         pl::set_i32(op, CLUSTER, schedule.pos(c) as i64);
     }
-    pl::set_i32(for_op, SCHEDULED_MAX_STAGE, schedule.num_stages - 1);
+    // A stage count the loop already had is kept when it is larger.
+    let max_stage = pl::int_attribute(for_op, SCHEDULED_MAX_STAGE)
+        .map_or(schedule.num_stages - 1, |m| m.max(schedule.num_stages - 1));
+    pl::set_i32(for_op, SCHEDULED_MAX_STAGE, max_stage);
     Ok(())
+}
+
+/// The attribute of loops that warp specialization partitioned.
+const WARP_SPECIALIZE: &str = "tt.warp_specialize";
+
+/// The ops whose stages decide whether a partitioned loop still needs
+/// more than one (Triton's latency ops there).
+const LATENCY_OPS: &[&str] = &[
+    "tt.load",
+    "tt.descriptor_load",
+    "tt.descriptor_gather",
+    "ttg.local_store",
+    "ttg.local_load",
+    "ttng.tmem_load",
+    "ttng.tmem_store",
+    "ttg.async_copy_global_to_local",
+    "ttng.async_tma_copy_global_to_local",
+    "ttng.async_tma_gather",
+    "ttng.tc_gen5_mma",
+    "ttng.tc_gen5_mma_scaled",
+    "ttng.wait_barrier",
+    "ttng.arrive_barrier",
+];
+
+/// The schedule a loop under `tt.warp_specialize` without latencies
+/// already carries (`loop.stage` / `loop.cluster`, with
+/// `tt.scheduled_max_stage`), as Triton re-reads it: when its latency ops
+/// sit in fewer than two stages, everything goes to one stage and
+/// cluster; otherwise the stages are shifted to start at 0. `None` when it
+/// has no `tt.scheduled_max_stage`.
+fn existing_schedule(
+    for_op: MlirOperation,
+    body: &[MlirOperation],
+    latency: &HashMap<Op, i64>,
+) -> Result<Option<Schedule>, Failure> {
+    let Some(max_stage) = pl::int_attribute(for_op, SCHEDULED_MAX_STAGE) else {
+        return Ok(None);
+    };
+    let mut staged: Vec<(MlirOperation, i64, i64)> = Vec::new();
+    for &op in body {
+        let Some(stage) = pl::int_attribute(op, STAGE) else {
+            continue;
+        };
+        let Some(cluster) = pl::int_attribute(op, CLUSTER) else {
+            return Err(fail(
+                unsafe { OperationRef::from_raw(op) },
+                "tritongpu-schedule-loops: an op with a loop.stage but no loop.cluster is not supported yet",
+            ));
+        };
+        staged.push((op, stage, cluster));
+    }
+    let is_latency_op = |op: MlirOperation| {
+        latency.contains_key(&Op(op)) || LATENCY_OPS.iter().any(|n| ir::is(op, n))
+    };
+    let latency_stages: HashSet<i64> = staged
+        .iter()
+        .filter(|&&(op, ..)| is_latency_op(op))
+        .map(|&(_, stage, _)| stage)
+        .collect();
+    if latency_stages.len() <= 1 {
+        let mut schedule = Schedule::new(1);
+        let cluster = schedule.new_at_back();
+        for &op in body {
+            schedule.insert(op, 0, cluster);
+        }
+        return Ok(Some(schedule));
+    }
+    let min_cluster = staged.iter().map(|&(.., c)| c).min().unwrap_or(0);
+    let max_cluster = staged.iter().map(|&(.., c)| c).max().unwrap_or(0);
+    let mut schedule = Schedule::new(max_stage + 1);
+    let clusters: Vec<Cluster> = (min_cluster..=max_cluster)
+        .map(|_| schedule.new_at_back())
+        .collect();
+    // shrinkToFit: the stages start at 0.
+    let min_stage = staged.iter().map(|&(_, s, _)| s).min().unwrap_or(0);
+    let top_stage = staged.iter().map(|&(_, s, _)| s).max().unwrap_or(0);
+    for &(op, stage, cluster) in &staged {
+        schedule.insert(
+            op,
+            stage - min_stage,
+            clusters[(cluster - min_cluster) as usize],
+        );
+    }
+    schedule.num_stages = top_stage - min_stage + 1;
+    Ok(Some(schedule))
 }
 
 fn users(op: MlirOperation) -> Vec<MlirOperation> {
