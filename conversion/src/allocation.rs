@@ -161,10 +161,38 @@ fn scratch(op: MlirOperation) -> Result<Option<u64>, Unsupported> {
         "tt.gather" => gather_scratch(op)?,
         // The descriptor being built: 128 bytes.
         "ttng.tensormap_create" => 128,
-        "ttg.warp_specialize" | "func.call" => return Err(unsupported(op, name)),
+        "ttg.warp_specialize" => capture_bytes(op)?,
+        "func.call" => return Err(unsupported(op, name)),
         _ => 0,
     };
     Ok((bytes > 0).then_some(bytes))
+}
+
+/// What `ttg.warp_specialize` passes its partitions through shared
+/// memory: its captures packed back to back (a scalar in its bytes, a
+/// pointer in 8, a shared memory descriptor as its base and one 32-bit
+/// offset per dimension, another descriptor in 8), as Triton sizes them.
+fn capture_bytes(op: MlirOperation) -> Result<u64, Unsupported> {
+    let mut bytes = 0;
+    for value in ir::operands(op) {
+        // SAFETY: the operand of a live op has a live type.
+        let ty = unsafe { Type::from_raw(ir::value_type(value)) };
+        bytes += if let Some(desc) = MemDesc::of(ty) {
+            if memory_space(desc.memory_space) == Some(MemorySpace::Shared) {
+                8 + 4 * desc.shape.len() as u64
+            } else {
+                8
+            }
+        } else if tt_dialect::types::tensor_desc_block(ty).is_some() {
+            8
+        } else if let Some(bits) = tt_dialect::types::bit_width(ty) {
+            // Pointers count as 64 bits.
+            u64::from(bits).div_ceil(8)
+        } else {
+            return Err(unsupported(op, format!("a capture of type {ty}")));
+        };
+    }
+    Ok(bytes)
 }
 
 /// The compute capability of the module around `op` (its `ttg.target`,
@@ -371,7 +399,7 @@ fn histogram_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
 }
 
 /// A buffer: its owner (the `local_alloc` or the op with scratch).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Buffer {
     owner: MlirOperation,
     kind: BufferKind,
@@ -380,6 +408,38 @@ struct Buffer {
     offset: u64,
     /// Liveness in post-order op ids, half open.
     live: (usize, usize),
+    /// The `ttg.warp_specialize` regions the owner sits in (the op, and 0
+    /// for its default region or 1 + the partition): see [`concurrent`].
+    regions: Vec<(usize, usize)>,
+}
+
+/// The `ttg.warp_specialize` regions around `op`, innermost first: each as
+/// the op's address and 0 (default region) or 1 + the partition's index.
+fn warp_specialize_regions(op: MlirOperation) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut child = op;
+    while let Some(parent) = ir::parent_op(child) {
+        let region = ir::block_parent_region(ir::op_block(child));
+        let index = ir::regions(parent).iter().position(|r| r.ptr == region.ptr);
+        if ir::is(parent, "ttg.warp_specialize") && index == Some(0) {
+            out.push((parent.ptr as usize, 0));
+        } else if ir::is(parent, "ttg.warp_specialize.partitions") {
+            if let (Some(ws), Some(i)) = (ir::parent_op(parent), index) {
+                out.push((ws.ptr as usize, i + 1));
+            }
+        }
+        child = parent;
+    }
+    out
+}
+
+/// Whether two buffers belong to different regions of one
+/// `ttg.warp_specialize`: those run at the same time on different warps,
+/// so the buffers may not share bytes whatever their liveness says.
+fn concurrent(a: &Buffer, b: &Buffer) -> bool {
+    a.regions
+        .iter()
+        .any(|(ws, i)| b.regions.iter().any(|(w, j)| w == ws && i != j))
 }
 
 fn intersects(a: (u64, u64), b: (u64, u64)) -> bool {
@@ -751,6 +811,7 @@ pub(crate) fn allocate_function(func: MlirOperation) -> Result<FuncAllocation, U
                 alignment,
                 offset: 0,
                 live: (0, 0),
+                regions: warp_specialize_regions(op),
             }),
             Ok(None) => {}
             Err(e) => failure = Some(e),
@@ -766,9 +827,15 @@ pub(crate) fn allocate_function(func: MlirOperation) -> Result<FuncAllocation, U
                         BufferKind::Scratch
                     },
                     size,
-                    alignment: SCRATCH_ALIGNMENT,
+                    // Captures are packed to 8 bytes.
+                    alignment: if ir::is(op, "ttg.warp_specialize") {
+                        8
+                    } else {
+                        SCRATCH_ALIGNMENT
+                    },
                     offset: 0,
                     live: (id, id + 1),
+                    regions: warp_specialize_regions(op),
                 });
             }
             Ok(None) => {}
@@ -777,6 +844,28 @@ pub(crate) fn allocate_function(func: MlirOperation) -> Result<FuncAllocation, U
     });
     if let Some(e) = failure {
         return Err(e);
+    }
+    // A function with `ttg.warp_specialize` keeps one byte per partition
+    // warp (the state each warp waits on), for its whole run.
+    let state_bytes = ir::collect_post(func, &|op| ir::is(op, "ttg.warp_specialize"))
+        .into_iter()
+        .map(|ws| {
+            ir::attribute(ws, "partitionNumWarps")
+                .and_then(ir::dense_i32_array)
+                .map_or(0, |w| w.iter().map(|&n| u64::from(n.max(0) as u32)).sum())
+        })
+        .max()
+        .unwrap_or(0);
+    if state_bytes > 0 {
+        scratch_buffers.push(Buffer {
+            owner: func,
+            kind: BufferKind::Scratch,
+            size: state_bytes,
+            alignment: 4,
+            offset: 0,
+            live: (0, usize::MAX),
+            regions: Vec::new(),
+        });
     }
     if !explicit.is_empty() {
         let liveness = Liveness::new(func);
@@ -876,7 +965,7 @@ fn interference(buffers: &[Buffer]) -> Vec<Vec<usize>> {
                 .filter(|&y| {
                     let (a, b) = (&buffers[x], &buffers[y]);
                     x != y
-                        && live_intersects(a.live, b.live)
+                        && (live_intersects(a.live, b.live) || concurrent(a, b))
                         && intersects((a.offset, a.offset + a.size), (b.offset, b.offset + b.size))
                 })
                 .collect()

@@ -128,6 +128,20 @@ impl LlvmModule {
     /// Translates `module`, which must contain only ops with an LLVM IR
     /// translation (the `llvm` and `nvvm` dialects, `builtin.module`).
     pub fn from_mlir(module: &Module) -> Result<Self, TranslateError> {
+        // `ttg.warp_specialize` survives the conversions to LLVM here: the
+        // pass that turns it into the warps' dispatch is not built.
+        use tt_passes::ttir::loop_support::ir;
+        let root = module.as_operation().to_raw();
+        if let Some(&ws) = ir::collect_post(root, &|op| ir::is(op, "ttg.warp_specialize")).first() {
+            // SAFETY: `ws` is a live op of `module`.
+            let ws = unsafe { melior::ir::operation::OperationRef::from_raw(ws) };
+            tt_passes::rust_pass::fail(
+                ws,
+                "translation to LLVM IR: ttg.warp_specialize is not supported yet \
+                 (convert-warp-specialize-to-llvm, which builds the warps' dispatch, is not built)",
+            );
+            return Err(TranslateError);
+        }
         let context_ref = module.context();
         register_all_llvm_translations(unsafe { context_ref.to_ref() });
         let context = LlvmContext::new();

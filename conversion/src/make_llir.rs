@@ -1,9 +1,11 @@
 //! `make-llir`: Triton 3.6's `make_llir` stage as a named pipeline, from
 //! TritonGPU IR to an LLVM-dialect module ready for translation.
 //!
-//! One of Triton's passes is left out because nothing it converts can
-//! reach it here: `convert-warp-specialize-to-llvm` (warp specialisation
-//! is refused earlier). `enable-line-info` (debug scopes,
+//! One of Triton's passes is left out: `convert-warp-specialize-to-llvm`
+//! (the dispatch of `ttg.warp_specialize`'s partitions to their warps) is
+//! not built, so a kernel with `ttg.warp_specialize` keeps the op, its
+//! regions lowered, and translation to LLVM IR refuses it with a located
+//! error. `enable-line-info` (debug scopes,
 //! hence `.loc` lines in the PTX) runs last unless `line-info=false`, the
 //! counterpart of Triton's `TRITON_DISABLE_LINE_INFO`.
 

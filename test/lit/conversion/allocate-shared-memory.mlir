@@ -152,3 +152,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : f32
   }
 }
+
+// -----
+
+// ttg.warp_specialize: its captures get scratch (8 + 8 + 8 + 4 bytes,
+// 8-aligned) for the op alone; buffers of one region reuse bytes as their
+// lives allow, but the default region and each partition run at the same
+// time, so their buffers never share bytes; the function keeps one byte per
+// partition warp for its whole run. Offsets as the triton==3.6.0 wheel
+// gives them.
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 1411 : i32}
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK: tt.func @ws({{.*}}) attributes {allocation.offset = 1408 : i32}
+  tt.func @ws(%p: !tt.ptr<i32>, %n: i64) {
+    // CHECK: ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<256xi32
+    %a = ttg.local_alloc : () -> !ttg.memdesc<256xi32, #shared, #smem, mutable>
+    // CHECK: ttg.warp_specialize({{.*}}) attributes {allocation.offset = 1024 : i32}
+    ttg.warp_specialize(%p, %n, %a)
+    default {
+      // CHECK: ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<64xi32
+      %b = ttg.local_alloc : () -> !ttg.memdesc<64xi32, #shared, #smem, mutable>
+      // CHECK: ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<8xi32
+      %b2 = ttg.local_alloc : () -> !ttg.memdesc<8xi32, #shared, #smem, mutable>
+      ttg.warp_yield
+    }
+    partition0(%q: !tt.ptr<i32>, %m: i64, %d: !ttg.memdesc<256xi32, #shared, #smem, mutable>) num_warps(2) {
+      // CHECK: ttg.local_alloc {allocation.offset = 1280 : i32} : () -> !ttg.memdesc<32xi32
+      %c = ttg.local_alloc : () -> !ttg.memdesc<32xi32, #shared, #smem, mutable>
+      ttg.warp_return
+    }
+    partition1(%q: !tt.ptr<i32>, %m: i64, %d: !ttg.memdesc<256xi32, #shared, #smem, mutable>) num_warps(1) {
+      ttg.warp_return
+    } : (!tt.ptr<i32>, i64, !ttg.memdesc<256xi32, #shared, #smem, mutable>) -> ()
+    // CHECK: ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<16xi32
+    %e = ttg.local_alloc : () -> !ttg.memdesc<16xi32, #shared, #smem, mutable>
+    tt.return
+  }
+}
