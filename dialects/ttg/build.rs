@@ -1,4 +1,4 @@
-//! Generates the `ttg`, `ttng`, `nvg` and `tti` dialects' C++ from their ODS files,
+//! Generates the `ttg`, `ttng`, `nvg`, `tti` and `nvws` dialects' C++ from their ODS files,
 //! compiles the shim into `libttg_shim.a`, and links the mlir-opt dialect
 //! plugin `libtriton_dialect_plugin.so` (tt + ttg + ttng, against Debian's
 //! shared `libMLIR.so`) into the profile folder next to the binaries.
@@ -31,6 +31,8 @@ fn main() {
     let nvg = td_dir.join("NVGPU.td");
     let tti = td_dir.join("TritonInstrument.td");
     let tti_attrs = td_dir.join("TritonInstrumentAttrs.td");
+    let nvws = td_dir.join("NVWS.td");
+    let nvws_attrs = td_dir.join("NVWSAttrs.td");
     for (td, args, file) in [
         (
             &base,
@@ -130,6 +132,48 @@ fn main() {
             &["-gen-op-defs", "-op-include-regex=^tti\\."][..],
             "TritonInstrumentOps.cpp.inc",
         ),
+        (
+            &nvws,
+            &["-gen-dialect-decls", "-dialect=nvws"][..],
+            "NVWSDialect.h.inc",
+        ),
+        (
+            &nvws,
+            &["-gen-dialect-defs", "-dialect=nvws"][..],
+            "NVWSDialect.cpp.inc",
+        ),
+        (&nvws_attrs, &["-gen-enum-decls"][..], "NVWSEnums.h.inc"),
+        (&nvws_attrs, &["-gen-enum-defs"][..], "NVWSEnums.cpp.inc"),
+        (
+            &nvws,
+            &["-gen-attrdef-decls", "-attrdefs-dialect=nvws"][..],
+            "NVWSAttrs.h.inc",
+        ),
+        (
+            &nvws,
+            &["-gen-attrdef-defs", "-attrdefs-dialect=nvws"][..],
+            "NVWSAttrs.cpp.inc",
+        ),
+        (
+            &nvws,
+            &["-gen-typedef-decls", "-typedefs-dialect=nvws"][..],
+            "NVWSTypes.h.inc",
+        ),
+        (
+            &nvws,
+            &["-gen-typedef-defs", "-typedefs-dialect=nvws"][..],
+            "NVWSTypes.cpp.inc",
+        ),
+        (
+            &nvws,
+            &["-gen-op-decls", "-op-include-regex=^nvws\\."][..],
+            "NVWSOps.h.inc",
+        ),
+        (
+            &nvws,
+            &["-gen-op-defs", "-op-include-regex=^nvws\\."][..],
+            "NVWSOps.cpp.inc",
+        ),
     ] {
         tblgen(td, args, &gen.join("ttg").join(file), &td_includes);
     }
@@ -142,7 +186,8 @@ fn main() {
         .file(cpp_dir.join("TritonGPUOps.cpp"))
         .file(cpp_dir.join("TritonNvidiaGPUDialect.cpp"))
         .file(cpp_dir.join("NVGPUDialect.cpp"))
-        .file(cpp_dir.join("TritonInstrumentDialect.cpp"));
+        .file(cpp_dir.join("TritonInstrumentDialect.cpp"))
+        .file(cpp_dir.join("NVWSDialect.cpp"));
     build.compile("ttg_shim");
 
     link_plugin(&includes, &cpp_dir.join("Plugin.cpp"), &tt_lib_dir, &out);

@@ -246,6 +246,7 @@ pub static PASSES: &[PassInfo] = &[
     },
     rust(&crate::ttgir::optimize_partition_warps::PASS),
     rust(&crate::ttgir::optimize_thread_locality::PASS),
+    rust(&crate::ttgir::partition_loops::PASS),
     PassInfo {
         name: "tritongpu-pipeline",
         summary: "Software-pipeline scheduled loops (two stages, one load, no dots)",

@@ -9,6 +9,7 @@
 
 pub mod canonicalize;
 pub mod convert_layout;
+pub mod diagnostics;
 pub mod ffi;
 pub mod layout;
 pub mod linear_layout;
@@ -17,6 +18,7 @@ pub mod to_linear;
 pub mod to_linear_amd;
 pub mod tt_op_layouts;
 pub mod verify;
+pub mod verify_nvws;
 pub mod verify_ttng;
 
 use std::sync::Once;
@@ -45,7 +47,14 @@ pub fn tti_handle() -> DialectHandle {
     unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__tti__()) }
 }
 
-/// Inserts `tt`, `ttg`, `ttng`, `nvg` and `tti` into `registry` and installs all their
+/// The `nvws` dialect handle (Triton's warp-specialization ops).
+pub fn nvws_handle() -> DialectHandle {
+    // SAFETY: the shim's registration entry point takes no arguments and
+    // returns a static handle.
+    unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__nvws__()) }
+}
+
+/// Inserts `tt`, `ttg`, `ttng`, `nvg`, `tti` and `nvws` into `registry` and installs all their
 /// Rust rules.
 pub fn register(registry: &DialectRegistry) {
     static ONCE: Once = Once::new();
@@ -70,4 +79,5 @@ pub fn register(registry: &DialectRegistry) {
     ttng_handle().insert_dialect(registry);
     nvg_handle().insert_dialect(registry);
     tti_handle().insert_dialect(registry);
+    nvws_handle().insert_dialect(registry);
 }

@@ -295,6 +295,7 @@ pub fn verify_op(op: OperationRef) -> Option<Rule> {
         "ttg.warp_specialize" => verify_warp_specialize(op),
         "ttg.warp_yield" => verify_warp_yield(op),
         ttng if ttng.starts_with("ttng.") => return crate::verify_ttng::verify_op(op, ttng),
+        nvws if nvws.starts_with("nvws.") => return crate::verify_nvws::verify_op(op, nvws),
         _ => return None,
     })
 }

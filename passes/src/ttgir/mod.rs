@@ -19,6 +19,7 @@ pub mod optimize_descriptor_encoding;
 pub mod optimize_dot_operands;
 pub mod optimize_partition_warps;
 pub mod optimize_thread_locality;
+pub mod partition_loops;
 pub mod pipeline;
 pub mod pipeline_expand;
 pub mod pipeline_lower;

@@ -14,6 +14,21 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TritonGPU, ttg);
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TritonNvidiaGPU, ttng);
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(NVGPU, nvg);
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TritonInstrument, tti);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(NVWS, nvws);
+
+/* !nvws.aref<[types]>: the number of its buffers and the type of buffer
+ * `index` (< the number). */
+MLIR_CAPI_EXPORTED bool nvwsTypeIsAAref(MlirType type);
+MLIR_CAPI_EXPORTED intptr_t nvwsArefTypeGetNumBaseTypes(MlirType type);
+MLIR_CAPI_EXPORTED MlirType nvwsArefTypeGetBaseType(MlirType type,
+                                                    intptr_t index);
+
+/* Emits a warning at `location` with `noteCount` notes attached (the C API
+ * only emits errors). */
+MLIR_CAPI_EXPORTED void ttgEmitWarningWithNotes(
+    MlirLocation location, MlirStringRef message,
+    const MlirLocation *noteLocations, const MlirStringRef *noteMessages,
+    intptr_t noteCount);
 
 enum TtgEncodingKind {
   TTG_ENC_NONE = 0,
