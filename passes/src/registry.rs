@@ -263,6 +263,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttgir::remove_layout_conversions::PASS),
     rust(&crate::ttgir::reorder_instructions::PASS),
     rust(&crate::ttgir::schedule_loops::PASS),
+    rust(&crate::ttgir::pipeline::TEST_LOWER_LOOP),
 ];
 
 /// Passes that crates built on this one (the lowering to LLVM) add at

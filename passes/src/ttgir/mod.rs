@@ -23,6 +23,7 @@ pub mod partition_loops;
 pub mod pipeline;
 pub mod pipeline_expand;
 pub mod pipeline_lower;
+pub mod pipeline_mma;
 pub mod pipeline_tma_stores;
 pub mod pipeline_waits;
 pub mod pipelining;

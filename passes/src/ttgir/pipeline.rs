@@ -24,11 +24,16 @@
 //!    asynchronous TMA stores
 //!    ([`pipeline_tma_stores`](super::pipeline_tma_stores)).
 //!
+//! `tritongpu-test-pipeline-lower-loop` runs step 1 alone, Blackwell MMAs
+//! included ([`pipeline_mma`](super::pipeline_mma)), and leaves the
+//! schedule on the ops.
+//!
 //! What this project does not pipeline yet is refused, before anything
 //! changes (or, for a wgmma Triton would split, where it is found), with a
 //! located error: Blackwell loops, tensor descriptors made under ops other
 //! than `scf.if`, shared copies read through views other than transposes,
-//! several CTAs, loops whose schedule the expander could not honour.
+//! several CTAs, loops whose schedule the expander could not honour,
+//! rank-reducing descriptor loads.
 
 use melior::ir::operation::OperationRef;
 use melior::pass::Pass;
@@ -69,6 +74,32 @@ pub fn factory(options: &PassOptions) -> Result<Pass, String> {
 
 fn run(module_ref: OperationRef) -> PassResult {
     pipeline(module_ref, false, 3)
+}
+
+/// `tritongpu-test-pipeline-lower-loop`: only step 1 (Triton's
+/// `lowerLoops`) on every scheduled loop, innermost first, its schedule
+/// left on the ops (clusters renumbered from 0, as Triton's schedule
+/// round trip does).
+pub static TEST_LOWER_LOOP: RustPass = RustPass {
+    name: "TritonGPUTestPipelineLowerLoop",
+    argument: "tritongpu-test-pipeline-lower-loop",
+    description:
+        "Test only: lower the loads and MMAs of scheduled loops (the pipeliner's first step)",
+    anchor: "builtin.module",
+    run: test_lower_loop,
+};
+
+fn test_lower_loop(module_ref: OperationRef) -> PassResult {
+    let module = module_ref.to_raw();
+    let axis = AxisInfoMap::analyze(module_ref);
+    let loops: Vec<_> = ir::collect_post(module, &|op| ir::is(op, "scf.for"))
+        .into_iter()
+        .filter(|&l| ir::attribute(l, SCHEDULED_MAX_STAGE).is_some())
+        .collect();
+    for for_op in loops {
+        lower::lower_loop(for_op, &axis)?;
+    }
+    Ok(())
 }
 
 /// Prints `module` after step `step`, as Triton's

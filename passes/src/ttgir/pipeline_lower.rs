@@ -1,4 +1,6 @@
-//! The first step of `tritongpu-pipeline` (Triton's `lowerLoops`): in a
+//! The first step of `tritongpu-pipeline` (Triton's `lowerLoops`; alone,
+//! the pass `tritongpu-test-pipeline-lower-loop`, which lowers the MMAs
+//! first, see [`pipeline_mma`](super::pipeline_mma)): in a
 //! scheduled loop, every top-level `tt.load` whose value is read in a
 //! later stage, and that can be copied with `cp.async` (at least 4 bytes a
 //! copy; a scalar of 32 bits or more first becomes a one-element tensor
@@ -23,8 +25,13 @@
 //!   (`scheduleDependencies`); after the loop, an `ttg.async_wait` for
 //!   every copy.
 //!
-//! A top-level `tt.descriptor_load` read in a later stage becomes a TMA
-//! copy instead (Triton's `createTMAAsyncLoad`): its ring has the
+//! The stage distance of a load counts a reader in a later cluster one
+//! stage later, and a `ttng.wait_barrier` reading its shared copy keeps
+//! the buffer until the latest such wait.
+//!
+//! A top-level `tt.descriptor_load` (or `tt.descriptor_gather`, in the
+//! test pass) read in a later stage becomes a TMA copy (or gather) instead
+//! (Triton's `createTMAAsyncLoad`): its ring has the
 //! descriptor block's encoding, and per buffer count the loop also carries
 //! an mbarrier phase (starting at 0, flipped when the extract counter
 //! wraps). Consecutive TMA loads of one stage and cluster with no reader
@@ -65,7 +72,9 @@ pub struct AsyncLoad {
     tma: bool,
 }
 
-fn refuse(op: MlirOperation, what: &str) -> Failure {
+/// The located error for what the pipeliner does not support yet.
+pub(crate) fn refuse(op: MlirOperation, what: &str) -> Failure {
+    // SAFETY: `op` is a live op of the module being transformed.
     let op = unsafe { OperationRef::from_raw(op) };
     fail(
         op,
@@ -73,25 +82,29 @@ fn refuse(op: MlirOperation, what: &str) -> Failure {
     )
 }
 
-fn stage(op: MlirOperation) -> Option<i64> {
+/// The op's stage in the coarse schedule.
+pub(crate) fn stage(op: MlirOperation) -> Option<i64> {
     pl::int_attribute(op, STAGE)
 }
 
-fn cluster(op: MlirOperation) -> Option<i64> {
+/// The op's cluster in the coarse schedule.
+pub(crate) fn cluster(op: MlirOperation) -> Option<i64> {
     pl::int_attribute(op, CLUSTER)
 }
 
-fn set_schedule(op: MlirOperation, (s, c): (i64, i64)) {
+/// Puts the op at `(stage, cluster)` of the coarse schedule.
+pub(crate) fn set_schedule(op: MlirOperation, (s, c): (i64, i64)) {
     pl::set_i32(op, CLUSTER, c);
     pl::set_i32(op, STAGE, s);
 }
 
-fn schedule_of(op: MlirOperation) -> (i64, i64) {
+/// The op's `(stage, cluster)`, zeros where it has none.
+pub(crate) fn schedule_of(op: MlirOperation) -> (i64, i64) {
     (stage(op).unwrap_or(0), cluster(op).unwrap_or(0))
 }
 
 /// Ops with `MemDescViewTrait`: views of a buffer, not reads of it.
-fn is_view(op: MlirOperation) -> bool {
+pub(crate) fn is_view(op: MlirOperation) -> bool {
     [
         "ttg.memdesc_index",
         "ttg.memdesc_subslice",
@@ -145,9 +158,26 @@ fn stage_distance(load: MlirOperation, for_op: MlirOperation) -> i64 {
             }
         }
     }
-    match users.iter().filter_map(|&u| stage(u)).min() {
-        Some(use_stage) => use_stage - stage(load).unwrap_or(0),
-        None => 0,
+    // A reader in a later cluster runs after the next iteration's copy
+    // started: it counts one stage later. A `ttng.wait_barrier` reader
+    // keeps the buffer until it completes: the latest one counts.
+    let (def_stage, def_cluster) = schedule_of(load);
+    let first = users
+        .iter()
+        .map(|&u| {
+            let (s, c) = schedule_of(u);
+            s + i64::from(c > def_cluster)
+        })
+        .min();
+    let last_wait = users
+        .iter()
+        .filter(|u| ir::is(**u, "ttng.wait_barrier"))
+        .map(|&u| schedule_of(u).0)
+        .max();
+    match (first, last_wait) {
+        (Some(f), Some(w)) => f.max(w) - def_stage,
+        (Some(f), None) => f - def_stage,
+        _ => 0,
     }
 }
 
@@ -167,9 +197,16 @@ fn first_use_of(loads: &[MlirOperation], for_op: MlirOperation) -> Option<MlirOp
         .min_by_key(|&u| (stage(u), cluster(u), position(u)))
 }
 
-/// The shared encoding of the block a `tt.descriptor_load` reads (Triton's
-/// `getEncodingFromDescriptor`), where it has one and the block has the
-/// loaded tensor's shape.
+/// Whether `op` is a TMA load (`tt.descriptor_load` or
+/// `tt.descriptor_gather`).
+pub fn is_tma_load(op: MlirOperation) -> bool {
+    ir::is(op, "tt.descriptor_load") || ir::is(op, "tt.descriptor_gather")
+}
+
+/// The shared encoding of the block a TMA load reads (Triton's
+/// `getEncodingFromDescriptor`), where it has one: for a loaded shape
+/// other than the block's, an NVMMA encoding of one CTA, of the loaded
+/// rank.
 fn descriptor_encoding(load: MlirOperation) -> Option<MlirAttribute> {
     // SAFETY: live values' types.
     let desc = unsafe { Type::from_raw(ir::value_type(ir::operand(load, 0))) };
@@ -178,16 +215,37 @@ fn descriptor_encoding(load: MlirOperation) -> Option<MlirAttribute> {
     let loaded = tt_dialect::types::Tensor::of(unsafe {
         Type::from_raw(ir::value_type(ir::result(load, 0)))
     })?;
-    (block.shape == loaded.shape)
-        .then_some(block.encoding)
-        .flatten()
-        .map(|e| e.to_raw())
+    let encoding = block.encoding?;
+    if block.shape == loaded.shape {
+        return Some(encoding.to_raw());
+    }
+    match Layout::read(encoding)? {
+        Layout::NvmmaShared {
+            swizzling_byte_width,
+            transposed,
+            element_bit_width,
+            fp4_padded,
+            cga,
+            ..
+        } if cga.is_empty() => {
+            let layout = Layout::NvmmaShared {
+                swizzling_byte_width,
+                transposed,
+                element_bit_width,
+                fp4_padded,
+                rank: loaded.shape.len() as u32,
+                cga,
+            };
+            ir::parse_attribute(ir::context(load), &layout.text()?)
+        }
+        _ => None,
+    }
 }
 
 /// Triton's `getSharedEncoding` for a load: its `ttg.local_alloc` users'
 /// encoding, else its dot-operand users', else unswizzled in the
 /// register order.
-fn shared_encoding(load: MlirOperation) -> Option<MlirAttribute> {
+pub(crate) fn shared_encoding(load: MlirOperation) -> Option<MlirAttribute> {
     let value = ir::result(load, 0);
     // The first `ttg.local_alloc` user MLIR lists (Triton warns when the
     // others differ).
@@ -217,7 +275,7 @@ fn needs_extra_buffer(load: MlirOperation) -> bool {
     if !ir::is(alloc, "ttg.local_alloc") || !is_nvmma(ir::result(alloc, 0)) {
         return false;
     }
-    if ir::is(load, "tt.descriptor_load") {
+    if is_tma_load(load) {
         let alloc_encoding = pl::encoding_of(ir::value_type(ir::result(alloc, 0)));
         match (descriptor_encoding(load), alloc_encoding) {
             (Some(d), Some(a)) if ir::same_attribute(d, a) => {}
@@ -269,6 +327,13 @@ pub fn is_zero_constant(v: MlirValue) -> bool {
 /// (the first half of Triton's `lowerLoads`), or the located reason this
 /// project cannot lower the loop yet.
 pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>, Failure> {
+    check_supported(for_op)?;
+    plan_loads(for_op, axis)
+}
+
+/// What `tritongpu-pipeline` cannot pipeline yet (beyond lowering): the
+/// test-only predicate attribute, Blackwell MMAs and TMA gathers.
+fn check_supported(for_op: MlirOperation) -> Result<(), Failure> {
     if ir::attribute(for_op, "__test_keep_predicate_stage").is_some() {
         return Err(refuse(
             for_op,
@@ -288,10 +353,39 @@ pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>,
             &format!("pipelining a loop with '{name}' (Blackwell)"),
         ));
     }
+    for op in pl::body_ops(for_op) {
+        if ir::is(op, "tt.descriptor_load")
+            && stage_distance(op, for_op) != 0
+            && !loads_whole_block(op)
+        {
+            return Err(refuse(
+                op,
+                "pipelining a descriptor load of a shape other than its block's",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a `tt.descriptor_load` loads its descriptor's block shape.
+fn loads_whole_block(load: MlirOperation) -> bool {
+    // SAFETY: live values' types.
+    let desc = unsafe { Type::from_raw(ir::value_type(ir::operand(load, 0))) };
+    let loaded = tt_dialect::types::Tensor::of(unsafe {
+        Type::from_raw(ir::value_type(ir::result(load, 0)))
+    });
+    tt_dialect::types::tensor_desc_block(desc)
+        .and_then(tt_dialect::types::Tensor::of)
+        .zip(loaded)
+        .is_some_and(|(block, loaded)| block.shape == loaded.shape)
+}
+
+/// [`plan`] without the checks of what only the expander refuses.
+pub fn plan_loads(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>, Failure> {
     crate::ttgir::pipeline_tma_stores::check_descriptors(for_op)?;
     let mut loads = Vec::new();
     for op in pl::body_ops(for_op) {
-        let tma = ir::is(op, "tt.descriptor_load");
+        let tma = is_tma_load(op);
         if !ir::is(op, "tt.load") && !tma {
             continue;
         }
@@ -395,7 +489,7 @@ fn collect_views(v: MlirValue, out: &mut Vec<MlirOperation>) {
 /// Triton's `replaceUsesAndPropagateType`: the uses of `old` read `new`
 /// (a mutable buffer view); the `ttg.memdesc_trans` views of `old` are
 /// rebuilt on `new` (mutable too), in the stage and cluster `schedule`.
-fn replace_and_propagate(old: MlirValue, new: MlirValue, schedule: (i64, i64)) {
+pub(crate) fn replace_and_propagate(old: MlirValue, new: MlirValue, schedule: (i64, i64)) {
     for (user, index) in ir::uses(old) {
         if !ir::is(user, "ttg.memdesc_trans") {
             ir::set_operand(user, index, new);
@@ -450,7 +544,7 @@ fn memdesc_type(
 
 /// `createIncrementModulo`: `counter + 1`, wrapped to 0 at `modulus`, and
 /// the condition that it wrapped.
-fn increment_modulo(
+pub(crate) fn increment_modulo(
     before: MlirOperation,
     counter: MlirValue,
     modulus: MlirValue,
@@ -621,7 +715,7 @@ fn buffer_view_op(
 }
 
 /// `memdesc_index` of `alloc`'s buffer `index`, before `before`.
-fn buffer_view(
+pub(crate) fn buffer_view(
     before: MlirOperation,
     alloc: MlirValue,
     index: MlirValue,
@@ -633,7 +727,7 @@ fn buffer_view(
 }
 
 /// The op after `op` in its block.
-fn next_op(op: MlirOperation) -> Option<MlirOperation> {
+pub(crate) fn next_op(op: MlirOperation) -> Option<MlirOperation> {
     // SAFETY: `op` is a live op in a block.
     let next = unsafe { mlir_sys::mlirOperationGetNextInBlock(op) };
     (!next.ptr.is_null()).then_some(next)
@@ -641,7 +735,7 @@ fn next_op(op: MlirOperation) -> Option<MlirOperation> {
 
 /// Triton's `createBarrierAlloc`: `count` mbarriers (one arrival each)
 /// initialised before `for_op`, invalidated and freed after it.
-fn barrier_alloc(for_op: MlirOperation, count: i64) -> MlirValue {
+pub(crate) fn barrier_alloc(for_op: MlirOperation, count: i64) -> MlirValue {
     let ctx = ir::context(for_op);
     let loc = ir::location(for_op);
     let i32t = ir::i32_type(ctx);
@@ -878,7 +972,11 @@ fn tma_copy(
     copy_operands.extend([barrier, ir::result(view, 0), yes]);
     let copy = ir::build_op(
         load,
-        "ttng.async_tma_copy_global_to_local",
+        if ir::is(load, "tt.descriptor_gather") {
+            "ttng.async_tma_gather"
+        } else {
+            "ttng.async_tma_copy_global_to_local"
+        },
         &copy_operands,
         &[],
         &[],
@@ -1095,7 +1193,7 @@ fn async_copy(
 /// Triton's `scheduleDependencies`: stage by stage, the unscheduled body
 /// ops a scheduled op reads take its stage and cluster (or an earlier one
 /// they already had).
-fn schedule_dependencies(for_op: MlirOperation) {
+pub(crate) fn schedule_dependencies(for_op: MlirOperation) {
     let body = pl::body(for_op);
     let mut ordered: Vec<(i64, usize, MlirOperation)> = pl::body_ops(for_op)
         .into_iter()
@@ -1140,6 +1238,44 @@ fn insert_deps(op: MlirOperation, body: mlir_sys::MlirBlock, at: (i64, i64)) {
         if earlier {
             set_schedule(def, at);
             insert_deps(def, body, at);
+        }
+    }
+}
+
+/// Triton's `lowerLoop` alone (the test pass): the schedule's clusters
+/// are renumbered from 0, the MMAs and loads of `for_op` are lowered, its
+/// tensor descriptors multi-buffered, and the loop's highest stage
+/// updated.
+pub fn lower_loop(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<(), Failure> {
+    normalize_clusters(for_op);
+    let for_op = crate::ttgir::pipeline_mma::lower_mmas(for_op)?;
+    let loads = plan_loads(for_op, axis)?;
+    let for_op = lower(for_op, &loads);
+    let stages = pl::int_attribute(for_op, pl::SCHEDULED_MAX_STAGE).unwrap_or(0) + 1;
+    let for_op = crate::ttgir::pipeline_tma_stores::lower_tma_descriptors(for_op, stages);
+    let max = pl::body_ops(for_op)
+        .into_iter()
+        .filter_map(stage)
+        .max()
+        .unwrap_or(0);
+    if max > stages - 1 {
+        pl::set_i32(for_op, pl::SCHEDULED_MAX_STAGE, max);
+    }
+    Ok(())
+}
+
+/// The clusters of `for_op`'s schedule counted from the lowest one.
+fn normalize_clusters(for_op: MlirOperation) {
+    let ops: Vec<MlirOperation> = pl::body_ops(for_op)
+        .into_iter()
+        .filter(|&op| stage(op).is_some() && cluster(op).is_some())
+        .collect();
+    let Some(min) = ops.iter().filter_map(|&op| cluster(op)).min() else {
+        return;
+    };
+    if min != 0 {
+        for op in ops {
+            pl::set_i32(op, CLUSTER, cluster(op).unwrap_or(0) - min);
         }
     }
 }
