@@ -231,38 +231,33 @@ fn acc_users_in_loop(
         .collect()
 }
 
-/// Triton's `MMAv5PipelineableOperandsHelper`: whether every operand's
-/// state is known, and whether they can all be pipelined.
-struct OperandState {
-    determined: bool,
-    pipelineable: bool,
-}
-
+/// [`pl::mma_operand_state`] of `mma`'s operands, loads counting as
+/// pipelined when `pipelined` says so (and their copy can be
+/// asynchronous); unknown unless the accumulator is hoisted out of the
+/// loop and scales come through shared memory (or from outside the loop).
 fn operand_state(
     for_op: MlirOperation,
     mma: MlirOperation,
     pipelined: &dyn Fn(MlirOperation) -> bool,
-) -> OperandState {
-    let mut state = OperandState {
+) -> pl::MmaOperandState {
+    let mut state = pl::MmaOperandState {
         determined: true,
         pipelineable: false,
+        unpipelineable: Vec::new(),
     };
     if hoisted_acc_alloc(for_op, mma).is_none() {
         return state;
     }
-    let mut unpipelineable = false;
-    let mut check = |v: Option<MlirValue>, state: &mut OperandState| {
-        let mut found = None;
-        if !v.is_some_and(|v| operand_pipelineable(for_op, v, pipelined, &mut found)) {
-            if found.is_some() {
-                unpipelineable = true;
-            } else {
-                state.determined = false;
-            }
-        }
+    let ready = |load: MlirOperation, alloc: MlirOperation, tma: bool| {
+        pipelined(load) && (tma || copies_async(load, alloc))
     };
-    check(pl::optional_operand(mma, 0), &mut state);
-    check(pl::optional_operand(mma, 1), &mut state);
+    let mut values: Vec<MlirValue> = Vec::new();
+    for segment in [0, 1] {
+        match pl::optional_operand(mma, segment) {
+            Some(v) => values.push(v),
+            None => state.determined = false,
+        }
+    }
     if ir::is(mma, "ttng.tc_gen5_mma_scaled") {
         let scales = [pl::optional_operand(mma, 4), pl::optional_operand(mma, 5)];
         // Scales must come through shared memory (or from outside the
@@ -279,66 +274,12 @@ fn operand_state(
             state.determined = false;
             return state;
         }
-        check(scales[0], &mut state);
-        check(scales[1], &mut state);
+        values.extend(scales.into_iter().flatten());
     }
-    state.pipelineable = state.determined && !unpipelineable;
+    let found = pl::mma_operand_state(for_op, &values, &ready);
+    state.determined &= found.determined;
+    state.pipelineable = state.determined && found.unpipelineable.is_empty();
     state
-}
-
-/// Triton's `isOperandPipelineableBase` for an MMA operand: defined
-/// outside the loop, or (through transposes and reshapes) a
-/// `ttg.local_alloc` of a value from outside the loop or of a load that
-/// gets pipelined and can be copied asynchronously. `found` is the def the
-/// walk stopped at, if any.
-fn operand_pipelineable(
-    for_op: MlirOperation,
-    v: MlirValue,
-    pipelined: &dyn Fn(MlirOperation) -> bool,
-    found: &mut Option<MlirOperation>,
-) -> bool {
-    if ir::defined_outside(for_op, v) {
-        return true;
-    }
-    let Some(mut def) = ir::defining_op(v) else {
-        return false;
-    };
-    while ir::is(def, "ttg.memdesc_trans") || ir::is(def, "ttg.memdesc_reshape") {
-        match ir::defining_op(ir::operand(def, 0)) {
-            Some(d) => def = d,
-            None => return false,
-        }
-    }
-    if ["ttg.local_store", "ttng.tmem_store", "ttng.tmem_alloc"]
-        .iter()
-        .any(|name| ir::is(def, name))
-    {
-        *found = Some(def);
-        return false;
-    }
-    if !ir::is(def, "ttg.local_alloc") {
-        return false;
-    }
-    *found = Some(def);
-    if ir::operand_count(def) == 0 {
-        return false;
-    }
-    let src = ir::operand(def, 0);
-    if ir::defined_outside(for_op, src) {
-        return true;
-    }
-    let Some(load) = ir::defining_op(src) else {
-        return false;
-    };
-    let tma = ir::is(load, "tt.descriptor_load") || ir::is(load, "tt.descriptor_gather");
-    if !tma && !ir::is(load, "tt.load") {
-        return false;
-    }
-    *found = Some(load);
-    if !pipelined(load) {
-        return false;
-    }
-    tma || copies_async(load, def)
 }
 
 /// Triton's `canBeAsyncLoad` for a `tt.load` stored by `alloc`: its copy

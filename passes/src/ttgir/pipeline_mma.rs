@@ -25,8 +25,8 @@ use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
 
 use crate::rust_pass::Failure;
 use crate::ttgir::pipeline_lower::{
-    barrier_alloc, buffer_view, cluster, increment_modulo, is_tma_load, next_op, refuse,
-    replace_and_propagate, schedule_of, set_schedule, stage,
+    barrier_alloc, buffer_view, cluster, increment_modulo, next_op, refuse, replace_and_propagate,
+    schedule_of, set_schedule, stage,
 };
 use crate::ttgir::pipelining::{self as pl, CLUSTER, SCHEDULED_MAX_STAGE};
 use crate::ttir::loop_support::ir;
@@ -225,59 +225,6 @@ fn lower_mma(mma: MlirOperation, for_op: MlirOperation) -> Result<MlirOperation,
     Ok(for_op)
 }
 
-/// Triton's `isOperandPipelineableBase` for an MMA operand: whether it is
-/// (a view of) a buffer defined outside the loop or a shared copy of a
-/// load pipelined into an earlier stage; `found` is the def it stopped
-/// at, if any.
-fn operand_pipelineable(
-    for_op: MlirOperation,
-    mma: MlirOperation,
-    v: MlirValue,
-    found: &mut Option<MlirOperation>,
-) -> bool {
-    if ir::defined_outside(for_op, v) {
-        return true;
-    }
-    let Some(mut def) = ir::defining_op(v) else {
-        return false;
-    };
-    while ir::is(def, "ttg.memdesc_trans") || ir::is(def, "ttg.memdesc_reshape") {
-        match ir::defining_op(ir::operand(def, 0)) {
-            Some(d) => def = d,
-            None => return false,
-        }
-    }
-    if ["ttg.local_store", "ttng.tmem_store", "ttng.tmem_alloc"]
-        .iter()
-        .any(|n| ir::is(def, n))
-    {
-        *found = Some(def);
-        return false;
-    }
-    if !ir::is(def, "ttg.local_alloc") {
-        return false;
-    }
-    *found = Some(def);
-    if ir::operand_count(def) == 0 {
-        return false;
-    }
-    let src = ir::operand(def, 0);
-    if ir::defined_outside(for_op, src) {
-        return true;
-    }
-    let Some(load) = ir::defining_op(src) else {
-        return false;
-    };
-    if !(ir::is(load, "tt.load") || is_tma_load(load)) {
-        return false;
-    }
-    *found = Some(load);
-    if stage(mma).unwrap_or(0) <= stage(load).unwrap_or(0) {
-        return false;
-    }
-    is_tma_load(load) || can_copy_async(load)
-}
-
 /// Triton's `canBeAsyncLoad` for a `tt.load`: its copy into its shared
 /// encoding moves at least 4 bytes at a time.
 fn can_copy_async(load: MlirOperation) -> bool {
@@ -286,51 +233,43 @@ fn can_copy_async(load: MlirOperation) -> bool {
         .is_some_and(|bytes| bytes >= 4)
 }
 
-/// Triton's `MMAv5PipelineableOperandsHelper`: whether every operand's
-/// state is known, whether all can be pipelined, and the defs of those
-/// that cannot.
-struct OperandState {
-    determined: bool,
-    pipelineable: bool,
-    unpipelineable: Vec<MlirOperation>,
-}
-
-fn operand_state(for_op: MlirOperation, mma: MlirOperation, ops: &MmaOperands) -> OperandState {
-    let mut state = OperandState {
-        determined: true,
-        pipelineable: false,
-        unpipelineable: Vec::new(),
-    };
-    // The accumulator must be a `tmem_alloc` outside the loop.
+/// [`pl::mma_operand_state`] of `mma`'s operands, loads counting as
+/// pipelined when scheduled in an earlier stage than the MMA; unknown
+/// unless the accumulator is a `tmem_alloc` outside the loop and scales
+/// come through shared memory (or from outside the loop).
+fn operand_state(
+    for_op: MlirOperation,
+    mma: MlirOperation,
+    ops: &MmaOperands,
+) -> pl::MmaOperandState {
     match ir::defining_op(ops.d).filter(|d| ir::is(*d, "ttng.tmem_alloc")) {
         Some(alloc) if !in_loop(for_op, alloc) => {}
-        _ => return state,
-    }
-    let check = |v: MlirValue, state: &mut OperandState| {
-        let mut found = None;
-        if !operand_pipelineable(for_op, mma, v, &mut found) {
-            match found {
-                Some(def) => state.unpipelineable.push(def),
-                None => state.determined = false,
+        _ => {
+            return pl::MmaOperandState {
+                determined: true,
+                pipelineable: false,
+                unpipelineable: Vec::new(),
             }
         }
+    }
+    let ready = |load: MlirOperation, _alloc: MlirOperation, tma: bool| {
+        stage(mma).unwrap_or(0) > stage(load).unwrap_or(0) && (tma || can_copy_async(load))
     };
-    check(ops.a, &mut state);
-    check(ops.b, &mut state);
+    let mut values = vec![ops.a, ops.b];
     if let Some((sa, sb)) = ops.scales {
         let shared_or_outside = |v: MlirValue| {
             ir::defined_outside(for_op, v)
                 || pl::encoding_of(ir::value_type(v)).is_some_and(is_shared_encoding)
         };
         if !shared_or_outside(sa) || !shared_or_outside(sb) {
+            let mut state = pl::mma_operand_state(for_op, &values, &ready);
             state.determined = false;
+            state.pipelineable = false;
             return state;
         }
-        check(sa, &mut state);
-        check(sb, &mut state);
+        values.extend([sa, sb]);
     }
-    state.pipelineable = state.determined && state.unpipelineable.is_empty();
-    state
+    pl::mma_operand_state(for_op, &values, &ready)
 }
 
 /// Whether `encoding` is a shared-memory encoding (`SharedEncodingTrait`).

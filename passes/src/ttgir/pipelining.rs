@@ -389,3 +389,91 @@ pub fn dot_users_shared_encoding(
     }
     found
 }
+
+/// What Triton's `MMAv5PipelineableOperandsHelper` finds of a tcgen05
+/// MMA's shared operands: whether each one's state is known, whether all
+/// can be pipelined, and the defs of those that cannot.
+pub struct MmaOperandState {
+    pub determined: bool,
+    pub pipelineable: bool,
+    pub unpipelineable: Vec<MlirOperation>,
+}
+
+/// [`MmaOperandState`] of the operands `values` (A and B, then the two
+/// scales of a scaled MMA) of an MMA in `for_op`. `load_ready(load,
+/// alloc, tma)` says whether a load that `alloc` copies to shared memory
+/// (a TMA load when `tma`) will be pipelined ahead of the MMA: the passes
+/// ask it at different points (from latencies, or from stages).
+pub fn mma_operand_state(
+    for_op: MlirOperation,
+    values: &[MlirValue],
+    load_ready: &dyn Fn(MlirOperation, MlirOperation, bool) -> bool,
+) -> MmaOperandState {
+    let mut state = MmaOperandState {
+        determined: true,
+        pipelineable: false,
+        unpipelineable: Vec::new(),
+    };
+    for &v in values {
+        let mut found = None;
+        if !mma_operand_pipelineable(for_op, v, load_ready, &mut found) {
+            match found {
+                Some(def) => state.unpipelineable.push(def),
+                None => state.determined = false,
+            }
+        }
+    }
+    state.pipelineable = state.determined && state.unpipelineable.is_empty();
+    state
+}
+
+/// Triton's `isOperandPipelineableBase` for an MMA operand: defined
+/// outside the loop, or (through transposes and reshapes) a
+/// `ttg.local_alloc` of a value from outside the loop or of a load that
+/// `load_ready` accepts. `found` is the def the walk stopped at, if any.
+fn mma_operand_pipelineable(
+    for_op: MlirOperation,
+    v: MlirValue,
+    load_ready: &dyn Fn(MlirOperation, MlirOperation, bool) -> bool,
+    found: &mut Option<MlirOperation>,
+) -> bool {
+    if ir::defined_outside(for_op, v) {
+        return true;
+    }
+    let Some(mut def) = ir::defining_op(v) else {
+        return false;
+    };
+    while ir::is(def, "ttg.memdesc_trans") || ir::is(def, "ttg.memdesc_reshape") {
+        match ir::defining_op(ir::operand(def, 0)) {
+            Some(d) => def = d,
+            None => return false,
+        }
+    }
+    if ["ttg.local_store", "ttng.tmem_store", "ttng.tmem_alloc"]
+        .iter()
+        .any(|name| ir::is(def, name))
+    {
+        *found = Some(def);
+        return false;
+    }
+    if !ir::is(def, "ttg.local_alloc") {
+        return false;
+    }
+    *found = Some(def);
+    if ir::operand_count(def) == 0 {
+        return false;
+    }
+    let src = ir::operand(def, 0);
+    if ir::defined_outside(for_op, src) {
+        return true;
+    }
+    let Some(load) = ir::defining_op(src) else {
+        return false;
+    };
+    let tma = ir::is(load, "tt.descriptor_load") || ir::is(load, "tt.descriptor_gather");
+    if !tma && !ir::is(load, "tt.load") {
+        return false;
+    }
+    *found = Some(load);
+    load_ready(load, def, tma)
+}
