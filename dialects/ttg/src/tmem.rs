@@ -633,6 +633,126 @@ pub fn default_access_layout(
     })
 }
 
+/// Triton's `getDistributedLayoutForTmemLdSt` given the CGA layout of the
+/// tensor accessed (`cga`: the `block` bases of a blocked layout, empty
+/// for one CTA): the CTA-split column bases of the buffer's layout are
+/// divided off on the right, the access of one CTA's share is built as in
+/// [`access_layout`], and the CGA layout becomes its `block` bases.
+/// Buffers whose layout does not end in the CTA split (blockM = 64 over
+/// two CTAs, whose split Triton folds into the rows) are refused with an
+/// error.
+pub fn cga_access_layout(
+    enc: &TmemEncoding,
+    shape: &[i64],
+    bitwidth: u32,
+    atom: TmemAccessAtom,
+    num_warps: u32,
+    cga: &[Vec<i64>],
+) -> Result<Option<LinearLayout>, String> {
+    if atom == TmemAccessAtom::I16x32bx2 {
+        return Err("the 16x32bx2 access is only inferred from 32x32b".into());
+    }
+    let &[m, n] = shape else {
+        return Err(format!(
+            "tensor memory is accessed as a 2-D tensor, not of shape {}",
+            list(shape)
+        ));
+    };
+    let ll = enc.to_linear_layout([m, n])?;
+    let blocks = cga
+        .iter()
+        .map(|b| match b.as_slice() {
+            &[x, y] => Ok(vec![x as i32, y as i32]),
+            _ => Err(format!("CGA basis {b:?} does not have 2 entries")),
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let cga_ll = LinearLayout::from_bases(vec![(BLOCK.into(), blocks)], &DIMS)?;
+    let split = [cga_ll.out_dim_size(DIMS[0]), cga_ll.out_dim_size(DIMS[1])];
+    let per_cta = divide_cta_columns(&ll, split).ok_or_else(|| {
+        format!(
+            "a tensor-memory buffer whose layout does not end in its CTA split ({}) is not supported yet",
+            list(&split)
+        )
+    })?;
+    let Some(inner) = distributed_layout_for_ld_st(&per_cta, atom, num_warps, bitwidth)? else {
+        return Ok(None);
+    };
+    inner.try_mul(&cga_ll)?.transpose_outs(&DIMS).map(Some)
+}
+
+/// `ll` (`row`, `col` to `dim0`, `dim1`) divided on the right by the CTA
+/// columns (Triton's `divideRight` by `identity1D(split[0], col, dim0) *
+/// identity1D(split[1], col, dim1)`): the layout of one CTA's share, or
+/// `None` where the last column bases are not those of the split.
+fn divide_cta_columns(ll: &LinearLayout, split: [i32; 2]) -> Option<LinearLayout> {
+    let (k0, k1) = (
+        split[0].trailing_zeros() as usize,
+        split[1].trailing_zeros() as usize,
+    );
+    let q = [
+        ll.out_dim_size(DIMS[0]) / split[0],
+        ll.out_dim_size(DIMS[1]) / split[1],
+    ];
+    let cols = ll.bases(COL);
+    let keep = cols.len().checked_sub(k0 + k1)?;
+    let expected = (0..k0)
+        .map(|i| vec![q[0] << i, 0])
+        .chain((0..k1).map(|i| vec![0, q[1] << i]));
+    if !cols[keep..].iter().cloned().eq(expected) {
+        return None;
+    }
+    LinearLayout::new(
+        vec![
+            (ROW.into(), ll.bases(ROW).to_vec()),
+            (COL.into(), cols[..keep].to_vec()),
+        ],
+        vec![(DIMS[0].into(), q[0]), (DIMS[1].into(), q[1])],
+    )
+    .ok()
+}
+
+/// Triton's `getDefaultLayoutForTmemLdSt` given the CGA layout of the
+/// tensor accessed ([`cga_access_layout`]): the `16x256b` access where
+/// `TRITON_PREFER_TMEM_16x256_LAYOUT` is set (to `1`, `true` or `on`)
+/// and the buffer has one, else the `32x32b` access; an error where there
+/// is none.
+pub fn preferred_access_layout(
+    enc: &TmemEncoding,
+    shape: &[i64],
+    bitwidth: u32,
+    num_warps: u32,
+    cga: &[Vec<i64>],
+) -> Result<LinearLayout, String> {
+    let prefer_16x256 = std::env::var("TRITON_PREFER_TMEM_16x256_LAYOUT")
+        .is_ok_and(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "on"));
+    if prefer_16x256 {
+        if let Some(ll) = cga_access_layout(
+            enc,
+            shape,
+            bitwidth,
+            TmemAccessAtom::I16x256b,
+            num_warps,
+            cga,
+        )? {
+            return Ok(ll);
+        }
+    }
+    cga_access_layout(
+        enc,
+        shape,
+        bitwidth,
+        TmemAccessAtom::I32x32b,
+        num_warps,
+        cga,
+    )?
+    .ok_or_else(|| {
+        format!(
+            "no 32x32b tensor memory access layout for a {} buffer of {bitwidth}-bit elements",
+            list(shape)
+        )
+    })
+}
+
 /// Triton's `getTmemCompatibleLayouts`: the distributed layouts of the
 /// `32x32b`, `16x256b`, `16x128b` and `16x64b` accesses that exist, and
 /// with 8 warps the `32x32b` layout with warp 4 and lane 16 swapped

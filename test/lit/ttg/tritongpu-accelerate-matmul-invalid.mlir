@@ -2,12 +2,13 @@
 // error instead of being passed through unchanged.
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --tritongpu-accelerate-matmul
 
-#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @blackwell(%a: tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<128x128xf32, #blocked>) -> tensor<128x128xf32, #blocked> {
-    // expected-error @+1 {{'tritongpu-accelerate-matmul' does not support tt.dot on cuda:100 (MMA v5) yet}}
-    %d = tt.dot %a, %b, %c : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<128x128xf32, #blocked>
-    tt.return %d : tensor<128x128xf32, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CGALayout = [[1, 0]]}>
+#scales = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = [[1, 0]]}>
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @scaled_mma_v5_two_ctas(%a: tensor<256x64xi8, #blocked>, %sa: tensor<256x2xi8, #scales>, %b: tensor<64x128xi8, #blocked>, %sb: tensor<128x2xi8, #scales>, %c: tensor<256x128xf32, #blocked>) -> tensor<256x128xf32, #blocked> {
+    // expected-error @+1 {{'tritongpu-accelerate-matmul' does not support tt.dot_scaled over more than one CTA (MMA v5) yet}}
+    %d = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<256x64xi8, #blocked>, tensor<256x2xi8, #scales> * tensor<64x128xi8, #blocked>, tensor<128x2xi8, #scales> -> tensor<256x128xf32, #blocked>
+    tt.return %d : tensor<256x128xf32, #blocked>
   }
 }
 
