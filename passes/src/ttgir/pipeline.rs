@@ -24,13 +24,13 @@
 //!    asynchronous TMA stores
 //!    ([`pipeline_tma_stores`](super::pipeline_tma_stores)).
 //!
-//! `tritongpu-test-pipeline-lower-loop` runs step 1 alone, Blackwell MMAs
-//! included ([`pipeline_mma`](super::pipeline_mma)), and leaves the
+//! Step 1 lowers Blackwell MMAs too ([`pipeline_mma`](super::pipeline_mma)).
+//! `tritongpu-test-pipeline-lower-loop` runs step 1 alone and leaves the
 //! schedule on the ops.
 //!
 //! What this project does not pipeline yet is refused, before anything
 //! changes (or, for a wgmma Triton would split, where it is found), with a
-//! located error: Blackwell loops, tensor descriptors made under ops other
+//! located error: tensor descriptors made under ops other
 //! than `scf.if`, shared copies read through views other than transposes,
 //! several CTAs, loops whose schedule the expander could not honour,
 //! rank-reducing descriptor loads.
@@ -123,7 +123,6 @@ fn pipeline(module_ref: OperationRef, dump: bool, num_stages: i64) -> PassResult
             &format!("{ARGUMENT}: pipelining with more than one CTA is not supported yet"),
         ));
     }
-    let mut plans = Vec::new();
     for &for_op in &loops {
         if loops
             .iter()
@@ -136,17 +135,15 @@ fn pipeline(module_ref: OperationRef, dump: bool, num_stages: i64) -> PassResult
         }
         let schedule = expand::final_schedule(for_op).expect("the loop is scheduled");
         expand::check(for_op, &schedule, true)?;
-        plans.push((for_op, lower::plan(for_op, &axis)?));
+        // What the loads need is checked before anything changes; they
+        // are planned again after the MMAs are lowered.
+        lower::plan(for_op, &axis)?;
     }
     tma_stores::check(module, num_stages)?;
-    let lowered: Vec<_> = plans
+    let lowered: Vec<_> = loops
         .iter()
-        .map(|(for_op, loads)| {
-            let stages = pl::int_attribute(*for_op, SCHEDULED_MAX_STAGE).unwrap_or(0) + 1;
-            let for_op = lower::lower(*for_op, loads);
-            tma_stores::lower_tma_descriptors(for_op, stages)
-        })
-        .collect();
+        .map(|&for_op| lower::lower_loop(for_op, &axis))
+        .collect::<Result<_, _>>()?;
     if dump {
         dump_step(module_ref, "LowerLoops");
     }

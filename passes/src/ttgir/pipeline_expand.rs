@@ -80,6 +80,24 @@ pub fn check(
             return refuse(op, "pipelining an op without a stage");
         }
     }
+    // Triton peels the last iteration of a loop whose tcgen05 MMA is
+    // waited on in the last stage (`hasMMAv5WaitsInLastStage`), with
+    // predicates of its own; this expander does not.
+    if !before_lowering {
+        let last = pl::int_attribute(for_op, SCHEDULED_MAX_STAGE).unwrap_or(schedule.max_stage);
+        let body = pl::body_ops(for_op);
+        let waited_last = body
+            .iter()
+            .any(|&op| ir::is(op, "ttng.wait_barrier") && staged.get(&Op(op)) == Some(&last));
+        if waited_last {
+            if let Some(&mma) = body.iter().find(|&&op| pl::is_mmav5(op)) {
+                return refuse(
+                    mma,
+                    "pipelining a tcgen05 MMA waited on in the loop's last stage (Triton peels the loop's last iteration)",
+                );
+            }
+        }
+    }
     for y in ir::operands(pl::terminator(for_op)) {
         match ir::defining_op(y) {
             Some(def) if staged.contains_key(&Op(def)) || !ir::is_ancestor(for_op, def) => {}
@@ -147,6 +165,11 @@ fn unpredicable(op: MlirOperation) -> Option<String> {
         "ttng.async_tma_copy_global_to_local",
         "ttng.barrier_expect",
         "ttng.wait_barrier",
+        "ttng.async_tma_gather",
+        "ttng.tc_gen5_mma",
+        "ttng.tc_gen5_mma_scaled",
+        "ttng.tmem_store",
+        "ttng.tmem_alloc",
     ];
     (!KNOWN.iter().any(|k| ir::is(op, k))).then(|| ir::name(op))
 }
@@ -555,9 +578,38 @@ pub fn predicate(op: MlirOperation, pred: MlirValue) {
     if is_memory_effect_free(op) {
         return;
     }
-    // TMA copies and barrier expectations carry an `i1` predicate (last
-    // operand, or after the barrier); a barrier wait an optional one.
-    let scalar_pred = if ir::is(op, "ttng.async_tma_copy_global_to_local") {
+    // A tensor-memory allocation stays: its users are predicated.
+    if ir::is(op, "ttng.tmem_alloc") {
+        return;
+    }
+    // A tcgen05 MMA's predicate is one of its operand groups.
+    let mma_segment = if ir::is(op, "ttng.tc_gen5_mma") {
+        Some(5)
+    } else if ir::is(op, "ttng.tc_gen5_mma_scaled") {
+        Some(7)
+    } else {
+        None
+    };
+    if let Some(segment) = mma_segment {
+        if let Some(current) = pl::optional_operand(op, segment) {
+            let and = build_before(
+                op,
+                "arith.andi",
+                &[pred, current],
+                &[ir::value_type(pred)],
+                &[],
+            );
+            pl::set_optional_operand(op, segment, ir::result(and, 0));
+        }
+        return;
+    }
+    // TMA copies and gathers, tensor-memory stores and barrier
+    // expectations carry an `i1` predicate (last operand, or after the
+    // barrier); a barrier wait an optional one.
+    let scalar_pred = if ir::is(op, "ttng.async_tma_copy_global_to_local")
+        || ir::is(op, "ttng.async_tma_gather")
+        || ir::is(op, "ttng.tmem_store")
+    {
         Some((ir::operand_count(op) - 1, true))
     } else if ir::is(op, "ttng.barrier_expect") {
         Some((1, true))

@@ -332,25 +332,13 @@ pub fn plan(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<AsyncLoad>,
 }
 
 /// What `tritongpu-pipeline` cannot pipeline yet (beyond lowering): the
-/// test-only predicate attribute, Blackwell MMAs and TMA gathers.
+/// test-only predicate attribute and descriptor loads of a shape other
+/// than their block's.
 fn check_supported(for_op: MlirOperation) -> Result<(), Failure> {
     if ir::attribute(for_op, "__test_keep_predicate_stage").is_some() {
         return Err(refuse(
             for_op,
             "the test-only '__test_keep_predicate_stage'",
-        ));
-    }
-    let mut unsupported = None;
-    ir::walk_pre(for_op, &mut |op| {
-        let name = ir::name(op);
-        if unsupported.is_none() && (name == "tt.descriptor_gather" || pl::is_mmav5(op)) {
-            unsupported = Some((op, name));
-        }
-    });
-    if let Some((op, name)) = unsupported {
-        return Err(refuse(
-            op,
-            &format!("pipelining a loop with '{name}' (Blackwell)"),
         ));
     }
     for op in pl::body_ops(for_op) {
@@ -1246,7 +1234,7 @@ fn insert_deps(op: MlirOperation, body: mlir_sys::MlirBlock, at: (i64, i64)) {
 /// are renumbered from 0, the MMAs and loads of `for_op` are lowered, its
 /// tensor descriptors multi-buffered, and the loop's highest stage
 /// updated.
-pub fn lower_loop(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<(), Failure> {
+pub fn lower_loop(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<MlirOperation, Failure> {
     normalize_clusters(for_op);
     let for_op = crate::ttgir::pipeline_mma::lower_mmas(for_op)?;
     let loads = plan_loads(for_op, axis)?;
@@ -1261,7 +1249,7 @@ pub fn lower_loop(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<(), Failu
     if max > stages - 1 {
         pl::set_i32(for_op, pl::SCHEDULED_MAX_STAGE, max);
     }
-    Ok(())
+    Ok(for_op)
 }
 
 /// The clusters of `for_op`'s schedule counted from the lowest one.
