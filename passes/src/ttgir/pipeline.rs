@@ -124,15 +124,6 @@ fn pipeline(module_ref: OperationRef, dump: bool, num_stages: i64) -> PassResult
         ));
     }
     for &for_op in &loops {
-        if loops
-            .iter()
-            .any(|&other| other.ptr != for_op.ptr && ir::is_ancestor(for_op, other))
-        {
-            return Err(fail(
-                unsafe { OperationRef::from_raw(for_op) },
-                &format!("{ARGUMENT}: pipelining a loop around another scheduled loop is not supported yet"),
-            ));
-        }
         let schedule = expand::final_schedule(for_op).expect("the loop is scheduled");
         expand::check(for_op, &schedule, true)?;
         // What the loads need is checked before anything changes; they

@@ -80,24 +80,6 @@ pub fn check(
             return refuse(op, "pipelining an op without a stage");
         }
     }
-    // Triton peels the last iteration of a loop whose tcgen05 MMA is
-    // waited on in the last stage (`hasMMAv5WaitsInLastStage`), with
-    // predicates of its own; this expander does not.
-    if !before_lowering {
-        let last = pl::int_attribute(for_op, SCHEDULED_MAX_STAGE).unwrap_or(schedule.max_stage);
-        let body = pl::body_ops(for_op);
-        let waited_last = body
-            .iter()
-            .any(|&op| ir::is(op, "ttng.wait_barrier") && staged.get(&Op(op)) == Some(&last));
-        if waited_last {
-            if let Some(&mma) = body.iter().find(|&&op| pl::is_mmav5(op)) {
-                return refuse(
-                    mma,
-                    "pipelining a tcgen05 MMA waited on in the loop's last stage (Triton peels the loop's last iteration)",
-                );
-            }
-        }
-    }
     for y in ir::operands(pl::terminator(for_op)) {
         match ir::defining_op(y) {
             Some(def) if staged.contains_key(&Op(def)) || !ir::is_ancestor(for_op, def) => {}
@@ -448,8 +430,16 @@ pub fn expand(for_op: MlirOperation, schedule: &FinalSchedule) -> MlirOperation 
     for (n, a) in iter_args.iter().enumerate() {
         map.insert(Val(*a), Val(kargs[1 + n]));
     }
+    // A loop whose tcgen05 MMA is waited on in the last stage gets its last
+    // iteration peeled (below): in the kernel, the stage before the last
+    // always runs.
+    let peel = peels_last_iteration(for_op, schedule);
     let mut kpreds: Vec<MlirValue> = Vec::new();
     for i in 0..max {
+        if peel && i == max - 1 {
+            kpreds.push(constant_before(kyield, ir::i1_type(ir::context(for_op)), 1));
+            continue;
+        }
         let c = constant_before(kyield, ir::value_type(ub), max - i);
         let m = binary_before(kyield, "arith.muli", step, c);
         let bound = binary_before(kyield, "arith.subi", ub, m);
@@ -538,7 +528,50 @@ pub fn expand(for_op: MlirOperation, schedule: &FinalSchedule) -> MlirOperation 
         ir::replace_all_uses(r, ir::result(kernel, n));
     }
     ir::erase(for_op);
+    if peel {
+        peel_last_iteration(kernel);
+    }
     kernel
+}
+
+/// Triton's `hasMMAv5WaitsInLastStage` (outside `ttg.warp_specialize`):
+/// the loop has a tcgen05 MMA and a `ttng.wait_barrier` in its last stage.
+fn peels_last_iteration(for_op: MlirOperation, schedule: &FinalSchedule) -> bool {
+    let last = pl::int_attribute(for_op, SCHEDULED_MAX_STAGE).unwrap_or(schedule.max_stage);
+    let body = pl::body_ops(for_op);
+    let waited_last = schedule
+        .order
+        .iter()
+        .any(|&(op, stage)| stage == last && ir::is(op, "ttng.wait_barrier"));
+    let in_partition = {
+        let mut at = ir::parent_op(for_op);
+        let mut inside = false;
+        while let Some(p) = at {
+            inside |= ir::is(p, "ttg.warp_specialize");
+            at = ir::parent_op(p);
+        }
+        inside
+    };
+    waited_last && !in_partition && body.iter().any(|&op| pl::is_mmav5(op))
+}
+
+/// Triton's custom epilogue peeling: the kernel stops one step earlier and
+/// an `scf.if` runs its last iteration, in which every stage but the last
+/// is off: the ops masked by an earlier stage's predicate go (their
+/// results poison), the rest run.
+fn peel_last_iteration(kernel: MlirOperation) {
+    let epilogue = scf::peel_epilogue(kernel);
+    let then_block = ir::blocks(ir::regions(epilogue)[0])[0];
+    for mask in ir::block_ops(then_block) {
+        if !ir::is(mask, "ttg.mask") {
+            continue;
+        }
+        for result in ir::results(mask) {
+            let poison = build_before(mask, "ub.poison", &[], &[ir::value_type(result)], &[]);
+            ir::replace_all_uses(result, ir::result(poison, 0));
+        }
+        ir::erase(mask);
+    }
 }
 
 /// Folds `module` (Triton's arith canonicalization, whose patterns add
