@@ -59,6 +59,7 @@ def add_pass(pm, flag, opts, lib):
         "convert-triton-gpu-to-llvm": lambda: nv.ttgpuir.add_to_llvmir(
             pm, num("compute-capability", 90), num("ptx-version", 88)),
         "convert-nv-gpu-to-llvm": lambda: nv.ttnvgpuir.add_nvgpu_to_llvm(pm),
+        "tritoninstrument-concurrency-sanitizer": lambda: p.ttgpuir.add_concurrency_sanitizer(pm),
         "canonicalize": lambda: p.common.add_canonicalizer(pm),
         "cse": lambda: p.common.add_cse(pm),
         "sccp": lambda: p.common.add_sccp(pm),

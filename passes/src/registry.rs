@@ -264,6 +264,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttgir::reorder_instructions::PASS),
     rust(&crate::ttgir::schedule_loops::PASS),
     rust(&crate::ttgir::pipeline::TEST_LOWER_LOOP),
+    rust(&crate::ttgir::concurrency_sanitizer::PASS),
 ];
 
 /// Passes that crates built on this one (the lowering to LLVM) add at

@@ -105,6 +105,7 @@ impl RustPass {
                 ttg_dialect::ttg_handle(),
                 ttg_dialect::ttng_handle(),
                 ttg_dialect::nvws_handle(),
+                ttg_dialect::tti_handle(),
                 // SAFETY: MLIR's static dialect handles, valid for the
                 // program's lifetime.
                 unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__arith__()) },

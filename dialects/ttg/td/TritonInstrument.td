@@ -57,6 +57,14 @@ def TTI_ExperimentalMemDescToI32Op
   let assemblyFormat = "$memdesc attr-dict `:` type($memdesc)";
 }
 
+def TTI_ExperimentalMemDescToI64Op
+    : TTI_Op<"experimental_memdesc_to_i64", [Pure]> {
+  let summary = "a memory descriptor's base address as i64";
+  let arguments = (ins TTG_MemDescType:$memdesc);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$memdesc attr-dict `:` type($memdesc)";
+}
+
 def TTI_ExperimentalLockAcquireOp
     : TTI_Op<"experimental_lock_acquire",
              [MemoryEffects<[MemWrite<GlobalMemory>]>]> {

@@ -6,6 +6,7 @@ pub mod assign_latencies;
 pub mod coalesce;
 pub mod coalesce_async_copy;
 pub mod combine_tensor_select_and_if;
+pub mod concurrency_sanitizer;
 pub mod convert_triton_to_tritongpu;
 pub mod decompose_scaled_dot;
 pub mod dot_path;
