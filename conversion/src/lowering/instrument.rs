@@ -5,7 +5,9 @@
 //! per-thread `or` / `and` of the condition and `__assertfail` (the first
 //! thread reports), and `tti.experimental_lock_acquire` /
 //! `tti.experimental_lock_release` as a spin on `atom.global...cas` and an
-//! `atom.global...exch` by one thread, fenced by CTA barriers.
+//! `atom.global...exch` by one thread, fenced by CTA barriers;
+//! `tti.experimental_memdesc_to_i32` / `_i64` as the descriptor's base
+//! address as an integer.
 
 use melior::ir::{operation::OperationRef, Value, ValueLike};
 use tt_dialect::ir as ttir;
@@ -193,5 +195,21 @@ pub fn lock_release<'c, 'a>(
             side_emit.br(&continuation, &[])?;
         }
     }
+    Ok(())
+}
+
+/// `tti.experimental_memdesc_to_i32` and `_i64`: the base address of the
+/// memory descriptor (shared or tensor memory) as an integer of the
+/// result's width.
+pub fn memdesc_to_int<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let desc = ttir::operand(op, 0).ok_or("missing operand")?;
+    let base = lw.scalar(desc)?;
+    let ty = result(op).r#type();
+    let value = emit.value("llvm.ptrtoint", &[base], ty, &[]);
+    lw.set(result(op), vec![value]);
     Ok(())
 }

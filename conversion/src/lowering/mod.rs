@@ -1504,6 +1504,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
             {
                 self.keep_op(emit, op)
             }
+            "tti.experimental_memdesc_to_i32" | "tti.experimental_memdesc_to_i64" => {
+                instrument::memdesc_to_int(self, emit, op)
+            }
             "tti.experimental_lock_acquire" => instrument::lock_acquire(self, emit, op),
             "tti.experimental_lock_release" => instrument::lock_release(self, emit, op),
             _ => elementwise::lower(self, emit, op, &name),

@@ -130,3 +130,23 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
     tt.return
   }
 }
+
+// -----
+
+// A memory descriptor's base address as an integer.
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @memdesc_to_int
+  tt.func public @memdesc_to_int(%out: !tt.ptr<i64>, %out32: !tt.ptr<i32>) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<32xi32, #shared, #smem, mutable>
+    // CHECK: %[[BASE:.*]] = llvm.getelementptr %{{.*}} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    // CHECK: llvm.ptrtoint %[[BASE]] : !llvm.ptr<3> to i64
+    %a = tti.experimental_memdesc_to_i64 %buf : !ttg.memdesc<32xi32, #shared, #smem, mutable>
+    // CHECK: llvm.ptrtoint %[[BASE]] : !llvm.ptr<3> to i32
+    %b = tti.experimental_memdesc_to_i32 %buf : !ttg.memdesc<32xi32, #shared, #smem, mutable>
+    tt.store %out, %a : !tt.ptr<i64>
+    tt.store %out32, %b : !tt.ptr<i32>
+    tt.return
+  }
+}
