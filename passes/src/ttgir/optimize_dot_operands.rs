@@ -18,18 +18,34 @@
 //!   Triton derives for the dot operand from the source's shape and memory
 //!   order with its K dimension swapped (`needTrans`); the conversion then
 //!   folds away.
-//! - `ReshapeMemDesc` (an NVMMA
-//!   `ttg.local_alloc` of a `tt.reshape`; other encodings never become
-//!   NVMMA views, which it requires) and `UseShmemForScales` (Blackwell
-//!   scaled MMA): not yet; input they would rewrite is refused
-//!   with a located error (checked after the canonicalization, before any
-//!   pattern runs).
+//! - `ReshapeMemDesc` (implemented): a `ttg.local_alloc` of a
+//!   `tt.reshape` stores the reshape's source instead and views it through
+//!   `ttg.memdesc_reshape`, where the source's buffer keeps the NVMMA
+//!   encoding (one CTA, the contiguous dimension unchanged and the same
+//!   linear layout once reshaped).
+//! - `UseShmemForScales` (implemented): a `ttng.tc_gen5_mma_scaled` scale
+//!   written to tensor memory by `ttng.tmem_alloc` from the
+//!   `local_load -> reshape (5-D) -> trans [0, 3, 2, 1, 4] -> reshape (2-D)`
+//!   chain reads the shared buffer through the same views
+//!   (`ttg.memdesc_reshape`, `ttg.memdesc_trans`) instead, where the buffer
+//!   holds 512 contiguous scales innermost (and, unless a
+//!   `tt.descriptor_load` filled it, is 2-D with rows of whole 32x128-bit
+//!   chunks).
+//!
+//! The view types follow Triton's inference: an NVMMA encoding survives a
+//! reshape that keeps its layout and a `[1, 0]` transpose (with
+//! `transposed` flipped and the CGA bases swapped); everything else becomes
+//! the `#ttg.shared_linear` of the reshaped or permuted linear layout.
+//! Input whose views this file cannot type (padded layouts, multi-CTA
+//! NVMMA reshapes) is refused with a located error before any pattern runs.
 
 use melior::ir::operation::{OperationLike, OperationRef};
 use melior::ir::{Attribute, Type, Value};
 use melior::RewriterBase;
 use mlir_sys::{MlirOperation, MlirValue};
-use ttg_dialect::layout::Layout;
+use ttg_dialect::layout::{Layout, MemDesc};
+use ttg_dialect::linear_layout::LinearLayout;
+use ttg_dialect::to_linear::{shared_to_linear_layout, standard_out_dim_names};
 
 use crate::options::PassOptions;
 use crate::rust_pass::{fail, Failure, PassResult, RustPass};
@@ -66,6 +82,18 @@ static FUSE_TRANS: Pattern = Pattern {
     generated: &["ttg.local_alloc", "ttg.memdesc_trans"],
 };
 
+static RESHAPE_MEMDESC: Pattern = Pattern {
+    benefit: 1,
+    rewrite: reshape_memdesc,
+    generated: &["ttg.local_alloc", "ttg.memdesc_reshape"],
+};
+
+static SCALES_IN_SHMEM: Pattern = Pattern {
+    benefit: 1,
+    rewrite: use_shmem_for_scales,
+    generated: &["ttg.memdesc_reshape", "ttg.memdesc_trans"],
+};
+
 fn refuse(op: MlirOperation, what: &str) -> Failure {
     crate::rust_pass::unsupported(op, FLAG, what)
 }
@@ -81,6 +109,8 @@ fn run(module: OperationRef) -> PassResult {
     let mut patterns: Vec<(Root, &'static Pattern)> = vec![
         (Root::Op("ttg.convert_layout"), &SWIZZLE_CONVERT),
         (Root::Op("ttg.local_alloc"), &FUSE_TRANS),
+        (Root::Op("ttg.local_alloc"), &RESHAPE_MEMDESC),
+        (Root::Op("ttng.tc_gen5_mma_scaled"), &SCALES_IN_SHMEM),
     ];
     patterns.extend(
         ttg_dialect::canonicalize::patterns("ttg.convert_layout")
@@ -128,20 +158,21 @@ fn single_user(v: MlirValue) -> Option<MlirOperation> {
     }
 }
 
-/// What a pattern this file lacks would rewrite at `op`.
+/// What a pattern would rewrite at `op` that this file cannot type.
 fn unsupported(op: MlirOperation) -> Option<String> {
     if ir::is(op, "ttng.tc_gen5_mma_scaled") {
-        return Some("Blackwell scaled MMA operands (UseShmemForScales)".into());
+        for scale in 0..2 {
+            if let Err(what) = scales_plan(op, scale) {
+                return Some(format!(
+                    "Blackwell scaled MMA scales in shared memory ({what})"
+                ));
+            }
+        }
+        return None;
     }
-    if ir::is(op, "ttg.local_alloc") && ir::operand_count(op) == 1 {
-        let src = ir::defining_op(ir::operand(op, 0))?;
-        // Triton rewrites only where the reshaped view keeps an NVMMA
-        // encoding, which needs an NVMMA allocation to begin with.
-        let nvmma = ir::memdesc(ir::result(op, 0))
-            .and_then(|m| Layout::read(m.encoding))
-            .is_some_and(|l| matches!(l, Layout::NvmmaShared { .. }));
-        if ir::is(src, "tt.reshape") && nvmma {
-            return Some("an NVMMA ttg.local_alloc of a tt.reshape (ReshapeMemDesc)".into());
+    if ir::is(op, "ttg.local_alloc") {
+        if let Err(what) = reshape_plan(op) {
+            return Some(format!("a ttg.local_alloc of a tt.reshape ({what})"));
         }
         return None;
     }
@@ -354,20 +385,13 @@ fn fuse_trans_mmav3<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
         return false;
     };
     // MMA v3 reads the buffer transposed for free: the same NVMMA encoding
-    // with `transposed` flipped.
-    let mut inner = match Layout::read(alloc_ty.encoding) {
-        Some(layout @ Layout::NvmmaShared { .. }) => layout,
-        _ => return false,
+    // with `transposed` flipped (and its CGA bases swapped).
+    let Some(layout @ Layout::NvmmaShared { .. }) = Layout::read(alloc_ty.encoding) else {
+        return false;
     };
-    if let Layout::NvmmaShared {
-        transposed, cga, ..
-    } = &mut inner
-    {
-        if !cga.is_empty() {
-            return false;
-        }
-        *transposed = !*transposed;
-    }
+    let Ok(encoding) = trans_encoding(&layout, &alloc_ty.shape, &[1, 0]) else {
+        return false;
+    };
     let source = ir::operand(trans, 0);
     let Some(src) = tt_dialect::types::TensorView::of(
         // SAFETY: a live value's type.
@@ -376,9 +400,6 @@ fn fuse_trans_mmav3<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
         return false;
     };
     let dims: Vec<String> = src.shape.iter().map(i64::to_string).collect();
-    let Some(encoding) = inner.text() else {
-        return false;
-    };
     let text = format!(
         "!ttg.memdesc<{}x{}, {encoding}, {}>",
         dims.join("x"),
@@ -409,4 +430,693 @@ fn fuse_trans_mmav3<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c
     let view = transpose_view(rewriter, new_alloc, alloc_type, location);
     rewriter.replace_op_with_operation(op, view);
     true
+}
+
+/// `ReshapeMemDesc` at `alloc`: the type of the buffer that holds the
+/// reshape's source, where it keeps an NVMMA encoding; `Ok(None)` where
+/// the pattern does not apply.
+fn reshape_plan(alloc: MlirOperation) -> Result<Option<MemDesc<'static>>, String> {
+    if ir::operand_count(alloc) != 1 {
+        return Ok(None);
+    }
+    let Some(reshape) = ir::defining_op(ir::operand(alloc, 0)).filter(|r| ir::is(*r, "tt.reshape"))
+    else {
+        return Ok(None);
+    };
+    let (Some(alloc_ty), Some(src)) = (
+        ir::memdesc(ir::result(alloc, 0)),
+        // SAFETY: a live value's type.
+        tt_dialect::types::TensorView::of(unsafe {
+            Type::from_raw(ir::value_type(ir::operand(reshape, 0)))
+        }),
+    ) else {
+        return Ok(None);
+    };
+    let Some(layout) = Layout::read(alloc_ty.encoding) else {
+        return Ok(None);
+    };
+    // Only a kept NVMMA encoding is worth the rewrite; any other inferred
+    // encoding is a shared linear one.
+    let Some(kept) = nvmma_reshaped(&layout, &alloc_ty.shape, src.shape)? else {
+        return Ok(None);
+    };
+    let encoding = parse_encoding(alloc, &kept)?;
+    let mut alloc_shape =
+        alloc_ty.alloc_shape[..alloc_ty.alloc_shape.len() - alloc_ty.shape.len()].to_vec();
+    alloc_shape.extend_from_slice(src.shape);
+    Ok(Some(MemDesc {
+        shape: src.shape.to_vec(),
+        alloc_shape,
+        encoding,
+        ..alloc_ty
+    }))
+}
+
+/// `ReshapeMemDesc`.
+fn reshape_memdesc<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    let alloc = op.to_raw();
+    let Ok(Some(inner)) = reshape_plan(alloc) else {
+        return false;
+    };
+    let Some(reshape) = ir::defining_op(ir::operand(alloc, 0)) else {
+        return false;
+    };
+    let location = op.location();
+    rewriter.set_insertion_point_before(op);
+    // SAFETY: live handles of the IR being rewritten.
+    let (source, alloc_type) = unsafe {
+        (
+            Value::from_raw(ir::operand(reshape, 0)),
+            Type::from_raw(ir::value_type(ir::result(alloc, 0))),
+        )
+    };
+    let new_alloc = tt_dialect::ir::create(
+        rewriter,
+        "ttg.local_alloc",
+        location,
+        &[source],
+        &[inner.to_type()],
+        &[],
+    );
+    let view = tt_dialect::ir::create(
+        rewriter,
+        "ttg.memdesc_reshape",
+        location,
+        &[tt_dialect::ir::first_result(new_alloc)],
+        &[alloc_type],
+        &[],
+    );
+    rewriter.replace_op_with_operation(op, view);
+    true
+}
+
+/// The NVMMA encoding (text) a `ttg.memdesc_reshape` from `src` to `dst`
+/// keeps: one CTA, the contiguous dimension unchanged and the reshaped
+/// linear layout that of the same encoding over `dst`; `Ok(None)` where
+/// Triton falls back to a shared linear encoding.
+fn nvmma_reshaped(layout: &Layout, src: &[i64], dst: &[i64]) -> Result<Option<String>, String> {
+    let Layout::NvmmaShared {
+        swizzling_byte_width,
+        transposed,
+        element_bit_width,
+        fp4_padded,
+        cga,
+        ..
+    } = layout
+    else {
+        return Ok(None);
+    };
+    let inner = |shape: &[i64]| {
+        if *transposed {
+            shape.first().copied()
+        } else {
+            shape.last().copied()
+        }
+    };
+    if !cga.is_empty() || inner(src) != inner(dst) {
+        return Ok(None);
+    }
+    let candidate = Layout::NvmmaShared {
+        swizzling_byte_width: *swizzling_byte_width,
+        transposed: *transposed,
+        element_bit_width: *element_bit_width,
+        fp4_padded: *fp4_padded,
+        rank: dst.len() as u32,
+        cga: Vec::new(),
+    };
+    let reshaped = reshape_linear(&shared_linear(layout, src)?, dst)?;
+    if reshaped != shared_linear(&candidate, dst)? {
+        return Ok(None);
+    }
+    Ok(candidate.text())
+}
+
+/// Triton's `NVMMASharedEncodingAttr::getAlignment` and the shared
+/// encodings' default (16 bytes).
+fn alignment(layout: &Layout) -> u32 {
+    match layout {
+        Layout::NvmmaShared {
+            swizzling_byte_width,
+            ..
+        } => 128 * (swizzling_byte_width / 16).max(1),
+        Layout::SharedLinear { alignment, .. } => *alignment,
+        _ => 16,
+    }
+}
+
+/// The linear layout (`offset`, `block` to the buffer's coordinates) of a
+/// shared encoding over `shape`.
+fn shared_linear(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String> {
+    match layout {
+        Layout::NvmmaShared {
+            swizzling_byte_width,
+            transposed,
+            element_bit_width,
+            fp4_padded,
+            cga,
+            ..
+        } => {
+            if !cga.is_empty() {
+                return Err("NVMMA views of several CTAs".into());
+            }
+            nvmma_linear(
+                shape,
+                *swizzling_byte_width,
+                *transposed,
+                *element_bit_width,
+                *fp4_padded,
+            )
+        }
+        Layout::PaddedShared { .. } => Err("padded shared views".into()),
+        _ => shared_to_linear_layout(layout, shape),
+    }
+}
+
+/// Triton's `nvmmaSharedToLinearLayout` for one CTA: TMA boxes of at most
+/// 256 elements a dimension (one swizzle row wide along the contiguous
+/// one) tiled over the buffer; within a swizzled box, the core matrices of
+/// eight rows whose 16-byte chunks are XOR-permuted by row.
+fn nvmma_linear(
+    shape: &[i64],
+    swizzle: u32,
+    transposed: bool,
+    bits: u32,
+    fp4_padded: bool,
+) -> Result<LinearLayout, String> {
+    let rank = shape.len();
+    let dims = standard_out_dim_names(rank);
+    let contiguous = if transposed {
+        0
+    } else {
+        rank.saturating_sub(1)
+    };
+    let bad = || format!("an NVMMA shared buffer of shape {shape:?}");
+    if rank == 0 || bits == 0 || shape.iter().any(|&d| d <= 0 || d & (d - 1) != 0) {
+        return Err(bad());
+    }
+    // The TMA box (`getTMABlockShape`, sizes packed).
+    let mut tma: Vec<i64> = shape.to_vec();
+    if fp4_padded {
+        tma[contiguous] *= 2;
+    }
+    for d in tma.iter_mut() {
+        *d = (*d).min(256);
+    }
+    if swizzle != 0 {
+        let row = i64::from(8 * swizzle / bits);
+        if tma[contiguous] < row {
+            return Err(bad());
+        }
+        tma[contiguous] = row;
+    }
+    if fp4_padded {
+        tma[contiguous] /= 2;
+    }
+    let unit = |d: usize, v: i64| {
+        let mut b = vec![0i32; rank];
+        b[d] = v as i32;
+        b
+    };
+    let powers = |n: i64, step: i64| {
+        let mut out = Vec::new();
+        let mut v = step;
+        while v < n * step {
+            out.push(v);
+            v *= 2;
+        }
+        out
+    };
+    let mut bases: Vec<Vec<i32>> = Vec::new();
+    if swizzle == 0 {
+        // Row-major identity over the box, then the boxes, fastest
+        // dimension first.
+        for d in (0..rank).rev() {
+            bases.extend(powers(tma[d], 1).into_iter().map(|v| unit(d, v)));
+        }
+        for d in (0..rank).rev() {
+            bases.extend(
+                powers(shape[d] / tma[d], tma[d])
+                    .into_iter()
+                    .map(|v| unit(d, v)),
+            );
+        }
+    } else {
+        if rank < 2 {
+            return Err(bad());
+        }
+        let vec = i64::from(128 / bits);
+        let per_phase = i64::from(128u32.checked_div(swizzle).ok_or_else(bad)?);
+        let max_phase = i64::from(swizzle / 16);
+        let tile_cols = i64::from(8 * swizzle.max(16) / bits);
+        let packed = |c: i64| if fp4_padded { c / 16 * 8 + c % 8 } else { c };
+        // The 2-D core-matrix tile: [row, column].
+        let mut tile: Vec<[i64; 2]> = Vec::new();
+        let mut col = 1;
+        while col < tile_cols {
+            tile.push([0, packed(col)]);
+            col *= 2;
+        }
+        for row in [1, 2, 4] {
+            tile.push([row, packed(vec * ((row / per_phase) % max_phase))]);
+        }
+        let tile_rows = 8;
+        let tile_width = tile.iter().map(|b| b[1]).max().unwrap_or(0) + 1;
+        let tile_width = (tile_width as u64).next_power_of_two() as i64;
+        let mut collapsed = [tma[..rank - 1].iter().product::<i64>(), tma[rank - 1]];
+        if transposed {
+            collapsed.swap(0, 1);
+        }
+        let packing = if fp4_padded { 2 } else { 1 };
+        if collapsed[1] * packing < tile_cols || collapsed[0] < tile_rows {
+            return Err(bad());
+        }
+        let mut flat: Vec<[i64; 2]> = tile;
+        flat.extend(
+            powers(collapsed[0] / tile_rows, tile_rows)
+                .into_iter()
+                .map(|v| [v, 0]),
+        );
+        flat.extend(
+            powers(collapsed[1] / tile_width, tile_width)
+                .into_iter()
+                .map(|v| [0, v]),
+        );
+        // Reshaped to the box (its contiguous dimension moved last when
+        // transposed), then moved back.
+        let mut boxed: Vec<i64> = tma.clone();
+        if transposed {
+            boxed.rotate_left(1);
+        }
+        for [r, c] in flat {
+            let mut linear = r * collapsed[1] + c;
+            let mut coords = vec![0i64; rank];
+            for (slot, &n) in coords.iter_mut().zip(&boxed).rev() {
+                *slot = linear % n;
+                linear /= n;
+            }
+            if transposed {
+                coords.rotate_right(1);
+            }
+            bases.push(coords.iter().map(|&x| x as i32).collect());
+        }
+        for d in 0..rank {
+            bases.extend(
+                powers(shape[d] / tma[d], tma[d])
+                    .into_iter()
+                    .map(|v| unit(d, v)),
+            );
+        }
+    }
+    let outs: Vec<(String, i32)> = dims
+        .iter()
+        .cloned()
+        .zip(shape.iter().map(|&s| s as i32))
+        .collect();
+    LinearLayout::new(
+        vec![("offset".into(), bases), ("block".into(), Vec::new())],
+        outs,
+    )
+}
+
+/// Triton's `reshapeLayout`: every basis flattened row-major over the
+/// layout's shape and unflattened over `dst`.
+fn reshape_linear(layout: &LinearLayout, dst: &[i64]) -> Result<LinearLayout, String> {
+    let src: Vec<i64> = layout.outs().iter().map(|(_, s)| i64::from(*s)).collect();
+    if src.iter().product::<i64>() != dst.iter().product::<i64>() {
+        return Err(format!("cannot reshape {src:?} to {dst:?}"));
+    }
+    let ins = layout
+        .ins()
+        .iter()
+        .map(|(name, bases)| {
+            let bases = bases
+                .iter()
+                .map(|b| {
+                    let mut flat: i64 = 0;
+                    for (&x, &n) in b.iter().zip(&src) {
+                        flat = flat * n + i64::from(x);
+                    }
+                    let mut out = vec![0i32; dst.len()];
+                    for (slot, &n) in out.iter_mut().zip(dst).rev() {
+                        *slot = (flat % n) as i32;
+                        flat /= n;
+                    }
+                    out
+                })
+                .collect();
+            (name.clone(), bases)
+        })
+        .collect();
+    let outs = standard_out_dim_names(dst.len())
+        .into_iter()
+        .zip(dst.iter().map(|&s| s as i32))
+        .collect();
+    LinearLayout::new(ins, outs)
+}
+
+/// `#ttg.shared_linear` text of `layout`.
+fn shared_linear_text(layout: &LinearLayout, alignment: u32) -> String {
+    let bases = |name: &str| {
+        if !layout.has_in_dim(name) {
+            return String::new();
+        }
+        layout
+            .bases(name)
+            .iter()
+            .map(|b| {
+                let b: Vec<String> = b.iter().map(i32::to_string).collect();
+                format!("[{}]", b.join(", "))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let block = bases("block");
+    let block = if block.is_empty() {
+        String::new()
+    } else {
+        format!(", block = [{block}]")
+    };
+    format!(
+        "#ttg.shared_linear<{{offset = [{}]{block}}}, alignment = {alignment}>",
+        bases("offset")
+    )
+}
+
+/// The NVMMA encoding text of `layout`, CGA bases included.
+fn nvmma_text(layout: &Layout) -> Option<String> {
+    let Layout::NvmmaShared {
+        swizzling_byte_width,
+        transposed,
+        element_bit_width,
+        fp4_padded,
+        rank,
+        cga,
+    } = layout
+    else {
+        return None;
+    };
+    if cga.is_empty() {
+        return layout.text();
+    }
+    let cga: Vec<String> = cga
+        .iter()
+        .map(|b| {
+            let b: Vec<String> = b.iter().map(i64::to_string).collect();
+            format!("[{}]", b.join(", "))
+        })
+        .collect();
+    Some(format!(
+        "#ttg.nvmma_shared<{{swizzlingByteWidth = {swizzling_byte_width}, transposed = {transposed}, elementBitWidth = {element_bit_width}{}{}, CGALayout = [{}]}}>",
+        if *fp4_padded { ", fp4Padded = true" } else { "" },
+        if *rank == 2 { String::new() } else { format!(", rank = {rank}") },
+        cga.join(", ")
+    ))
+}
+
+/// Triton's `inferTransOpEncoding` for the shared encodings this file
+/// views: an NVMMA `[1, 0]` transpose flips `transposed` and swaps the CGA
+/// bases; otherwise the permuted linear layout as `#ttg.shared_linear`.
+fn trans_encoding(layout: &Layout, shape: &[i64], order: &[i32]) -> Result<String, String> {
+    let identity = order.iter().enumerate().all(|(i, &o)| o == i as i32);
+    if identity {
+        return nvmma_text(layout)
+            .or_else(|| layout.text())
+            .ok_or_else(|| "this shared encoding".to_string());
+    }
+    if let (
+        Layout::NvmmaShared {
+            transposed, cga, ..
+        },
+        [1, 0],
+    ) = (layout, order)
+    {
+        let mut flipped = layout.clone();
+        if let Layout::NvmmaShared {
+            transposed: t,
+            cga: c,
+            ..
+        } = &mut flipped
+        {
+            *t = !*transposed;
+            *c = cga.iter().map(|b| vec![b[1], b[0]]).collect();
+        }
+        return nvmma_text(&flipped).ok_or_else(|| "this NVMMA encoding".to_string());
+    }
+    if matches!(
+        layout,
+        Layout::SwizzledShared { .. } | Layout::AmdRotatingShared { .. }
+    ) {
+        return Err("a transposed swizzled shared view".into());
+    }
+    let linear = shared_linear(layout, shape)?;
+    let names = standard_out_dim_names(shape.len());
+    let ins = linear
+        .ins()
+        .iter()
+        .map(|(name, bases)| {
+            let bases = bases
+                .iter()
+                .map(|b| order.iter().map(|&o| b[o as usize]).collect())
+                .collect();
+            (name.clone(), bases)
+        })
+        .collect();
+    let outs = names
+        .into_iter()
+        .zip(order.iter().map(|&o| shape[o as usize] as i32))
+        .collect();
+    let permuted = LinearLayout::new(ins, outs)?;
+    Ok(shared_linear_text(&permuted, alignment(layout)))
+}
+
+fn parse_encoding(op: MlirOperation, text: &str) -> Result<Attribute<'static>, String> {
+    parse_attr(op, text).ok_or_else(|| format!("could not build the encoding {text}"))
+}
+
+/// The type of `ttg.memdesc_reshape` of `src` to `dst` (Triton's
+/// `MemDescReshapeOp::inferReturnTypes`).
+fn reshape_type(
+    op: MlirOperation,
+    src: &MemDesc<'static>,
+    dst: &[i64],
+) -> Result<MemDesc<'static>, String> {
+    let layout = Layout::read(src.encoding).ok_or("an unknown shared encoding")?;
+    let rank = src.shape.len();
+    if src.alloc_shape.len() < rank || src.alloc_shape[src.alloc_shape.len() - rank..] != src.shape
+    {
+        return Err("a reshaped view of a memdesc_subslice".into());
+    }
+    let text = match nvmma_reshaped(&layout, &src.shape, dst)? {
+        Some(kept) => kept,
+        None => shared_linear_text(
+            &reshape_linear(&shared_linear(&layout, &src.shape)?, dst)?,
+            alignment(&layout),
+        ),
+    };
+    let mut alloc_shape = src.alloc_shape[..src.alloc_shape.len() - rank].to_vec();
+    alloc_shape.extend_from_slice(dst);
+    Ok(MemDesc {
+        shape: dst.to_vec(),
+        alloc_shape,
+        encoding: parse_encoding(op, &text)?,
+        ..src.clone()
+    })
+}
+
+/// The type of `ttg.memdesc_trans` of `src` with `order` (Triton's
+/// `MemDescTransOp::inferReturnTypes`).
+fn trans_type(
+    op: MlirOperation,
+    src: &MemDesc<'static>,
+    order: &[i32],
+) -> Result<MemDesc<'static>, String> {
+    let layout = Layout::read(src.encoding).ok_or("an unknown shared encoding")?;
+    let text = trans_encoding(&layout, &src.shape, order)?;
+    let rank = order.len();
+    let lead = src.alloc_shape.len() - rank;
+    let mut alloc_shape = src.alloc_shape[..lead].to_vec();
+    alloc_shape.extend(order.iter().map(|&o| src.alloc_shape[lead + o as usize]));
+    Ok(MemDesc {
+        shape: order.iter().map(|&o| src.shape[o as usize]).collect(),
+        alloc_shape,
+        encoding: parse_encoding(op, &text)?,
+        ..src.clone()
+    })
+}
+
+/// The order of the scales' 5-D transpose.
+const SCALE_ORDER: [i32; 5] = [0, 3, 2, 1, 4];
+
+/// `UseShmemForScales` for one scale of a scaled MMA.
+struct ScalesPlan {
+    /// The MMA operand holding the scale.
+    operand: usize,
+    /// The `ttng.tmem_alloc` it reads.
+    tmem_alloc: MlirOperation,
+    /// The shared buffer the scales come from.
+    shared: MlirValue,
+    /// The 5-D reshape, transpose and 2-D reshape: op and view type.
+    views: Vec<(MlirOperation, MemDesc<'static>)>,
+}
+
+/// The op behind `v`, past any `ttg.convert_layout`, if it is a `name`.
+fn producer(mut v: MlirValue, name: &str) -> Option<MlirOperation> {
+    while let Some(cvt) = ir::defining_op(v).filter(|d| ir::is(*d, "ttg.convert_layout")) {
+        v = ir::operand(cvt, 0);
+    }
+    ir::defining_op(v).filter(|d| ir::is(*d, name))
+}
+
+fn tensor_shape(v: MlirValue) -> Option<Vec<i64>> {
+    // SAFETY: a live value's type.
+    tt_dialect::types::TensorView::of(unsafe { Type::from_raw(ir::value_type(v)) })
+        .map(|t| t.shape.to_vec())
+}
+
+/// `UseShmemForScales` at scale `which` (0: a, 1: b) of `mma`: `Ok(None)`
+/// where it does not apply, `Err` where this file cannot type the views.
+fn scales_plan(mma: MlirOperation, which: usize) -> Result<Option<ScalesPlan>, String> {
+    // SAFETY: `mma` is a live op.
+    let mma_ref = unsafe { OperationRef::from_raw(mma) };
+    let Some(acc_dep) = tt_dialect::ir::segment(mma_ref, 3) else {
+        return Ok(None);
+    };
+    let operand = 3 + acc_dep.len() + which;
+    if operand >= ir::operand_count(mma) {
+        return Ok(None);
+    }
+    let scale = ir::operand(mma, operand);
+    // SAFETY: a live value's type.
+    let is_scales = matches!(
+        ttg_dialect::tmem::encoding_of(unsafe { Type::from_raw(ir::value_type(scale)) }),
+        Some(ttg_dialect::tmem::TmemEncoding::Scales { .. })
+    );
+    let Some(tmem_alloc) = ir::defining_op(scale).filter(|d| ir::is(*d, "ttng.tmem_alloc")) else {
+        return Ok(None);
+    };
+    let Some(scale_ty) = ir::memdesc(scale) else {
+        return Ok(None);
+    };
+    if !is_scales || ir::operand_count(tmem_alloc) != 1 || scale_ty.shape.len() != 2 {
+        return Ok(None);
+    }
+    let (block_mn, num_scales) = (scale_ty.shape[0], scale_ty.shape[1]);
+    let shape_5d = [block_mn / 128, num_scales / 4, 32, 4, 4];
+    let Some(reshape_2d) = producer(ir::operand(tmem_alloc, 0), "tt.reshape")
+        .filter(|r| tensor_shape(ir::result(*r, 0)).as_deref() == Some(&scale_ty.shape[..]))
+    else {
+        return Ok(None);
+    };
+    let Some(trans) = producer(ir::operand(reshape_2d, 0), "tt.trans")
+        .filter(|t| trans_order(*t).as_deref() == Some(&SCALE_ORDER[..]))
+    else {
+        return Ok(None);
+    };
+    let Some(reshape_5d) = producer(ir::operand(trans, 0), "tt.reshape")
+        .filter(|r| tensor_shape(ir::result(*r, 0)).as_deref() == Some(&shape_5d[..]))
+    else {
+        return Ok(None);
+    };
+    let Some(load) = producer(ir::operand(reshape_5d, 0), "ttg.local_load") else {
+        return Ok(None);
+    };
+    let shared = ir::operand(load, 0);
+    let Some(shared_ty) = ir::memdesc(shared) else {
+        return Ok(None);
+    };
+    let uses_tma = ir::defining_op(shared)
+        .filter(|a| ir::is(*a, "ttg.local_alloc") && ir::operand_count(*a) == 1)
+        .and_then(|a| producer(ir::operand(a, 0), "tt.descriptor_load"))
+        .is_some();
+    if !tmem_copy_compatible(&shared_ty, uses_tma)? {
+        return Ok(None);
+    }
+    if ir::uses(ir::result(tmem_alloc, 0)).len() != 1 {
+        return Err("a ttng.tmem_alloc of scales with other users".into());
+    }
+    let view_5d = reshape_type(mma, &shared_ty, &shape_5d)?;
+    let view_trans = trans_type(mma, &view_5d, &SCALE_ORDER)?;
+    let view_2d = reshape_type(mma, &view_trans, &scale_ty.shape)?;
+    Ok(Some(ScalesPlan {
+        operand,
+        tmem_alloc,
+        shared,
+        views: vec![
+            (reshape_5d, view_5d),
+            (trans, view_trans),
+            (reshape_2d, view_2d),
+        ],
+    }))
+}
+
+/// Triton's `isTmemCopyCompatible`: 512 scales contiguous innermost and,
+/// unless TMA filled the buffer, a 2-D buffer of whole 32x128-bit rows.
+fn tmem_copy_compatible(ty: &MemDesc, uses_tma: bool) -> Result<bool, String> {
+    let layout = Layout::read(ty.encoding).ok_or("an unknown shared encoding")?;
+    let linear = shared_linear(&layout, &ty.alloc_shape)?;
+    let reversed: Vec<String> = linear
+        .out_dim_names()
+        .iter()
+        .rev()
+        .map(|s| s.to_string())
+        .collect();
+    let reversed: Vec<&str> = reversed.iter().map(String::as_str).collect();
+    let flat = linear.transpose_outs(&reversed)?.flatten_outs()?;
+    if flat.num_consecutive_in_out() < 512 {
+        return Ok(false);
+    }
+    if uses_tma {
+        return Ok(true);
+    }
+    let bits = tt_dialect::types::bit_width(ty.element).ok_or("a scale element type")?;
+    Ok(ty.shape.len() == 2 && (ty.shape[1] * i64::from(bits)) % (32 * 128) == 0)
+}
+
+/// `UseShmemForScales`.
+fn use_shmem_for_scales<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
+    let mma = op.to_raw();
+    let mut changed = false;
+    for which in 0..2 {
+        let Ok(Some(plan)) = scales_plan(mma, which) else {
+            continue;
+        };
+        // SAFETY: the planned ops and values are live parts of the IR.
+        let tmem_ref = unsafe { OperationRef::from_raw(plan.tmem_alloc) };
+        rewriter.set_insertion_point_before(tmem_ref);
+        let mut view = plan.shared;
+        for (source, ty) in &plan.views {
+            // SAFETY: as above.
+            let location = unsafe { OperationRef::from_raw(*source) }.location();
+            let context_ref = location.context();
+            // SAFETY: `context_ref` refers to the live context of the module.
+            let context = unsafe { context_ref.to_ref() };
+            let (name, attributes) = if ir::is(*source, "tt.trans") {
+                let order =
+                    melior::ir::attribute::DenseI32ArrayAttribute::new(context, &SCALE_ORDER)
+                        .into();
+                (
+                    "ttg.memdesc_trans",
+                    vec![(melior::ir::Identifier::new(context, "order"), order)],
+                )
+            } else {
+                ("ttg.memdesc_reshape", Vec::new())
+            };
+            let created = tt_dialect::ir::create(
+                rewriter,
+                name,
+                location,
+                // SAFETY: a live value.
+                &[unsafe { Value::from_raw(view) }],
+                &[ty.to_type()],
+                &attributes,
+            );
+            view = ir::result(created.to_raw(), 0);
+        }
+        rewriter.start_op_modification(op);
+        ir::set_operand(mma, plan.operand, view);
+        rewriter.finalize_op_modification(op);
+        rewriter.erase_op(tmem_ref);
+        changed = true;
+    }
+    changed
 }
