@@ -45,7 +45,9 @@ use melior::RewriterBase;
 use mlir_sys::{MlirOperation, MlirValue};
 use ttg_dialect::layout::{Layout, MemDesc};
 use ttg_dialect::linear_layout::LinearLayout;
-use ttg_dialect::to_linear::{shared_to_linear_layout, standard_out_dim_names};
+use ttg_dialect::to_linear::{
+    nvmma_shared_to_linear, shared_to_linear_layout, standard_out_dim_names,
+};
 
 use crate::options::PassOptions;
 use crate::rust_pass::{fail, Failure, PassResult, RustPass};
@@ -579,7 +581,7 @@ fn shared_linear(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String>
             if !cga.is_empty() {
                 return Err("NVMMA views of several CTAs".into());
             }
-            nvmma_linear(
+            nvmma_shared_to_linear(
                 shape,
                 *swizzling_byte_width,
                 *transposed,
@@ -590,152 +592,6 @@ fn shared_linear(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String>
         Layout::PaddedShared { .. } => Err("padded shared views".into()),
         _ => shared_to_linear_layout(layout, shape),
     }
-}
-
-/// Triton's `nvmmaSharedToLinearLayout` for one CTA: TMA boxes of at most
-/// 256 elements a dimension (one swizzle row wide along the contiguous
-/// one) tiled over the buffer; within a swizzled box, the core matrices of
-/// eight rows whose 16-byte chunks are XOR-permuted by row.
-fn nvmma_linear(
-    shape: &[i64],
-    swizzle: u32,
-    transposed: bool,
-    bits: u32,
-    fp4_padded: bool,
-) -> Result<LinearLayout, String> {
-    let rank = shape.len();
-    let dims = standard_out_dim_names(rank);
-    let contiguous = if transposed {
-        0
-    } else {
-        rank.saturating_sub(1)
-    };
-    let bad = || format!("an NVMMA shared buffer of shape {shape:?}");
-    if rank == 0 || bits == 0 || shape.iter().any(|&d| d <= 0 || d & (d - 1) != 0) {
-        return Err(bad());
-    }
-    // The TMA box (`getTMABlockShape`, sizes packed).
-    let mut tma: Vec<i64> = shape.to_vec();
-    if fp4_padded {
-        tma[contiguous] *= 2;
-    }
-    for d in tma.iter_mut() {
-        *d = (*d).min(256);
-    }
-    if swizzle != 0 {
-        let row = i64::from(8 * swizzle / bits);
-        if tma[contiguous] < row {
-            return Err(bad());
-        }
-        tma[contiguous] = row;
-    }
-    if fp4_padded {
-        tma[contiguous] /= 2;
-    }
-    let unit = |d: usize, v: i64| {
-        let mut b = vec![0i32; rank];
-        b[d] = v as i32;
-        b
-    };
-    let powers = |n: i64, step: i64| {
-        let mut out = Vec::new();
-        let mut v = step;
-        while v < n * step {
-            out.push(v);
-            v *= 2;
-        }
-        out
-    };
-    let mut bases: Vec<Vec<i32>> = Vec::new();
-    if swizzle == 0 {
-        // Row-major identity over the box, then the boxes, fastest
-        // dimension first.
-        for d in (0..rank).rev() {
-            bases.extend(powers(tma[d], 1).into_iter().map(|v| unit(d, v)));
-        }
-        for d in (0..rank).rev() {
-            bases.extend(
-                powers(shape[d] / tma[d], tma[d])
-                    .into_iter()
-                    .map(|v| unit(d, v)),
-            );
-        }
-    } else {
-        if rank < 2 {
-            return Err(bad());
-        }
-        let vec = i64::from(128 / bits);
-        let per_phase = i64::from(128u32.checked_div(swizzle).ok_or_else(bad)?);
-        let max_phase = i64::from(swizzle / 16);
-        let tile_cols = i64::from(8 * swizzle.max(16) / bits);
-        let packed = |c: i64| if fp4_padded { c / 16 * 8 + c % 8 } else { c };
-        // The 2-D core-matrix tile: [row, column].
-        let mut tile: Vec<[i64; 2]> = Vec::new();
-        let mut col = 1;
-        while col < tile_cols {
-            tile.push([0, packed(col)]);
-            col *= 2;
-        }
-        for row in [1, 2, 4] {
-            tile.push([row, packed(vec * ((row / per_phase) % max_phase))]);
-        }
-        let tile_rows = 8;
-        let tile_width = tile.iter().map(|b| b[1]).max().unwrap_or(0) + 1;
-        let tile_width = (tile_width as u64).next_power_of_two() as i64;
-        let mut collapsed = [tma[..rank - 1].iter().product::<i64>(), tma[rank - 1]];
-        if transposed {
-            collapsed.swap(0, 1);
-        }
-        let packing = if fp4_padded { 2 } else { 1 };
-        if collapsed[1] * packing < tile_cols || collapsed[0] < tile_rows {
-            return Err(bad());
-        }
-        let mut flat: Vec<[i64; 2]> = tile;
-        flat.extend(
-            powers(collapsed[0] / tile_rows, tile_rows)
-                .into_iter()
-                .map(|v| [v, 0]),
-        );
-        flat.extend(
-            powers(collapsed[1] / tile_width, tile_width)
-                .into_iter()
-                .map(|v| [0, v]),
-        );
-        // Reshaped to the box (its contiguous dimension moved last when
-        // transposed), then moved back.
-        let mut boxed: Vec<i64> = tma.clone();
-        if transposed {
-            boxed.rotate_left(1);
-        }
-        for [r, c] in flat {
-            let mut linear = r * collapsed[1] + c;
-            let mut coords = vec![0i64; rank];
-            for (slot, &n) in coords.iter_mut().zip(&boxed).rev() {
-                *slot = linear % n;
-                linear /= n;
-            }
-            if transposed {
-                coords.rotate_right(1);
-            }
-            bases.push(coords.iter().map(|&x| x as i32).collect());
-        }
-        for d in 0..rank {
-            bases.extend(
-                powers(shape[d] / tma[d], tma[d])
-                    .into_iter()
-                    .map(|v| unit(d, v)),
-            );
-        }
-    }
-    let outs: Vec<(String, i32)> = dims
-        .iter()
-        .cloned()
-        .zip(shape.iter().map(|&s| s as i32))
-        .collect();
-    LinearLayout::new(
-        vec![("offset".into(), bases), ("block".into(), Vec::new())],
-        outs,
-    )
 }
 
 /// Triton's `reshapeLayout`: every basis flattened row-major over the
