@@ -43,6 +43,10 @@ def add_pass(pm, flag, opts, lib):
         "tritongpu-optimize-thread-locality": lambda: p.ttgpuir.add_optimize_thread_locality(pm),
         "tritongpu-optimize-partition-warps": lambda: p.ttgpuir.add_optimize_partition_warps(pm),
         "tritongpu-combine-tensor-select-and-if": lambda: p.ttgpuir.add_combine_tensor_select_and_if(pm),
+        "tritongpu-optimize-accumulator-init": lambda: p.ttgpuir.add_optimize_accumulator_init(pm),
+        "tritongpu-hoist-tmem-alloc": lambda: p.ttgpuir.add_hoist_tmem_alloc(
+            pm, opts.get("hoist-out-of-if", "false") == "true"),
+        "triton-nvidia-gpu-remove-tmem-tokens": lambda: nv.ttnvgpuir.add_remove_tmem_tokens(pm),
         "nvgpu-warp-specialization": lambda: nv.hopper.add_hopper_warpspec(pm, num("num-stages", 3), False),
         "triton-nvidia-gpu-fence-insertion": lambda: nv.ttnvgpuir.add_fence_insertion(
             pm, num("compute-capability", 90)),

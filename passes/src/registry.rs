@@ -212,6 +212,7 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttgir::optimize_descriptor_encoding::PASS),
     rust(&crate::ttgir::dot_path::OPTIMIZE_TMEM_LAYOUTS),
     rust(&crate::ttgir::tma_lowering::PASS),
+    rust(&crate::ttgir::remove_tmem_tokens::PASS),
     rust(&crate::ttir::reorder_broadcast::PASS),
     rust(&crate::ttir::rewrite_tensor_descriptor_to_pointer::PASS),
     rust(&crate::ttir::rewrite_tensor_pointer::PASS),
@@ -236,6 +237,13 @@ pub static PASSES: &[PassInfo] = &[
     rust(&crate::ttgir::coalesce_async_copy::PASS),
     rust(&crate::ttgir::combine_tensor_select_and_if::PASS),
     rust(&crate::ttgir::fuse_nested_loops::PASS),
+    PassInfo {
+        name: "tritongpu-hoist-tmem-alloc",
+        summary: crate::ttgir::hoist_tmem_alloc::PASS.description,
+        anchor: MODULE,
+        options: &[opt("hoist-out-of-if", "Also hoist allocations out of scf.if ops (default false)")],
+        kind: PassKind::Rust(crate::ttgir::hoist_tmem_alloc::factory),
+    },
     rust(&crate::ttgir::optimize_accumulator_init::PASS),
     PassInfo {
         name: "tritongpu-optimize-dot-operands",
