@@ -1016,6 +1016,7 @@ mod tests {
             alignment: 16,
             offset: 0,
             live,
+            regions: Vec::new(),
         }
     }
 

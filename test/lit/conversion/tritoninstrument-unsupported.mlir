@@ -2,18 +2,6 @@
 // error at the op (tritoninstrument-to-llvm.mlir has those it lowers).
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --allocate-shared-memory --convert-triton-gpu-to-llvm -o /dev/null
 
-#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
-  tt.func private @memdesc_to_i32(%m: !ttg.memdesc<2xi32, #shared, #smem, mutable>) {
-    // expected-error @+1 {{'tti.experimental_memdesc_to_i32' is not supported yet}}
-    %0 = tti.experimental_memdesc_to_i32 %m : !ttg.memdesc<2xi32, #shared, #smem, mutable>
-    tt.return
-  }
-}
-
-// -----
-
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
   tt.func private @lock_tensor(%locks: tensor<128x!tt.ptr<i32>, #blocked>) {
