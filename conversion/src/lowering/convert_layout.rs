@@ -23,15 +23,22 @@
 //! warp bits contribute), a barrier follows, every thread loads its
 //! destination registers the same way, and a barrier separates the next
 //! round's stores from these loads. Broadcast copies are stored once and
-//! loaded once.
+//! loaded once. Where a side's layout over the scratch has the shape of
+//! 8x8 matrices of 16-byte rows (see `ldmatrix`), its accesses are
+//! `stmatrix` (sm_90 and later) or `ldmatrix` instructions instead. Stores
+//! of more than four narrow elements are stores of 32-bit words, as
+//! Triton packs them.
+
+use std::collections::HashMap;
 
 use melior::ir::{operation::OperationRef, Type, Value, ValueLike};
 use tt_dialect::ir as ttir;
-use ttg_dialect::convert_layout::{register_pairs, Group, Plan, ShufflePlan, Side, Step};
+use ttg_dialect::convert_layout::{register_pairs, Plan, ShufflePlan, Side, Step};
 
 use crate::allocation::Conversion;
 
 use super::{
+    ldmatrix::Matrices,
     reduce::{from_int, scratch, shuffle, to_int},
     types,
     view::register_map,
@@ -84,55 +91,98 @@ pub fn lower<'c, 'a>(
         };
         emit.gep(base, index, memory)
     };
-    let store_part = thread_part(&plan.store);
-    let load_part = thread_part(&plan.load);
+    // Matrix instructions where a side's layout over the scratch has their
+    // shape (stmatrix from sm_90, ldmatrix from sm_75).
+    let cc = lw.options.compute_capability;
+    let store_matrices = if cc >= 90 {
+        matrices(&plan, &plan.store, src.len())
+    } else {
+        None
+    };
+    let load_matrices = if cc >= 75 {
+        matrices(&plan, &plan.load, dst.len())
+    } else {
+        None
+    };
+    let store_part = match &store_matrices {
+        Some(m) => m.thread_part(lw, emit),
+        None => thread_part(&plan.store),
+    };
+    let load_part = match &load_matrices {
+        Some(m) => m.thread_part(lw, emit),
+        None => thread_part(&plan.load),
+    };
+    let tile_bits = plan.swizzle.tile_bits();
+    let in_tile = (1i64 << tile_bits) - 1;
+    let round_of = |offset: i64| (offset >> tile_bits) as usize;
     let span = crate::allocation::buffer_range(op);
     let mut loaded: Vec<Option<Value>> = vec![None; dst.len()];
     for rep in 0..plan.reps {
         lw.shared_access(emit, Access::Write(span.clone()));
-        for group in plan.store.groups.iter().filter(|g| g.rep == rep) {
-            let words: Vec<Value> = group
-                .registers
-                .iter()
-                .map(|&r| to_int(emit, values[r], plan.bits))
-                .collect();
-            let data = emit.vector_of(&words, memory);
-            emit.op(
-                "llvm.store",
-                &[data, address(store_part, group.offset)],
-                &[],
-                &[],
-            );
+        if let Some(m) = &store_matrices {
+            for access in m.accesses().iter().filter(|a| round_of(a.offset) == rep) {
+                let at = emit.gep(
+                    base,
+                    m.index(emit, store_part, access.offset & in_tile),
+                    memory,
+                );
+                let words: Vec<Value> = access
+                    .words
+                    .iter()
+                    .map(|registers| {
+                        let elements: Vec<Value> = registers
+                            .iter()
+                            .map(|&r| to_int(emit, values[r], plan.bits))
+                            .collect();
+                        emit.pack_word(&elements, memory)
+                    })
+                    .collect();
+                m.store(emit, at, &words);
+            }
+        } else {
+            for group in plan.store.groups.iter().filter(|g| g.rep == rep) {
+                let elements: Vec<Value> = group
+                    .registers
+                    .iter()
+                    .map(|&r| to_int(emit, values[r], plan.bits))
+                    .collect();
+                // More than four narrow elements travel as 32-bit words,
+                // as Triton packs them (PTX vectors have up to four).
+                let data = if plan.bits < 32 && elements.len() > 4 {
+                    let words: Vec<Value> = elements
+                        .chunks((32 / plan.bits) as usize)
+                        .map(|word| emit.pack_word(word, memory))
+                        .collect();
+                    emit.vector_of(&words, emit.i32_type())
+                } else {
+                    emit.vector_of(&elements, memory)
+                };
+                emit.op(
+                    "llvm.store",
+                    &[data, address(store_part, group.offset)],
+                    &[],
+                    &[],
+                );
+            }
         }
         lw.shared_access(emit, Access::Read(span.clone()));
-        let groups: Vec<&Group> = plan.load.groups.iter().filter(|g| g.rep == rep).collect();
-        if let Some(weights) = ldmatrix_rows(&plan, &groups) {
-            // Four groups per ldmatrix.x4: lane l gives the address of row
-            // l % 8 of group l / 8 and receives its two elements of each.
-            for quad in groups.chunks(4) {
-                let part = lw.thread_linear(emit, &weights(quad), &plan.load.warps);
-                let result = emit
-                    .inline_asm(
-                        "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",
-                        "=r,=r,=r,=r,r",
-                        &[address(part, quad[0].offset)],
-                        Some(emit.struct_type(&[emit.i32_type(); 4])),
-                    )
-                    .expect("a result");
-                for (i, group) in quad.iter().enumerate() {
-                    let word = emit.extract(result, i as i64, emit.i32_type());
-                    for (&r, element) in group
-                        .registers
-                        .iter()
-                        .zip(emit.unpack_word(word, 2, memory))
-                    {
+        if let Some(m) = &load_matrices {
+            for access in m.accesses().iter().filter(|a| round_of(a.offset) == rep) {
+                let at = emit.gep(
+                    base,
+                    m.index(emit, load_part, access.offset & in_tile),
+                    memory,
+                );
+                for (word, registers) in m.load(emit, at).into_iter().zip(&access.words) {
+                    let elements = emit.unpack_word(word, registers.len(), memory);
+                    for (&r, element) in registers.iter().zip(elements) {
                         loaded[r] = Some(from_int(emit, element, ty));
                     }
                 }
             }
             continue;
         }
-        for group in groups {
+        for group in plan.load.groups.iter().filter(|g| g.rep == rep) {
             let n = group.registers.len();
             let at = address(load_part, group.offset);
             let elements = if plan.bits < 32 && (n as u32 * plan.bits).is_multiple_of(32) {
@@ -195,40 +245,44 @@ fn split_word<'c, 'a>(
         .collect()
 }
 
-/// Whether a round's loads can be `ldmatrix.x4`s, and then the lane
-/// weights of the row addresses for four of its groups: 16-bit elements
-/// read two at a time, lanes 0 and 1 stepping 2 and 4 elements (one
-/// 16-byte row per four lanes), every other lane, warp and group offset a
-/// multiple of 8 elements (rows stay 16-byte aligned) and the groups'
-/// offsets linear in the group's index (lane bits 3 and 4 pick it).
-fn ldmatrix_rows(plan: &Plan, groups: &[&Group]) -> Option<impl Fn(&[&Group]) -> Vec<u32>> {
-    let side = &plan.load;
-    let aligned = |v: u32| v.is_multiple_of(8);
-    let usable = plan.bits == 16
-        && side.lanes.len() == 5
-        && side.lanes[0] == 2
-        && side.lanes[1] == 4
-        && side.lanes[2..].iter().all(|&v| aligned(v))
-        && side.warps.iter().all(|&v| aligned(v))
-        && !groups.is_empty()
-        && groups.len().is_multiple_of(4)
-        && groups
+/// A side's accesses as `stmatrix`/`ldmatrix` instructions (see
+/// [`Matrices`]) where its layout over the scratch has their shape: each
+/// register bit's scratch index (round bits above the tile's) read back
+/// from the side's groups of `registers` registers, which must be linear
+/// in the register bits (broadcast registers, which have no group, left
+/// out). Matrices of one instruction stay in one round.
+fn matrices(plan: &Plan, side: &Side, registers: usize) -> Option<Matrices> {
+    let tile_bits = plan.swizzle.tile_bits();
+    let mut index: HashMap<usize, i64> = HashMap::new();
+    for g in &side.groups {
+        for (i, &r) in g.registers.iter().enumerate() {
+            index.insert(
+                r,
+                ((g.rep as i64) << tile_bits) | (i64::from(g.offset) + i as i64),
+            );
+        }
+    }
+    let bits: Vec<(usize, i64)> = (0..registers.trailing_zeros() as usize)
+        .filter_map(|b| index.get(&(1 << b)).map(|&o| (b, o)))
+        .collect();
+    let linear = index.iter().all(|(&r, &o)| {
+        let covered = bits.iter().fold(0, |m, &(b, _)| m | 1 << b);
+        let xor = bits
             .iter()
-            .all(|g| g.registers.len() == 2 && aligned(g.offset))
-        && groups
-            .chunks(4)
-            .all(|q| q[0].offset ^ q[1].offset ^ q[2].offset ^ q[3].offset == 0);
-    let lanes = side.lanes.clone();
-    let weights = move |quad: &[&Group]| {
-        vec![
-            lanes[2],
-            lanes[3],
-            lanes[4],
-            quad[1].offset ^ quad[0].offset,
-            quad[2].offset ^ quad[0].offset,
-        ]
-    };
-    usable.then_some(weights)
+            .filter(|&&(b, _)| r >> b & 1 == 1)
+            .fold(0, |x, &(_, ob)| x ^ ob);
+        r & !covered == 0 && xor == o
+    });
+    if !linear {
+        return None;
+    }
+    Matrices::of(
+        &bits,
+        &to_i64(&side.lanes),
+        &to_i64(&side.warps),
+        plan.bits,
+        !((1i64 << tile_bits) - 1),
+    )
 }
 
 /// Emits `plan` (see [`ShufflePlan::run`]) on this thread's source values:
@@ -416,4 +470,93 @@ fn prmt<'c, 'a>(
 
 fn to_i64(v: &[u32]) -> Vec<i64> {
     v.iter().map(|&x| i64::from(x)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use ttg_dialect::{convert_layout::plan, layout::Layout, to_linear::to_linear_layout};
+
+    use super::{matrices, Side};
+
+    /// Checks the matrix instructions of `side` against its groups: every
+    /// register of every thread at the scratch index the plan gives it,
+    /// each once. Returns whether the side uses the `col` form, or `None`
+    /// without matrix instructions.
+    fn check(
+        plan: &ttg_dialect::convert_layout::Plan,
+        side: &Side,
+        registers: usize,
+    ) -> Option<bool> {
+        let m = matrices(plan, side, registers)?;
+        let tile_bits = plan.swizzle.tile_bits();
+        let xor_of = |weights: &[u32], index: usize| {
+            weights
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| index >> k & 1 == 1)
+                .fold(0, |a, (_, &w)| a ^ i64::from(w))
+        };
+        let mut expected = std::collections::HashMap::new();
+        for g in &side.groups {
+            for (i, &r) in g.registers.iter().enumerate() {
+                expected.insert(
+                    r,
+                    ((g.rep as i64) << tile_bits) | (i64::from(g.offset) + i as i64),
+                );
+            }
+        }
+        let mut seen = HashSet::new();
+        for (register, lane, warp, at) in m.placements(plan.bits) {
+            let want = expected[&register] ^ xor_of(&side.lanes, lane) ^ xor_of(&side.warps, warp);
+            assert_eq!(at, want, "register {register} lane {lane} warp {warp}");
+            assert!(seen.insert((register, lane, warp)));
+        }
+        assert_eq!(seen.len(), (expected.len() * 32) << side.warps.len());
+        Some(m.is_transposed())
+    }
+
+    fn round_trip(
+        src: Layout,
+        dst: Layout,
+        shape: &[i64],
+        bits: u32,
+    ) -> (Option<bool>, Option<bool>) {
+        let s = to_linear_layout(&src, shape).unwrap();
+        let d = to_linear_layout(&dst, shape).unwrap();
+        let p = plan(&s, &d, bits, 90).unwrap();
+        let regs =
+            |l: &ttg_dialect::linear_layout::LinearLayout| l.in_dim_size("register") as usize;
+        (check(&p, &p.store, regs(&s)), check(&p, &p.load, regs(&d)))
+    }
+
+    #[test]
+    fn wgmma_result_to_blocked_loads_with_ldmatrix() {
+        let (store, load) = round_trip(
+            Layout::nvidia_mma(3, &[8, 1], &[16, 256, 16]),
+            Layout::blocked(&[1, 8], &[1, 32], &[8, 1], &[0, 1]),
+            &[128, 256],
+            16,
+        );
+        assert_eq!(store, None);
+        assert_eq!(load, Some(false));
+    }
+
+    #[test]
+    fn blocked_to_dot_rhs_loads_with_transposed_ldmatrix() {
+        let mma = Layout::nvidia_mma(2, &[4, 1], &[16, 8]);
+        let (store, load) = round_trip(
+            Layout::blocked(&[1, 16], &[8, 4], &[4, 1], &[1, 0]),
+            Layout::DotOperand {
+                op_idx: 1,
+                k_width: 2,
+                parent: Some(Box::new(mma)),
+            },
+            &[64, 64],
+            16,
+        );
+        assert_eq!(store, None);
+        assert_eq!(load, Some(true));
+    }
 }

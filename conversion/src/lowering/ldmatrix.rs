@@ -12,14 +12,29 @@
 //! swizzle), dot operands of an `nvidia_mma` v2 parent with 16-bit
 //! elements and kWidth 2, whose lanes hold the instruction's fragment;
 //! anything else keeps the element-wise loads.
+//!
+//! Stores into shared memory (`local_store`, `local_alloc` of a value) use
+//! `stmatrix` (`nvvm.stmatrix`, sm_90 and later) where the register layout
+//! composed with the view's offsets (a linear map, see
+//! `memory::linear_offsets`) has an 8x8 matrix's shape: in the `row` form
+//! each lane's 32-bit word is the next 4 bytes of a 16-byte row (the
+//! word's elements, then lane bits 0 and 1, step through the row) and lane
+//! bits 2 to 4 pick the row; in the `col` form (16-bit elements) lane bits
+//! 2 to 4 step through the row and the word's two halves, then lane bits 0
+//! and 1, pick the rows. Up to two more register bits pick the matrices of
+//! one `.x2` or `.x4` instruction; the remaining register bits are
+//! separate instructions at constant offsets. Lane `l` gives the address
+//! of row `l % 8` of matrix `l / 8`. Registers that repeat others
+//! (broadcast) are stored once; warps that repeat others store the same
+//! bytes again.
 
-use melior::ir::Value;
+use melior::ir::{Attribute, Type, Value};
 use tt_dialect::types::TensorView;
 use ttg_dialect::layout::{Layout, MemDesc};
 
 use super::{
     dot::{holds_fragment, register_index},
-    memory::shared_offset,
+    memory::{linear_offsets, shared_offset},
     types, Emitter, Lowering,
 };
 
@@ -218,4 +233,496 @@ fn plan(
         .iter()
         .all(|at| covered[index[at]])
         .then_some(plan)
+}
+
+/// `stmatrix`/`ldmatrix` accesses of a register layout over shared
+/// memory: which register bits play which part, with the offset (in
+/// elements) of each.
+pub struct Matrices {
+    /// The `col` (transposed) form.
+    transposed: bool,
+    /// The register bits of a word's elements, lowest first.
+    word: Vec<usize>,
+    /// The register bits that pick an instruction's matrices.
+    matrices: Vec<usize>,
+    /// The other register bits, each with its offset.
+    rest: Vec<(usize, i64)>,
+    /// The offsets of the row address lane `l` gives, per bit of `l`.
+    lanes: Vec<i64>,
+    /// The offsets each warp bit adds.
+    warps: Vec<i64>,
+}
+
+/// One instruction of a [`Matrices`] plan: its constant offset (XORed
+/// into the thread's part) and, per matrix, the registers of the thread's
+/// word, lowest element first.
+pub struct MatrixAccess {
+    pub offset: i64,
+    pub words: Vec<Vec<usize>>,
+}
+
+impl Matrices {
+    /// The plan for registers at `registers` (register bit, offset; bits
+    /// of broadcast registers left out), lane bits at `lanes` (five) and
+    /// warp bits at `warps`, for elements of `bits` (8, 16 or 32) bits:
+    /// the `row` form, else (16-bit elements) the `col` form; `None` where
+    /// neither applies. Register bits whose offsets have bits of `fixed`
+    /// (a round's bits) never share an instruction.
+    pub fn of(
+        registers: &[(usize, i64)],
+        lanes: &[i64],
+        warps: &[i64],
+        bits: u32,
+        fixed: i64,
+    ) -> Option<Self> {
+        if lanes.len() != 5 || ![8, 16, 32].contains(&bits) {
+            return None;
+        }
+        Self::row(registers, lanes, warps, bits, fixed).or_else(|| {
+            (bits == 16)
+                .then(|| Self::col(registers, lanes, warps, fixed))
+                .flatten()
+        })
+    }
+
+    /// How a store of the tensor type `ty` into the view `desc` maps onto
+    /// `stmatrix` (sm_90 and later), or `None` where it does not (then the
+    /// store is done element by element).
+    pub fn for_store<'c>(
+        lw: &Lowering<'c, '_>,
+        desc: &MemDesc<'c>,
+        ty: Type<'c>,
+    ) -> Result<Option<Self>, String> {
+        let bits = types::bit_width(lw.element_type(desc.element));
+        if lw.options.compute_capability < 90 || ![8, 16, 32].contains(&bits) {
+            return Ok(None);
+        }
+        let dist = lw.distributed(ty)?;
+        if dist.shape != desc.shape {
+            return Ok(None);
+        }
+        let Some(offsets) = linear_offsets(desc)? else {
+            return Ok(None);
+        };
+        // The offset of the element at coordinates `c` (XOR-linear).
+        let image = |c: &[i32]| -> i64 {
+            c.iter()
+                .zip(&offsets)
+                .flat_map(|(&x, along)| {
+                    along
+                        .iter()
+                        .enumerate()
+                        .filter(move |(k, _)| x >> k & 1 == 1)
+                        .map(|(_, &o)| o)
+                })
+                .fold(0, |acc, o| acc ^ o)
+        };
+        let layout = &dist.layout;
+        let registers: Vec<(usize, i64)> = layout
+            .bases("register")
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.iter().any(|&x| x != 0))
+            .map(|(bit, b)| (bit, image(b)))
+            .collect();
+        let lanes: Vec<i64> = layout.bases("lane").iter().map(|b| image(b)).collect();
+        let warps: Vec<i64> = layout.bases("warp").iter().map(|b| image(b)).collect();
+        Ok(Self::of(&registers, &lanes, &warps, bits, 0))
+    }
+
+    /// The `row` form: element `e` of a word at offset `e`, lane bits 0
+    /// and 1 the next words of the row, lane bits 2 to 4 the rows.
+    fn row(
+        registers: &[(usize, i64)],
+        lanes: &[i64],
+        warps: &[i64],
+        bits: u32,
+        fixed: i64,
+    ) -> Option<Self> {
+        let per_word = i64::from(32 / bits);
+        let mut rest = registers.to_vec();
+        let mut word = Vec::new();
+        let mut step = 1;
+        while step < per_word {
+            let at = rest.iter().position(|&(_, o)| o == step)?;
+            word.push(rest.remove(at).0);
+            step *= 2;
+        }
+        if lanes[0] != per_word || lanes[1] != 2 * per_word {
+            return None;
+        }
+        Self::rows(
+            word,
+            rest,
+            lanes[2..].to_vec(),
+            warps,
+            4 * per_word,
+            fixed,
+            false,
+        )
+    }
+
+    /// The `col` form (16-bit elements): lane bits 2 to 4 step through a
+    /// row; the word's halves (the first register bit outside `fixed`),
+    /// then lane bits 0 and 1, pick the rows.
+    fn col(registers: &[(usize, i64)], lanes: &[i64], warps: &[i64], fixed: i64) -> Option<Self> {
+        if lanes[2..] != [1, 2, 4] {
+            return None;
+        }
+        let mut rest = registers.to_vec();
+        let at = rest.iter().position(|&(_, o)| o & fixed == 0)?;
+        let (bit, offset) = rest.remove(at);
+        let rows = vec![offset, lanes[0], lanes[1]];
+        Self::rows(vec![bit], rest, rows, warps, 8, fixed, true)
+    }
+
+    /// Completes a plan whose rows start at the offsets in `lanes` (per
+    /// bit of a lane's row index; each a multiple of `row`, the elements
+    /// of 16 bytes, as every other offset must be): up to two of the
+    /// `rest` register bits outside `fixed` pick the matrices.
+    fn rows(
+        word: Vec<usize>,
+        mut rest: Vec<(usize, i64)>,
+        mut lanes: Vec<i64>,
+        warps: &[i64],
+        row: i64,
+        fixed: i64,
+        transposed: bool,
+    ) -> Option<Self> {
+        let aligned = lanes
+            .iter()
+            .chain(warps)
+            .chain(rest.iter().map(|(_, o)| o))
+            .all(|o| o % row == 0);
+        if !aligned {
+            return None;
+        }
+        let mut matrices = Vec::new();
+        while matrices.len() < 2 {
+            let Some(at) = rest.iter().position(|&(_, o)| o & fixed == 0) else {
+                break;
+            };
+            let (bit, offset) = rest.remove(at);
+            matrices.push(bit);
+            lanes.push(offset);
+        }
+        lanes.resize(5, 0);
+        Some(Self {
+            transposed,
+            word,
+            matrices,
+            rest,
+            lanes,
+            warps: warps.to_vec(),
+        })
+    }
+
+    /// Matrices per instruction (1, 2 or 4).
+    pub fn count(&self) -> usize {
+        1 << self.matrices.len()
+    }
+
+    /// Every instruction, in register order.
+    pub fn accesses(&self) -> Vec<MatrixAccess> {
+        // The register whose bits `bits` (one each per bit of `index`).
+        let register = |bits: &[usize], index: usize| -> usize {
+            bits.iter()
+                .enumerate()
+                .filter(|(k, _)| index >> k & 1 == 1)
+                .fold(0, |r, (_, &bit)| r | 1 << bit)
+        };
+        (0..1usize << self.rest.len())
+            .map(|instruction| {
+                let mut first = 0;
+                let mut offset = 0;
+                for (k, &(bit, o)) in self.rest.iter().enumerate() {
+                    if instruction >> k & 1 == 1 {
+                        first |= 1 << bit;
+                        offset ^= o;
+                    }
+                }
+                let words = (0..self.count())
+                    .map(|m| {
+                        let start = first | register(&self.matrices, m);
+                        (0..1 << self.word.len())
+                            .map(|e| start | register(&self.word, e))
+                            .collect()
+                    })
+                    .collect();
+                MatrixAccess { offset, words }
+            })
+            .collect()
+    }
+
+    /// The thread's part of every address (its lane's row, its warp's).
+    pub fn thread_part<'c, 'a>(
+        &self,
+        lw: &Lowering<'c, 'a>,
+        emit: &Emitter<'c, 'a>,
+    ) -> Value<'c, 'a> {
+        lw.thread_linear(emit, &self.lanes, &self.warps)
+    }
+
+    /// The element index `part ^ offset`, an add (an immediate in the
+    /// instruction) where no thread's part has a bit of `offset`.
+    pub fn index<'c, 'a>(
+        &self,
+        emit: &Emitter<'c, 'a>,
+        part: Value<'c, 'a>,
+        offset: i64,
+    ) -> Value<'c, 'a> {
+        let spread = self.lanes.iter().chain(&self.warps).fold(0, |a, o| a | o);
+        if offset == 0 {
+            part
+        } else if offset & spread == 0 {
+            emit.add(part, emit.i32(offset))
+        } else {
+            emit.xor(part, emit.i32(offset))
+        }
+    }
+
+    fn attributes<'c>(&self, emit: &Emitter<'c, '_>) -> Vec<(&'static str, Attribute<'c>)> {
+        vec![
+            ("eltType", emit.attr("#nvvm.ld_st_matrix_elt_type<b16>")),
+            (
+                "layout",
+                emit.attr(if self.transposed {
+                    "#nvvm.mma_layout<col>"
+                } else {
+                    "#nvvm.mma_layout<row>"
+                }),
+            ),
+            ("shape", emit.attr("#nvvm.ld_st_matrix_shape<m = 8, n = 8>")),
+        ]
+    }
+
+    /// `stmatrix` of `words` (one i32 per matrix) at `address`.
+    pub fn store<'c, 'a>(
+        &self,
+        emit: &Emitter<'c, 'a>,
+        address: Value<'c, 'a>,
+        words: &[Value<'c, 'a>],
+    ) {
+        let mut operands = vec![address];
+        operands.extend_from_slice(words);
+        emit.op("nvvm.stmatrix", &operands, &[], &self.attributes(emit));
+    }
+
+    /// `ldmatrix` at `address`: one i32 per matrix.
+    pub fn load<'c, 'a>(
+        &self,
+        emit: &Emitter<'c, 'a>,
+        address: Value<'c, 'a>,
+    ) -> Vec<Value<'c, 'a>> {
+        let n = self.count();
+        let i32t = emit.i32_type();
+        let result_type = if n == 1 {
+            i32t
+        } else {
+            emit.struct_type(&vec![i32t; n])
+        };
+        let mut attributes = self.attributes(emit);
+        attributes.push(("num", emit.attr(&format!("{n} : i32"))));
+        let result = emit.value("nvvm.ldmatrix", &[address], result_type, &attributes);
+        if n == 1 {
+            return vec![result];
+        }
+        (0..n as i64)
+            .map(|i| emit.extract(result, i, i32t))
+            .collect()
+    }
+
+    /// Whether this is the `col` form.
+    #[cfg(test)]
+    pub(super) fn is_transposed(&self) -> bool {
+        self.transposed
+    }
+
+    /// Where the instructions put (or take) each register of each thread,
+    /// as the hardware reads the plan for elements of `bits` bits:
+    /// (register, lane, warp, offset).
+    #[cfg(test)]
+    pub(super) fn placements(&self, bits: u32) -> Vec<(usize, usize, usize, i64)> {
+        let xor_of = |weights: &[i64], index: usize| {
+            weights
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| index >> k & 1 == 1)
+                .fold(0, |a, (_, &w)| a ^ w)
+        };
+        let mut out = Vec::new();
+        for warp in 0..1usize << self.warps.len() {
+            for access in self.accesses() {
+                let address = |lane: usize| {
+                    xor_of(&self.lanes, lane) ^ xor_of(&self.warps, warp) ^ access.offset
+                };
+                for lane in 0..32usize {
+                    for (matrix, word) in access.words.iter().enumerate() {
+                        for (e, &register) in word.iter().enumerate() {
+                            let at = if self.transposed {
+                                // Fragment (lane / 4, 2 * (lane % 4) + e):
+                                // row 2 * (lane % 4) + e, column lane / 4.
+                                address(8 * matrix + 2 * (lane % 4) + e) + (lane / 4) as i64
+                            } else {
+                                address(8 * matrix + lane / 4)
+                                    + i64::from(32 / bits) * (lane % 4) as i64
+                                    + e as i64
+                            };
+                            out.push((register, lane, warp, at));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Stores `values` (the registers, of type `element`) into the view at
+    /// `base`.
+    pub fn emit_store<'c, 'a>(
+        &self,
+        lw: &Lowering<'c, 'a>,
+        emit: &Emitter<'c, 'a>,
+        base: Value<'c, 'a>,
+        element: Type<'c>,
+        values: &[Value<'c, 'a>],
+    ) {
+        let part = self.thread_part(lw, emit);
+        for access in self.accesses() {
+            let address = emit.gep(base, self.index(emit, part, access.offset), element);
+            let words: Vec<Value> = access
+                .words
+                .iter()
+                .map(|registers| {
+                    let elements: Vec<Value> = registers.iter().map(|&r| values[r]).collect();
+                    emit.pack_word(&elements, element)
+                })
+                .collect();
+            self.store(emit, address, &words);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Matrices;
+
+    /// The bases of a register/lane/warp layout over a row-major (or, with
+    /// `column_major`, column-major) `rows` x `cols` buffer, as offsets.
+    fn offsets(bases: &[[i32; 2]], rows: i64, cols: i64, column_major: bool) -> Vec<i64> {
+        bases
+            .iter()
+            .map(|&[r, c]| {
+                let (r, c) = (i64::from(r), i64::from(c));
+                if column_major {
+                    c * rows + r
+                } else {
+                    r * cols + c
+                }
+            })
+            .collect()
+    }
+
+    /// Checks that every register of every thread lands at its offset
+    /// (the XOR of its bits' offsets), each once.
+    fn check(plan: &Matrices, registers: &[i64], lanes: &[i64], warps: &[i64], bits: u32) {
+        let xor_of = |weights: &[i64], index: usize| {
+            weights
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| index >> k & 1 == 1)
+                .fold(0, |a, (_, &w)| a ^ w)
+        };
+        let mut seen = std::collections::HashSet::new();
+        for (register, lane, warp, at) in plan.placements(bits) {
+            let expected = xor_of(registers, register) ^ xor_of(lanes, lane) ^ xor_of(warps, warp);
+            assert_eq!(at, expected, "register {register} lane {lane} warp {warp}");
+            assert!(seen.insert((register, lane, warp)));
+        }
+        let registers_used = registers.iter().filter(|&&o| o != 0).count();
+        assert_eq!(seen.len(), (32usize << warps.len()) << registers_used);
+    }
+
+    fn plan_and_check(
+        registers: &[i64],
+        lanes: &[i64],
+        warps: &[i64],
+        bits: u32,
+        transposed: bool,
+    ) {
+        let nonzero: Vec<(usize, i64)> = registers
+            .iter()
+            .enumerate()
+            .filter(|(_, &o)| o != 0)
+            .map(|(b, &o)| (b, o))
+            .collect();
+        let plan = Matrices::of(&nonzero, lanes, warps, bits, 0).expect("stmatrix applies");
+        assert_eq!(plan.transposed, transposed);
+        check(&plan, registers, lanes, warps, bits);
+    }
+
+    #[test]
+    fn row_stores_land_where_the_layout_says() {
+        // f16, 64x32 row-major.
+        plan_and_check(
+            &offsets(&[[0, 1], [8, 0], [0, 8], [0, 16]], 64, 32, false),
+            &offsets(&[[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], 64, 32, false),
+            &offsets(&[[16, 0], [32, 0]], 64, 32, false),
+            16,
+            false,
+        );
+        // f16 with broadcast registers and lanes, 32x32.
+        plan_and_check(
+            &offsets(&[[0, 1], [4, 0], [0, 0], [0, 16], [2, 0]], 32, 32, false),
+            &offsets(&[[0, 2], [0, 4], [0, 0], [8, 0], [0, 8]], 32, 32, false),
+            &offsets(&[[1, 0], [16, 0]], 32, 32, false),
+            16,
+            false,
+        );
+        // fp8 (x2), 64x16.
+        plan_and_check(
+            &offsets(&[[0, 1], [0, 2], [8, 0]], 64, 16, false),
+            &offsets(&[[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], 64, 16, false),
+            &offsets(&[[16, 0], [32, 0]], 64, 16, false),
+            8,
+            false,
+        );
+        // f32, 64x16.
+        plan_and_check(
+            &offsets(&[[8, 0], [0, 4], [0, 8]], 64, 16, false),
+            &offsets(&[[0, 1], [0, 2], [1, 0], [2, 0], [4, 0]], 64, 16, false),
+            &offsets(&[[16, 0], [32, 0]], 64, 16, false),
+            32,
+            false,
+        );
+    }
+
+    #[test]
+    fn col_stores_land_where_the_layout_says() {
+        // f16, 64x32 column-major.
+        plan_and_check(
+            &offsets(&[[0, 1], [8, 0], [0, 8], [0, 16]], 64, 32, true),
+            &offsets(&[[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], 64, 32, true),
+            &offsets(&[[16, 0], [32, 0]], 64, 32, true),
+            16,
+            true,
+        );
+        // With broadcast registers, lanes and warps, 16x32.
+        plan_and_check(
+            &offsets(&[[0, 2], [0, 8], [0, 0], [0, 16], [0, 1]], 16, 32, true),
+            &offsets(&[[0, 0], [0, 4], [1, 0], [2, 0], [4, 0]], 16, 32, true),
+            &offsets(&[[0, 0], [8, 0]], 16, 32, true),
+            16,
+            true,
+        );
+    }
+
+    #[test]
+    fn other_layouts_are_left_to_element_stores() {
+        // Lane bits 0 and 1 along rows: no 16-byte row per eight lanes.
+        let registers = offsets(&[[0, 1], [0, 2]], 32, 32, false);
+        let lanes = offsets(&[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], 32, 32, false);
+        let nonzero: Vec<(usize, i64)> = registers.iter().copied().enumerate().collect();
+        assert!(Matrices::of(&nonzero, &lanes, &[], 16, 0).is_none());
+    }
 }

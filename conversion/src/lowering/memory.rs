@@ -1,8 +1,9 @@
 //! Memory ops: global loads and stores as predicated, vectorised inline
 //! PTX (as Triton emits them), shared-memory buffers (`local_alloc`,
 //! `memdesc_index`, `local_load` (with `ldmatrix` for `mma.sync` operands, see
-//! `ldmatrix`), `local_store`) and asynchronous copies
-//! from global to shared memory (`cp.async`).
+//! `ldmatrix`), `local_store`; stores of a value, by `local_store` or
+//! `local_alloc`, use `stmatrix` where the layouts allow it, see `ldmatrix`)
+//! and asynchronous copies from global to shared memory (`cp.async`).
 
 use melior::ir::{
     attribute::AttributeLike, operation::OperationRef, r#type::TypeLike, Type, Value, ValueLike,
@@ -445,6 +446,23 @@ pub fn store<'c, 'a>(
     Ok(())
 }
 
+/// The strides (in elements) of a swizzled view's dimensions, `order[0]`
+/// contiguous, with that order as indices.
+fn swizzled_strides(desc: &MemDesc, order: &[u32]) -> Result<(Vec<usize>, Vec<i64>), String> {
+    let rank = desc.shape.len();
+    let order: Vec<usize> = order.iter().map(|&o| o as usize).collect();
+    if order.len() != rank {
+        return Err("the shared layout's order does not match the view's rank".into());
+    }
+    let mut strides = vec![0i64; rank];
+    let mut stride = 1;
+    for &d in &order {
+        strides[d] = stride;
+        stride *= desc.shape[d];
+    }
+    Ok((order, strides))
+}
+
 /// Where element `coordinates` of a shared-memory view lives, in
 /// elements from the view's base, for a swizzled shared layout.
 pub(super) fn shared_offset<'c, 'a>(
@@ -464,17 +482,7 @@ pub(super) fn shared_offset<'c, 'a>(
         _ => return Err("only swizzled and NVMMA shared layouts are supported yet".into()),
     };
     let rank = desc.shape.len();
-    let order: Vec<usize> = order.iter().map(|&o| o as usize).collect();
-    if order.len() != rank {
-        return Err("the shared layout's order does not match the view's rank".into());
-    }
-    // Strides: order[0] is contiguous.
-    let mut strides = vec![0i64; rank];
-    let mut stride = 1;
-    for &d in &order {
-        strides[d] = stride;
-        stride *= desc.shape[d];
-    }
+    let (order, strides) = swizzled_strides(desc, &order)?;
     let inner = order[0];
     let mut column = coordinates[inner];
     if max_phase > 1 && rank >= 2 {
@@ -515,6 +523,98 @@ fn nvmma_offset<'c, 'a>(
     Ok(emit.add(emit.add(block, emit.mul_by(row, l.row_elements)), swizzled))
 }
 
+/// A map from a view's coordinates to the offsets of its elements.
+type OffsetMap = Box<dyn Fn(&[i64]) -> i64>;
+
+/// [`shared_offset`] of constant coordinates, computed here: the layout
+/// is read once, the function returned maps coordinates to offsets.
+fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
+    match Layout::read(desc.encoding) {
+        Some(Layout::SwizzledShared {
+            vec,
+            per_phase,
+            max_phase,
+            order,
+            ..
+        }) => {
+            let (order, strides) = swizzled_strides(desc, &order)?;
+            let (vec, per_phase, max_phase) =
+                (i64::from(vec), i64::from(per_phase), i64::from(max_phase));
+            Ok(Box::new(move |c: &[i64]| {
+                let inner = order[0];
+                let mut column = c[inner];
+                if max_phase > 1 && order.len() >= 2 {
+                    let phase = c[order[1]] / per_phase % max_phase;
+                    column = ((column / vec) ^ phase) * vec + column % vec;
+                }
+                (0..order.len())
+                    .filter(|&d| d != inner)
+                    .fold(column, |acc, d| acc + c[d] * strides[d])
+            }))
+        }
+        Some(Layout::NvmmaShared { .. }) => {
+            let l = Nvmma::of(desc)?;
+            Ok(Box::new(move |c: &[i64]| {
+                let (column, row) = (c[l.inner], c[1 - l.inner]);
+                let chunk = 128 / l.element_bits;
+                let within = column % l.row_elements;
+                let phase = row / (128 / l.swizzle) % (l.swizzle / 16);
+                let swizzled = ((within / chunk) ^ phase) * chunk + within % chunk;
+                column / l.row_elements * l.block_elements() + row * l.row_elements + swizzled
+            }))
+        }
+        _ => Err("only swizzled and NVMMA shared layouts are supported yet".into()),
+    }
+}
+
+/// The view's offsets as a linear map over the bits of its coordinates:
+/// `[d][k]` is the offset of element `2^k` along dimension `d` (others 0),
+/// and every element's offset is the XOR of those of its coordinates'
+/// set bits (checked over the whole view). `None` where that does not
+/// hold (a dimension that is no power of two, a swizzle that carries into
+/// the next row) or the view has over 2^18 elements.
+pub(super) fn linear_offsets(desc: &MemDesc) -> Result<Option<Vec<Vec<i64>>>, String> {
+    let shape = &desc.shape;
+    if shape.iter().any(|&s| s <= 0 || s & (s - 1) != 0) {
+        return Ok(None);
+    }
+    let dim_bits: Vec<u32> = shape.iter().map(|s| s.trailing_zeros()).collect();
+    let total: u32 = dim_bits.iter().sum();
+    if total > 18 {
+        return Ok(None);
+    }
+    let rank = shape.len();
+    let offset_of = constant_offset(desc)?;
+    let mut bases = Vec::with_capacity(rank);
+    for (d, &n) in dim_bits.iter().enumerate() {
+        let mut along = Vec::with_capacity(n as usize);
+        for k in 0..n {
+            let mut c = vec![0i64; rank];
+            c[d] = 1 << k;
+            along.push(offset_of(&c));
+        }
+        bases.push(along);
+    }
+    let mut c = vec![0i64; rank];
+    for flat in 0..1i64 << total {
+        let mut rest = flat;
+        let mut expected = 0;
+        for d in 0..rank {
+            c[d] = rest & ((1 << dim_bits[d]) - 1);
+            rest >>= dim_bits[d];
+            for (k, &b) in bases[d].iter().enumerate() {
+                if c[d] >> k & 1 == 1 {
+                    expected ^= b;
+                }
+            }
+        }
+        if offset_of(&c) != expected {
+            return Ok(None);
+        }
+    }
+    Ok(Some(bases))
+}
+
 /// `ttg.local_alloc`: the buffer at its allocated offset; an initial value
 /// is stored into it.
 pub fn local_alloc<'c, 'a>(
@@ -544,8 +644,13 @@ fn store_shared<'c, 'a>(
     let desc = MemDesc::of(desc_value.r#type()).ok_or("expected a shared-memory descriptor")?;
     let element = lw.element_type(desc.element);
     let values = lw.get(src)?;
-    let coordinates = lw.coordinates(emit, src.r#type())?;
     let span = lw.buffer_span(desc_value);
+    if let Some(plan) = super::ldmatrix::Matrices::for_store(lw, &desc, src.r#type())? {
+        lw.shared_access(emit, Access::Write(span));
+        plan.emit_store(lw, emit, base, element, &values);
+        return Ok(());
+    }
+    let coordinates = lw.coordinates(emit, src.r#type())?;
     lw.shared_access(emit, Access::Write(span));
     for (v, c) in values.iter().zip(&coordinates) {
         let offset = shared_offset(emit, &desc, c)?;

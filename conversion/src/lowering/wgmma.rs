@@ -1,6 +1,8 @@
-//! Hopper's warp-group MMA: `ttng.warp_group_dot` to `wgmma.mma_async`,
-//! `ttng.warp_group_dot_wait` to `wgmma.wait_group`, and
-//! `ttng.fence_async_shared` to `fence.proxy.async`.
+//! Hopper's warp-group MMA: `ttng.warp_group_dot` to `nvg.wgmma` ops and
+//! `ttng.warp_group_dot_wait` to `nvg.wgmma_wait_group`, as Triton leaves
+//! them (`convert-nv-gpu-to-llvm` turns them into `wgmma.mma_async` and
+//! `wgmma.wait_group`), and `ttng.fence_async_shared` to
+//! `fence.proxy.async`.
 //!
 //! A `#ttg.nvidia_mma` version 3 result is computed by warp groups (four
 //! consecutive warps), each instruction a 64 x N tile (N = the layout's
@@ -19,9 +21,9 @@
 //! through the result layout's coordinates, after checking that lanes and
 //! warps move as the instruction requires; anything else is refused.
 //! The instructions run asynchronously: a `wgmma.fence` before them, one
-//! commit group after, and a `wgmma.wait_group` (at once unless the op is
-//! `isAsync`, else at the `warp_group_dot_wait`) whose register operands
-//! keep every use of the results after it. fp8 dots whose
+//! commit group after, and a wait (at once unless the op is `isAsync`,
+//! else at the `warp_group_dot_wait`) whose registers, packed into one
+//! struct, keep every use of the results after it. fp8 dots whose
 //! `maxNumImpreciseAcc` is at most K add each group of partial products
 //! into the accumulator in f32, as Triton does. Operand A in registers and
 //! unswizzled layouts are refused.
@@ -58,12 +60,11 @@ pub fn fence_async_shared<'c, 'a>(
 }
 
 /// The wgmma instruction for the operand and result element types: its
-/// PTX types, K per instruction, whether it takes scale immediates and
-/// transpose immediates, and the largest N.
+/// PTX types, K per instruction, whether it takes transpose immediates,
+/// and the largest N.
 struct Instruction {
     types: String,
     k: i64,
-    scales: bool,
     transposes: bool,
     max_n: i64,
 }
@@ -77,7 +78,6 @@ fn instruction(a: &str, b: &str, d: &str, tf32: bool) -> Option<Instruction> {
     let float = |types: String, k| Instruction {
         types,
         k,
-        scales: true,
         transposes: false,
         max_n: 256,
     };
@@ -94,7 +94,6 @@ fn instruction(a: &str, b: &str, d: &str, tf32: bool) -> Option<Instruction> {
         ("i8", "i8", "i32") => Instruction {
             types: "s32.s8.s8".into(),
             k: 32,
-            scales: false,
             transposes: false,
             max_n: 224,
         },
@@ -345,7 +344,6 @@ pub fn warp_group_dot<'c, 'a>(
     let register_type = if half { emit.i32_type() } else { td };
     let outputs = if half { slots / 2 } else { slots } as usize;
     let result_type = emit.struct_type(&vec![register_type; outputs]);
-    let letter = if td.to_string() == "f32" { "f" } else { "r" };
     let pack = |values: &[Value<'c, 'a>]| -> Vec<Value<'c, 'a>> {
         if half {
             values
@@ -369,59 +367,51 @@ pub fn warp_group_dot<'c, 'a>(
             registers
         }
     };
-    // One instruction: `acc` (None: no accumulator input), A (a
-    // descriptor or four registers), B's descriptor and the scale-d
-    // predicate.
+    // Triton's element type numbers of `nvg.wgmma`, from the PTX types
+    // (D, A, B).
+    let element = |name: &str| match name {
+        "s8" => 0,
+        "s32" => 1,
+        "e4m3" => 2,
+        "e5m2" => 3,
+        "f16" => 4,
+        "bf16" => 5,
+        "tf32" => 6,
+        _ => 7,
+    };
+    let names: Vec<&str> = inst.types.split('.').collect();
+    let int_attr = |v: i64| emit.attr(&format!("{v} : i32"));
+    let attributes = [
+        ("m", int_attr(64)),
+        ("n", int_attr(instr_n)),
+        ("k", int_attr(inst.k)),
+        ("eltTypeC", int_attr(element(names[0]))),
+        ("eltTypeA", int_attr(element(names[1]))),
+        ("eltTypeB", int_attr(element(names[2]))),
+        // Row-major A and column-major B are K-major.
+        ("layoutA", int_attr(i64::from(trans_a))),
+        ("layoutB", int_attr(i64::from(!trans_b))),
+    ];
+    // One instruction, an `nvg.wgmma` (Triton's form, which
+    // `convert-nv-gpu-to-llvm` turns into `wgmma.mma_async`): `acc` (None:
+    // no accumulator input), A (a descriptor or four registers), B's
+    // descriptor and the scale-d predicate.
     let mma = |acc: Option<&[Value<'c, 'a>]>,
                da: &[Value<'c, 'a>],
                db: Value<'c, 'a>,
                scale: Value<'c, 'a>|
      -> Vec<Value<'c, 'a>> {
-        let outs: Vec<String> = (0..outputs).map(|i| format!("${i}")).collect();
-        let mut constraints = vec![format!("={letter}"); outputs];
-        let mut operands = Vec::new();
-        let mut next = outputs;
-        if let Some(acc) = acc {
-            let packed = pack(acc);
-            constraints.extend((0..outputs).map(|i| i.to_string()));
-            operands.extend(packed);
-            next += outputs;
-        }
-        let a_text = if da.len() == 1 {
-            constraints.push("l".into());
-            format!("${next}")
+        let a_value = if da.len() == 1 {
+            da[0]
         } else {
-            constraints.extend(da.iter().map(|_| "r".to_owned()));
-            let registers: Vec<String> = (0..da.len()).map(|i| format!("${}", next + i)).collect();
-            format!("{{{}}}", registers.join(","))
+            let i32t = emit.i32_type();
+            emit.struct_of(da, emit.struct_type(&vec![i32t; da.len()]))
         };
-        next += da.len();
-        constraints.push("l".into());
-        operands.extend(da.iter().copied().chain([db]));
-        let mut args = format!("{{{}}}, {a_text}, ${next}, ", outs.join(","));
-        if acc.is_some() {
-            constraints.push("b".into());
-            operands.push(scale);
-            args += &format!("${}", next + 1);
-        } else {
-            args += "0";
+        let mut operands = vec![a_value, db, scale];
+        if let Some(acc) = acc {
+            operands.push(emit.struct_of(&pack(acc), result_type));
         }
-        if inst.scales {
-            args += ", 1, 1";
-        }
-        if inst.transposes && da.len() == 1 {
-            args += &format!(", {}", trans_a as i32);
-        }
-        if inst.transposes {
-            args += &format!(", {}", trans_b as i32);
-        }
-        let asm = format!(
-            "wgmma.mma_async.sync.aligned.m64n{instr_n}k{}.{} {args};",
-            inst.k, inst.types
-        );
-        let result = emit
-            .inline_asm(&asm, &constraints.join(","), &operands, Some(result_type))
-            .expect("a result");
+        let result = emit.value("nvg.wgmma", &operands, result_type, &attributes);
         unpack(result)
     };
 
@@ -476,7 +466,7 @@ pub fn warp_group_dot<'c, 'a>(
                     // worth in flight: the registers of A are read
                     // asynchronously too (Triton's order).
                     emit.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
-                    result = wait(emit, &result, steps - 1);
+                    result = wait_group(emit, &result, steps - 1);
                 }
                 acc = Some(result);
                 scale = true_;
@@ -495,7 +485,7 @@ pub fn warp_group_dot<'c, 'a>(
         out[t] = out[index[coordinates]];
     }
     if !is_async {
-        out = wait(emit, &out, 0);
+        out = wait_group(emit, &out, 0);
     }
     lw.set(d, out);
     Ok(())
@@ -629,6 +619,33 @@ pub(crate) fn wait<'c, 'a>(
         .collect()
 }
 
+/// `values` through an `nvg.wgmma_wait_group` for all but `pendings`
+/// groups (Triton's form, packed into one struct, which
+/// `convert-nv-gpu-to-llvm` turns into [`wait`]); no values wait at once.
+fn wait_group<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    values: &[Value<'c, 'a>],
+    pendings: i64,
+) -> Vec<Value<'c, 'a>> {
+    if values.is_empty() {
+        return wait(emit, values, pendings);
+    }
+    let types: Vec<Type> = values.iter().map(|v| v.r#type()).collect();
+    let ty = emit.struct_type(&types);
+    let packed = emit.struct_of(values, ty);
+    let through = emit.value(
+        "nvg.wgmma_wait_group",
+        &[packed],
+        ty,
+        &[("pendings", emit.attr(&format!("{pendings} : i32")))],
+    );
+    types
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| emit.extract(through, i as i64, t))
+        .collect()
+}
+
 /// `ttng.warp_group_dot_wait`: the tensors pass through the wait, the
 /// memory descriptors stay as they are.
 pub fn warp_group_dot_wait<'c, 'a>(
@@ -649,7 +666,7 @@ pub fn warp_group_dot_wait<'c, 'a>(
             values.extend(elements);
         }
     }
-    let waited = wait(emit, &values, pendings);
+    let waited = wait_group(emit, &values, pendings);
     for (i, v) in operands.iter().enumerate() {
         let result: Value = op.result(i).map_err(|_| "missing result")?.into();
         match spans.get(&i) {

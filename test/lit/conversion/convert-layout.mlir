@@ -112,9 +112,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK-LABEL: llvm.func @ldmatrix_epilogue
   tt.func public @ldmatrix_epilogue(%v: f16, %out: !tt.ptr<f16>) {
     %x = tt.splat %v : f16 -> tensor<64x64xf16, #mma>
-    // CHECK-COUNT-4: llvm.store {{.*}} : vector<8xi16>, !llvm.ptr<3>
+    // CHECK-COUNT-4: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
     // CHECK-NEXT: nvvm.barrier0
-    // CHECK-COUNT-4: "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,r"
+    // CHECK-COUNT-4: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
     // CHECK-NOT: llvm.load {{.*}} : !llvm.ptr<3>
     // CHECK: llvm.return
     %y = ttg.convert_layout %x {allocation.offset = 0 : i32} : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #blocked>
@@ -135,7 +135,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.shared = 32768 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @pairs_as_words(%v: f16, %out: !tt.ptr<f16>) {
     %x = tt.splat %v : f16 -> tensor<128x128xf16, #mma>
-    // CHECK-COUNT-8: llvm.store {{.*}} : vector<8xi16>, !llvm.ptr<3>
+    // CHECK-COUNT-8: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
     // CHECK: nvvm.barrier0
     // CHECK: %[[WORD:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
     // CHECK-NEXT: %[[LO:.*]] = llvm.trunc %[[WORD]] : i32 to i16

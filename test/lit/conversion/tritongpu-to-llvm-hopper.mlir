@@ -1,5 +1,7 @@
 // convert-triton-gpu-to-llvm with compute-capability=90, as make_llir runs
-// it on the H100: the paths that need sm_89 or sm_90.
+// it on the H100: the paths that need sm_89 or sm_90. wgmma instructions
+// and waits are left as nvg.wgmma and nvg.wgmma_wait_group, as Triton
+// leaves them (convert-nv-gpu-to-llvm: nvgpu-to-llvm.mlir).
 // RUN: tt-opt %s --split-input-file --verify-diagnostics --convert-triton-gpu-to-llvm='compute-capability=90' | FileCheck %s
 
 // tt.fp_to_fp with 8-bit floats (carried as i8) on sm_89 and later: the
@@ -101,10 +103,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 // CHECK: llvm.or %{{.*}}, %[[MODE_A]] : i64
 // CHECK: nvvm.barrier0
 // CHECK-NEXT: nvvm.wgmma.fence.aligned
-// CHECK: "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.*}},$31}, $32, $33, 0, 1, 1, 0, 1;", "=f,{{.*}},=f,l,l"
-// CHECK: "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.*}},$31}, $64, $65, $66, 1, 1, 0, 1;", "=f,{{.*}},=f,0,1,{{.*}},31,l,l,b"
+// CHECK: nvg.wgmma %{{.*}}, %{{.*}}, %{{.*}} {eltTypeA = 4 : i32, eltTypeB = 4 : i32, eltTypeC = 7 : i32, k = 16 : i32, layoutA = 0 : i32, layoutB = 0 : i32, m = 64 : i32, n = 64 : i32} : (i64, i64, i1) -> !llvm.struct<(f32, {{.*}})>
+// CHECK: nvg.wgmma %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltTypeA = 4 : i32, eltTypeB = 4 : i32, eltTypeC = 7 : i32, k = 16 : i32, layoutA = 0 : i32, layoutB = 0 : i32, m = 64 : i32, n = 64 : i32} : (i64, i64, i1, !llvm.struct<(f32, {{.*}})>) -> !llvm.struct<(f32, {{.*}})>
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: "// wait for regs: $0,{{.*}},$31\0A\09wgmma.wait_group.sync.aligned 0;"
+// CHECK: nvg.wgmma_wait_group %{{.*}} {pendings = 0 : i32} : !llvm.struct<(f32, {{.*}})>
   tt.func public @wgmma() {
     %a = arith.constant dense<1.000000e+00> : tensor<64x32xf16, #blocked>
     %b = arith.constant dense<2.000000e+00> : tensor<32x64xf16, #blocked>
@@ -131,11 +133,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 12288 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
 // CHECK-LABEL: llvm.func @wgmma_async_tf32
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {$0,{{.*}},$15}, $32, $33, $34, 1, 1;"
-// CHECK: "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {$0,{{.*}},$15}, $32, $33, $34, 1, 1;"
+// CHECK-COUNT-2: nvg.wgmma %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltTypeA = 6 : i32, eltTypeB = 6 : i32, eltTypeC = 7 : i32, k = 8 : i32, layoutA = 0 : i32, layoutB = 1 : i32, m = 64 : i32, n = 32 : i32}
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NOT: wgmma.wait_group
-// CHECK: "// wait for regs: $0,{{.*}},$15\0A\09wgmma.wait_group.sync.aligned 1;"
+// CHECK-NOT: nvg.wgmma_wait_group
+// CHECK: nvg.wgmma_wait_group %{{.*}} {pendings = 1 : i32} : !llvm.struct<(f32, {{.*}})>
   tt.func public @wgmma_async_tf32() {
     %acc = arith.constant dense<1.000000e+00> : tensor<64x32xf32, #mma>
     %a = arith.constant dense<1.000000e+00> : tensor<64x16xf32, #blocked>
@@ -163,12 +164,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 // CHECK-LABEL: llvm.func @wgmma_registers
 // CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.*}},$31}, {$64,$65,$66,$67}, $68, $69, 1, 1, 0;", "=f,{{.*}},31,r,r,r,r,l,b"
+// CHECK: nvg.wgmma {{.*}}layoutB = 1 : i32, m = 64 : i32, n = 64 : i32} : (!llvm.struct<(i32, i32, i32, i32)>, i64, i1, !llvm.struct<(f32, {{.*}})>)
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: "// wait for regs: $0,{{.*}},$31\0A\09wgmma.wait_group.sync.aligned 1;"
-// CHECK: wgmma.mma_async.sync.aligned.m64n64k16
+// CHECK: nvg.wgmma_wait_group %{{.*}} {pendings = 1 : i32}
+// CHECK: nvg.wgmma {{.*}}m = 64 : i32, n = 64 : i32}
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: wgmma.wait_group.sync.aligned 1;
+// CHECK: nvg.wgmma_wait_group %{{.*}} {pendings = 1 : i32}
 // CHECK-NOT: nvvm.wgmma.commit.group.sync.aligned
   tt.func public @wgmma_registers() {
     %a = arith.constant dense<1.000000e+00> : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
@@ -216,7 +217,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
 // CHECK-LABEL: llvm.func @wgmma_leading_offset
 // CHECK: llvm.mlir.constant(-9223371899411628032 : i64) : i64
-// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// CHECK: nvg.wgmma {{.*}}k = 16 : i32, layoutA = 0 : i32, layoutB = 0 : i32, m = 64 : i32, n = 128 : i32}
   tt.func public @wgmma_leading_offset() {
     %a = arith.constant dense<1.000000e+00> : tensor<64x16xf16, #blocked>
     %b = arith.constant dense<2.000000e+00> : tensor<16x128xf16, #blocked>
