@@ -568,14 +568,14 @@ fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
 }
 
-/// `v` before the layout conversion that makes it (one conversion, as
-/// `getSharedMemoryMMAOperand` strips: a scaled dot's decomposition
-/// converts an already converted operand again).
+/// `v` before the layout conversions that make it (all of them, as
+/// Triton 3.6's `getSharedMemoryMMAOperand` strips).
 fn before_conversion(v: MlirValue) -> MlirValue {
-    match ir::defining_op(v).filter(|d| ir::is(*d, "ttg.convert_layout")) {
-        Some(def) => ir::operand(def, 0),
-        None => v,
+    let mut v = v;
+    while let Some(def) = ir::defining_op(v).filter(|d| ir::is(*d, "ttg.convert_layout")) {
+        v = ir::operand(def, 0);
     }
+    v
 }
 
 /// `getOrderForMemory` (and the CGA bases) of the layouts it is known
