@@ -8,7 +8,8 @@
 //! tt-opt with a 20 s timeout (mutants of TTIR also through `--make-ttir`,
 //! so that the passes meet every input that still verifies), and must end
 //! with exit code 0, or with exit
-//! code 1 and at least one `FILE:LINE:COL: error:` diagnostic on stderr:
+//! code 1 and at least one `FILE:LINE:COL: error:` diagnostic on stderr
+//! (or a located warning, where a pass stops with one as Triton's does):
 //! a timeout (hang), a signal, a panic (101) or an abort (134) fails the
 //! test. Offending mutants are kept under the target dir.
 //!
@@ -320,10 +321,15 @@ fn mutate(kind: Kind, src: &str, rng: &mut XorShift) -> Option<Vec<u8>> {
     }
 }
 
-/// True when `stderr` has a line `FILE:LINE:COL: error: ...`.
+/// True when `stderr` has a line `FILE:LINE:COL: error: ...`, or a
+/// located warning (a pass that, as Triton's, stops with a warning saying
+/// why: `tritongpu-partition-loops` on partitions that feed each other).
 fn has_located_error(stderr: &str) -> bool {
     stderr.lines().any(|line| {
-        let Some((loc, _)) = line.split_once(": error:") else {
+        let Some((loc, _)) = line
+            .split_once(": error:")
+            .or_else(|| line.split_once(": warning:"))
+        else {
             return false;
         };
         let mut parts = loc.rsplitn(3, ':');
@@ -352,7 +358,7 @@ fn verdict(out: &Outcome) -> Result<bool, String> {
     match status.code() {
         None => Err(format!("killed by signal {}", status.signal().unwrap_or(0))),
         Some(1) if has_located_error(&out.stderr) => Ok(false),
-        Some(1) => Err("exit 1 without a `FILE:LINE:COL: error:` diagnostic".to_string()),
+        Some(1) => Err("exit 1 without a located `FILE:LINE:COL:` diagnostic".to_string()),
         Some(code) => Err(format!("exit code {code}")),
     }
 }
@@ -538,8 +544,11 @@ fn tma_mutants_are_rejected_cleanly() {
 /// passes, the AMD epilogue, the core lowering with constant arrays,
 /// buffer reinterpretation and libdevice calls, the tensor-memory
 /// relayout, promotion and MMA lowering, partition warps, the tti
-/// lowering), each with its pass list.
-const PASS_FILES: [(&str, &[&str], &str); 17] = [
+/// lowering, TMA gather/scatter, warp_specialize's lowering and allocation,
+/// partition loops and the nvws dialect, tcgen05 latencies, scheduling,
+/// loop lowering and pipelining, MMA v5 in accelerate-matmul and
+/// dot-operands, the concurrency sanitizer), each with its pass list.
+const PASS_FILES: [(&str, &[&str], &str); 28] = [
     (
         "test/lit/ttg/tritongpu-pipeline-tma.mlir",
         &[
@@ -639,6 +648,71 @@ const PASS_FILES: [(&str, &[&str], &str); 17] = [
         "test/lit/ttg/optimize-partition-warps.mlir",
         &["-tritongpu-optimize-partition-warps"],
         "fuzz-partition-warps",
+    ),
+    (
+        "test/lit/conversion/tma-gather-to-llvm.mlir",
+        &["--convert-triton-gpu-to-llvm", "--convert-nv-gpu-to-llvm"],
+        "fuzz-tma-gather",
+    ),
+    (
+        "test/lit/conversion/warp-specialize-to-llvm.mlir",
+        &[
+            "--allocate-shared-memory-nv",
+            "--convert-triton-gpu-to-llvm",
+        ],
+        "fuzz-warp-specialize-lowering",
+    ),
+    (
+        "test/lit/ttg/tritongpu-partition-loops.mlir",
+        &["-allow-unregistered-dialect", "-tritongpu-partition-loops"],
+        "fuzz-partition-loops",
+    ),
+    (
+        "test/lit/nvws/ops.mlir",
+        &["-allow-unregistered-dialect"],
+        "fuzz-nvws",
+    ),
+    (
+        "test/lit/ttg/tritongpu-assign-latencies-mmav5.mlir",
+        &[
+            "--allow-unregistered-dialect",
+            "--tritongpu-assign-latencies=num-stages=3",
+            "--tritongpu-schedule-loops",
+        ],
+        "fuzz-latencies-mmav5",
+    ),
+    (
+        "test/lit/ttg/tritongpu-schedule-loops-mmav5.mlir",
+        &["--allow-unregistered-dialect", "--tritongpu-schedule-loops"],
+        "fuzz-schedule-mmav5",
+    ),
+    (
+        "test/lit/ttg/tritongpu-test-pipeline-lower-loop.mlir",
+        &[
+            "-allow-unregistered-dialect",
+            "-tritongpu-test-pipeline-lower-loop",
+        ],
+        "fuzz-lower-loop",
+    ),
+    (
+        "test/lit/ttg/tritongpu-pipeline-mmav5.mlir",
+        &["-tritongpu-pipeline"],
+        "fuzz-pipeline-mmav5",
+    ),
+    (
+        "test/lit/ttg/accelerate-matmul-mmav5.mlir",
+        &["--tritongpu-accelerate-matmul"],
+        "fuzz-accelerate-mmav5",
+    ),
+    (
+        "test/lit/ttg/optimize-dot-operands-blackwell.mlir",
+        &["-tritongpu-optimize-dot-operands"],
+        "fuzz-dot-operands-blackwell",
+    ),
+    (
+        "test/lit/ttg/concurrency-sanitizer.mlir",
+        &["--tritoninstrument-concurrency-sanitizer"],
+        "fuzz-consan",
     ),
 ];
 
@@ -835,6 +909,10 @@ fn located_errors_are_recognized() {
     ));
     assert!(!has_located_error("error: something went wrong\n"));
     assert!(!has_located_error("m.mlir:3: error: no column\n"));
+    assert!(has_located_error(
+        "m.mlir:6:12: warning: non-root partition #1 has direct SSA consumer\n"
+    ));
+    assert!(!has_located_error("warning: unlocated\n"));
 }
 
 #[test]
