@@ -102,22 +102,7 @@ impl Sanitizer {
         thread: i64,
         msg: &str,
     ) -> PassResult {
-        let (_, state) = self.mem_of(c, desc)?;
-        let p = self.pred(b, p);
-        let t = b.const_int(thread, 32);
-        let a = b.memdesc_to_i64(desc);
-        let dims = [state.num_buffers];
-        let ok = self.call(
-            c,
-            b,
-            Helper::VerifyWriteVisibility,
-            &dims,
-            &[a, p, t, state.buffers, state.write_visibility],
-        )?;
-        if let Some(ok) = ok {
-            self.assert(b, ok, msg);
-        }
-        Ok(())
+        self.verify_visibility(c, b, desc, p, thread, msg, true)
     }
 
     /// Checks that `thread` sees every read of `desc`.
@@ -130,18 +115,34 @@ impl Sanitizer {
         thread: i64,
         msg: &str,
     ) -> PassResult {
+        self.verify_visibility(c, b, desc, p, thread, msg, false)
+    }
+
+    /// The check behind [`Self::verify_write`] (`writes`) and
+    /// [`Self::verify_read`]: the helper over the buffer's visibility
+    /// table, asserted where it answers.
+    #[allow(clippy::too_many_arguments)]
+    fn verify_visibility(
+        &mut self,
+        c: &Ctx,
+        b: &B,
+        desc: MlirValue,
+        p: Option<MlirValue>,
+        thread: i64,
+        msg: &str,
+        writes: bool,
+    ) -> PassResult {
         let (_, state) = self.mem_of(c, desc)?;
         let p = self.pred(b, p);
         let t = b.const_int(thread, 32);
         let a = b.memdesc_to_i64(desc);
         let dims = [state.num_buffers];
-        let ok = self.call(
-            c,
-            b,
-            Helper::VerifyReadVisibility,
-            &dims,
-            &[a, p, t, state.buffers, state.read_visibility],
-        )?;
+        let (helper, table) = if writes {
+            (Helper::VerifyWriteVisibility, state.write_visibility)
+        } else {
+            (Helper::VerifyReadVisibility, state.read_visibility)
+        };
+        let ok = self.call(c, b, helper, &dims, &[a, p, t, state.buffers, table])?;
         if let Some(ok) = ok {
             self.assert(b, ok, msg);
         }
