@@ -1,10 +1,11 @@
 //! Runs the lit tests under `test/lit/` from `cargo test`.
 //!
 //! Each `*.mlir` file is one test. Its `// RUN:` lines (joined across a
-//! trailing `\`) get `%s`, `%t`, `%plugin`, `tt-opt`, `mlir-opt`, `FileCheck` and `not` substituted and
-//! run under `bash -o pipefail -c`; the test fails with the output of the
-//! first failing line. `FileCheck` and `not` come from `/usr/lib/llvm-22/bin`
-//! unless `LLVM_TOOLS_DIR` names another directory.
+//! trailing `\`) get `%s`, `%t`, `%plugin`, `tt-opt`, `mlir-opt`,
+//! `mlir-translate`, `opt`, `FileCheck` and `not` substituted and run under
+//! `bash -o pipefail -c`; the test fails with the output of the first
+//! failing line. The LLVM tools come from `/usr/lib/llvm-22/bin` unless
+//! `LLVM_TOOLS_DIR` names another directory.
 
 use std::{
     path::{Path, PathBuf},
@@ -94,7 +95,9 @@ fn substitute(command: &str, file: &Path, scratch: &Path) -> String {
         .split(' ')
         .map(|word| match word {
             "tt-opt" => env!("CARGO_BIN_EXE_tt-opt").to_owned(),
-            "FileCheck" | "not" | "count" | "mlir-opt" => tools.join(word).display().to_string(),
+            "FileCheck" | "not" | "count" | "mlir-opt" | "mlir-translate" | "opt" => {
+                tools.join(word).display().to_string()
+            }
             _ => word
                 .replace("%plugin", &plugin)
                 .replace("%s", &file)
