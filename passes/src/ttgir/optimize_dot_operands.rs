@@ -594,40 +594,27 @@ fn shared_linear(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String>
     }
 }
 
-/// Triton's `reshapeLayout`: every basis flattened row-major over the
-/// layout's shape and unflattened over `dst`.
+/// Triton's `reshapeLayout`: the outputs flattened row-major and split
+/// over `dst` (the library's `reshape_outs` counts `dim0` lowest, so the
+/// dimensions are reversed around it, as Triton does).
 fn reshape_linear(layout: &LinearLayout, dst: &[i64]) -> Result<LinearLayout, String> {
     let src: Vec<i64> = layout.outs().iter().map(|(_, s)| i64::from(*s)).collect();
     if src.iter().product::<i64>() != dst.iter().product::<i64>() {
         return Err(format!("cannot reshape {src:?} to {dst:?}"));
     }
-    let ins = layout
-        .ins()
+    let reversed: Vec<&str> = layout.outs().iter().rev().map(|(n, _)| n.as_str()).collect();
+    let names = standard_out_dim_names(dst.len());
+    let new: Vec<(&str, i32)> = names
         .iter()
-        .map(|(name, bases)| {
-            let bases = bases
-                .iter()
-                .map(|b| {
-                    let mut flat: i64 = 0;
-                    for (&x, &n) in b.iter().zip(&src) {
-                        flat = flat * n + i64::from(x);
-                    }
-                    let mut out = vec![0i32; dst.len()];
-                    for (slot, &n) in out.iter_mut().zip(dst).rev() {
-                        *slot = (flat % n) as i32;
-                        flat /= n;
-                    }
-                    out
-                })
-                .collect();
-            (name.clone(), bases)
-        })
+        .zip(dst)
+        .rev()
+        .map(|(n, &s)| (n.as_str(), s as i32))
         .collect();
-    let outs = standard_out_dim_names(dst.len())
-        .into_iter()
-        .zip(dst.iter().map(|&s| s as i32))
-        .collect();
-    LinearLayout::new(ins, outs)
+    let order: Vec<&str> = names.iter().map(String::as_str).collect();
+    layout
+        .transpose_outs(&reversed)?
+        .reshape_outs(&new)?
+        .transpose_outs(&order)
 }
 
 /// `#ttg.shared_linear` text of `layout`.
