@@ -602,7 +602,12 @@ fn reshape_linear(layout: &LinearLayout, dst: &[i64]) -> Result<LinearLayout, St
     if src.iter().product::<i64>() != dst.iter().product::<i64>() {
         return Err(format!("cannot reshape {src:?} to {dst:?}"));
     }
-    let reversed: Vec<&str> = layout.outs().iter().rev().map(|(n, _)| n.as_str()).collect();
+    let reversed: Vec<&str> = layout
+        .outs()
+        .iter()
+        .rev()
+        .map(|(n, _)| n.as_str())
+        .collect();
     let names = standard_out_dim_names(dst.len());
     let new: Vec<(&str, i32)> = names
         .iter()

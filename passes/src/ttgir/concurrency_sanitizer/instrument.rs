@@ -276,20 +276,13 @@ impl Sanitizer {
         thread: i64,
         operand: &str,
     ) -> PassResult {
-        self.verify_write(
-            c,
-            b,
-            desc,
-            p,
-            thread,
-            &with_operand(OUTSTANDING_WRITES, operand),
-        )?;
-        self.check_commits(c, b, desc, p, thread, Commits::AsyncCopy)?;
+        self.verify_readable(c, b, desc, p, thread, operand)?;
         self.set_read(c, b, desc, p, peers(thread))
     }
 
-    /// The checks of a write of `desc` by `thread`.
-    fn verify_writable(
+    /// The checks of a read of `desc` by `thread`: no write it does not
+    /// see, no asynchronous copy into it outstanding.
+    fn verify_readable(
         &mut self,
         c: &Ctx,
         b: &B,
@@ -306,7 +299,20 @@ impl Sanitizer {
             thread,
             &with_operand(OUTSTANDING_WRITES, operand),
         )?;
-        self.check_commits(c, b, desc, p, thread, Commits::AsyncCopy)?;
+        self.check_commits(c, b, desc, p, thread, Commits::AsyncCopy)
+    }
+
+    /// The checks of a write of `desc` by `thread`.
+    fn verify_writable(
+        &mut self,
+        c: &Ctx,
+        b: &B,
+        desc: MlirValue,
+        p: Option<MlirValue>,
+        thread: i64,
+        operand: &str,
+    ) -> PassResult {
+        self.verify_readable(c, b, desc, p, thread, operand)?;
         self.verify_read(
             c,
             b,
@@ -550,9 +556,7 @@ impl Sanitizer {
                         .collect();
                     self.locked(&before, c, |s, b| {
                         for (desc, name) in &operands {
-                            let msg = with_operand(OUTSTANDING_WRITES, name);
-                            s.verify_write(c, b, *desc, None, t, &msg)?;
-                            s.check_commits(c, b, *desc, None, t, Commits::AsyncCopy)?;
+                            s.verify_readable(c, b, *desc, None, t, name)?;
                             s.stage(c, b, *desc, None, t, Commits::Wgmma)?;
                         }
                         s.commit(c, b, t, Commits::Wgmma)
