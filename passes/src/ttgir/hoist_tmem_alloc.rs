@@ -447,16 +447,31 @@ fn rotate_store_in_loop(op: MlirOperation) -> Result<bool, Failure> {
     ir::set_operand(yield_op, tok_arg_no, store.token);
     let yielded = ir::operand(yield_op, arg_no);
     ir::set_operand(op, 2, yielded);
+    read_after_loop(op, for_op, store.dst, arg_no, tok_arg_no);
+    Ok(true)
+}
+
+/// The loop's result `arg_no`, no longer carried as a value, read back
+/// from `buffer` after the loop (at the token the loop yields as result
+/// `tok_arg_no`); the loop passes the argument through unchanged.
+fn read_after_loop(
+    op: MlirOperation,
+    for_op: MlirOperation,
+    buffer: MlirValue,
+    arg_no: usize,
+    tok_arg_no: usize,
+) {
+    let result = ir::result(for_op, arg_no);
     let load = new_load(
         op,
-        ir::value_type(yielded),
-        store.dst,
+        ir::value_type(result),
+        buffer,
         ir::result(for_op, tok_arg_no),
     );
     ir::insert_after(for_op, load);
-    ir::replace_all_uses(ir::result(for_op, arg_no), ir::result(load, 0));
-    ir::set_operand(yield_op, arg_no, iter_args[arg_no]);
-    Ok(true)
+    ir::replace_all_uses(result, ir::result(load, 0));
+    let yield_op = scf::yield_op(for_op).expect("an scf.for ends in its yield");
+    ir::set_operand(yield_op, arg_no, scf::region_iter_args(for_op)[arg_no]);
 }
 
 /// A load whose value only goes to the next iteration moves to the start
@@ -509,15 +524,7 @@ fn rotate_load_in_loop(op: MlirOperation) -> Result<bool, Failure> {
         }
     }
     ir::replace_all_uses(iter_args[arg_no], load.value);
-    let after = new_load(
-        op,
-        ir::value_type(load.value),
-        load.src,
-        ir::result(for_op, tok_arg_no),
-    );
-    ir::insert_after(for_op, after);
-    ir::replace_all_uses(ir::result(for_op, arg_no), ir::result(after, 0));
-    ir::set_operand(yield_op, arg_no, iter_args[arg_no]);
+    read_after_loop(op, for_op, load.src, arg_no, tok_arg_no);
     Ok(true)
 }
 
