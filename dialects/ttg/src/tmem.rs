@@ -600,20 +600,10 @@ pub fn access_layout(
     atom: TmemAccessAtom,
     num_warps: u32,
 ) -> Result<Option<LinearLayout>, String> {
-    if atom == TmemAccessAtom::I16x32bx2 {
-        return Err("the 16x32bx2 access is only inferred from 32x32b".into());
-    }
-    let &[m, n] = shape else {
-        return Err(format!(
-            "tensor memory is accessed as a 2-D tensor, not of shape {}",
-            list(shape)
-        ));
-    };
     if enc.cta_split() != [1, 1] {
         return Err("tensor memory split over several CTAs is not supported".into());
     }
-    let ll = enc.to_linear_layout([m, n])?;
-    distributed_layout_for_ld_st(&ll, atom, num_warps, bitwidth)
+    cga_access_layout(enc, shape, bitwidth, atom, num_warps, &[])
 }
 
 /// Triton's `getDefaultLayoutForTmemLdSt`: the layout of the `32x32b`
