@@ -103,4 +103,14 @@ void ttEmitRemark(MlirLocation location, const char *message) {
   mlir::emitRemark(unwrap(location)) << message;
 }
 
+void ttEmitWarningWithNotes(MlirLocation location, MlirStringRef message,
+                            const MlirLocation *noteLocations,
+                            const MlirStringRef *noteMessages,
+                            intptr_t noteCount) {
+  mlir::InFlightDiagnostic diagnostic =
+      mlir::emitWarning(unwrap(location)) << unwrap(message);
+  for (intptr_t i = 0; i < noteCount; ++i)
+    diagnostic.attachNote(unwrap(noteLocations[i])) << unwrap(noteMessages[i]);
+}
+
 void ttRegisterLLVMTransformPasses() { mlir::LLVM::registerLLVMPasses(); }

@@ -62,6 +62,13 @@ unsafe extern "C" {
 
     pub fn ttRegisterLLVMTransformPasses();
     pub fn ttEmitRemark(location: MlirLocation, message: *const std::ffi::c_char);
+    pub fn ttEmitWarningWithNotes(
+        location: MlirLocation,
+        message: mlir_sys::MlirStringRef,
+        note_locations: *const MlirLocation,
+        note_messages: *const mlir_sys::MlirStringRef,
+        note_count: isize,
+    );
     pub fn ttOpHasTrait(op: MlirOperation, tr: OpTrait) -> bool;
     pub fn ttOpIsMemoryEffectFree(op: MlirOperation) -> bool;
     pub fn ttOpIsSpeculatable(op: MlirOperation) -> bool;

@@ -148,6 +148,29 @@ pub fn emit_remark(location: Location, message: &str) {
     unsafe { crate::ffi::ttEmitRemark(location.to_raw(), text.as_ptr()) };
 }
 
+/// Emits `message` as a warning at `location`, with one note per entry of
+/// `notes` (its location and text), as MLIR's `emitWarning(...).attachNote`
+/// (the C API can only emit errors).
+pub fn emit_warning_with_notes(location: Location, message: &str, notes: &[(Location, String)]) {
+    let note_locations: Vec<mlir_sys::MlirLocation> =
+        notes.iter().map(|(loc, _)| loc.to_raw()).collect();
+    let note_messages: Vec<mlir_sys::MlirStringRef> = notes
+        .iter()
+        .map(|(_, text)| melior::StringRef::new(text).to_raw())
+        .collect();
+    // SAFETY: the locations are live, and every string (and both arrays)
+    // outlives the call, which copies the texts into the diagnostic.
+    unsafe {
+        crate::ffi::ttEmitWarningWithNotes(
+            location.to_raw(),
+            melior::StringRef::new(message).to_raw(),
+            note_locations.as_ptr(),
+            note_messages.as_ptr(),
+            notes.len() as isize,
+        );
+    }
+}
+
 /// The value of a float attribute, or of the splat element of a float
 /// constant.
 pub fn splat_float(attr: Attribute) -> Option<f64> {

@@ -101,13 +101,3 @@ intptr_t nvwsArefTypeGetNumBaseTypes(MlirType type) {
 MlirType nvwsArefTypeGetBaseType(MlirType type, intptr_t index) {
   return wrap(cast<ArefType>(unwrap(type)).getBaseType().getValue()[index]);
 }
-
-void ttgEmitWarningWithNotes(MlirLocation location, MlirStringRef message,
-                             const MlirLocation *noteLocations,
-                             const MlirStringRef *noteMessages,
-                             intptr_t noteCount) {
-  InFlightDiagnostic diagnostic =
-      emitWarning(unwrap(location)) << unwrap(message);
-  for (intptr_t i = 0; i < noteCount; ++i)
-    diagnostic.attachNote(unwrap(noteLocations[i])) << unwrap(noteMessages[i]);
-}

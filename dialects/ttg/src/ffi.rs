@@ -1,7 +1,7 @@
 //! Raw bindings to the `ttg`/`ttng` shim's C API
 //! (`include/ttg-c/TritonGPU.h`).
 
-use mlir_sys::{MlirAttribute, MlirDialectHandle, MlirLocation, MlirStringRef, MlirType};
+use mlir_sys::{MlirAttribute, MlirDialectHandle, MlirStringRef, MlirType};
 
 pub const ENC_NONE: i32 = 0;
 pub const ENC_BLOCKED: i32 = 1;
@@ -59,13 +59,6 @@ unsafe extern "C" {
     pub fn nvwsTypeIsAAref(ty: MlirType) -> bool;
     pub fn nvwsArefTypeGetNumBaseTypes(ty: MlirType) -> isize;
     pub fn nvwsArefTypeGetBaseType(ty: MlirType, index: isize) -> MlirType;
-    pub fn ttgEmitWarningWithNotes(
-        location: MlirLocation,
-        message: MlirStringRef,
-        note_locations: *const MlirLocation,
-        note_messages: *const MlirStringRef,
-        note_count: isize,
-    );
     pub fn ttgShimSetEncodingVerifyCallback(cb: EncodingVerifyCallback);
     pub fn ttgShimSetTensorMemoryVerifyCallback(cb: TensorMemoryVerifyCallback);
     pub fn ttngTensorMemoryGetField(attr: MlirAttribute, field: i32) -> u32;

@@ -9,7 +9,6 @@
 
 pub mod canonicalize;
 pub mod convert_layout;
-pub mod diagnostics;
 pub mod ffi;
 pub mod layout;
 pub mod linear_layout;

@@ -1637,7 +1637,7 @@ fn warn_reordered(dot: MlirOperation, reordered: &Option<(Vec<u32>, u32)>) {
     if let Some((order, op_idx)) = reordered {
         // SAFETY: the location belongs to a live op of the module.
         let location = unsafe { melior::ir::Location::from_raw(ir::location(dot)) };
-        ttg_dialect::diagnostics::emit_warning_with_notes(
+        tt_dialect::ir::emit_warning_with_notes(
             location,
             &format!(
                 "Forcing a different order [{}, {}] on SMEM than the register order for operand {op_idx}: \

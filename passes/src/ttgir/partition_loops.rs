@@ -265,7 +265,7 @@ fn check_ssa_consumers(lp: MlirOperation, partitions: &[Vec<MlirOperation>]) -> 
                     )
                 })
                 .collect();
-            ttg_dialect::diagnostics::emit_warning_with_notes(
+            tt_dialect::ir::emit_warning_with_notes(
                 location(def),
                 &format!("non-root partition #{index} has direct SSA consumer"),
                 &notes,

@@ -107,6 +107,13 @@ MLIR_CAPI_EXPORTED MlirRewritePattern ttAnyOpRewritePatternCreate(
 MLIR_CAPI_EXPORTED void ttEmitRemark(MlirLocation location,
                                      const char *message);
 
+/* Emits a warning at `location` with `noteCount` notes attached (the C API
+ * only emits errors). */
+MLIR_CAPI_EXPORTED void ttEmitWarningWithNotes(
+    MlirLocation location, MlirStringRef message,
+    const MlirLocation *noteLocations, const MlirStringRef *noteMessages,
+    intptr_t noteCount);
+
 /* Registers the upstream LLVM-dialect transform passes that the C API does
  * not register (llvm-optimize-for-nvvm-target among them) under their
  * flag names, for textual pipelines. */

@@ -23,13 +23,6 @@ MLIR_CAPI_EXPORTED intptr_t nvwsArefTypeGetNumBaseTypes(MlirType type);
 MLIR_CAPI_EXPORTED MlirType nvwsArefTypeGetBaseType(MlirType type,
                                                     intptr_t index);
 
-/* Emits a warning at `location` with `noteCount` notes attached (the C API
- * only emits errors). */
-MLIR_CAPI_EXPORTED void ttgEmitWarningWithNotes(
-    MlirLocation location, MlirStringRef message,
-    const MlirLocation *noteLocations, const MlirStringRef *noteMessages,
-    intptr_t noteCount);
-
 enum TtgEncodingKind {
   TTG_ENC_NONE = 0,
   TTG_ENC_BLOCKED = 1,

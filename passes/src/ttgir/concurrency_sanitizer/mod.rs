@@ -776,7 +776,7 @@ fn float_width(ty: MlirType) -> Option<u32> {
 fn warn(location: mlir_sys::MlirLocation, message: &str) {
     // SAFETY: a live location of the module the pass runs on.
     let location = unsafe { melior::ir::Location::from_raw(location) };
-    ttg_dialect::diagnostics::emit_warning_with_notes(location, message, &[]);
+    tt_dialect::ir::emit_warning_with_notes(location, message, &[]);
 }
 
 /// `values` padded with zeros to the next power of two.
