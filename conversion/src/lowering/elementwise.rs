@@ -216,6 +216,13 @@ pub fn lower<'c, 'a>(
         lw.set(result, values);
         return Ok(());
     }
+    // fp8 conversions a pair of registers at a time, as Triton packs them.
+    if name == "tt.fp_to_fp" && constant_bits == 0 && n % 2 == 0 && operands[0].len() == n {
+        if let Some(values) = fp8_in_pairs(lw, emit, op, &operands[0], element_type)? {
+            lw.set(result, values);
+            return Ok(());
+        }
+    }
     for i in 0..n {
         let representative = i & !constant_bits;
         if representative != i {
@@ -550,6 +557,149 @@ fn fp_to_fp<'c, 'a>(
         // f16 and bf16: through f32, exactly, then rounded to nearest even.
         cast("llvm.fptrunc", cast("llvm.fpext", x, f32), ty)
     })
+}
+
+/// `tt.fp_to_fp` to or from fp8 on a thread's registers two at a time, as
+/// Triton lowers it from sm_89 on: each `cvt` takes or gives an fp8 pair
+/// packed in 16 bits, e5m2 to bf16 goes four at a time through f16's bit
+/// pattern (see [`e5m2_to_bf16`]). `None` where neither side is fp8, the
+/// target lacks the conversions or the pair is not one of these; the
+/// per-element path then converts or refuses.
+fn fp8_in_pairs<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    xs: &[Value<'c, 'a>],
+    ty: Type<'c>,
+) -> Result<Option<Vec<Value<'c, 'a>>>, String> {
+    let src = element_type(ttir::operand(op, 0).ok_or("missing operand")?.r#type());
+    let rtz = ttir::inherent_attribute(op, "rounding")
+        .and_then(ttir::int_value)
+        .is_some_and(|(v, _)| v == 0);
+    if lw.options.compute_capability < 89 || rtz {
+        return Ok(None);
+    }
+    let (i8t, i16t, i32t) = (emit.int_type(8), emit.int_type(16), emit.i32_type());
+    let f16 = Type::parse(emit.context, "f16").expect("f16");
+    let f32 = Type::parse(emit.context, "f32").expect("f32");
+    let cast = |name: &str, v: Value<'c, 'a>, to: Type<'c>| emit.value(name, &[v], to, &[]);
+    let mut values = Vec::with_capacity(xs.len());
+    if let Some(name) = fp8_name(src) {
+        let bits = types::float_bits(ty);
+        if name == "e5m2" && types::is_bf16(ty) && xs.len().is_multiple_of(4) {
+            for quad in xs.chunks(4) {
+                values.extend(e5m2_to_bf16(emit, quad, ty));
+            }
+            return Ok(Some(values));
+        }
+        if !matches!(bits, Some(16 | 32)) {
+            return Ok(None);
+        }
+        let f16x2 = emit.vector_type(2, f16);
+        for pair in xs.chunks(2) {
+            let packed = emit.bitcast(emit.vector_of(pair, i8t), i16t);
+            let halves = emit.pure_asm(
+                &format!("cvt.rn.f16x2.{name}x2 $0, $1;"),
+                "=r,h",
+                &[packed],
+                f16x2,
+            );
+            for half in emit.elements_of(halves, 2, f16) {
+                values.push(match bits {
+                    Some(32) => cast("llvm.fpext", half, f32),
+                    _ if types::is_bf16(ty) => {
+                        cast("llvm.fptrunc", cast("llvm.fpext", half, f32), ty)
+                    }
+                    _ => half,
+                });
+            }
+        }
+        return Ok(Some(values));
+    }
+    let dst = element_type(op.result(0).map_err(|_| "missing result")?.r#type());
+    let Some(name) = fp8_name(dst) else {
+        return Ok(None);
+    };
+    let i8x2 = emit.vector_type(2, i8t);
+    let bits = types::float_bits(src);
+    for pair in xs.chunks(2) {
+        let packed = match bits {
+            Some(16) if !types::is_bf16(src) => emit.pure_asm(
+                &format!("cvt.rn.satfinite.{name}x2.f16x2 $0, $1;"),
+                "=h,r",
+                &[emit.pack_word(pair, f16)],
+                i8x2,
+            ),
+            Some(16 | 32) => {
+                // The first element goes to the low byte: `cvt` puts its
+                // first source in the high one.
+                let words: Vec<Value> = pair
+                    .iter()
+                    .map(|&x| {
+                        let wide = if types::is_bf16(src) {
+                            cast("llvm.fpext", x, f32)
+                        } else {
+                            x
+                        };
+                        emit.bitcast(wide, i32t)
+                    })
+                    .collect();
+                emit.pure_asm(
+                    &format!("cvt.rn.satfinite.{name}x2.f32 $0, $2, $1;"),
+                    "=h,r,r",
+                    &words,
+                    i8x2,
+                )
+            }
+            _ => return Ok(None),
+        };
+        values.extend(emit.elements_of(packed, 2, i8t));
+    }
+    Ok(Some(values))
+}
+
+/// Four e5m2 values to bf16, exactly: each byte becomes the high byte of
+/// its f16 bit pattern, whose magnitude shifted right by three is a bf16
+/// of the same digits 2^112 times too small (f16's exponent bias is 15,
+/// bf16's 127), so one `mul.rn.bf16x2` by 2^112 per pair scales it back,
+/// subnormals included. An all-ones f16 exponent (infinity, NaN) would
+/// come out finite; it is detected (adding 0x0400 to the exponent field
+/// carries into bit 15), widened to a halfword mask with `prmt`'s sign
+/// replication and ORed in as bf16's all-ones exponent.
+fn e5m2_to_bf16<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    quad: &[Value<'c, 'a>],
+    bf16: Type<'c>,
+) -> Vec<Value<'c, 'a>> {
+    const ASM: &str = "{
+.reg .b32 h<2>, m<2>, u<2>, scale;
+mov.b32 scale, 0x77807780;
+prmt.b32 h0, 0, $2, 0x5140;
+prmt.b32 h1, 0, $2, 0x7362;
+and.b32 m0, h0, 0x7fff7fff;
+and.b32 m1, h1, 0x7fff7fff;
+shr.b32 m0, m0, 3;
+shr.b32 m1, m1, 3;
+lop3.b32 m0, m0, 0x80008000, h0, 0xf8;
+lop3.b32 m1, m1, 0x80008000, h1, 0xf8;
+mul.rn.bf16x2 m0, m0, scale;
+mul.rn.bf16x2 m1, m1, scale;
+and.b32 u0, h0, 0x7c007c00;
+and.b32 u1, h1, 0x7c007c00;
+add.u32 u0, u0, 0x04000400;
+add.u32 u1, u1, 0x04000400;
+prmt.b32 u0, u0, 0, 0xbb99;
+prmt.b32 u1, u1, 0, 0xbb99;
+lop3.b32 $0, m0, u0, 0x7f807f80, 0xf8;
+lop3.b32 $1, m1, u1, 0x7f807f80, 0xf8;
+}";
+    let i8t = emit.int_type(8);
+    let pair = emit.vector_type(2, bf16);
+    let packed = emit.pack_word(quad, i8t);
+    let halves = emit.pure_asm(ASM, "=r,=r,r", &[packed], emit.struct_type(&[pair, pair]));
+    (0..2)
+        .flat_map(|i| emit.elements_of(emit.extract(halves, i, pair), 2, bf16))
+        .collect()
 }
 
 fn ex2<'c, 'a>(emit: &Emitter<'c, 'a>, x: Value<'c, 'a>) -> Value<'c, 'a> {
