@@ -156,6 +156,10 @@ def loop_configs():
         add(64, 128, 32, dtype, 4, 4, reduce=True)
         add(16, 16, 32 if dtype == "i8" else 16, dtype, 4, 3, trans_b=True, mask=True)
     add(64, 64, 32, "fp32", 4, 3, precision="ieee")
+    # B's N-major buffer (K contiguous) of 512 rows: wgmma reads it as two
+    # groups of 256 rows; one warp group or two side by side along N.
+    add(64, 512, 64, "fp16", 4, 2, trans_b=True)
+    add(64, 512, 64, "bf16", 8, 2, trans_b=True)
     add(32, 32, 16, "fp16", 4, 3, batch=2)
     for m, d, bn, warps in [(64, 64, 64, 4), (128, 64, 64, 8), (128, 128, 32, 8)]:
         sig = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp32", "N_CTX": "i32"}

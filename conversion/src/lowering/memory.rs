@@ -520,7 +520,14 @@ fn nvmma_offset<'c, 'a>(
         emit.urem_by(within, chunk),
     );
     let block = emit.mul_by(emit.udiv_by(column, l.row_elements), l.block_elements());
-    Ok(emit.add(emit.add(block, emit.mul_by(row, l.row_elements)), swizzled))
+    let in_block = if l.block_rows < l.rows {
+        let group = emit.mul_by(emit.udiv_by(row, l.block_rows), l.block_rows * l.columns);
+        let rest = emit.urem_by(row, l.block_rows);
+        emit.add(group, emit.mul_by(rest, l.row_elements))
+    } else {
+        emit.mul_by(row, l.row_elements)
+    };
+    Ok(emit.add(emit.add(block, in_block), swizzled))
 }
 
 /// A map from a view's coordinates to the offsets of its elements.
@@ -555,12 +562,7 @@ fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
         Some(Layout::NvmmaShared { .. }) => {
             let l = Nvmma::of(desc)?;
             Ok(Box::new(move |c: &[i64]| {
-                let (column, row) = (c[l.inner], c[1 - l.inner]);
-                let chunk = 128 / l.element_bits;
-                let within = column % l.row_elements;
-                let phase = row / (128 / l.swizzle) % (l.swizzle / 16);
-                let swizzled = ((within / chunk) ^ phase) * chunk + within % chunk;
-                column / l.row_elements * l.block_elements() + row * l.row_elements + swizzled
+                l.offset(c[1 - l.inner], c[l.inner])
             }))
         }
         _ => Err("only swizzled and NVMMA shared layouts are supported yet".into()),

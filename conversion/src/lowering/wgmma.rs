@@ -289,6 +289,14 @@ pub fn warp_group_dot<'c, 'a>(
     // block (M/N-major: rows are K; blocks and tiles nest).
     let runtime = |o: &Operand, warp_index: Value<'c, 'a>, per_warp: i64, warps: i64| {
         if o.k_major() {
+            // Linear in the warp's index while its rows stay in one group
+            // of column blocks or step over whole groups.
+            let group = o.layout.block_rows;
+            if per_warp % group != 0 && per_warp * warps > group {
+                return Err(format!(
+                    "wgmma tiles of {per_warp} M/N elements over {warps} warp groups in {group}-row groups are not supported yet"
+                ));
+            }
             return Ok(emit.mul_by(warp_index, o.offset(per_warp, 0) >> 4));
         }
         let (row, span) = (o.layout.row_elements, per_warp * warps);

@@ -1129,11 +1129,20 @@ pub fn tma_block_shape(
 }
 
 /// An NVMMA shared layout (the swizzles of wgmma and TMA) over a 2-D
-/// view: rows of the contiguous dimension, `swizzle` bytes each, eight
-/// rows to a swizzle pattern; the 16-byte chunks of row `r` permuted by
-/// `(r / per_phase) % max_phase` (per_phase = 128 / swizzle, max_phase =
-/// swizzle / 16). A contiguous dimension longer than a row is cut into
-/// column blocks of `swizzle` bytes, each holding every row.
+/// allocation: rows of the contiguous dimension, `swizzle` bytes each,
+/// eight rows to a swizzle pattern; the 16-byte chunks of row `r` permuted
+/// by `(r / per_phase) % max_phase` (per_phase = 128 / swizzle, max_phase
+/// = swizzle / 16). A contiguous dimension longer than a row is cut into
+/// column blocks of `swizzle` bytes. Triton lays the buffer out in TMA
+/// boxes of at most 256 rows, the boxes along dimension 0 first: a column
+/// block holds every row unless the layout is transposed with more than
+/// 256 rows, where each group of 256 rows holds all its column blocks
+/// before the next group starts.
+///
+/// A view is read through its allocation's geometry (the allocation
+/// shape's last two dimensions), element (r, c) of the view where element
+/// (r, c) of the allocation would be, relative to the view's base, as
+/// Triton addresses a sub-tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Nvmma {
     /// The bytes of a row (32, 64 or 128; 0 is not swizzled).
@@ -1142,8 +1151,12 @@ pub struct Nvmma {
     pub inner: usize,
     /// Elements of the contiguous dimension in one row.
     pub row_elements: i64,
-    /// Rows: the extent of the other dimension.
+    /// Rows: the allocation's extent of the other dimension.
     pub rows: i64,
+    /// The allocation's extent of the contiguous dimension.
+    pub columns: i64,
+    /// Rows a column block holds before the next block starts.
+    pub block_rows: i64,
     pub element_bits: i64,
 }
 
@@ -1172,38 +1185,73 @@ impl Nvmma {
                     .into(),
             );
         }
-        let inner = if transposed { 0 } else { 1 };
-        let swizzle = swizzling_byte_width as i64;
-        let element_bits = element_bit_width as i64;
-        let row_elements = swizzle * 8 / element_bits;
-        let rows = desc.shape[1 - inner];
-        if desc.shape[inner] % row_elements != 0 || rows % 8 != 0 || rows > 256 {
-            return Err(format!(
-                "a {}x{} view of an NVMMA shared layout with {swizzle}-byte rows is not supported yet",
-                desc.shape[0], desc.shape[1]
-            ));
+        let alloc = match desc.alloc_shape.len() {
+            n if n >= 2 => [desc.alloc_shape[n - 2], desc.alloc_shape[n - 1]],
+            _ => [desc.shape[0], desc.shape[1]],
+        };
+        let layout = Self::new(
+            alloc,
+            swizzling_byte_width as i64,
+            transposed,
+            element_bit_width as i64,
+        );
+        match layout {
+            Some(layout) if desc.shape[0] <= alloc[0] && desc.shape[1] <= alloc[1] => Ok(layout),
+            _ => Err(format!(
+                "a {}x{} view of a {}x{} NVMMA shared buffer with {swizzling_byte_width}-byte rows is not supported yet",
+                desc.shape[0], desc.shape[1], alloc[0], alloc[1]
+            )),
         }
-        Ok(Nvmma {
+    }
+
+    /// The layout of a 2-D allocation of shape `alloc`, rows of `swizzle`
+    /// bytes (32, 64 or 128), `None` where its extents do not tile.
+    pub fn new(alloc: [i64; 2], swizzle: i64, transposed: bool, element_bits: i64) -> Option<Self> {
+        let inner = if transposed { 0 } else { 1 };
+        let row_elements = swizzle * 8 / element_bits;
+        let (rows, columns) = (alloc[1 - inner], alloc[inner]);
+        let block_rows = if transposed { rows.min(256) } else { rows };
+        if row_elements <= 0
+            || columns % row_elements != 0
+            || rows % 8 != 0
+            || rows % block_rows != 0
+        {
+            return None;
+        }
+        Some(Nvmma {
             swizzle,
             inner,
             row_elements,
             rows,
+            columns,
+            block_rows,
             element_bits,
         })
     }
 
-    /// Elements of one column block (every row, one swizzle width).
+    /// Elements of one column block (its rows, one swizzle width).
     pub fn block_elements(&self) -> i64 {
-        self.rows * self.row_elements
+        self.block_rows * self.row_elements
     }
 
     /// Where element (`row`, `column`) lives before the swizzle, in
     /// elements from the view's base (`column` along the contiguous
     /// dimension).
     pub fn unswizzled(&self, row: i64, column: i64) -> i64 {
-        column / self.row_elements * self.block_elements()
-            + row * self.row_elements
+        row / self.block_rows * self.block_rows * self.columns
+            + column / self.row_elements * self.block_elements()
+            + row % self.block_rows * self.row_elements
             + column % self.row_elements
+    }
+
+    /// Where element (`row`, `column`) lives, in elements from the view's
+    /// base: [`Nvmma::unswizzled`] with the row's 16-byte chunks permuted.
+    pub fn offset(&self, row: i64, column: i64) -> i64 {
+        let chunk = 128 / self.element_bits;
+        let within = column % self.row_elements;
+        let phase = row / (128 / self.swizzle) % (self.swizzle / 16);
+        let swizzled = ((within / chunk) ^ phase) * chunk + within % chunk;
+        self.unswizzled(row, column) - within + swizzled
     }
 }
 
@@ -1239,6 +1287,40 @@ mod tests {
             dot_operand_swizzle(0, 2, &[16, 32], &[1, 0], 16, true),
             (8, 2, 4)
         );
+    }
+
+    #[test]
+    fn nvmma_offsets_match_the_linear_layout() {
+        // Every element's offset, against Triton's linear layout of the
+        // same buffer: tall transposed buffers (256-row groups), tall
+        // row-major ones, several swizzles and element widths.
+        for (alloc, swizzle, transposed, bits) in [
+            ([64, 512], 128, true, 16),
+            ([128, 1024], 64, true, 8),
+            ([512, 64], 128, false, 16),
+            ([128, 128], 128, true, 16),
+            ([64, 256], 32, false, 32),
+            ([32, 64], 64, true, 16),
+        ] {
+            let nvmma = Nvmma::new(alloc, swizzle, transposed, bits).expect("tiles");
+            let linear = crate::to_linear::nvmma_shared_to_linear(
+                &alloc,
+                swizzle as u32,
+                transposed,
+                bits as u32,
+                false,
+            )
+            .expect("a layout");
+            for offset in 0..(alloc[0] * alloc[1]) as i32 {
+                let at = linear.apply_index(&[offset]);
+                let (row, column) = (at[1 - nvmma.inner], at[nvmma.inner]);
+                assert_eq!(
+                    nvmma.offset(i64::from(row), i64::from(column)),
+                    i64::from(offset),
+                    "{alloc:?} swizzle {swizzle} transposed {transposed} at {at:?}"
+                );
+            }
+        }
     }
 
     #[test]

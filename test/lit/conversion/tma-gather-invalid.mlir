@@ -79,7 +79,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
   tt.func @narrower_than_swizzle(%d: !tt.tensordesc<tensor<1x32xbf16, #nvmma>>, %bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %rows: tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>, %y: i32, %buf: !ttg.memdesc<32x32xbf16, #nvmma, #smem, mutable>, %p: i1) {
-    // expected-error @+1 {{a 32x32 view of an NVMMA shared layout with 128-byte rows is not supported yet}}
+    // expected-error @+1 {{a 32x32 view of a 32x32 NVMMA shared buffer with 128-byte rows is not supported yet}}
     ttng.async_tma_gather %d[%rows, %y] %buf, %bar, %p : !tt.tensordesc<tensor<1x32xbf16, #nvmma>>, tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>, i32, !ttg.memdesc<1xi64, #bar, #smem, mutable>, !ttg.memdesc<32x32xbf16, #nvmma, #smem, mutable>, i1
     tt.return
   }
