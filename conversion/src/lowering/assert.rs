@@ -1,6 +1,6 @@
 //! `tt.assert` as CUDA's `__assertfail`: a thread whose condition is false
 //! for any element it holds branches to a block that calls
-//! `__assertfail(message, file, line, function, 1)`, then rejoins; a CTA
+//! `__assertfail(message, file, line, "unknown", 1)`, then rejoins; a CTA
 //! barrier follows so no thread runs ahead of a failing one.
 //!
 //! An assertion inside the combine region of a `tt.reduce` or `tt.scan`
@@ -44,18 +44,6 @@ fn file_and_line(location: Location) -> (String, i64) {
             mlir_sys::mlirLocationFileLineColRangeGetStartLine(raw) as i64,
         )
     }
-}
-
-/// The name of the function around `op`, or `unknown`.
-fn function_name(op: OperationRef) -> String {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        if let Some(name) = ttir::inherent_attribute(p, "sym_name").and_then(ttir::string_value) {
-            return name;
-        }
-        parent = p.parent_operation();
-    }
-    "unknown".into()
 }
 
 /// Whether `op`'s condition is false for any element this thread holds.
@@ -128,7 +116,6 @@ pub(super) fn raise<'c, 'a>(
         .and_then(ttir::string_value)
         .ok_or("the message attribute is missing")?;
     let (file, line) = file_and_line(op.location());
-    let function = function_name(op);
 
     let (fail_block, continuation) = lw.split_block(emit);
     emit.cond_br(failed, &fail_block, &continuation)?;
@@ -137,7 +124,8 @@ pub(super) fn raise<'c, 'a>(
     lw.declare_function("__assertfail", "!llvm.func<void (ptr, ptr, i32, ptr, i64)>");
     let message = lw.string_global(&fail, "assertMessage_", &message);
     let file = lw.string_global(&fail, "assertFile_", &file);
-    let function = lw.string_global(&fail, "assertFunc_", &function);
+    // Triton 3.6 names no function (its locations carry none).
+    let function = lw.string_global(&fail, "assertFunc_", "unknown");
     let line = fail.i32(line);
     let char_size = fail.int(fail.int_type(64), 1);
     fail.call(

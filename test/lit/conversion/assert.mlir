@@ -8,7 +8,7 @@
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-DAG: llvm.mlir.global internal constant @assertMessage_0("x must be positive\00")
   // CHECK-DAG: llvm.mlir.global internal constant @assertFile_0("kernels.py\00")
-  // CHECK-DAG: llvm.mlir.global internal constant @assertFunc_0("check\00")
+  // CHECK-DAG: llvm.mlir.global internal constant @assertFunc_0("unknown\00")
   // CHECK-DAG: llvm.mlir.global internal constant @assertMessage_1("scalar\00")
   // CHECK-DAG: llvm.mlir.global internal constant @assertFile_1("lib.py\00")
   // CHECK-DAG: llvm.mlir.global internal constant @assertFile_2("unknown\00")
