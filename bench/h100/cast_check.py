@@ -1,6 +1,7 @@
-"""fp8 conversions (`tt.fp_to_fp`) on the H100, every fp8 value, both compilers.
+"""Casts lowered a few registers at a time, on the H100, every input value, both compilers.
 
-Upcasts: all 256 bit patterns of e5m2 and e4m3fn to f16, bf16 and f32.
+Upcasts: all 256 bit patterns of e5m2 and e4m3fn to f16, bf16 and f32
+(`tt.fp_to_fp`), and every int8 to bf16 (`arith.sitofp`).
 Downcasts (round to nearest even, the default): f16, bf16 and f32 inputs
 (every fp8 value, the midpoints between neighbours, values beyond the
 largest finite one, infinities and NaN) to e5m2 and e4m3fn. Each kernel is
@@ -12,9 +13,9 @@ Triton's own result is printed beside it (3.6 turns e5m2 infinities and
 NaNs into finite bf16 values). Downcasts saturate in both compilers
 (`satfinite`), unlike torch, so ours must equal Triton's bit for bit.
 
-usage: python3 fp8_check.py
+usage: python3 cast_check.py
 
-Prints `FP8 src -> dst PASS|FAIL ...` per conversion and a total; exits 1
+Prints `CAST src -> dst PASS|FAIL ...` per conversion and a total; exits 1
 when one fails."""
 
 import os
@@ -58,6 +59,7 @@ def cases():
         for wide_name, wide in WIDE.items():
             yield f"{name} -> {wide_name}", upcast_inputs(fp8), wide
             yield f"{wide_name} -> {name}", downcast_inputs(fp8, wide), fp8
+    yield "i8 -> bf16", torch.arange(-128, 128, dtype=torch.int8).cuda(), torch.bfloat16
 
 
 def child(mode, path):
@@ -98,19 +100,19 @@ def main():
         ours, theirs = out["ours"][name], out["triton"][name]
         if dtype in FP8.values():
             ok = bool((bits(ours) == bits(theirs)).all())
-            print(f"FP8 {name} {'PASS' if ok else 'FAIL'} (bitwise against Triton)")
+            print(f"CAST {name} {'PASS' if ok else 'FAIL'} (bitwise against Triton)")
         else:
             want = x.cpu().to(dtype)
             ok = same(ours, want)
             triton_ok = same(theirs, want)
-            print(f"FP8 {name} {'PASS' if ok else 'FAIL'} (against torch; Triton "
+            print(f"CAST {name} {'PASS' if ok else 'FAIL'} (against torch; Triton "
                   f"{'agrees' if triton_ok else 'differs'})")
             if not ok:
                 bad = ~((ours.float() == want.float()) | (torch.isnan(ours.float()) & torch.isnan(want.float())))
                 print("   first inputs that differ:", bits(x.cpu())[bad][:8].tolist())
         failed += not ok
     total = sum(1 for _ in cases())
-    print(f"FP8 total {total - failed} of {total} pass")
+    print(f"CAST total {total - failed} of {total} pass")
     sys.exit(1 if failed else 0)
 
 

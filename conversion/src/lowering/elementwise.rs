@@ -216,6 +216,21 @@ pub fn lower<'c, 'a>(
         lw.set(result, values);
         return Ok(());
     }
+    // i8 to bf16 four registers at a time, as Triton converts them.
+    if name == "arith.sitofp"
+        && constant_bits == 0
+        && n.is_multiple_of(4)
+        && operands[0].len() == n
+        && types::is_bf16(element_type)
+        && source.is_some_and(|t| t.to_string() == "i8")
+    {
+        let values = operands[0]
+            .chunks(4)
+            .flat_map(|quad| i8_to_bf16(lw, emit, quad, element_type))
+            .collect();
+        lw.set(result, values);
+        return Ok(());
+    }
     // fp8 conversions a pair of registers at a time, as Triton packs them.
     if name == "tt.fp_to_fp" && constant_bits == 0 && n % 2 == 0 && operands[0].len() == n {
         if let Some(values) = fp8_in_pairs(lw, emit, op, &operands[0], element_type)? {
@@ -656,6 +671,53 @@ fn fp8_in_pairs<'c, 'a>(
         values.extend(emit.elements_of(packed, 2, i8t));
     }
     Ok(Some(values))
+}
+
+/// Four i8 values to bf16, exactly (every i8 is a bf16). From sm_90 on,
+/// each byte becomes the low mantissa byte of a bf16 with exponent 2^7
+/// (high byte 0x43): its seven low bits make `128 + low`, and its sign bit,
+/// kept alone, makes 128 or 256; one `sub.bf16x2` per pair leaves the
+/// value. Before, each byte goes through f32 and the pairs' high halves
+/// are packed (`cvt.rn.f32.s8`, `prmt`).
+fn i8_to_bf16<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    quad: &[Value<'c, 'a>],
+    bf16: Type<'c>,
+) -> Vec<Value<'c, 'a>> {
+    const HOPPER: &str = "{
+.reg .b32 lo, hi, lo_low, hi_low, lo_sign, hi_sign;
+prmt.b32 lo, $2, 0x43, 0x4140;
+prmt.b32 hi, $2, 0x43, 0x4342;
+and.b32 lo_low, lo, 0xff7fff7f;
+and.b32 hi_low, hi, 0xff7fff7f;
+and.b32 lo_sign, lo, 0xff80ff80;
+and.b32 hi_sign, hi, 0xff80ff80;
+sub.bf16x2 $0, lo_low, lo_sign;
+sub.bf16x2 $1, hi_low, hi_sign;
+}";
+    const AMPERE: &str = "{
+.reg .s8 b<4>;
+.reg .f32 w<4>;
+mov.b32 {b0, b1, b2, b3}, $2;
+cvt.rn.f32.s8 w0, b0;
+cvt.rn.f32.s8 w1, b1;
+cvt.rn.f32.s8 w2, b2;
+cvt.rn.f32.s8 w3, b3;
+prmt.b32 $0, w0, w1, 0x7632;
+prmt.b32 $1, w2, w3, 0x7632;
+}";
+    let asm = if lw.options.compute_capability >= 90 {
+        HOPPER
+    } else {
+        AMPERE
+    };
+    let pair = emit.vector_type(2, bf16);
+    let packed = emit.pack_word(quad, emit.int_type(8));
+    let halves = emit.pure_asm(asm, "=r,=r,r", &[packed], emit.struct_type(&[pair, pair]));
+    (0..2)
+        .flat_map(|i| emit.elements_of(emit.extract(halves, i, pair), 2, bf16))
+        .collect()
 }
 
 /// Four e5m2 values to bf16, exactly: each byte becomes the high byte of
