@@ -1076,7 +1076,9 @@ fn vector_basis(src: &Flat, dst: &Flat, bits: u32, dim: u32) -> Vec<u32> {
     };
     let is_prefix = |vb: &[u32], regs: &[u32]| regs.starts_with(vb);
     let mut vec_src = true;
-    if (1u32 << vbasis.len()) * bits < 32 {
+    // Up to a whole word (Triton 3.6 also chooses the side when the common
+    // vector is exactly 32 bits; later Triton only below).
+    if (1u32 << vbasis.len()) * bits <= 32 {
         let mut src_prefix = is_prefix(&vbasis, &reg_src);
         let mut dst_prefix = is_prefix(&vbasis, &reg_dst);
         if !vbasis.is_empty() && !src_prefix && !dst_prefix {

@@ -150,3 +150,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.shar
     tt.return
   }
 }
+
+// -----
+
+// One 32-bit element per thread in, eight out, four elements apart and
+// broadcast over eight lanes: the scratch is laid out for the side with
+// registers to vectorise, so each thread reads its eight in two 16-byte
+// loads (Triton 3.6 chooses the side even when the vector is one word).
+#one = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#rows = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32} {
+  // CHECK-LABEL: llvm.func @vectorise_the_reading_side
+  // CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
+  // CHECK-COUNT-2: llvm.load {{.*}} -> vector<4xi32>
+  // CHECK-NOT: llvm.load
+  tt.func @vectorise_the_reading_side(%src: tensor<32xi32, #one>, %out: tensor<32x!tt.ptr<i32>, #ttg.slice<{dim = 1, parent = #rows}>>) {
+    %cvt = ttg.convert_layout %src : tensor<32xi32, #one> -> tensor<32xi32, #ttg.slice<{dim = 1, parent = #rows}>>
+    tt.store %out, %cvt : tensor<32x!tt.ptr<i32>, #ttg.slice<{dim = 1, parent = #rows}>>
+    tt.return
+  }
+}
