@@ -617,6 +617,99 @@ pub(super) fn linear_offsets(desc: &MemDesc) -> Result<Option<Vec<Vec<i64>>>, St
     Ok(Some(bases))
 }
 
+/// How many consecutive registers of the tensor layout `dist` one vector
+/// access of the shared view `desc` moves (a power of two, at most 16
+/// bytes): the first register bits must step through consecutive offsets
+/// and every other bit (the remaining registers, lanes, warps) keep the
+/// group's start a multiple of the width, as Triton vectorises its shared
+/// loads and stores. 1 where the view's offsets are not linear over its
+/// coordinates' bits or the element is not 8, 16, 32 or 64 bits wide.
+fn shared_vector(dist: &Distributed, desc: &MemDesc, element: Type) -> Result<usize, String> {
+    let bits = types::bit_width(element);
+    if types::float_bits(element).is_none() && tt_dialect::ir::int_width(element).is_none()
+        || ![8, 16, 32, 64].contains(&bits)
+    {
+        return Ok(1);
+    }
+    let Some(bases) = linear_offsets(desc)? else {
+        return Ok(1);
+    };
+    let layout = &dist.layout;
+    let dims: Vec<Option<usize>> = layout
+        .outs()
+        .iter()
+        .map(|(name, _)| {
+            name.strip_prefix("dim")
+                .and_then(|d| d.parse::<usize>().ok())
+                .filter(|&d| d < bases.len())
+        })
+        .collect();
+    let offset_of = |basis: &[i32]| -> Option<i64> {
+        let mut offset = 0;
+        for (&c, d) in basis.iter().zip(&dims) {
+            let along = &bases[(*d)?];
+            for (k, b) in along.iter().enumerate() {
+                if c >> k & 1 == 1 {
+                    offset ^= b;
+                }
+            }
+            if c >> along.len() != 0 {
+                return None;
+            }
+        }
+        Some(offset)
+    };
+    let registers: Option<Vec<i64>> = layout
+        .bases("register")
+        .iter()
+        .map(|b| offset_of(b))
+        .collect();
+    let others: Option<Vec<i64>> = ["lane", "warp", "block"]
+        .iter()
+        .flat_map(|name| layout.bases(name))
+        .map(|b| offset_of(b))
+        .collect();
+    let (Some(registers), Some(others)) = (registers, others) else {
+        return Ok(1);
+    };
+    let most = (128 / bits).trailing_zeros() as usize;
+    let mut k = 0;
+    while k < most && k < registers.len() && registers[k] == 1 << k {
+        k += 1;
+    }
+    while k > 0
+        && registers[k..]
+            .iter()
+            .chain(&others)
+            .any(|o| o & ((1 << k) - 1) != 0)
+    {
+        k -= 1;
+    }
+    Ok(1 << k)
+}
+
+/// The type one shared access of `vec` elements moves, whole 32-bit words
+/// where narrower elements fill some (Triton's packing), and its
+/// `alignment` attribute: the access's size, which [`shared_vector`] keeps
+/// its offsets a multiple of.
+fn shared_access_type<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    element: Type<'c>,
+    vec: usize,
+) -> (Type<'c>, (&'static str, melior::ir::Attribute<'c>)) {
+    let bits = types::bit_width(element) as usize;
+    let total = bits * vec;
+    let moved = if vec == 1 {
+        element
+    } else if bits < 32 && total >= 32 {
+        emit.vector_type((total / 32) as u64, emit.i32_type())
+    } else {
+        emit.vector_type(vec as u64, element)
+    };
+    let alignment = emit.attr(&format!("{} : i64", total.div_ceil(8)));
+    (moved, ("alignment", alignment))
+}
+
 /// `ttg.local_alloc`: the buffer at its allocated offset; an initial value
 /// is stored into it.
 pub fn local_alloc<'c, 'a>(
@@ -653,11 +746,14 @@ fn store_shared<'c, 'a>(
         return Ok(());
     }
     let coordinates = lw.coordinates(emit, src.r#type())?;
+    let vec = shared_vector(&*lw.distributed(src.r#type())?, &desc, element)?;
     lw.shared_access(emit, Access::Write(span));
-    for (v, c) in values.iter().zip(&coordinates) {
+    let (moved, alignment) = shared_access_type(emit, element, vec);
+    for (group, c) in values.chunks(vec).zip(coordinates.iter().step_by(vec)) {
         let offset = shared_offset(emit, &desc, c)?;
         let address = emit.gep(base, offset, element);
-        emit.op("llvm.store", &[*v, address], &[], &[]);
+        let value = emit.bitcast(emit.vector_of(group, element), moved);
+        emit.op("llvm.store", &[value, address], &[], &[alignment]);
     }
     Ok(())
 }
@@ -795,11 +891,19 @@ pub fn local_load<'c, 'a>(
         return Ok(());
     }
     let coordinates = lw.coordinates(emit, ty)?;
+    let vec = shared_vector(&*lw.distributed(ty)?, &desc, element)?;
+    let (moved, alignment) = shared_access_type(emit, element, vec);
+    let elements = if vec == 1 {
+        element
+    } else {
+        emit.vector_type(vec as u64, element)
+    };
     let mut values = Vec::with_capacity(coordinates.len());
-    for c in &coordinates {
+    for c in coordinates.iter().step_by(vec) {
         let offset = shared_offset(emit, &desc, c)?;
         let address = emit.gep(base, offset, element);
-        values.push(emit.value("llvm.load", &[address], element, &[]));
+        let value = emit.value("llvm.load", &[address], moved, &[alignment]);
+        values.extend(emit.elements_of(emit.bitcast(value, elements), vec, element));
     }
     lw.set(result(op), values);
     Ok(())

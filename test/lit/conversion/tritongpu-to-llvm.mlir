@@ -1159,7 +1159,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[ROWOFF:.*]] = llvm.mul %[[ONE]], %[[ROWLEN]]
 // CHECK: %[[ROW:.*]] = llvm.getelementptr %{{.*}}[%[[ROWOFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[ROW]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i16
-// CHECK: llvm.load %[[ADDR]] : !llvm.ptr<3> -> i16
+// CHECK: llvm.load %[[ADDR]] {alignment = 2 : i64} : !llvm.ptr<3> -> i16
   tt.func public @reinterpret(%p: tensor<128x!tt.ptr<i16>, #blocked>) {
     %c1 = arith.constant 1 : i32
     %buf = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<2x64xf32, #shared2, #smem, mutable>
@@ -1267,6 +1267,46 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %d = tt.dot %a, %b, %c : tensor<16x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>> * tensor<32x8xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 8}>> -> tensor<16x8xf32, #mma>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x8x!tt.ptr<f32>, #mma>
     tt.store %ps, %d : tensor<16x8x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// ttg.local_load and ttg.local_store move a thread's registers in vectors
+// where they sit at consecutive offsets, at most 16 bytes, in whole words
+// for narrow elements: eight i8 of a row as two words; four i32 at a time;
+// under a swizzle of 4-element groups, four f16 (the group) at a time.
+#rows8 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows16 = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#plain = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#swizzled = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @vector_load_i8
+  // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+  // CHECK: llvm.bitcast %{{.*}} : vector<2xi32> to vector<8xi8>
+  // CHECK-NOT: llvm.load
+  tt.func @vector_load_i8(%buf: !ttg.memdesc<32x32xi8, #plain, #smem>, %out: tensor<32x32x!tt.ptr<i8>, #rows8>) {
+    %v = ttg.local_load %buf : !ttg.memdesc<32x32xi8, #plain, #smem> -> tensor<32x32xi8, #rows8>
+    tt.store %out, %v : tensor<32x32x!tt.ptr<i8>, #rows8>
+    tt.return
+  }
+
+  // CHECK-LABEL: llvm.func @vector_store_i32
+  // CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  tt.func @vector_store_i32(%v: tensor<32x64xi32, #rows16>) {
+    %buf = ttg.local_alloc %v {allocation.offset = 0 : i32} : (tensor<32x64xi32, #rows16>) -> !ttg.memdesc<32x64xi32, #plain, #smem>
+    tt.return
+  }
+
+  // CHECK-LABEL: llvm.func @vector_load_swizzled
+  // CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+  // CHECK-NOT: llvm.load
+  tt.func @vector_load_swizzled(%buf: !ttg.memdesc<32x64xf16, #swizzled, #smem>, %out: tensor<32x64x!tt.ptr<f16>, #rows8>) {
+    %v = ttg.local_load %buf : !ttg.memdesc<32x64xf16, #swizzled, #smem> -> tensor<32x64xf16, #rows8>
+    tt.store %out, %v : tensor<32x64x!tt.ptr<f16>, #rows8>
     tt.return
   }
 }
