@@ -195,24 +195,15 @@ fn is_warp_specialized(for_op: MlirOperation) -> bool {
     false
 }
 
-/// The operand group of an MMAv5 op's accumulator `d` (after `a`, `b`).
-const MMA_D: usize = 2;
-
-/// An MMAv5 op's `useD` flag: the group after `d`, the optional token and
-/// (scaled) `a_scale`, `b_scale`.
+/// An MMAv5 op's `useD` flag.
 fn mma_use_flag(mma: MlirOperation) -> Option<MlirValue> {
-    let segment = if ir::is(mma, "ttng.tc_gen5_mma_scaled") {
-        6
-    } else {
-        4
-    };
-    pl::optional_operand(mma, segment)
+    pl::optional_operand(mma, pl::mma_v5_use_d_segment(mma))
 }
 
 /// The `ttng.tmem_alloc` outside the loop that holds the accumulator, if
 /// the accumulator is one.
 fn hoisted_acc_alloc(for_op: MlirOperation, mma: MlirOperation) -> Option<MlirOperation> {
-    let acc = pl::optional_operand(mma, MMA_D)?;
+    let acc = pl::optional_operand(mma, pl::MMA_V5_D)?;
     ir::defining_op(acc)
         .filter(|&alloc| ir::is(alloc, "ttng.tmem_alloc") && !ir::is_ancestor(for_op, alloc))
 }

@@ -16,10 +16,14 @@
 //! - an iter-arg accumulator whose initial value is zero carries a flag
 //!   that is false on the first iteration and true after.
 //!
-//! Dots that already have a non-constant or false `useC` are left alone.
+//! Blackwell's MMAs (`ttng.tc_gen5_mma`, `_scaled`) are handled the same
+//! way through their `useD` flag, their accumulator being the tensor that
+//! the `ttng.tmem_alloc` beside them in the loop starts the tensor-memory
+//! buffer from.
+//!
+//! Dots that already have a non-constant or false flag are left alone.
 //! As in Triton, the pass ends with a greedy fold over the module, which
-//! also erases dead ops. Blackwell's MMA ops (`ttng.tc_gen5_*`), which
-//! Triton also handles here, are refused with a located error.
+//! also erases dead ops.
 
 use melior::ir::operation::OperationRef;
 use mlir_sys::{MlirOperation, MlirValue};
@@ -28,6 +32,7 @@ use tt_dialect::rewrite::Greedy;
 
 use crate::rust_pass::{fail, PassResult, RustPass};
 use crate::ttgir::pipeline_lower::is_zero_constant;
+use crate::ttgir::pipelining as pl;
 use crate::ttir::loop_support::{ir, scf};
 
 /// The pass.
@@ -49,21 +54,11 @@ fn run(module: OperationRef) -> PassResult {
     let dots = ir::collect_post(module, &|op| {
         ir::is(op, "ttng.warp_group_dot") || ir::name(op).starts_with("ttng.tc_gen5_mma")
     });
-    if let Some(mma) = dots.iter().find(|op| !ir::is(**op, "ttng.warp_group_dot")) {
-        return Err(fail(
-            // SAFETY: a live op of the module.
-            unsafe { OperationRef::from_raw(*mma) },
-            &format!(
-                "'{}' does not support Blackwell MMA ops ('{}') yet",
-                PASS.argument,
-                ir::name(*mma)
-            ),
-        ));
-    }
     for dot in dots {
-        if !needs_partial_accumulator(dot) {
-            optimize(dot);
+        if !is_mma_v5(dot) && needs_partial_accumulator(dot) {
+            continue;
         }
+        optimize(dot);
     }
     // Triton ends with a greedy rewrite (its patterns are Blackwell's),
     // which folds what the rewrite left (a `select(c, true, false)` is `c`)
@@ -103,12 +98,24 @@ fn needs_partial_accumulator(dot: MlirOperation) -> bool {
     fp8 && f32_acc && shape.get(1).is_some_and(|&k| max_imprecise <= k)
 }
 
-fn use_c(dot: MlirOperation) -> Option<MlirValue> {
-    (ir::operand_count(dot) > USE_C).then(|| ir::operand(dot, USE_C))
+fn is_mma_v5(dot: MlirOperation) -> bool {
+    ir::name(dot).starts_with("ttng.tc_gen5_mma")
 }
 
-fn set_use_c(dot: MlirOperation, flag: MlirValue) {
-    if ir::operand_count(dot) > USE_C {
+/// The dot's flag that says whether it adds its accumulator: a warp-group
+/// dot's `useC`, an MMAv5's `useD`.
+fn use_flag(dot: MlirOperation) -> Option<MlirValue> {
+    if is_mma_v5(dot) {
+        pl::optional_operand(dot, pl::mma_v5_use_d_segment(dot))
+    } else {
+        (ir::operand_count(dot) > USE_C).then(|| ir::operand(dot, USE_C))
+    }
+}
+
+fn set_use_flag(dot: MlirOperation, flag: MlirValue) {
+    if is_mma_v5(dot) {
+        pl::set_optional_operand(dot, pl::mma_v5_use_d_segment(dot), flag);
+    } else if ir::operand_count(dot) > USE_C {
         ir::set_operand(dot, USE_C, flag);
     } else {
         let mut operands = ir::operands(dot);
@@ -118,6 +125,21 @@ fn set_use_c(dot: MlirOperation, flag: MlirValue) {
             mlir_sys::mlirOperationSetOperands(dot, operands.len() as isize, operands.as_ptr())
         };
     }
+}
+
+/// Triton's `getAccumulatorUseAndDef`, the use: a warp-group dot's
+/// accumulator operand; for an MMAv5, the tensor its `ttng.tmem_alloc`
+/// (in the dot's region) starts the accumulator buffer from.
+fn accumulator(dot: MlirOperation) -> Option<MlirValue> {
+    if !is_mma_v5(dot) {
+        return Some(ir::operand(dot, ACC));
+    }
+    let buffer = pl::optional_operand(dot, pl::MMA_V5_D)?;
+    let alloc = ir::defining_op(buffer).filter(|a| ir::is(*a, "ttng.tmem_alloc"))?;
+    let same_region = ir::parent_op(alloc)
+        .zip(ir::parent_op(dot))
+        .is_some_and(|(a, b)| same_op(a, b));
+    (same_region && ir::operand_count(alloc) == 1).then(|| ir::operand(alloc, 0))
 }
 
 /// The value of a constant `i1`, where `value` is one.
@@ -237,9 +259,11 @@ fn optimize(dot: MlirOperation) {
     let i1 = ir::i1_type(ir::context(for_op));
     let v_true = ir::build_constant(for_op, location, i1, 1);
     let v_false = ir::build_constant(for_op, location, i1, 0);
-    let acc = ir::operand(dot, ACC);
+    let Some(acc) = accumulator(dot) else {
+        return;
+    };
     if is_zero_constant(acc) {
-        set_use_c(dot, v_false);
+        set_use_flag(dot, v_false);
         return;
     }
     let mut loop_arg_is_zero = false;
@@ -247,7 +271,7 @@ fn optimize(dot: MlirOperation) {
     if zero_init.is_none() && !loop_arg_is_zero {
         return;
     }
-    if let Some(flag) = use_c(dot) {
+    if let Some(flag) = use_flag(dot) {
         if bool_constant(flag) != Some(true) {
             return;
         }
@@ -273,7 +297,7 @@ fn optimize(dot: MlirOperation) {
         };
     };
     let Some(zero_init) = zero_init else {
-        set_use_c(dot, loop_flag);
+        set_use_flag(dot, loop_flag);
         append_yield(v_true);
         return;
     };
@@ -309,7 +333,7 @@ fn optimize(dot: MlirOperation) {
     );
     ir::insert_before(init_op, select);
     let select_flag = ir::result(select, 0);
-    set_use_c(dot, if before_dot { select_flag } else { loop_flag });
+    set_use_flag(dot, if before_dot { select_flag } else { loop_flag });
     append_yield(if before_dot { v_true } else { select_flag });
     if ir::is(init_op, "arith.select") {
         ir::replace_all_uses(ir::result(init_op, 0), old_value);

@@ -60,6 +60,16 @@ pub fn final_schedule(for_op: MlirOperation) -> Option<FinalSchedule> {
     })
 }
 
+/// The located refusal of what the expander cannot do at `op`.
+fn refuse(op: MlirOperation, what: &str) -> Result<(), Failure> {
+    // SAFETY: a live op of the loop being checked.
+    let op = unsafe { OperationRef::from_raw(op) };
+    Err(fail(
+        op,
+        &format!("tritongpu-pipeline: {what} is not supported yet"),
+    ))
+}
+
 /// Why the expander would give up on `for_op` (Triton's pipeliner then
 /// leaves the loop, half lowered; this project refuses instead).
 pub fn check(
@@ -68,13 +78,6 @@ pub fn check(
     before_lowering: bool,
 ) -> Result<(), Failure> {
     let staged: HashMap<Op, i64> = schedule.order.iter().map(|&(o, s)| (Op(o), s)).collect();
-    let refuse = |op: MlirOperation, what: &str| {
-        let op = unsafe { OperationRef::from_raw(op) };
-        Err(fail(
-            op,
-            &format!("tritongpu-pipeline: {what} is not supported yet"),
-        ))
-    };
     for op in pl::body_ops(for_op) {
         if !staged.contains_key(&Op(op)) {
             return refuse(op, "pipelining an op without a stage");
@@ -91,7 +94,12 @@ pub fn check(
             }
         }
     }
-    // `verifySchedule`: no op may run before what it reads.
+    // `verifySchedule`: no op may run before what it reads. Triton checks
+    // the lowered loop only: lowering rewires what the unlowered one reads
+    // across iterations (tensor-memory tokens, for one).
+    if before_lowering {
+        return check_predicable(schedule, before_lowering);
+    }
     let cycles = schedule.order.len() as i64;
     let unrolled: HashMap<Op, i64> = schedule
         .order
@@ -114,7 +122,11 @@ pub fn check(
             }
         }
     }
-    // Every masked op must be one `predicate` knows.
+    check_predicable(schedule, before_lowering)
+}
+
+/// Every masked op must be one `predicate` knows.
+fn check_predicable(schedule: &FinalSchedule, before_lowering: bool) -> Result<(), Failure> {
     for &(op, stage) in &schedule.order {
         if stage < schedule.max_stage {
             // Before the loads are lowered, a descriptor load may still

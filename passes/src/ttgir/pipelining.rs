@@ -217,6 +217,20 @@ fn segment_range(op: MlirOperation, segment: usize) -> (usize, usize) {
     }
 }
 
+/// The operand group of an MMAv5 op's accumulator buffer `d` (after `a`,
+/// `b`).
+pub const MMA_V5_D: usize = 2;
+
+/// The operand group of an MMAv5 op's `useD` flag: after `d`, the optional
+/// token and (scaled) `a_scale`, `b_scale`.
+pub fn mma_v5_use_d_segment(mma: MlirOperation) -> usize {
+    if ir::is(mma, "ttng.tc_gen5_mma_scaled") {
+        6
+    } else {
+        4
+    }
+}
+
 /// The value of `op`'s optional operand group `segment` (a mask or an
 /// `other`), if present.
 pub fn optional_operand(op: MlirOperation, segment: usize) -> Option<MlirValue> {

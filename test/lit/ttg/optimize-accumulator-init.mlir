@@ -1,5 +1,5 @@
-// tritongpu-optimize-accumulator-init: a loop's warp-group dot whose
-// accumulator is zeroed gets a use-accumulator flag instead (the results
+// tritongpu-optimize-accumulator-init: a loop's warp-group dot or MMAv5
+// whose accumulator is zeroed gets a use-accumulator flag instead (the results
 // below are those of Triton 3.6's pass on the same input).
 // RUN: tt-opt %s -split-input-file -tritongpu-optimize-accumulator-init -verify-diagnostics | FileCheck %s
 
@@ -71,11 +71,51 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 #tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
-  tt.func @blackwell(%a: !ttg.memdesc<128x128xf16, #shared, #smem>, %b: !ttg.memdesc<128x128xf16, #shared, #smem>, %d: !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>) {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {
+  // An MMAv5 whose accumulator buffer starts from a loop-carried tensor
+  // that is zero on entry: its useD is a flag false on the first iteration.
+  // CHECK-LABEL: tt.func @blackwell_zero_start
+  // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[FLAG:.*]] = %false)
+  // CHECK: %[[BUF:.*]] = ttng.tmem_alloc %[[ACC]]
+  // CHECK: ttng.tc_gen5_mma %{{.*}}, %{{.*}}, %[[BUF]], %[[FLAG]], %true
+  // CHECK: scf.yield %{{.*}}, %true
+  tt.func @blackwell_zero_start(%a: !ttg.memdesc<128x128xf16, #shared, #smem>, %b: !ttg.memdesc<128x128xf16, #shared, #smem>, %n: i32) -> tensor<128x128xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
     %true = arith.constant true
-    // expected-error @+1 {{'tritongpu-optimize-accumulator-init' does not support Blackwell MMA ops ('ttng.tc_gen5_mma') yet}}
-    ttng.tc_gen5_mma %a, %b, %d, %true, %true : !ttg.memdesc<128x128xf16, #shared, #smem>, !ttg.memdesc<128x128xf16, #shared, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
-    tt.return
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #blocked>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #blocked>) : i32 {
+      %d = ttng.tmem_alloc %acc : (tensor<128x128xf32, #blocked>) -> !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+      ttng.tc_gen5_mma %a, %b, %d, %true, %true : !ttg.memdesc<128x128xf16, #shared, #smem>, !ttg.memdesc<128x128xf16, #shared, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+      %v = ttng.tmem_load %d : !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable> -> tensor<128x128xf32, #blocked>
+      scf.yield %v : tensor<128x128xf32, #blocked>
+    }
+    tt.return %r : tensor<128x128xf32, #blocked>
+  }
+
+  // Zeroed by a select before the MMA: the select moves to the flag.
+  // CHECK-LABEL: tt.func @blackwell_zeroed_in_loop
+  // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[FLAG:.*]] = %true)
+  // CHECK: %[[RESTART:.*]] = arith.cmpi eq
+  // CHECK: %[[USE:.*]] = arith.select %[[RESTART]], %false, %[[FLAG]] : i1
+  // CHECK: %[[BUF:.*]] = ttng.tmem_alloc %[[ACC]]
+  // CHECK: ttng.tc_gen5_mma %{{.*}}, %{{.*}}, %[[BUF]], %[[USE]], %true
+  // CHECK: scf.yield %{{.*}}, %true
+  tt.func @blackwell_zeroed_in_loop(%a: !ttg.memdesc<128x128xf16, #shared, #smem>, %b: !ttg.memdesc<128x128xf16, #shared, #smem>, %n: i32, %init: tensor<128x128xf32, #blocked>) -> tensor<128x128xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %true = arith.constant true
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #blocked>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<128x128xf32, #blocked>) : i32 {
+      %rem = arith.remsi %i, %c4 : i32
+      %restart = arith.cmpi eq, %rem, %c0 : i32
+      %start = arith.select %restart, %zero, %acc : tensor<128x128xf32, #blocked>
+      %d = ttng.tmem_alloc %start : (tensor<128x128xf32, #blocked>) -> !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+      ttng.tc_gen5_mma %a, %b, %d, %true, %true : !ttg.memdesc<128x128xf16, #shared, #smem>, !ttg.memdesc<128x128xf16, #shared, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+      %v = ttng.tmem_load %d : !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable> -> tensor<128x128xf32, #blocked>
+      scf.yield %v : tensor<128x128xf32, #blocked>
+    }
+    tt.return %r : tensor<128x128xf32, #blocked>
   }
 }
