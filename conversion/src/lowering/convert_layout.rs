@@ -154,6 +154,16 @@ pub fn lower<'c, 'a>(
                         .map(|word| emit.pack_word(word, memory))
                         .collect();
                     emit.vector_of(&words, emit.i32_type())
+                } else if elements.len() == 1 {
+                    // A one-element vector, as Triton stores single elements.
+                    let ty = emit.vector_type(1, memory);
+                    let undef = emit.value("llvm.mlir.undef", &[], ty, &[]);
+                    emit.value(
+                        "llvm.insertelement",
+                        &[undef, elements[0], emit.i32(0)],
+                        ty,
+                        &[],
+                    )
                 } else {
                     emit.vector_of(&elements, memory)
                 };

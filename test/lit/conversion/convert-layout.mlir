@@ -15,7 +15,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     // CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]] {{.*}}, i8
     // One element per thread in the source: scalar stores; four
     // contiguous in the destination: one 128-bit load.
-    // CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
+    // CHECK: llvm.store {{.*}} : vector<1xi32>, !llvm.ptr<3>
     // CHECK-NOT: llvm.load
     // CHECK: nvvm.barrier0
     // CHECK-NOT: llvm.store
@@ -161,7 +161,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.shar
 #rows = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32} {
   // CHECK-LABEL: llvm.func @vectorise_the_reading_side
-  // CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
+  // CHECK: llvm.store {{.*}} : vector<1xi32>, !llvm.ptr<3>
   // CHECK-COUNT-2: llvm.load {{.*}} -> vector<4xi32>
   // CHECK-NOT: llvm.load
   tt.func @vectorise_the_reading_side(%src: tensor<32xi32, #one>, %out: tensor<32x!tt.ptr<i32>, #ttg.slice<{dim = 1, parent = #rows}>>) {
