@@ -9,7 +9,8 @@
 //!
 //! It applies to 2-D views of swizzled shared layouts whose rows of eight
 //! elements stay contiguous (a swizzle vector of at least 16 bytes, or no
-//! swizzle), dot operands of an `nvidia_mma` v2 parent with 16-bit
+//! swizzle) and of NVMMA layouts (whose swizzle moves 16-byte chunks), dot
+//! operands of an `nvidia_mma` v2 parent with 16-bit
 //! elements and kWidth 2, whose lanes hold the instruction's fragment;
 //! anything else keeps the element-wise loads.
 //!
@@ -30,7 +31,7 @@
 
 use melior::ir::{Attribute, Type, Value};
 use tt_dialect::types::TensorView;
-use ttg_dialect::layout::{Layout, MemDesc};
+use ttg_dialect::layout::{Layout, MemDesc, Nvmma};
 
 use super::{
     dot::{holds_fragment, register_index},
@@ -64,30 +65,30 @@ pub fn load<'c, 'a>(
             ..
         })
     );
-    let Some(Layout::SwizzledShared {
-        vec,
-        max_phase,
-        order,
-        ..
-    }) = Layout::read(desc.encoding)
-    else {
-        return Ok(None);
+    // The view's contiguous dimension, where its rows of eight 16-bit
+    // elements stay together: a swizzle of at least 16-byte vectors (or
+    // none), or an NVMMA layout (it permutes 16-byte chunks).
+    let contiguous = match Layout::read(desc.encoding) {
+        Some(Layout::SwizzledShared {
+            vec,
+            max_phase,
+            order,
+            ..
+        }) if order.len() == 2 && (max_phase == 1 || vec * 2 >= 16) => order[0] as usize,
+        Some(Layout::NvmmaShared { .. }) => match Nvmma::of(desc) {
+            Ok(layout) => layout.inner,
+            Err(_) => return Ok(None),
+        },
+        _ => return Ok(None),
     };
     let bits = types::memory_bits(desc.element);
     let dist = lw.distributed(ty)?;
-    if !is_mma_v2
-        || bits != 16
-        || dist.rank() != 2
-        || desc.shape.len() != 2
-        || order.len() != 2
-        || (max_phase > 1 && vec * 2 < 16)
-    {
+    if !is_mma_v2 || bits != 16 || dist.rank() != 2 || desc.shape.len() != 2 {
         return Ok(None);
     }
     let is_a = op_idx == 0;
     // The operand's K dimension and its other one (M of A, N of B).
     let (k_dim, outer) = if is_a { (1, 0) } else { (0, 1) };
-    let contiguous = order[0] as usize;
     // Rows of eight contiguous elements, 16-byte aligned.
     if desc.shape[contiguous] % 8 != 0
         || dist.shape[k_dim] < 16

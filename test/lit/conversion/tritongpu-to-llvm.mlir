@@ -1310,3 +1310,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// mma.sync operands in NVMMA layouts load with ldmatrix too (the swizzle
+// moves 16-byte chunks, so rows of eight f16 stay whole): A (K contiguous)
+// in the row form, B (N contiguous) in the col form.
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @ldmatrix_from_nvmma
+  // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32
+  // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32
+  // CHECK-NOT: llvm.load
+  tt.func @ldmatrix_from_nvmma(%a: !ttg.memdesc<16x16xf16, #nvmma, #smem>, %b: !ttg.memdesc<16x16xf16, #nvmma, #smem>, %out: !tt.ptr<f32>) {
+    %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32, #mma>
+    %va = ttg.local_load %a : !ttg.memdesc<16x16xf16, #nvmma, #smem> -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %vb = ttg.local_load %b : !ttg.memdesc<16x16xf16, #nvmma, #smem> -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    %d = tt.dot %va, %vb, %zero : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<16x16xf32, #mma>
+    %s = "tt.reduce"(%d) <{axis = 1 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %r = arith.addf %x, %y : f32
+      tt.reduce.return %r : f32
+    }) : (tensor<16x16xf32, #mma>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+    %t = "tt.reduce"(%s) <{axis = 0 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %r = arith.addf %x, %y : f32
+      tt.reduce.return %r : f32
+    }) : (tensor<16xf32, #ttg.slice<{dim = 1, parent = #mma}>>) -> f32
+    tt.store %out, %t : !tt.ptr<f32>
+    tt.return
+  }
+}
