@@ -470,6 +470,13 @@ fn fp8_name(ty: Type) -> Option<&'static str> {
     }
 }
 
+/// Whether a `tt.fp_to_fp` rounds toward zero (`rounding = rtz`, 0).
+fn rounds_toward_zero(op: OperationRef) -> bool {
+    ttir::inherent_attribute(op, "rounding")
+        .and_then(ttir::int_value)
+        .is_some_and(|(v, _)| v == 0)
+}
+
 /// `tt.fp_to_fp` on one element, as Triton lowers it from sm_89 on: fp8
 /// (e4m3, e5m2) to and from f16 with the hardware's packed conversions
 /// (`cvt.rn.f16x2.<fp8>x2`, `cvt.rn.satfinite.<fp8>x2.f16x2/.f32`), f32
@@ -484,9 +491,7 @@ fn fp_to_fp<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let src = element_type(ttir::operand(op, 0).ok_or("missing operand")?.r#type());
     let dst = element_type(op.result(0).map_err(|_| "missing result")?.r#type());
-    let rtz = ttir::inherent_attribute(op, "rounding")
-        .and_then(ttir::int_value)
-        .is_some_and(|(v, _)| v == 0);
+    let rtz = rounds_toward_zero(op);
     let unsupported = || format!("'tt.fp_to_fp' from {src} to {dst} is not supported yet");
     let (i8t, i16t, i32t) = (emit.int_type(8), emit.int_type(16), emit.i32_type());
     let f16 = Type::parse(emit.context, "f16").expect("f16");
@@ -588,9 +593,7 @@ fn fp8_in_pairs<'c, 'a>(
     ty: Type<'c>,
 ) -> Result<Option<Vec<Value<'c, 'a>>>, String> {
     let src = element_type(ttir::operand(op, 0).ok_or("missing operand")?.r#type());
-    let rtz = ttir::inherent_attribute(op, "rounding")
-        .and_then(ttir::int_value)
-        .is_some_and(|(v, _)| v == 0);
+    let rtz = rounds_toward_zero(op);
     if lw.options.compute_capability < 89 || rtz {
         return Ok(None);
     }
