@@ -294,8 +294,29 @@ impl Matrices {
         desc: &MemDesc<'c>,
         ty: Type<'c>,
     ) -> Result<Option<Self>, String> {
+        Self::for_view(lw, desc, ty, 90)
+    }
+
+    /// How a load of the view `desc` into the tensor type `ty` maps onto
+    /// `ldmatrix` (sm_75 and later), or `None` where it does not.
+    pub fn for_load<'c>(
+        lw: &Lowering<'c, '_>,
+        desc: &MemDesc<'c>,
+        ty: Type<'c>,
+    ) -> Result<Option<Self>, String> {
+        Self::for_view(lw, desc, ty, 75)
+    }
+
+    /// The plan of the register layout of `ty` over the view `desc`, on a
+    /// target of at least sm_`min_cc`.
+    fn for_view<'c>(
+        lw: &Lowering<'c, '_>,
+        desc: &MemDesc<'c>,
+        ty: Type<'c>,
+        min_cc: u32,
+    ) -> Result<Option<Self>, String> {
         let bits = types::bit_width(lw.element_type(desc.element));
-        if lw.options.compute_capability < 90 || ![8, 16, 32].contains(&bits) {
+        if lw.options.compute_capability < min_cc || ![8, 16, 32].contains(&bits) {
             return Ok(None);
         }
         let dist = lw.distributed(ty)?;
@@ -580,6 +601,36 @@ impl Matrices {
 
     /// Stores `values` (the registers, of type `element`) into the view at
     /// `base`.
+    /// Loads the registers of a tensor (`count` of them) with this plan
+    /// from `base`: each `ldmatrix` word split into its elements; the
+    /// registers the plan leaves out (broadcast ones, `broadcast` their
+    /// register bits) repeat those they copy.
+    pub fn emit_load<'c, 'a>(
+        &self,
+        lw: &Lowering<'c, 'a>,
+        emit: &Emitter<'c, 'a>,
+        base: Value<'c, 'a>,
+        element: Type<'c>,
+        count: usize,
+        broadcast: usize,
+    ) -> Result<Vec<Value<'c, 'a>>, String> {
+        let part = self.thread_part(lw, emit);
+        let mut values: Vec<Option<Value<'c, 'a>>> = vec![None; count];
+        for access in self.accesses() {
+            let address = emit.gep(base, self.index(emit, part, access.offset), element);
+            for (word, registers) in self.load(emit, address).into_iter().zip(&access.words) {
+                let elements = emit.unpack_word(word, registers.len(), element);
+                for (&r, e) in registers.iter().zip(elements) {
+                    values[r] = Some(e);
+                }
+            }
+        }
+        (0..count)
+            .map(|r| values[r].or(values[r & !broadcast]))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| "an ldmatrix plan leaves a register unloaded (internal error)".into())
+    }
+
     pub fn emit_store<'c, 'a>(
         &self,
         lw: &Lowering<'c, 'a>,

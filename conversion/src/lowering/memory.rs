@@ -890,6 +890,19 @@ pub fn local_load<'c, 'a>(
         lw.set(result(op), values);
         return Ok(());
     }
+    if let Some(plan) = super::ldmatrix::Matrices::for_load(lw, &desc, ty)? {
+        let dist = lw.distributed(ty)?;
+        let broadcast = dist
+            .layout
+            .bases("register")
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.iter().all(|&x| x == 0))
+            .fold(0usize, |mask, (bit, _)| mask | 1 << bit);
+        let values = plan.emit_load(lw, emit, base, element, dist.len(), broadcast)?;
+        lw.set(result(op), values);
+        return Ok(());
+    }
     let coordinates = lw.coordinates(emit, ty)?;
     let vec = shared_vector(&*lw.distributed(ty)?, &desc, element)?;
     let (moved, alignment) = shared_access_type(emit, element, vec);

@@ -205,7 +205,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
   tt.func public @disjoint_buffers(%out: !tt.ptr<f32>) {
     %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<256xf32, #shared, #smem, mutable>
     %x = ttg.local_load %a : !ttg.memdesc<256xf32, #shared, #smem, mutable> -> tensor<256xf32, #blocked>
-    // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+    // CHECK: nvvm.ldmatrix
     // CHECK-NOT: nvvm.barrier0
     // CHECK: st.shared.b32
     // CHECK-NEXT: nvvm.barrier0

@@ -255,7 +255,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // -----
 
 // A pipelined load: cp.async into the buffer at its allocated offset, a
-// source size of 0 where the mask is off, wait + barrier, then shared loads.
+// source size of 0 where the mask is off, wait + barrier, then the shared
+// load: each warp's 32 consecutive words are 8 rows of 16 bytes, both
+// register halves one ldmatrix .x2 (as Triton loads them).
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
@@ -268,7 +270,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: nvvm.barrier0
-// CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 2 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
   tt.func public @pipelined(%p: !tt.ptr<f32>, %n: i32) {
     %c0 = arith.constant 0 : i32
     %range = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
