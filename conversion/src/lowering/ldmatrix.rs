@@ -35,7 +35,7 @@ use ttg_dialect::layout::{Layout, MemDesc, Nvmma};
 
 use super::{
     dot::{holds_fragment, register_index},
-    memory::{linear_offsets, shared_offset},
+    memory::{linear_offset_of, linear_offsets, shared_offset},
     types, Emitter, Lowering,
 };
 
@@ -326,19 +326,7 @@ impl Matrices {
         let Some(offsets) = linear_offsets(desc)? else {
             return Ok(None);
         };
-        // The offset of the element at coordinates `c` (XOR-linear).
-        let image = |c: &[i32]| -> i64 {
-            c.iter()
-                .zip(&offsets)
-                .flat_map(|(&x, along)| {
-                    along
-                        .iter()
-                        .enumerate()
-                        .filter(move |(k, _)| x >> k & 1 == 1)
-                        .map(|(_, &o)| o)
-                })
-                .fold(0, |acc, o| acc ^ o)
-        };
+        let image = |c: &[i32]| linear_offset_of(&offsets, c);
         let layout = &dist.layout;
         let registers: Vec<(usize, i64)> = layout
             .bases("register")

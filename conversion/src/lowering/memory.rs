@@ -617,6 +617,22 @@ pub(super) fn linear_offsets(desc: &MemDesc) -> Result<Option<Vec<Vec<i64>>>, St
     Ok(Some(bases))
 }
 
+/// The offset of the element at coordinates `c` of a view whose offsets
+/// are the linear map `offsets` ([`linear_offsets`]): the XOR of the
+/// offsets of its coordinates' set bits.
+pub(super) fn linear_offset_of(offsets: &[Vec<i64>], c: &[i32]) -> i64 {
+    c.iter()
+        .zip(offsets)
+        .flat_map(|(&x, along)| {
+            along
+                .iter()
+                .enumerate()
+                .filter(move |(k, _)| x >> k & 1 == 1)
+                .map(|(_, &o)| o)
+        })
+        .fold(0, |acc, o| acc ^ o)
+}
+
 /// How many consecutive registers of the tensor layout `dist` one vector
 /// access of the shared view `desc` moves (a power of two, at most 16
 /// bytes): the first register bits must step through consecutive offsets
@@ -631,47 +647,20 @@ fn shared_vector(dist: &Distributed, desc: &MemDesc, element: Type) -> Result<us
     {
         return Ok(1);
     }
-    let Some(bases) = linear_offsets(desc)? else {
+    if dist.shape != desc.shape {
+        return Ok(1);
+    }
+    let Some(offsets) = linear_offsets(desc)? else {
         return Ok(1);
     };
     let layout = &dist.layout;
-    let dims: Vec<Option<usize>> = layout
-        .outs()
-        .iter()
-        .map(|(name, _)| {
-            name.strip_prefix("dim")
-                .and_then(|d| d.parse::<usize>().ok())
-                .filter(|&d| d < bases.len())
-        })
-        .collect();
-    let offset_of = |basis: &[i32]| -> Option<i64> {
-        let mut offset = 0;
-        for (&c, d) in basis.iter().zip(&dims) {
-            let along = &bases[(*d)?];
-            for (k, b) in along.iter().enumerate() {
-                if c >> k & 1 == 1 {
-                    offset ^= b;
-                }
-            }
-            if c >> along.len() != 0 {
-                return None;
-            }
-        }
-        Some(offset)
-    };
-    let registers: Option<Vec<i64>> = layout
-        .bases("register")
-        .iter()
-        .map(|b| offset_of(b))
-        .collect();
-    let others: Option<Vec<i64>> = ["lane", "warp", "block"]
+    let image = |b: &Vec<i32>| linear_offset_of(&offsets, b);
+    let registers: Vec<i64> = layout.bases("register").iter().map(image).collect();
+    let others: Vec<i64> = ["lane", "warp", "block"]
         .iter()
         .flat_map(|name| layout.bases(name))
-        .map(|b| offset_of(b))
+        .map(image)
         .collect();
-    let (Some(registers), Some(others)) = (registers, others) else {
-        return Ok(1);
-    };
     let most = (128 / bits).trailing_zeros() as usize;
     let mut k = 0;
     while k < most && k < registers.len() && registers[k] == 1 << k {
