@@ -582,7 +582,8 @@ fn fp_to_fp<'c, 'a>(
 /// `tt.fp_to_fp` to or from fp8 on a thread's registers two at a time, as
 /// Triton lowers it from sm_89 on: each `cvt` takes or gives an fp8 pair
 /// packed in 16 bits, e5m2 to bf16 goes four at a time through f16's bit
-/// pattern (see [`e5m2_to_bf16`]). `None` where neither side is fp8, the
+/// pattern (see [`e5m2_to_bf16`]), other pairs to bf16 through f16 with
+/// `cvt.rn.bf16.f16` from sm_90 (through f32 before). `None` where neither side is fp8, the
 /// target lacks the conversions or the pair is not one of these; the
 /// per-element path then converts or refuses.
 fn fp8_in_pairs<'c, 'a>(
@@ -614,6 +615,22 @@ fn fp8_in_pairs<'c, 'a>(
             return Ok(None);
         }
         let f16x2 = emit.vector_type(2, f16);
+        // From sm_90 a bf16 pair comes straight from the f16 pair (fp8
+        // values are exact in both).
+        if types::is_bf16(ty) && lw.options.compute_capability >= 90 {
+            let bf16x2 = emit.vector_type(2, ty);
+            let asm = format!(
+                "{{\n.reg .b32 h;\n.reg .f16 h<2>;\n.reg .b16 b<2>;\n\
+                 cvt.rn.f16x2.{name}x2 h, $1;\nmov.b32 {{h0, h1}}, h;\n\
+                 cvt.rn.bf16.f16 b0, h0;\ncvt.rn.bf16.f16 b1, h1;\nmov.b32 $0, {{b0, b1}};\n}}"
+            );
+            for pair in xs.chunks(2) {
+                let packed = emit.bitcast(emit.vector_of(pair, i8t), i16t);
+                let converted = emit.pure_asm(&asm, "=r,h", &[packed], bf16x2);
+                values.extend(emit.elements_of(converted, 2, ty));
+            }
+            return Ok(Some(values));
+        }
         for pair in xs.chunks(2) {
             let packed = emit.bitcast(emit.vector_of(pair, i8t), i16t);
             let halves = emit.pure_asm(
