@@ -1076,8 +1076,10 @@ fn vector_basis(src: &Flat, dst: &Flat, bits: u32, dim: u32) -> Vec<u32> {
     };
     let is_prefix = |vb: &[u32], regs: &[u32]| regs.starts_with(vb);
     let mut vec_src = true;
-    // Up to a whole word (Triton 3.6 also chooses the side when the common
-    // vector is exactly 32 bits; later Triton only below).
+    // Up to a whole word: the side is also chosen when the common vector
+    // is exactly 32 bits, which gives the 3.6.0 wheel's accesses where one
+    // side has no register to share (a single element per thread in, 16-byte
+    // loads out, and the reverse); Triton's later sources test below 32.
     if (1u32 << vbasis.len()) * bits <= 32 {
         let mut src_prefix = is_prefix(&vbasis, &reg_src);
         let mut dst_prefix = is_prefix(&vbasis, &reg_dst);
