@@ -229,3 +229,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
     tt.return
   }
 }
+
+// -----
+
+// Several registers a thread: fp8 conversions go by pairs, as Triton packs
+// them (two bytes as an i16 into cvt.rn.f16x2, a vector<2xf16> out; to fp8,
+// the pair's first element in the low byte); e5m2 to bf16 by fours through
+// f16's bit pattern scaled by 2^112 with mul.rn.bf16x2, all-ones exponents
+// (infinity, NaN) widened by prmt's sign replication and ORed back in;
+// e4m3 to bf16 through cvt.rn.bf16.f16; i8 to bf16 by fours as bf16
+// mantissas (128 + low bits) less the sign's 128 or 256.
+#quad = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @fp8_by_pairs
+// CHECK: %[[PAIR:.*]] = llvm.bitcast %{{.*}} : vector<2xi8> to i16
+// CHECK: llvm.inline_asm asm_dialect = att operand_attrs = [] "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %[[PAIR]] : (i16) -> vector<2xf16>
+// CHECK: llvm.fpext %{{.*}} : f16 to f32
+// CHECK: %[[QUAD:.*]] = llvm.bitcast %{{.*}} : vector<4xi8> to i32
+// CHECK: mul.rn.bf16x2 m0, m0, scale;{{.*}}prmt.b32 u0, u0, 0, 0xbb99;{{.*}}", "=r,=r,r" %[[QUAD]] : (i32) -> !llvm.struct<(vector<2xbf16>, vector<2xbf16>)>
+// CHECK: cvt.rn.f16x2.e4m3x2 h, $1;{{.*}}cvt.rn.bf16.f16 b0, h0;{{.*}}", "=r,h" %{{.*}} : (i16) -> vector<2xbf16>
+// CHECK: "cvt.rn.satfinite.e4m3x2.f32 $0, $2, $1;", "=h,r,r" %{{.*}}, %{{.*}} : (i32, i32) -> vector<2xi8>
+// CHECK: sub.bf16x2 $0, lo_low, lo_sign;{{.*}}", "=r,=r,r" %{{.*}} : (i32) -> !llvm.struct<(vector<2xbf16>, vector<2xbf16>)>
+// CHECK-NOT: llvm.sitofp
+  tt.func public @fp8_by_pairs(%e4: tensor<128xf8E4M3FN, #quad>, %e5: tensor<128xf8E5M2, #quad>, %f: tensor<128xf32, #quad>, %i: tensor<128xi8, #quad>, %pf: tensor<128x!tt.ptr<f32>, #quad>, %pb: tensor<128x!tt.ptr<bf16>, #quad>, %p8: tensor<128x!tt.ptr<f8E4M3FN>, #quad>) {
+    %0 = tt.fp_to_fp %e4 : tensor<128xf8E4M3FN, #quad> -> tensor<128xf32, #quad>
+    tt.store %pf, %0 : tensor<128x!tt.ptr<f32>, #quad>
+    %1 = tt.fp_to_fp %e5 : tensor<128xf8E5M2, #quad> -> tensor<128xbf16, #quad>
+    tt.store %pb, %1 : tensor<128x!tt.ptr<bf16>, #quad>
+    %2 = tt.fp_to_fp %e4 : tensor<128xf8E4M3FN, #quad> -> tensor<128xbf16, #quad>
+    tt.store %pb, %2 : tensor<128x!tt.ptr<bf16>, #quad>
+    %3 = tt.fp_to_fp %f, rounding = rtne : tensor<128xf32, #quad> -> tensor<128xf8E4M3FN, #quad>
+    tt.store %p8, %3 : tensor<128x!tt.ptr<f8E4M3FN>, #quad>
+    %4 = arith.sitofp %i : tensor<128xi8, #quad> to tensor<128xbf16, #quad>
+    tt.store %pb, %4 : tensor<128x!tt.ptr<bf16>, #quad>
+    tt.return
+  }
+}

@@ -1346,3 +1346,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// i8 to bf16 before sm_90 (no bf16 arithmetic there): four bytes at a time
+// through f32 (cvt.rn.f32.s8), each pair's high halves packed with prmt.
+#quad = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @i8_to_bf16_ampere
+  // CHECK: %[[QUAD:.*]] = llvm.bitcast %{{.*}} : vector<4xi8> to i32
+  // CHECK: cvt.rn.f32.s8 w0, b0;{{.*}}prmt.b32 $0, w0, w1, 0x7632;{{.*}}", "=r,=r,r" %[[QUAD]] : (i32) -> !llvm.struct<(vector<2xbf16>, vector<2xbf16>)>
+  // CHECK-NOT: llvm.sitofp
+  tt.func public @i8_to_bf16_ampere(%i: tensor<128xi8, #quad>, %pb: tensor<128x!tt.ptr<bf16>, #quad>) {
+    %0 = arith.sitofp %i : tensor<128xi8, #quad> to tensor<128xbf16, #quad>
+    tt.store %pb, %0 : tensor<128x!tt.ptr<bf16>, #quad>
+    tt.return
+  }
+}
