@@ -52,6 +52,7 @@ use tt_dialect::rewrite::{apply_greedily, Greedy};
 
 use crate::options::PassOptions;
 use crate::rust_pass::{fail, unsupported, Failure, PassResult, RustPass};
+use crate::ttgir::pipelining as pl;
 use crate::ttir::loop_support::{effects, ir, scf};
 
 /// The pass with its default options.
@@ -810,18 +811,6 @@ fn single_block(block: MlirBlock) -> bool {
     ir::blocks(ir::block_parent_region(block)).len() == 1
 }
 
-/// The ancestor of `op` (or `op`) in `block`.
-fn ancestor_in_block(block: MlirBlock, op: MlirOperation) -> Option<MlirOperation> {
-    let mut current = Some(op);
-    while let Some(c) = current {
-        if ir::op_block(c).ptr == block.ptr {
-            return Some(c);
-        }
-        current = ir::parent_op(c);
-    }
-    None
-}
-
 /// Whether `block` is `inner` or encloses it.
 fn block_encloses(block: MlirBlock, inner: MlirBlock) -> bool {
     let mut current = inner;
@@ -858,9 +847,9 @@ fn nearest_common_dominator(ops: &[MlirOperation]) -> Option<MlirOperation> {
             return None;
         }
     }
-    let mut dom = ancestor_in_block(block, ops[0])?;
+    let mut dom = pl::ancestor_in_block(block, ops[0])?;
     for op in &ops[1..] {
-        let ancestor = ancestor_in_block(block, *op)?;
+        let ancestor = pl::ancestor_in_block(block, *op)?;
         if ir::is_before(ancestor, dom) {
             dom = ancestor;
         }
