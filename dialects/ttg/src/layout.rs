@@ -377,20 +377,42 @@ impl Layout {
                 }
                 text + "}>"
             }
-            Layout::NvmmaShared {
-                swizzling_byte_width,
-                transposed,
-                element_bit_width,
-                fp4_padded,
-                rank,
-                cga,
-            } if cga.is_empty() => format!(
-                "#ttg.nvmma_shared<{{swizzlingByteWidth = {swizzling_byte_width}, transposed = {transposed}, elementBitWidth = {element_bit_width}{}{}}}>",
-                if *fp4_padded { ", fp4Padded = true" } else { "" },
-                if *rank == 2 { String::new() } else { format!(", rank = {rank}") }
-            ),
+            Layout::NvmmaShared { cga, .. } if cga.is_empty() => return self.nvmma_shared_text(),
             _ => return None,
         })
+    }
+
+    /// The text of an NVMMA shared encoding, its CGA layout's bases
+    /// included where it has any; `None` for other layouts.
+    pub fn nvmma_shared_text(&self) -> Option<String> {
+        let Layout::NvmmaShared {
+            swizzling_byte_width,
+            transposed,
+            element_bit_width,
+            fp4_padded,
+            rank,
+            cga,
+        } = self
+        else {
+            return None;
+        };
+        let cga_text = if cga.is_empty() {
+            String::new()
+        } else {
+            let bases: Vec<String> = cga
+                .iter()
+                .map(|b| {
+                    let b: Vec<String> = b.iter().map(i64::to_string).collect();
+                    format!("[{}]", b.join(", "))
+                })
+                .collect();
+            format!(", CGALayout = [{}]", bases.join(", "))
+        };
+        Some(format!(
+            "#ttg.nvmma_shared<{{swizzlingByteWidth = {swizzling_byte_width}, transposed = {transposed}, elementBitWidth = {element_bit_width}{}{}{cga_text}}}>",
+            if *fp4_padded { ", fp4Padded = true" } else { "" },
+            if *rank == 2 { String::new() } else { format!(", rank = {rank}") }
+        ))
     }
 
     /// Reads `attr` if it is a `ttg` layout encoding.

@@ -650,44 +650,14 @@ fn shared_linear_text(layout: &LinearLayout, alignment: u32) -> String {
     )
 }
 
-/// The NVMMA encoding text of `layout`, CGA bases included.
-fn nvmma_text(layout: &Layout) -> Option<String> {
-    let Layout::NvmmaShared {
-        swizzling_byte_width,
-        transposed,
-        element_bit_width,
-        fp4_padded,
-        rank,
-        cga,
-    } = layout
-    else {
-        return None;
-    };
-    if cga.is_empty() {
-        return layout.text();
-    }
-    let cga: Vec<String> = cga
-        .iter()
-        .map(|b| {
-            let b: Vec<String> = b.iter().map(i64::to_string).collect();
-            format!("[{}]", b.join(", "))
-        })
-        .collect();
-    Some(format!(
-        "#ttg.nvmma_shared<{{swizzlingByteWidth = {swizzling_byte_width}, transposed = {transposed}, elementBitWidth = {element_bit_width}{}{}, CGALayout = [{}]}}>",
-        if *fp4_padded { ", fp4Padded = true" } else { "" },
-        if *rank == 2 { String::new() } else { format!(", rank = {rank}") },
-        cga.join(", ")
-    ))
-}
-
 /// Triton's `inferTransOpEncoding` for the shared encodings this file
 /// views: an NVMMA `[1, 0]` transpose flips `transposed` and swaps the CGA
 /// bases; otherwise the permuted linear layout as `#ttg.shared_linear`.
 fn trans_encoding(layout: &Layout, shape: &[i64], order: &[i32]) -> Result<String, String> {
     let identity = order.iter().enumerate().all(|(i, &o)| o == i as i32);
     if identity {
-        return nvmma_text(layout)
+        return layout
+            .nvmma_shared_text()
             .or_else(|| layout.text())
             .ok_or_else(|| "this shared encoding".to_string());
     }
@@ -708,7 +678,9 @@ fn trans_encoding(layout: &Layout, shape: &[i64], order: &[i32]) -> Result<Strin
             *t = !*transposed;
             *c = cga.iter().map(|b| vec![b[1], b[0]]).collect();
         }
-        return nvmma_text(&flipped).ok_or_else(|| "this NVMMA encoding".to_string());
+        return flipped
+            .nvmma_shared_text()
+            .ok_or_else(|| "this NVMMA encoding".to_string());
     }
     if matches!(
         layout,
