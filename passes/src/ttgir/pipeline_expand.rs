@@ -627,24 +627,12 @@ pub fn predicate(op: MlirOperation, pred: MlirValue) {
     if ir::is(op, "ttng.tmem_alloc") {
         return;
     }
-    // A tcgen05 MMA's predicate is one of its operand groups.
-    let mma_segment = if ir::is(op, "ttng.tc_gen5_mma") {
-        Some(5)
-    } else if ir::is(op, "ttng.tc_gen5_mma_scaled") {
-        Some(7)
-    } else {
-        None
-    };
-    if let Some(segment) = mma_segment {
+    // A tcgen05 MMA's predicate is one of its operand groups, the one
+    // after `useD`.
+    if ir::is(op, "ttng.tc_gen5_mma") || ir::is(op, "ttng.tc_gen5_mma_scaled") {
+        let segment = pl::mma_v5_use_d_segment(op) + 1;
         if let Some(current) = pl::optional_operand(op, segment) {
-            let and = build_before(
-                op,
-                "arith.andi",
-                &[pred, current],
-                &[ir::value_type(pred)],
-                &[],
-            );
-            pl::set_optional_operand(op, segment, ir::result(and, 0));
+            pl::set_optional_operand(op, segment, and_before(op, pred, current));
         }
         return;
     }
@@ -670,16 +658,7 @@ pub fn predicate(op: MlirOperation, pred: MlirValue) {
             pl::optional_operand(op, index)
         };
         let mask = match current {
-            Some(current) => {
-                let and = build_before(
-                    op,
-                    "arith.andi",
-                    &[pred, current],
-                    &[ir::value_type(pred)],
-                    &[],
-                );
-                ir::result(and, 0)
-            }
+            Some(current) => and_before(op, pred, current),
             None => pred,
         };
         if required {
@@ -697,14 +676,7 @@ pub fn predicate(op: MlirOperation, pred: MlirValue) {
         1
     } else if ir::is(op, "scf.if") {
         let cond = ir::operand(op, 0);
-        let and = build_before(
-            op,
-            "arith.andi",
-            &[pred, cond],
-            &[ir::value_type(cond)],
-            &[],
-        );
-        ir::set_operand(op, 0, ir::result(and, 0));
+        ir::set_operand(op, 0, and_before(op, pred, cond));
         return;
     } else {
         return;
@@ -719,8 +691,13 @@ pub fn predicate(op: MlirOperation, pred: MlirValue) {
         mask = ir::result(splat, 0);
     }
     if let Some(current) = segment {
-        let and = build_before(op, "arith.andi", &[mask, current], &[mask_ty], &[]);
-        mask = ir::result(and, 0);
+        mask = and_before(op, mask, current);
     }
     pl::set_optional_operand(op, mask_index, mask);
+}
+
+/// `lhs & rhs` (of one type), built just before `op`.
+fn and_before(op: MlirOperation, lhs: MlirValue, rhs: MlirValue) -> MlirValue {
+    let and = build_before(op, "arith.andi", &[lhs, rhs], &[ir::value_type(lhs)], &[]);
+    ir::result(and, 0)
 }
