@@ -732,6 +732,17 @@ prmt.b32 $1, w2, w3, 0x7632;
     } else {
         AMPERE
     };
+    bytes_to_bf16_pairs(emit, asm, quad, bf16)
+}
+
+/// Four bytes packed into one word, through `asm` (one `r` operand, two
+/// `=r` results of a bf16 pair each), as four bf16 values.
+fn bytes_to_bf16_pairs<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    asm: &str,
+    quad: &[Value<'c, 'a>],
+    bf16: Type<'c>,
+) -> Vec<Value<'c, 'a>> {
     let pair = emit.vector_type(2, bf16);
     let packed = emit.pack_word(quad, emit.int_type(8));
     let halves = emit.pure_asm(asm, "=r,=r,r", &[packed], emit.struct_type(&[pair, pair]));
@@ -775,13 +786,7 @@ prmt.b32 u1, u1, 0, 0xbb99;
 lop3.b32 $0, m0, u0, 0x7f807f80, 0xf8;
 lop3.b32 $1, m1, u1, 0x7f807f80, 0xf8;
 }";
-    let i8t = emit.int_type(8);
-    let pair = emit.vector_type(2, bf16);
-    let packed = emit.pack_word(quad, i8t);
-    let halves = emit.pure_asm(ASM, "=r,=r,r", &[packed], emit.struct_type(&[pair, pair]));
-    (0..2)
-        .flat_map(|i| emit.elements_of(emit.extract(halves, i, pair), 2, bf16))
-        .collect()
+    bytes_to_bf16_pairs(emit, ASM, quad, bf16)
 }
 
 fn ex2<'c, 'a>(emit: &Emitter<'c, 'a>, x: Value<'c, 'a>) -> Value<'c, 'a> {
