@@ -14,9 +14,11 @@
 //! the allocation's offsets (all of shared memory where a buffer is not
 //! known), joined over predecessors until nothing changes. Generic accesses
 //! are `local_load`, `local_store`, an initialised `local_alloc`,
-//! `cp.async` copies, an op's scratch and calls (all bytes); mbarrier ops,
-//! TMA stores and wgmma reads are async-proxy or synchronisation and do not
-//! count.
+//! `cp.async` copies, an op's scratch, calls (all bytes) and, as in
+//! Triton's pass, `barrier_expect` (the barrier's bytes, which a later
+//! buffer may reuse); the other mbarrier ops, TMA stores and wgmma reads
+//! are async-proxy or synchronisation, and views (`memdesc_index`, ...)
+//! access nothing: they do not count.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -78,11 +80,16 @@ fn async_write_destination(op: OperationRef) -> Option<usize> {
     }
 }
 
-/// Ops that neither count as generic accesses nor need a fence.
+/// Ops that neither count as generic accesses nor need a fence: barriers
+/// (but `barrier_expect`, which Triton's pass counts as a generic write of
+/// the barrier), async-proxy accesses and views, which access nothing.
 const IGNORED: &[&str] = &[
+    "ttg.memdesc_index",
+    "ttg.memdesc_subslice",
+    "ttg.memdesc_trans",
+    "ttg.memdesc_reinterpret",
     "ttng.init_barrier",
     "ttng.inval_barrier",
-    "ttng.barrier_expect",
     "ttng.arrive_barrier",
     "ttng.wait_barrier",
     "ttng.async_copy_mbarrier_arrive",

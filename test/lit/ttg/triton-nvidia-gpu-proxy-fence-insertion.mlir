@@ -102,3 +102,64 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A view (memdesc_index) touches no bytes: the TMA load into a ring slot
+// the loop's wgmmas only read gets no fence. Triton's pass counts a
+// barrier_expect (not the barrier's init, wait or inval) as a generic write
+// of the barrier: the ring that reuses its bytes is fenced before its first
+// TMA load, as in the attention kernel of bench/h100/tma_check.py.
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 32768 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @view_then_tma
+  // CHECK-NOT: ttng.fence_async_shared
+  // CHECK: tt.return
+  tt.func @view_then_tma(%desc: !tt.tensordesc<tensor<64x64xf16, #nvmma>>, %x: i32) {
+    %true = arith.constant true
+    %c0 = arith.constant 0 : i32
+    %ring = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable>
+    %bar = ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %slot = ttg.memdesc_index %ring[%c0] : !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %desc[%x, %x] %slot, %bar, %true : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+
+  // CHECK-LABEL: tt.func @barrier_bytes_reused
+  // CHECK: ttng.inval_barrier
+  // CHECK: ttng.fence_async_shared
+  // CHECK-NEXT: ttng.async_tma_copy_global_to_local
+  tt.func @barrier_bytes_reused(%desc: !tt.tensordesc<tensor<64x64xf16, #nvmma>>, %x: i32) {
+    %true = arith.constant true
+    %c0 = arith.constant 0 : i32
+    %old = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.init_barrier %old, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.barrier_expect %old, 8192, %true : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.wait_barrier %old, %c0 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.inval_barrier %old : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %ring = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable>
+    %bar = ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %slot = ttg.memdesc_index %ring[%c0] : !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %desc[%x, %x] %slot, %bar, %true : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+
+  // CHECK-LABEL: tt.func @barrier_initialised_and_invalidated
+  // CHECK-NOT: ttng.fence_async_shared
+  // CHECK: tt.return
+  tt.func @barrier_initialised_and_invalidated(%desc: !tt.tensordesc<tensor<64x64xf16, #nvmma>>, %x: i32) {
+    %true = arith.constant true
+    %c0 = arith.constant 0 : i32
+    %old = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.init_barrier %old, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.wait_barrier %old, %c0 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.inval_barrier %old : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %ring = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable>
+    %bar = ttg.local_alloc {allocation.offset = 16384 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %slot = ttg.memdesc_index %ring[%c0] : !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %desc[%x, %x] %slot, %bar, %true : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+}
