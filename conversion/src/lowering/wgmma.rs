@@ -426,7 +426,6 @@ pub fn warp_group_dot<'c, 'a>(
     let is_async = ttir::inherent_attribute(op, "isAsync")
         .and_then(ttir::bool_value)
         .unwrap_or(false);
-    let in_registers = oa.is_none();
     let mut reads = vec![super::Access::Read(lw.buffer_span(b))];
     if oa.is_some() {
         reads.push(super::Access::Read(lw.buffer_span(a)));
@@ -468,15 +467,7 @@ pub fn warp_group_dot<'c, 'a>(
                     imprecise = 0;
                 }
             } else {
-                let mut result = mma(acc.as_deref(), &da, db, scale);
-                if in_registers && is_async {
-                    // Each instruction its own group, at most a K loop's
-                    // worth in flight: the registers of A are read
-                    // asynchronously too (Triton's order).
-                    emit.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
-                    result = wait_group(emit, &result, steps - 1);
-                }
-                acc = Some(result);
+                acc = Some(mma(acc.as_deref(), &da, db, scale));
                 scale = true_;
             }
         }
@@ -485,9 +476,7 @@ pub fn warp_group_dot<'c, 'a>(
             out[r] = v;
         }
     }
-    if !(in_registers && is_async) {
-        emit.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
-    }
+    emit.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
     // Registers that repeat an element take the value of its first register.
     for (t, coordinates) in dd.registers.iter().enumerate() {
         out[t] = out[index[coordinates]];

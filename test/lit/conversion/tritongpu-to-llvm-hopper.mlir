@@ -154,8 +154,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 
 // Operand A in registers (a #ttg.dot_op of the wgmma layout, as attention
 // loops leave it): four 32-bit registers per K step, two f16 each; no
-// trans-a immediate. Asynchronous: each instruction is its own group,
-// followed by a wait for all but the other K steps' groups.
+// trans-a immediate. Asynchronous: one commit group for the K steps, as
+// Triton's (ptxas keeps A's registers until the wgmmas reading them are
+// waited on).
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 16}>
@@ -165,12 +166,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 // CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: nvg.wgmma {{.*}}layoutB = 1 : i32, m = 64 : i32, n = 64 : i32} : (!llvm.struct<(i32, i32, i32, i32)>, i64, i1, !llvm.struct<(f32, {{.*}})>)
-// CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: nvg.wgmma_wait_group %{{.*}} {pendings = 1 : i32}
+// CHECK-NOT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: nvg.wgmma {{.*}}m = 64 : i32, n = 64 : i32}
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: nvg.wgmma_wait_group %{{.*}} {pendings = 1 : i32}
 // CHECK-NOT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvg.wgmma_wait_group %{{.*}} {pendings = 0 : i32}
   tt.func public @wgmma_registers() {
     %a = arith.constant dense<1.000000e+00> : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
     %b = arith.constant dense<2.000000e+00> : tensor<32x64xf16, #blocked>
