@@ -10,10 +10,11 @@
 //! and device-side descriptors (`ttng.tensormap_create`,
 //! `tensormap_fenceproxy_acquire`) as `tensormap.*` PTX.
 //!
-//! A TMA copy here moves its whole buffer in one message: every dimension
-//! at most 256 elements and, with a swizzled NVMMA layout, rows exactly one
-//! swizzle wide. Larger copies (several messages, which Triton spreads over
-//! the warps) are refused with a located error.
+//! A TMA copy moves its buffer in Triton's TMA blocks (every dimension at
+//! most 256 elements and, with a swizzled NVMMA layout, rows exactly one
+//! swizzle wide): one message when the buffer is one block, else one per
+//! block of a 2-D swizzled buffer, spread over the warps. Other copies of
+//! several blocks are refused with a located error.
 
 use melior::ir::{
     attribute::DenseI64ArrayAttribute,
@@ -195,9 +196,20 @@ pub fn async_copy_mbarrier_arrive<'c, 'a>(
     Ok(())
 }
 
-/// The one TMA message that moves the whole buffer `desc`, or why there
-/// is more than one.
-fn single_message(desc: &MemDesc) -> Result<(), String> {
+/// One TMA message of a copy: what it adds to the copy's coordinates
+/// (outermost dimension first, as the op gives them) and where its box
+/// starts in the buffer, in bytes from the buffer's base.
+struct Message {
+    coordinates: Vec<i64>,
+    byte_offset: i64,
+}
+
+/// The TMA messages that move the whole buffer `desc`: one where the
+/// buffer is a single TMA block (Triton's `getTMABlockShape`), else one
+/// per block of a 2-D swizzled NVMMA buffer, each landing where the
+/// layout puts the block's first element (a block starts at a swizzle
+/// row boundary and a column block, where the swizzle permutes nothing).
+fn messages(desc: &MemDesc) -> Result<Vec<Message>, String> {
     let Some(Layout::NvmmaShared {
         swizzling_byte_width,
         transposed,
@@ -208,13 +220,74 @@ fn single_message(desc: &MemDesc) -> Result<(), String> {
     };
     let bits = super::types::memory_bits(desc.element);
     let block = tma_block_shape(&desc.shape, bits, swizzling_byte_width, transposed);
-    if desc.shape.is_empty() || block != desc.shape {
-        return Err(format!(
-            "a TMA copy of {:?} elements that needs several messages (a dimension above 256, or rows other than one {}-byte swizzle) is not supported yet",
-            desc.shape, swizzling_byte_width
-        ));
+    if !desc.shape.is_empty() && block == desc.shape {
+        return Ok(vec![Message {
+            coordinates: vec![0; desc.shape.len()],
+            byte_offset: 0,
+        }]);
     }
-    Ok(())
+    let refused = || {
+        format!(
+            "a TMA copy of {:?} elements in blocks of {block:?} (several messages) into this layout is not supported yet",
+            desc.shape
+        )
+    };
+    let layout = Nvmma::of(desc).map_err(|_| refused())?;
+    let tiles =
+        block.iter().all(|&b| b > 0) && desc.shape.iter().zip(&block).all(|(&s, &b)| s % b == 0);
+    if !tiles {
+        return Err(refused());
+    }
+    let (count0, count1) = (desc.shape[0] / block[0], desc.shape[1] / block[1]);
+    let mut messages = Vec::new();
+    // Triton's order: the blocks along dimension 0 first.
+    for i1 in 0..count1 {
+        for i0 in 0..count0 {
+            let start = [i0 * block[0], i1 * block[1]];
+            let (row, column) = if layout.inner == 1 {
+                (start[0], start[1])
+            } else {
+                (start[1], start[0])
+            };
+            messages.push(Message {
+                coordinates: start.to_vec(),
+                byte_offset: layout.unswizzled(row, column) * layout.element_bits / 8,
+            });
+        }
+    }
+    Ok(messages)
+}
+
+/// The coordinates of `message`: `base` (innermost first, as TMA takes
+/// them) moved by the message's block.
+fn message_coordinates<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    base: &[Value<'c, 'a>],
+    message: &Message,
+) -> Vec<Value<'c, 'a>> {
+    base.iter()
+        .zip(message.coordinates.iter().rev())
+        .map(|(&c, &delta)| {
+            if delta == 0 {
+                c
+            } else {
+                emit.add(c, emit.i32(delta))
+            }
+        })
+        .collect()
+}
+
+/// `pointer` moved `bytes` bytes (itself when 0).
+fn byte_offset<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    pointer: Value<'c, 'a>,
+    bytes: i64,
+) -> Value<'c, 'a> {
+    if bytes == 0 {
+        pointer
+    } else {
+        emit.gep(pointer, emit.i32(bytes), emit.int_type(8))
+    }
 }
 
 /// `elect.sync`: true in one lane of the warp.
@@ -222,18 +295,32 @@ fn elect<'c, 'a>(emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
     emit.value("nvvm.elect.sync", &[], emit.int_type(1), &[])
 }
 
-/// The TMA predicate: the op's, one elected lane, warp 0.
+/// The predicate of message `index` of `count`: the op's, one elected
+/// lane, of warp 0 for a single message; several are spread over the warps
+/// (of the partition, inside a `ttg.warp_specialize`), message `k` issued
+/// by warp `k` modulo their number, as Triton spreads them.
 fn tma_pred<'c, 'a>(
     lw: &Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     pred: Option<Value<'c, 'a>>,
+    index: usize,
+    count: usize,
 ) -> Value<'c, 'a> {
     let elect = elect(emit);
     let elected = match pred {
         Some(p) => emit.and(p, elect),
         None => elect,
     };
-    emit.and(elected, threads_below(lw, emit, lw.threads_per_warp))
+    if count == 1 {
+        return emit.and(elected, threads_below(lw, emit, lw.threads_per_warp));
+    }
+    let warps = lw
+        .thread_group()
+        .map_or(lw.num_warps, |(_, threads)| threads / lw.threads_per_warp)
+        .max(1);
+    let (_, _, warp) = lw.thread_ids();
+    let issuer = emit.icmp("eq", warp, emit.i32(index as i64 % warps));
+    emit.and(elected, issuer)
 }
 
 /// The coordinates operands `first..first + rank` of `op`, innermost
@@ -288,24 +375,29 @@ pub fn copy_global_to_local<'c, 'a>(
     let barrier = operand(op, 1 + rank)?;
     let result = operand(op, 2 + rank)?;
     let memdesc = MemDesc::of(result.r#type()).ok_or("expected a shared-memory destination")?;
-    single_message(&memdesc)?;
+    let messages = messages(&memdesc)?;
     let coords = coordinates(lw, op, 1, rank)?;
     let destination = lw.scalar(result)?;
     let barrier_pointer = lw.scalar(barrier)?;
     let span = lw.buffer_span(result);
     lw.shared_access(emit, Access::Write(span));
     let pred = optional_pred(lw, op, 3 + rank)?;
-    let pred = tma_pred(lw, emit, pred);
     let asm = format!(
         "@$0 cp.async.bulk.tensor.{rank}d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {{{}}}], [${}];",
         operand_list(3, rank),
         3 + rank
     );
     let constraints = format!("b,r,l{},r", ",r".repeat(rank));
-    let mut operands = vec![pred, destination, desc];
-    operands.extend(coords);
-    operands.push(barrier_pointer);
-    emit.void_asm(&asm, &constraints, &operands);
+    for (index, message) in messages.iter().enumerate() {
+        let mut operands = vec![
+            tma_pred(lw, emit, pred, index, messages.len()),
+            byte_offset(emit, destination, message.byte_offset),
+            desc,
+        ];
+        operands.extend(message_coordinates(emit, &coords, message));
+        operands.push(barrier_pointer);
+        emit.void_asm(&asm, &constraints, &operands);
+    }
     Ok(())
 }
 
@@ -328,22 +420,23 @@ pub fn copy_local_to_global<'c, 'a>(
     let desc = lw.scalar(operand(op, 0)?)?;
     let source = operand(op, count - 1)?;
     let memdesc = MemDesc::of(source.r#type()).ok_or("expected a shared-memory source")?;
-    single_message(&memdesc)?;
+    let messages = messages(&memdesc)?;
     let coords = coordinates(lw, op, 1, rank)?;
     let pointer = lw.scalar(source)?;
     let span = lw.buffer_span(source);
     lw.shared_access(emit, Access::Read(span));
-    let pred = tma_pred(lw, emit, None);
     let asm = format!(
         "@$0 cp.async.bulk.tensor.{rank}d.global.shared::cta.bulk_group [$1, {{{}}}], [${}];",
         operand_list(2, rank),
         2 + rank
     );
     let constraints = format!("b,l{},r", ",r".repeat(rank));
-    let mut operands = vec![pred, desc];
-    operands.extend(coords);
-    operands.push(pointer);
-    emit.void_asm(&asm, &constraints, &operands);
+    for (index, message) in messages.iter().enumerate() {
+        let mut operands = vec![tma_pred(lw, emit, None, index, messages.len()), desc];
+        operands.extend(message_coordinates(emit, &coords, message));
+        operands.push(byte_offset(emit, pointer, message.byte_offset));
+        emit.void_asm(&asm, &constraints, &operands);
+    }
     emit.op("nvvm.cp.async.bulk.commit.group", &[], &[], &[]);
     Ok(())
 }

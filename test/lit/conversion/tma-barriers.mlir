@@ -74,11 +74,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @several_messages(%desc: !tt.tensordesc<tensor<64x128xf16, #nvmma>>, %x: i32, %pred: i1) {
+  // 128 halves a row are two 64-wide boxes (one 128-byte swizzle each):
+  // the second lands after the first's 64 rows (8192 bytes) and starts 64
+  // columns on; warp 0 issues the first, warp 1 the second.
+  // CHECK-LABEL: llvm.func @several_messages
+  // CHECK: %[[WARP:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i32
+  // CHECK: "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4}], [$5];", "b,r,l,r,r,r" %{{.*}}, %[[BUF:.*]], %arg0, %arg2, %arg1, %{{.*}} :
+  // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK: llvm.icmp "eq" %[[WARP]], %[[ONE]] : i32
+  // CHECK: %[[BYTES:.*]] = llvm.mlir.constant(8192 : i32) : i32
+  // CHECK: %[[SECOND:.*]] = llvm.getelementptr %[[BUF]][%[[BYTES]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
+  // CHECK: %[[X:.*]] = llvm.add %arg2, %[[C64]] : i32
+  // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes {{.*}} %{{.*}}, %[[SECOND]], %arg0, %[[X]], %arg1, %{{.*}} :
+  // CHECK-NOT: cp.async.bulk.tensor
+  tt.func public @several_messages(%desc: !tt.tensordesc<tensor<64x128xf16, #nvmma>>, %x: i32, %y: i32, %pred: i1) {
     %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
     %buf = ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<64x128xf16, #nvmma, #smem, mutable>
-    // expected-error @+1 {{a TMA copy of [64, 128] elements that needs several messages}}
-    ttng.async_tma_copy_global_to_local %desc[%x, %x] %buf, %bar, %pred : !tt.tensordesc<tensor<64x128xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x128xf16, #nvmma, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar, %pred : !tt.tensordesc<tensor<64x128xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x128xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32, rank = 3}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @several_messages_3d(%desc: !tt.tensordesc<tensor<2x8x64xi32, #nvmma>>, %x: i32, %pred: i1) {
+    %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %buf = ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<2x8x64xi32, #nvmma, #smem, mutable>
+    // expected-error @+1 {{a TMA copy of [2, 8, 64] elements in blocks of [2, 8, 32] (several messages) into this layout is not supported yet}}
+    ttng.async_tma_copy_global_to_local %desc[%x, %x, %x] %buf, %bar, %pred : !tt.tensordesc<tensor<2x8x64xi32, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<2x8x64xi32, #nvmma, #smem, mutable>
     tt.return
   }
 }
