@@ -6,13 +6,16 @@
 use melior::ir::attribute::{ArrayAttribute, DictionaryAttribute, IntegerAttribute};
 use melior::ir::operation::OperationLike;
 use melior::ir::{BlockLike, Module, RegionLike, ValueLike};
-use tt_metadata::{ArgType, KernelArg, KernelMetadata};
+use tt_dialect::types::{tensor_desc_block, TensorView};
+use tt_metadata::{ArgType, KernelArg, KernelMetadata, TensorDescMeta};
+use tt_passes::ttgir::tma_lowering::TmaBox;
 
 use crate::module_int;
 
 /// The kernel's arguments and launch shape.
 pub struct Kernel {
     args: Vec<KernelArg>,
+    tensordesc_meta: Vec<TensorDescMeta>,
     num_warps: u32,
     num_ctas: u32,
     threads_per_warp: u32,
@@ -60,14 +63,26 @@ impl Kernel {
             .ok()
             .and_then(|a| ArrayAttribute::try_from(a).ok());
         let mut args = Vec::new();
+        let mut tensordesc_meta = Vec::new();
         for index in 0..block.argument_count() {
             let argument = block.argument(index).map_err(|e| e.to_string())?;
-            let ty = arg_type(&argument.r#type().to_string()).ok_or_else(|| {
+            let undescribed = |why: &str| {
                 format!(
-                    "kernel argument {index} has type {}, which the metadata cannot describe",
+                    "kernel argument {index} has type {}, which the metadata cannot describe{why}",
                     argument.r#type()
                 )
-            })?;
+            };
+            let ty = match tensor_desc_block(argument.r#type()) {
+                Some(block) => {
+                    let meta = TensorView::of(block)
+                        .ok_or_else(|| "a descriptor of a tensor".to_string())
+                        .and_then(|view| tma_descriptor(&view))
+                        .map_err(|why| undescribed(&format!(" ({why})")))?;
+                    tensordesc_meta.push(meta);
+                    ArgType::TmaDescriptor
+                }
+                None => arg_type(&argument.r#type().to_string()).ok_or_else(|| undescribed(""))?,
+            };
             let divisibility = arg_attrs
                 .and_then(|a| a.element(index).ok())
                 .and_then(|d| DictionaryAttribute::try_from(d).ok())
@@ -78,6 +93,7 @@ impl Kernel {
         }
         Ok(Self {
             args,
+            tensordesc_meta,
             num_warps: attr_u32(module, "ttg.num-warps", 4),
             num_ctas: attr_u32(module, "ttg.num-ctas", 1),
             threads_per_warp: attr_u32(module, "ttg.threads-per-warp", 32),
@@ -105,8 +121,26 @@ impl Kernel {
             profile_scratch_size: memory.profile_scratch.0,
             profile_scratch_align: memory.profile_scratch.1,
             args: self.args,
+            tensordesc_meta: self.tensordesc_meta,
         }
     }
+}
+
+/// How Triton's launcher fills the TMA descriptor of a kernel argument
+/// whose block is `block` (Triton's `getTensorDescMetadata` entry).
+fn tma_descriptor(block: &TensorView) -> Result<TensorDescMeta, String> {
+    let tma = TmaBox::of(block)?;
+    if tma.fp4_padded {
+        return Err("padded fp4 blocks are not supported yet".into());
+    }
+    let code = |v: i64| u32::try_from(v).map_err(|_| format!("field {v} out of range"));
+    Ok(TensorDescMeta {
+        swizzle: code(tma.swizzle_mode)?,
+        elem_size: code(tma.element_bytes)?,
+        elem_type: code(tma.element_type)?,
+        block_size: tma.box_shape,
+        fp4_padded: false,
+    })
 }
 
 impl Memory {

@@ -96,12 +96,15 @@ impl FromStr for Scalar {
     }
 }
 
-/// The type of one kernel argument: a scalar, or a global pointer to
-/// scalars. Written as `i32`, `f32` or `*f32`.
+/// The type of one kernel argument: a scalar, a global pointer to
+/// scalars, or a TMA descriptor (a 128-byte `CUtensorMap` passed by value,
+/// described by the metadata's `tensordesc_meta`). Written as `i32`,
+/// `f32`, `*f32` or `nvTmaDesc` (Triton's launcher's name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ArgType {
     Scalar(Scalar),
     Pointer(Scalar),
+    TmaDescriptor,
 }
 
 impl fmt::Display for ArgType {
@@ -109,6 +112,7 @@ impl fmt::Display for ArgType {
         match self {
             ArgType::Scalar(s) => f.write_str(s.name()),
             ArgType::Pointer(s) => write!(f, "*{}", s.name()),
+            ArgType::TmaDescriptor => f.write_str("nvTmaDesc"),
         }
     }
 }
@@ -116,6 +120,9 @@ impl fmt::Display for ArgType {
 impl FromStr for ArgType {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
+        if s == "nvTmaDesc" {
+            return Ok(ArgType::TmaDescriptor);
+        }
         match s.strip_prefix('*') {
             Some(pointee) => Ok(ArgType::Pointer(pointee.parse()?)),
             None => Ok(ArgType::Scalar(s.parse()?)),
@@ -149,6 +156,21 @@ pub struct KernelArg {
     pub divisibility: Option<u64>,
 }
 
+/// How a launcher fills the TMA descriptor of one `nvTmaDesc` argument,
+/// in Triton's terms (its `tensordesc_meta` entries): the swizzle mode
+/// (`CUtensorMapSwizzle`: 0 none, 1, 2, 3 for 32, 64, 128 bytes), the
+/// element's bytes, Triton's TMA element type code, the box one message
+/// moves (outermost dimension first) and whether fp4 elements are padded
+/// to a byte each.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TensorDescMeta {
+    pub swizzle: u32,
+    pub elem_size: u32,
+    pub elem_type: u32,
+    pub block_size: Vec<i64>,
+    pub fp4_padded: bool,
+}
+
 /// Everything a launcher needs to know about a compiled kernel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KernelMetadata {
@@ -177,6 +199,9 @@ pub struct KernelMetadata {
     /// The user arguments, in order. The kernel takes two more, the global
     /// and the profile scratch pointers, which the runtime fills in.
     pub args: Vec<KernelArg>,
+    /// One entry per `nvTmaDesc` argument, in order.
+    #[serde(default)]
+    pub tensordesc_meta: Vec<TensorDescMeta>,
 }
 
 impl KernelMetadata {
@@ -245,9 +270,21 @@ mod tests {
                     ty: ArgType::Scalar(Scalar::I32),
                     divisibility: None,
                 },
+                KernelArg {
+                    ty: ArgType::TmaDescriptor,
+                    divisibility: None,
+                },
             ],
+            tensordesc_meta: vec![TensorDescMeta {
+                swizzle: 3,
+                elem_size: 2,
+                elem_type: 6,
+                block_size: vec![64, 64],
+                fp4_padded: false,
+            }],
         };
         let json = metadata.to_json();
+        assert!(json.contains("\"type\": \"nvTmaDesc\""), "{json}");
         assert!(json.contains("\"type\": \"*f32\""), "{json}");
         assert_eq!(KernelMetadata::from_json(&json).unwrap(), metadata);
         assert_eq!(metadata.threads_per_cta(), 128);

@@ -153,6 +153,7 @@ mod tests {
                 arg("i32", Some(16)),
                 arg("f32", None),
             ],
+            tensordesc_meta: Vec::new(),
         }
     }
 

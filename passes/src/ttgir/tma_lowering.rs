@@ -546,6 +546,51 @@ fn tma_element_type(element: Type) -> Result<i64, String> {
     })
 }
 
+/// What a TMA descriptor of a tensor descriptor's block says, as Triton
+/// fills it: its TMA element type, swizzle mode (`CUtensorMapSwizzle`: 0
+/// none, 1, 2, 3 for 32, 64, 128 bytes), the bytes of an element and the
+/// box one message moves (outermost dimension first). A block without an
+/// NVMMA layout is not swizzled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TmaBox {
+    pub element_type: i64,
+    pub swizzle_mode: i64,
+    pub element_bytes: i64,
+    pub box_shape: Vec<i64>,
+    /// fp4 elements padded to a byte each (NVMMA's `fp4Padded`).
+    pub fp4_padded: bool,
+}
+
+impl TmaBox {
+    /// The descriptor fields of `block` (a tensor descriptor's block type),
+    /// or why it has none.
+    pub fn of(block: &TensorView) -> Result<Self, String> {
+        let element_type = tma_element_type(block.element)?;
+        let bits = tt_dialect::types::bit_width(block.element).unwrap_or(8);
+        let (swizzle_bytes, transposed, fp4_padded) = match block.encoding.and_then(Layout::read) {
+            Some(Layout::NvmmaShared {
+                swizzling_byte_width,
+                transposed,
+                fp4_padded,
+                ..
+            }) => (swizzling_byte_width, transposed, fp4_padded),
+            _ => (0, false, false),
+        };
+        Ok(Self {
+            element_type,
+            swizzle_mode: match swizzle_bytes {
+                128 => 3,
+                64 => 2,
+                32 => 1,
+                _ => 0,
+            },
+            element_bytes: i64::from(bits / 8),
+            box_shape: tma_block_shape(block.shape, bits, swizzle_bytes, transposed),
+            fp4_padded,
+        })
+    }
+}
+
 /// Whether [`write_tma_descriptor`] can describe the descriptor `make` (a
 /// `tt.make_tensor_descriptor`) makes: a block with a shared layout, as
 /// many sizes and strides as dimensions, and a TMA element type.
@@ -587,9 +632,6 @@ pub(crate) fn write_tma_descriptor(
     let Some(block) = tensor_desc_block(result.r#type()).and_then(TensorView::of) else {
         return false;
     };
-    let Some(layout) = block.encoding.and_then(Layout::read) else {
-        return false;
-    };
     // base, the shape, the strides (as many as the shape).
     let operands = raw::operands(make);
     let Some((&base, rest)) = operands.split_first() else {
@@ -599,26 +641,13 @@ pub(crate) fn write_tma_descriptor(
     if shape.len() != block.shape.len() || strides.len() != shape.len() {
         return false;
     }
-    let Ok(element_type) = tma_element_type(block.element) else {
+    let Ok(tma) = TmaBox::of(&block) else {
         return false;
     };
-    let bits = tt_dialect::types::bit_width(block.element).unwrap_or(8);
-    let (swizzle_bytes, transposed) = match layout {
-        Layout::NvmmaShared {
-            swizzling_byte_width,
-            transposed,
-            ..
-        } => (swizzling_byte_width, transposed),
-        _ => (0, false),
-    };
+    let (element_type, swizzle_mode, box_shape) =
+        (tma.element_type, tma.swizzle_mode, tma.box_shape);
+    let bits = tma.element_bytes * 8;
     let rank = block.shape.len();
-    let box_shape = tma_block_shape(block.shape, bits, swizzle_bytes, transposed);
-    let swizzle_mode = match swizzle_bytes {
-        128 => 3,
-        64 => 2,
-        32 => 1,
-        _ => 0,
-    };
     let ctx = raw::context(make);
     let location = raw::location(make);
     let i32t = raw::i32_type(ctx);
@@ -633,7 +662,7 @@ pub(crate) fn write_tma_descriptor(
         boxes.push(raw::build_constant(before, location, i32t, box_shape[k]));
     }
     let global_dims: Vec<_> = shape.iter().rev().copied().collect();
-    let element_bytes = raw::build_constant(before, location, i64t, i64::from(bits / 8));
+    let element_bytes = raw::build_constant(before, location, i64t, bits / 8);
     let one = raw::build_constant(before, location, i32t, 1);
     let global_strides: Vec<_> = strides[..strides.len().saturating_sub(1)]
         .iter()
