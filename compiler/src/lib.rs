@@ -178,46 +178,6 @@ impl CompileError {
     }
 }
 
-/// The first op of `module` that takes or makes a tensor descriptor (a
-/// `!tt.tensordesc` value, or an argument marked `tt.nv_tma_desc`). From
-/// TTGIR these would become TMA descriptors, which Triton's launcher would
-/// have to build from metadata this project does not write yet, and TMA
-/// copies, which have not run on the GPU here yet.
-fn tensor_descriptor_op<'c, 'a>(
-    module: &'a Module<'c>,
-) -> Option<melior::ir::operation::OperationRef<'c, 'a>> {
-    use melior::ir::{block::BlockLike, RegionLike, ValueLike};
-    let mut found = None;
-    module
-        .as_operation()
-        .walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-            let marked = tt_dialect::ir::is_op(op, "tt.func")
-                && op
-                    .attribute("arg_attrs")
-                    .is_ok_and(|a| a.to_string().contains("tt.nv_tma_desc"));
-            let is_desc = |ty| tt_dialect::types::tensor_desc_block(ty).is_some();
-            let arguments = op
-                .region(0)
-                .ok()
-                .and_then(|r| r.first_block())
-                .is_some_and(|b| {
-                    (0..b.argument_count())
-                        .any(|i| b.argument(i).is_ok_and(|a| is_desc(a.r#type())))
-                });
-            let typed = op.operands().any(|v| is_desc(v.r#type()))
-                || op.results().any(|r| is_desc(r.r#type()));
-            if found.is_none()
-                && (marked || typed || (arguments && tt_dialect::ir::is_op(op, "tt.func")))
-            {
-                found = Some(op.to_raw());
-                return melior::ir::operation::WalkResult::Interrupt;
-            }
-            melior::ir::operation::WalkResult::Advance
-        });
-    // SAFETY: the op lives in `module`.
-    found.map(|raw| unsafe { melior::ir::operation::OperationRef::from_raw(raw) })
-}
-
 impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.stage {
@@ -362,11 +322,24 @@ impl Compiler {
         let start = Instant::now();
         let session = self.session.get_or_init(Session::new);
         session.load_dialects(until);
-        let mut compilation = Compilation::new(session, options);
+        let mut compilation = Compilation::new(session, options, Descriptors::Tma);
         compilation
             .timings
             .push(("context".to_owned(), start.elapsed()));
-        let output = compilation.run(&text, &name, until)?;
+        let output = match compilation.run(&text, &name, until) {
+            // A kernel whose TMA copies this project cannot lower yet (blocks
+            // of more than two dimensions, say) still compiles, with its
+            // descriptors as pointers, as Triton's own are below sm_90.
+            Err(error)
+                if options.capability >= 90
+                    && text.contains("!tt.tensordesc")
+                    && error.stage.is_some_and(|s| s != Stage::Ttir) =>
+            {
+                Compilation::new(session, options, Descriptors::Pointers)
+                    .run(&text, &name, until)?
+            }
+            result => result?,
+        };
         if let Some(dir) = &cache_dir {
             cache::store(dir, &key, &output);
         }
@@ -462,20 +435,36 @@ impl Session {
     }
 }
 
+/// How a compilation from TTIR treats tensor descriptors on sm_90 and
+/// later (below it, `make-ttir` always makes them pointers, as Triton's).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Descriptors {
+    /// As Triton does: TMA descriptors and copies.
+    Tma,
+    /// A pointer, shape and strides each, read with ordinary loads.
+    Pointers,
+}
+
+/// What lowers tensor descriptors to pointers.
+const DESCRIPTORS_TO_POINTERS: &str =
+    "triton-rewrite-tensor-descriptor-to-pointer,canonicalize,cse";
+
 /// One uncached compilation in a session.
 struct Compilation<'c, 'o> {
     options: &'o Options,
     session: &'c Session,
+    descriptors: Descriptors,
     timings: Vec<(String, Duration)>,
 }
 
 impl<'c, 'o> Compilation<'c, 'o> {
-    fn new(session: &'c Session, options: &'o Options) -> Self {
+    fn new(session: &'c Session, options: &'o Options, descriptors: Descriptors) -> Self {
         // Nothing a compilation before this one reported belongs to it.
         session.capture.take();
         Self {
             options,
             session,
+            descriptors,
             timings: Vec::new(),
         }
     }
@@ -508,11 +497,6 @@ impl<'c, 'o> Compilation<'c, 'o> {
                     "the input is TTGIR (it has ttg.num-warps): there is no TTIR to emit",
                 ));
             }
-            if let Some(kernel) = tensor_descriptor_op(&module) {
-                let message = "tensor descriptors in TTGIR input (TMA) are not supported yet: give the TTIR, whose descriptors become pointers";
-                tt_passes::rust_pass::fail(kernel, message);
-                return Err(self.error(Some(Stage::Ttgir), message));
-            }
         } else {
             if self.options.make_ttir {
                 let ttir = format!("make-ttir{{target={}}}", self.options.target());
@@ -520,12 +504,7 @@ impl<'c, 'o> Compilation<'c, 'o> {
                     c.run_pipeline(&mut module, &ttir, Stage::Ttir)
                 })?;
             }
-            if self.options.capability >= 90 && text.contains("!tt.tensordesc") {
-                // Triton makes Hopper's tensor descriptors TMA descriptors;
-                // this project does not lower TMA yet and lowers them to
-                // pointers, as Triton does below sm_90 (its launcher then
-                // passes each as a pointer, shape and strides, since the
-                // metadata lists no TMA descriptor).
+            if self.descriptors == Descriptors::Pointers && self.options.capability >= 90 {
                 self.time("lower-descriptors", |c| {
                     c.run_pipeline(&mut module, DESCRIPTORS_TO_POINTERS, Stage::Ttir)
                 })?;
@@ -649,11 +628,6 @@ impl<'c, 'o> Compilation<'c, 'o> {
     }
 }
 
-/// What lowers tensor descriptors to pointers on targets where Triton
-/// would use TMA.
-const DESCRIPTORS_TO_POINTERS: &str =
-    "triton-rewrite-tensor-descriptor-to-pointer,canonicalize,cse";
-
 /// A module's text, without locations.
 fn print(module: &Module) -> String {
     module.as_operation().to_string()
@@ -720,35 +694,78 @@ module {
         assert!(error.message.contains("there is no TTIR"), "{error}");
     }
 
-    /// TTGIR that makes a tensor descriptor: refused (TMA), located.
-    const TTGIR_WITH_DESCRIPTOR: &str = r#"#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @kernel(%base: !tt.ptr<f16>, %n: i32) {
-    %c1 = arith.constant 1 : i64
-    %s = arith.extsi %n : i32 to i64
-    %d = tt.make_tensor_descriptor %base, [%n, %n], [%s, %c1] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16, #nvmma>>
+    /// TTIR with a host tensor descriptor argument (TMA on sm_90), in
+    /// Triton's calling convention (the descriptor, then its shape and
+    /// strides).
+    const TTIR_WITH_DESCRIPTOR: &str = r#"module {
+  tt.func public @copy(%d: !tt.tensordesc<tensor<64x128xf16>>, %d_0: i32, %d_1: i32, %d_2: i64, %d_3: i64, %out: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
     %c0 = arith.constant 0 : i32
-    %t = tt.descriptor_load %d[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16, #nvmma>> -> tensor<64x64xf16, #blocked>
+    %t = tt.descriptor_load %d[%c0, %c0] : !tt.tensordesc<tensor<64x128xf16>> -> tensor<64x128xf16>
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %c = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %r1 = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %c128 = arith.constant dense<128> : tensor<64x1xi32>
+    %rs = arith.muli %r1, %c128 : tensor<64x1xi32>
+    %c1 = tt.expand_dims %c {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+    %rb = tt.broadcast %rs : tensor<64x1xi32> -> tensor<64x128xi32>
+    %cb = tt.broadcast %c1 : tensor<1x128xi32> -> tensor<64x128xi32>
+    %o = arith.addi %rb, %cb : tensor<64x128xi32>
+    %p = tt.splat %out : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>>
+    %q = tt.addptr %p, %o : tensor<64x128x!tt.ptr<f16>>, tensor<64x128xi32>
+    tt.store %q, %t : tensor<64x128x!tt.ptr<f16>>
     tt.return
   }
 }
 "#;
 
     #[test]
-    fn ttgir_with_tensor_descriptors_is_refused() {
-        let input = Input::Text {
-            text: TTGIR_WITH_DESCRIPTOR,
-            name: "desc.ttgir",
-        };
-        let error = compile_to(input, &uncached(), Stage::Ptx).unwrap_err();
-        assert_eq!(error.stage, Some(Stage::Ttgir));
-        assert!(
-            error.message.contains(
-                "desc.ttgir:7:10: error: 'tt.make_tensor_descriptor' op tensor descriptors in TTGIR input (TMA) are not supported yet"
-            ),
-            "{error}"
+    fn host_tensor_descriptors_become_tma_descriptors() {
+        let output = compile_to(TTIR_WITH_DESCRIPTOR, &uncached(), Stage::Ptx).unwrap();
+        let metadata = output.metadata.unwrap();
+        assert_eq!(metadata.args[0].ty, tt_metadata::ArgType::TmaDescriptor);
+        // A 128-byte swizzle holds 64 halves: two 64x64 boxes, as Triton's
+        // launcher is told to make them.
+        assert_eq!(
+            metadata.tensordesc_meta,
+            [tt_metadata::TensorDescMeta {
+                swizzle: 3,
+                elem_size: 2,
+                elem_type: 6,
+                block_size: vec![64, 64],
+                fp4_padded: false,
+            }]
         );
+        let ptx = output.ptx.unwrap();
+        assert_eq!(ptx.matches("cp.async.bulk.tensor.2d").count(), 2, "{ptx}");
+        assert!(
+            ptx.contains(".param .align 64 .b8 copy_param_0[128]"),
+            "{ptx}"
+        );
+    }
+
+    #[test]
+    fn descriptors_whose_tma_copies_are_not_lowered_become_pointers() {
+        // A 2x8x64 block of i32 is two TMA boxes a row in three dimensions,
+        // which the lowering refuses: the kernel compiles with the
+        // descriptor as a pointer, shape and strides instead.
+        let ttir = r#"module {
+  tt.func public @k(%d: !tt.tensordesc<tensor<2x8x64xi32>>, %d_0: i32, %d_1: i32, %d_2: i32, %d_3: i64, %d_4: i64, %d_5: i64, %out: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
+    %c0 = arith.constant 0 : i32
+    %t = tt.descriptor_load %d[%c0, %c0, %c0] : !tt.tensordesc<tensor<2x8x64xi32>> -> tensor<2x8x64xi32>
+    %r = tt.reshape %t : tensor<2x8x64xi32> -> tensor<1024xi32>
+    %i = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+    %p = tt.splat %out : !tt.ptr<i32> -> tensor<1024x!tt.ptr<i32>>
+    %q = tt.addptr %p, %i : tensor<1024x!tt.ptr<i32>>, tensor<1024xi32>
+    tt.store %q, %r : tensor<1024x!tt.ptr<i32>>
+    tt.return
+  }
+}
+"#;
+        let output = compile_to(ttir, &uncached(), Stage::Ptx).unwrap();
+        let metadata = output.metadata.unwrap();
+        assert_eq!(metadata.args[0].ty.to_string(), "*i32");
+        assert!(metadata.tensordesc_meta.is_empty());
+        assert!(!output.ptx.unwrap().contains("cp.async.bulk.tensor"));
     }
 
     #[test]

@@ -120,15 +120,42 @@ def test_options_reach_this_compiler(hook):
     assert unfused.metadata.triton_rs == triton_rs.__version__
 
 
-def test_tensor_descriptors_become_pointer_arithmetic_on_hopper(hook):
-    # Triton would use TMA here; this project lowers descriptors to pointers
-    # (as Triton does below sm_90), so the launcher gets no TMA metadata.
+def test_device_tensor_descriptors_become_tma_on_hopper(hook):
+    # As Triton's: the descriptors are written into global scratch memory
+    # (tensormap.replace) and copied with TMA; no descriptor is an argument.
     triton_rs.enable("strict")
     kernel = compile_with(descriptor_kernel, DESCRIPTORS)
     assert kernel.metadata.triton_rs and kernel.metadata.tensordesc_meta == []
-    assert "cp.async.bulk.tensor" not in kernel.asm["ptx"]
-    assert "tt.descriptor_load" not in kernel.asm["ttgir"]
+    assert "cp.async.bulk.tensor" in kernel.asm["ptx"] and "tensormap.replace" in kernel.asm["ptx"]
+    triton_rs.disable()
+    theirs = compile_with(descriptor_kernel, DESCRIPTORS)
+    assert kernel.metadata.global_scratch_size == theirs.metadata.global_scratch_size
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def host_descriptor_kernel(src, dst, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    row = tl.program_id(0) * BLOCK_M
+    dst.store([row, 0], src.load([row, 0]) * 2)
+
+
+@pytest.mark.parametrize("block", [(64, 64), (128, 128), (32, 256)])
+def test_host_tensor_descriptors_are_described_as_triton_does(hook, block):
+    # Triton's launcher builds each TMA descriptor argument from
+    # tensordesc_meta; a block wider than one 128-byte swizzle is moved in
+    # several boxes.
+    m, n = block
+    spec = dict(signature={"src": f"tensordesc<fp16[{m}, {n}]>", "dst": f"tensordesc<fp16[{m}, {n}]>",
+                           "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"}, constexprs={"BLOCK_M": m, "BLOCK_N": n})
+    triton_rs.enable("strict")
+    ours = compile_with(host_descriptor_kernel, spec)
+    triton_rs.disable()
+    theirs = compile_with(host_descriptor_kernel, spec)
+    assert ours.metadata.triton_rs and not getattr(theirs.metadata, "triton_rs", None)
+    assert ours.metadata.tensordesc_meta == theirs.metadata.tensordesc_meta
+    assert ours.metadata.shared <= theirs.metadata.shared
+    assert ours.asm["ptx"].count("cp.async.bulk.tensor") == 2 * (n // 64)
+    assert ours.asm["cubin"][:4] == b"\x7fELF"
 
 
 def test_libdevice_calls_are_linked(hook):

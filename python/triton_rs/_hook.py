@@ -22,6 +22,7 @@ this process before ``enable()`` stay as they were (Triton keeps them in
 memory): enable before the first launch, or with ``TRITON_RS=1``.
 """
 
+import json
 import logging
 import os
 import threading
@@ -218,17 +219,15 @@ class _Compilation:
             return self.triton["ttgir"](mod, metadata)
         with _lock:
             _stats["compiled"] += 1
-        # Tensor descriptors reach the PTX only as pointers here; make_ttgir
-        # lists those that stay TMA descriptors, and there are none.
-        metadata["tensordesc_meta"] = []
+        # How Triton's launcher builds each TMA descriptor argument, as
+        # make_ttgir lists them.
+        metadata["tensordesc_meta"] = json.loads(self.result["metadata"])["tensordesc_meta"]
         metadata["triton_rs"] = _triton_rs.__version__
         return self.result["ttgir"]
 
     def llir(self, src, metadata):
         if self.fell_back:
             return self.triton["llir"](src, metadata)
-        import json
-
         kernel = json.loads(self.result["metadata"])
         metadata["shared"] = kernel["shared"]
         metadata["tmem_size"] = 0
