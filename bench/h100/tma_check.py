@@ -6,7 +6,9 @@ and an empty cache for each), against each other and against torch:
   head dims 64 and 128 (128 halves are two TMA boxes a row), causal or
   not, several tiles, warps and stages;
 - a GEMM over host descriptors whose B tile [BK, 256] is four boxes a row
-  and whose C tile is stored with TMA;
+  and whose C tile is stored with TMA, and a persistent one (a program per
+  SM, grouped tiles, B read transposed, the epilogue stored in two halves
+  or whole);
 - a copy through device-side descriptors (`tl.make_tensor_descriptor`,
   written into global scratch memory) of a [64, 128] block.
 
@@ -73,6 +75,30 @@ def gemm_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, B
 
 
 @triton.jit
+def persistent_gemm_kernel(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                           GROUP: tl.constexpr, SUBTILE: tl.constexpr, NUM_SMS: tl.constexpr):
+    # Grouped tile order, one program per SM looping over tiles; B is
+    # [N, K] (read transposed); the epilogue may store two half tiles.
+    tiles_m = tl.cdiv(M, BM)
+    tiles_n = tl.cdiv(N, BN)
+    in_group = GROUP * tiles_n
+    for tile in tl.range(tl.program_id(0), tiles_m * tiles_n, NUM_SMS, flatten=True):
+        first_m = tile // in_group * GROUP
+        rows = min(tiles_m - first_m, GROUP)
+        off_m = (first_m + tile % rows) * BM
+        off_n = (tile % in_group) // rows * BN
+        acc = tl.zeros([BM, BN], tl.float32)
+        for k in range(0, K, BK):
+            acc = tl.dot(a_desc.load([off_m, k]), b_desc.load([off_n, k]).T, acc)
+        if SUBTILE:
+            left, right = tl.split(tl.permute(tl.reshape(acc, (BM, 2, BN // 2)), (0, 2, 1)))
+            c_desc.store([off_m, off_n], left.to(tl.float16))
+            c_desc.store([off_m, off_n + BN // 2], right.to(tl.float16))
+        else:
+            c_desc.store([off_m, off_n], acc.to(tl.float16))
+
+
+@triton.jit
 def device_copy_kernel(src, dst, M, N, BM: tl.constexpr, BN: tl.constexpr):
     s = tl.make_tensor_descriptor(src, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
     d = tl.make_tensor_descriptor(dst, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
@@ -133,6 +159,30 @@ def gemm_case(size, bm, bn, bk, warps, stages):
     return name, setup
 
 
+def persistent_gemm_case(size, bm, bn, bk, warps, stages, subtile):
+    name = f"persistent gemm {size}^3 {bm}x{bn}x{bk} w{warps} s{stages}{' subtiled' if subtile else ''}"
+
+    def setup():
+        torch.manual_seed(0)
+        a = torch.randn((size, size), device="cuda", dtype=torch.float16)
+        b = torch.randn((size, size), device="cuda", dtype=torch.float16)
+        c = torch.empty((size, size), device="cuda", dtype=torch.float16)
+        descs = [TensorDescriptor.from_tensor(a, [bm, bk]), TensorDescriptor.from_tensor(b, [bn, bk]),
+                 TensorDescriptor.from_tensor(c, [bm, bn // 2 if subtile else bn])]
+        sms = torch.cuda.get_device_properties("cuda").multi_processor_count
+        ref = a.float() @ b.float().T
+
+        def launch(module):
+            module.persistent_gemm_kernel[(sms, )](*descs, size, size, size, BM=bm, BN=bn, BK=bk, GROUP=8,
+                                                   SUBTILE=subtile, NUM_SMS=sms, num_warps=warps,
+                                                   num_stages=stages)
+            return c.float()
+
+        return launch, ref
+
+    return name, setup
+
+
 def device_copy_case(m, n, bm, bn):
     name = f"device descriptors copy {m}x{n} block {bm}x{bn}"
 
@@ -159,6 +209,8 @@ CASES = [
     (attention_case(128, 64, 128, 4, 3, False), True),
     (gemm_case(8192, 128, 256, 64, 8, 3), True),
     (gemm_case(8192, 128, 128, 64, 4, 4), True),
+    (persistent_gemm_case(8192, 128, 256, 64, 8, 3, True), True),
+    (persistent_gemm_case(8192, 128, 128, 64, 8, 4, False), True),
     (device_copy_case(512, 512, 64, 128), False),
 ]
 

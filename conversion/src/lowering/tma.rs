@@ -300,7 +300,7 @@ fn elect<'c, 'a>(emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
 /// (of the partition, inside a `ttg.warp_specialize`), message `k` issued
 /// by warp `k` modulo their number, as Triton spreads them.
 fn tma_pred<'c, 'a>(
-    lw: &Lowering<'c, 'a>,
+    lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     pred: Option<Value<'c, 'a>>,
     index: usize,
@@ -318,7 +318,7 @@ fn tma_pred<'c, 'a>(
         .thread_group()
         .map_or(lw.num_warps, |(_, threads)| threads / lw.threads_per_warp)
         .max(1);
-    let (_, _, warp) = lw.thread_ids();
+    let warp = lw.uniform_warp();
     let issuer = emit.icmp("eq", warp, emit.i32(index as i64 % warps));
     emit.and(elected, issuer)
 }

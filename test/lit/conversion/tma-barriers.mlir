@@ -76,9 +76,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   // 128 halves a row are two 64-wide boxes (one 128-byte swizzle each):
   // the second lands after the first's 64 rows (8192 bytes) and starts 64
-  // columns on; warp 0 issues the first, warp 1 the second.
+  // columns on; warp 0 issues the first, warp 1 (its id made uniform by a
+  // shuffle) the second.
   // CHECK-LABEL: llvm.func @several_messages
-  // CHECK: %[[WARP:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[WARP:.*]] = nvvm.shfl.sync idx
   // CHECK: "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4}], [$5];", "b,r,l,r,r,r" %{{.*}}, %[[BUF:.*]], %arg0, %arg2, %arg1, %{{.*}} :
   // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
   // CHECK: llvm.icmp "eq" %[[WARP]], %[[ONE]] : i32
