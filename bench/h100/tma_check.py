@@ -137,14 +137,18 @@ def attention_case(d, bm, bn, warps, stages, causal, z_h=32, n_ctx=4096):
     return name, setup
 
 
+def gemm_operands(size):
+    """A and B random, C empty: fp16, size x size."""
+    torch.manual_seed(0)
+    a, b = (torch.randn((size, size), device="cuda", dtype=torch.float16) for _ in range(2))
+    return a, b, torch.empty((size, size), device="cuda", dtype=torch.float16)
+
+
 def gemm_case(size, bm, bn, bk, warps, stages):
     name = f"gemm {size}^3 {bm}x{bn}x{bk} w{warps} s{stages}"
 
     def setup():
-        torch.manual_seed(0)
-        a = torch.randn((size, size), device="cuda", dtype=torch.float16)
-        b = torch.randn((size, size), device="cuda", dtype=torch.float16)
-        c = torch.empty((size, size), device="cuda", dtype=torch.float16)
+        a, b, c = gemm_operands(size)
         descs = [TensorDescriptor.from_tensor(a, [bm, bk]), TensorDescriptor.from_tensor(b, [bk, bn]),
                  TensorDescriptor.from_tensor(c, [bm, bn])]
         ref = a.float() @ b.float()
@@ -163,10 +167,7 @@ def persistent_gemm_case(size, bm, bn, bk, warps, stages, subtile):
     name = f"persistent gemm {size}^3 {bm}x{bn}x{bk} w{warps} s{stages}{' subtiled' if subtile else ''}"
 
     def setup():
-        torch.manual_seed(0)
-        a = torch.randn((size, size), device="cuda", dtype=torch.float16)
-        b = torch.randn((size, size), device="cuda", dtype=torch.float16)
-        c = torch.empty((size, size), device="cuda", dtype=torch.float16)
+        a, b, c = gemm_operands(size)
         descs = [TensorDescriptor.from_tensor(a, [bm, bk]), TensorDescriptor.from_tensor(b, [bn, bk]),
                  TensorDescriptor.from_tensor(c, [bm, bn // 2 if subtile else bn])]
         sms = torch.cuda.get_device_properties("cuda").multi_processor_count
