@@ -10,7 +10,8 @@ and an empty cache for each), against each other and against torch:
   SM, grouped tiles, B read transposed, the epilogue stored in two halves
   or whole);
 - a copy through device-side descriptors (`tl.make_tensor_descriptor`,
-  written into global scratch memory) of a [64, 128] block.
+  written into global scratch memory) of a [64, 128] block;
+- a TMA reduction (`desc.atomic_add`) of f32 blocks two boxes wide.
 
 usage: python3 tma_check.py [--only TEXT] [--rounds N]
 
@@ -99,6 +100,13 @@ def persistent_gemm_kernel(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN
 
 
 @triton.jit
+def reduce_kernel(dst_desc, src, N, BM: tl.constexpr, BN: tl.constexpr):
+    m, n = tl.program_id(0) * BM, tl.program_id(1) * BN
+    offsets = (m + tl.arange(0, BM))[:, None] * N + (n + tl.arange(0, BN))[None, :]
+    dst_desc.atomic_add([m, n], tl.load(src + offsets))
+
+
+@triton.jit
 def device_copy_kernel(src, dst, M, N, BM: tl.constexpr, BN: tl.constexpr):
     s = tl.make_tensor_descriptor(src, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
     d = tl.make_tensor_descriptor(dst, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
@@ -184,6 +192,26 @@ def persistent_gemm_case(size, bm, bn, bk, warps, stages, subtile):
     return name, setup
 
 
+def reduce_case(m, n, bm, bn):
+    name = f"descriptor atomic_add {m}x{n} block {bm}x{bn}"
+
+    def setup():
+        torch.manual_seed(0)
+        src = torch.randn((m, n), device="cuda", dtype=torch.float32)
+        start = torch.randn((m, n), device="cuda", dtype=torch.float32)
+        dst = torch.empty_like(start)
+        desc = TensorDescriptor.from_tensor(dst, [bm, bn])
+
+        def launch(module):
+            dst.copy_(start)
+            module.reduce_kernel[(m // bm, n // bn)](desc, src, n, BM=bm, BN=bn)
+            return dst.clone()
+
+        return launch, start + src
+
+    return name, setup
+
+
 def device_copy_case(m, n, bm, bn):
     name = f"device descriptors copy {m}x{n} block {bm}x{bn}"
 
@@ -213,6 +241,7 @@ CASES = [
     (persistent_gemm_case(8192, 128, 256, 64, 8, 3, True), True),
     (persistent_gemm_case(8192, 128, 128, 64, 8, 4, False), True),
     (device_copy_case(512, 512, 64, 128), False),
+    (reduce_case(512, 512, 64, 64), False),
 ]
 
 

@@ -158,6 +158,25 @@ def test_host_tensor_descriptors_are_described_as_triton_does(hook, block):
     assert ours.asm["cubin"][:4] == b"\x7fELF"
 
 
+@triton.jit
+def descriptor_reduce_kernel(dst, src_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    offsets = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
+    dst.atomic_add([tl.program_id(0) * BM, 0], tl.load(src_ptr + offsets))
+
+
+def test_descriptor_reductions_are_tma_reductions(hook):
+    # 64 f32 a row are two 128-byte boxes, reduced with cp.reduce.async.bulk.
+    spec = dict(signature={"dst": "tensordesc<fp32[64, 64]>", "src_ptr": "*fp32", "BM": "constexpr",
+                           "BN": "constexpr"}, constexprs={"BM": 64, "BN": 64})
+    triton_rs.enable("strict")
+    ours = compile_with(descriptor_reduce_kernel, spec)
+    triton_rs.disable()
+    theirs = compile_with(descriptor_reduce_kernel, spec)
+    assert ours.metadata.tensordesc_meta == theirs.metadata.tensordesc_meta
+    assert "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group" in ours.asm["ptx"]
+    assert ours.asm["cubin"][:4] == b"\x7fELF"
+
+
 def test_libdevice_calls_are_linked(hook):
     # tt.extern_elementwise becomes calls of libdevice's functions, linked
     # in and inlined: no call is left in the PTX.

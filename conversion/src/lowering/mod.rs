@@ -1454,6 +1454,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "ttng.async_copy_mbarrier_arrive" => tma::async_copy_mbarrier_arrive(self, emit, op),
             "ttng.async_tma_copy_global_to_local" => tma::copy_global_to_local(self, emit, op),
             "ttng.async_tma_copy_local_to_global" => tma::copy_local_to_global(self, emit, op),
+            "ttng.async_tma_reduce" => tma::reduce(self, emit, op),
             "ttng.async_tma_gather" => tma::gather(self, emit, op),
             "ttng.async_tma_scatter" => tma::scatter(self, emit, op),
             "ttng.async_tma_store_wait" => tma::store_wait(self, emit, op),

@@ -3,8 +3,8 @@
 //! `arrive_barrier`, `wait_barrier`, `async_copy_mbarrier_arrive`) as
 //! predicated `mbarrier.*` PTX on one thread; TMA copies
 //! (`ttng.async_tma_copy_global_to_local`, `async_tma_copy_local_to_global`,
-//! `async_tma_store_wait`) as `cp.async.bulk.tensor` from one elected
-//! lane; Blackwell's row gathers and scatters (`ttng.async_tma_gather`,
+//! `async_tma_reduce`, `async_tma_store_wait`) as `cp.async.bulk.tensor`
+//! (`cp.reduce.async.bulk.tensor`) from elected lanes; Blackwell's row gathers and scatters (`ttng.async_tma_gather`,
 //! `async_tma_scatter`) as `tile::gather4` / `tile::scatter4` messages of
 //! four rows each, spread over the warps that hold distinct row offsets;
 //! and device-side descriptors (`ttng.tensormap_create`,
@@ -401,7 +401,7 @@ pub fn copy_global_to_local<'c, 'a>(
     Ok(())
 }
 
-/// `ttng.async_tma_copy_local_to_global`: one `cp.async.bulk.tensor` from
+/// `ttng.async_tma_copy_local_to_global`: `cp.async.bulk.tensor` from
 /// the buffer to global memory, in a bulk group committed at once.
 pub fn copy_local_to_global<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
@@ -414,7 +414,47 @@ pub fn copy_local_to_global<'c, 'a>(
     {
         return Err("a TMA store with an eviction hint is not supported yet".into());
     }
-    // desc, coordinates..., source.
+    bulk_to_global(lw, emit, op, "cp.async.bulk.tensor", "bulk_group")
+}
+
+/// `ttng.async_tma_reduce`: `cp.reduce.async.bulk.tensor` of the buffer
+/// into global memory with the op's reduction (the element type is the
+/// descriptor's), in a bulk group committed at once.
+pub fn reduce<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let kind = match int_attr(op, "kind")? {
+        1 => "add",
+        2 => "min",
+        3 => "max",
+        4 => "inc",
+        5 => "dec",
+        6 => "and",
+        7 => "or",
+        8 => "xor",
+        other => return Err(format!("a TMA reduction of kind {other}")),
+    };
+    bulk_to_global(
+        lw,
+        emit,
+        op,
+        "cp.reduce.async.bulk.tensor",
+        &format!("{kind}.bulk_group"),
+    )
+}
+
+/// A TMA store or reduction (`instruction`, with `suffix` after its state
+/// spaces) of the buffer, the last operand, to the descriptor, the first,
+/// at the coordinates between; then the bulk group's commit.
+fn bulk_to_global<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    instruction: &str,
+    suffix: &str,
+) -> LowerResult {
     let count = op.operand_count();
     let rank = count.checked_sub(2).ok_or("missing operands")?;
     let desc = lw.scalar(operand(op, 0)?)?;
@@ -426,7 +466,7 @@ pub fn copy_local_to_global<'c, 'a>(
     let span = lw.buffer_span(source);
     lw.shared_access(emit, Access::Read(span));
     let asm = format!(
-        "@$0 cp.async.bulk.tensor.{rank}d.global.shared::cta.bulk_group [$1, {{{}}}], [${}];",
+        "@$0 {instruction}.{rank}d.global.shared::cta.{suffix} [$1, {{{}}}], [${}];",
         operand_list(2, rank),
         2 + rank
     );

@@ -10,10 +10,12 @@
 //!   itself (its views and `warp_group_dot_wait`s take the buffer's mutable
 //!   type; not where the allocation leaves through a result or a yield,
 //!   whose type cannot change), the others a `local_load` of it;
-//! * `tt.descriptor_store` / `tt.descriptor_scatter`: the source in an
-//!   immutable buffer of the descriptor's layout (the buffer a `local_load`
-//!   just read in the same block, if nothing wrote shared memory since),
-//!   `fence_async_shared`, the TMA store (or scatter), `async_tma_store_wait`;
+//! * `tt.descriptor_store` / `tt.descriptor_scatter` /
+//!   `tt.descriptor_reduce`: the source in an immutable buffer of the
+//!   descriptor's layout (the buffer a `local_load` just read in the same
+//!   block, if nothing wrote shared memory since), `fence_async_shared`,
+//!   the TMA store (or scatter, or reduction of its kind),
+//!   `async_tma_store_wait`;
 //! * `tt.make_tensor_descriptor`: a 128-byte global scratch buffer filled
 //!   by `tensormap_create` (box, global dims and byte strides innermost
 //!   first, the TMA element type and swizzle mode of the layout), then
@@ -60,11 +62,12 @@ static LOAD: Pattern = pattern(lower_load);
 static STORE: Pattern = pattern(lower_store);
 static MAKE_DESCRIPTOR: Pattern = pattern(lower_make_descriptor);
 
-const DESCRIPTOR_OPS: [&str; 5] = [
+const DESCRIPTOR_OPS: [&str; 6] = [
     "tt.descriptor_load",
     "tt.descriptor_gather",
     "tt.descriptor_store",
     "tt.descriptor_scatter",
+    "tt.descriptor_reduce",
     "tt.make_tensor_descriptor",
 ];
 
@@ -105,6 +108,7 @@ fn run(module: OperationRef) -> PassResult {
         (Root::Op("tt.descriptor_gather"), &LOAD),
         (Root::Op("tt.descriptor_store"), &STORE),
         (Root::Op("tt.descriptor_scatter"), &STORE),
+        (Root::Op("tt.descriptor_reduce"), &STORE),
         (Root::Op("tt.make_tensor_descriptor"), &MAKE_DESCRIPTOR),
     ];
     if apply_greedily(module, &patterns, Greedy::default()) {
@@ -431,12 +435,14 @@ fn with_mutable(ty: Type, mutable: bool) -> Option<Type> {
     })
 }
 
-/// `tt.descriptor_store` and `tt.descriptor_scatter`.
+/// `tt.descriptor_store`, `tt.descriptor_scatter` and
+/// `tt.descriptor_reduce`.
 fn lower_store<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>) -> bool {
     let name = op.name();
     let scatter = name.as_string_ref().as_str() == Ok("tt.descriptor_scatter");
-    // desc, src, indices... (store); desc, x offsets, y offset, src
-    // (scatter).
+    let reduce = name.as_string_ref().as_str() == Ok("tt.descriptor_reduce");
+    // desc, src, indices... (store, reduce); desc, x offsets, y offset,
+    // src (scatter).
     let operands: Vec<Value> = op.operands().collect();
     let src_index = if scatter { 3 } else { 1 };
     let (Some(&desc), Some(&src)) = (operands.first(), operands.get(src_index)) else {
@@ -479,12 +485,20 @@ fn lower_store<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>
         .map(|(_, v)| *v)
         .collect();
     store_operands.push(buffer);
-    let store = if scatter {
-        "ttng.async_tma_scatter"
+    let (store, attributes) = if scatter {
+        ("ttng.async_tma_scatter", Vec::new())
+    } else if reduce {
+        let Some(kind) = ir::inherent_attribute(op, "kind") else {
+            return false;
+        };
+        (
+            "ttng.async_tma_reduce",
+            vec![(Identifier::new(context, "kind"), kind)],
+        )
     } else {
-        "ttng.async_tma_copy_local_to_global"
+        ("ttng.async_tma_copy_local_to_global", Vec::new())
     };
-    create(rewriter, store, location, &store_operands, &[], &[]);
+    create(rewriter, store, location, &store_operands, &[], &attributes);
     create(
         rewriter,
         "ttng.async_tma_store_wait",

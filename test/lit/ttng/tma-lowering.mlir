@@ -1,6 +1,7 @@
 // triton-nvidia-tma-lowering: descriptor loads become an mbarrier-tracked
 // TMA copy into a buffer in the descriptor's layout (local_allocs of the
-// result in that layout become the buffer), stores a fenced TMA store of
+// result in that layout become the buffer), stores (and reductions) a
+// fenced TMA store (reduction) of
 // an immutable buffer (the one a local_load just read, if nothing wrote
 // shared memory since), make_tensor_descriptor a tensormap in 128 bytes
 // of global scratch (box, dims and byte strides innermost first).
@@ -46,6 +47,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     // CHECK-NEXT: ttng.async_tma_copy_local_to_global %arg0[%arg1, %arg1] %arg3
     %l = ttg.local_load %buf : !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf16, #blocked>
     tt.descriptor_store %d[%x, %x], %l : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, tensor<64x64xf16, #blocked>
+    tt.return
+  }
+
+  // A reduction is a store of its kind (Triton's output).
+  // CHECK-LABEL: tt.func public @reduce
+  // CHECK: %[[A:.*]] = ttg.local_alloc %arg2 : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+  // CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+  // CHECK-NEXT: ttng.async_tma_reduce max, %arg0[%arg1, %arg1] %[[A]]
+  // CHECK-NEXT: ttng.async_tma_store_wait {pendings = 0 : i32}
+  tt.func public @reduce(%d: !tt.tensordesc<tensor<64x64xf16, #nvmma>>, %x: i32, %t: tensor<64x64xf16, #blocked>) {
+    tt.descriptor_reduce max, %d[%x, %x], %t : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, tensor<64x64xf16, #blocked>
     tt.return
   }
 
