@@ -11,7 +11,8 @@ and an empty cache for each), against each other and against torch:
   or whole);
 - a copy through device-side descriptors (`tl.make_tensor_descriptor`,
   written into global scratch memory) of a [64, 128] block;
-- a TMA reduction (`desc.atomic_add`) of f32 blocks two boxes wide.
+- a TMA reduction (`desc.atomic_add`) of f32 blocks two boxes wide;
+- a copy through 3-D host descriptors whose block is two boxes wide.
 
 usage: python3 tma_check.py [--only TEXT] [--rounds N]
 
@@ -107,6 +108,12 @@ def reduce_kernel(dst_desc, src, N, BM: tl.constexpr, BN: tl.constexpr):
 
 
 @triton.jit
+def copy3d_kernel(src_desc, dst_desc, B: tl.constexpr):
+    b = tl.program_id(0) * B
+    dst_desc.store([b, 0, 0], src_desc.load([b, 0, 0]) * 3)
+
+
+@triton.jit
 def device_copy_kernel(src, dst, M, N, BM: tl.constexpr, BN: tl.constexpr):
     s = tl.make_tensor_descriptor(src, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
     d = tl.make_tensor_descriptor(dst, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
@@ -192,6 +199,24 @@ def persistent_gemm_case(size, bm, bn, bk, warps, stages, subtile):
     return name, setup
 
 
+def copy3d_case(shape, block):
+    name = f"3-D descriptors copy {shape} block {block}"
+
+    def setup():
+        torch.manual_seed(0)
+        src = torch.randn(shape, device="cuda", dtype=torch.float16)
+        dst = torch.empty_like(src)
+        descs = [TensorDescriptor.from_tensor(t, list(block)) for t in (src, dst)]
+
+        def launch(module):
+            module.copy3d_kernel[(shape[0] // block[0], )](*descs, B=block[0])
+            return dst.float()
+
+        return launch, src.float() * 3
+
+    return name, setup
+
+
 def reduce_case(m, n, bm, bn):
     name = f"descriptor atomic_add {m}x{n} block {bm}x{bn}"
 
@@ -242,6 +267,7 @@ CASES = [
     (persistent_gemm_case(8192, 128, 128, 64, 8, 4, False), True),
     (device_copy_case(512, 512, 64, 128), False),
     (reduce_case(512, 512, 64, 64), False),
+    (copy3d_case((64, 16, 128), (2, 16, 128)), False),
 ]
 
 

@@ -745,25 +745,24 @@ module {
 
     #[test]
     fn descriptors_whose_tma_copies_are_not_lowered_become_pointers() {
-        // A 2x8x64 block of i32 is two TMA boxes a row in three dimensions,
-        // which the lowering refuses: the kernel compiles with the
-        // descriptor as a pointer, shape and strides instead.
+        // A 1-D block's buffer has an unswizzled NVMMA layout, which the
+        // lowering does not read yet: the kernel compiles with the
+        // descriptor as a pointer, shape and stride instead.
         let ttir = r#"module {
-  tt.func public @k(%d: !tt.tensordesc<tensor<2x8x64xi32>>, %d_0: i32, %d_1: i32, %d_2: i32, %d_3: i64, %d_4: i64, %d_5: i64, %out: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
+  tt.func public @k(%d: !tt.tensordesc<tensor<256xf32>>, %d_0: i32, %d_1: i64, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
     %c0 = arith.constant 0 : i32
-    %t = tt.descriptor_load %d[%c0, %c0, %c0] : !tt.tensordesc<tensor<2x8x64xi32>> -> tensor<2x8x64xi32>
-    %r = tt.reshape %t : tensor<2x8x64xi32> -> tensor<1024xi32>
-    %i = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
-    %p = tt.splat %out : !tt.ptr<i32> -> tensor<1024x!tt.ptr<i32>>
-    %q = tt.addptr %p, %i : tensor<1024x!tt.ptr<i32>>, tensor<1024xi32>
-    tt.store %q, %r : tensor<1024x!tt.ptr<i32>>
+    %t = tt.descriptor_load %d[%c0] : !tt.tensordesc<tensor<256xf32>> -> tensor<256xf32>
+    %i = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+    %q = tt.addptr %p, %i : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+    tt.store %q, %t : tensor<256x!tt.ptr<f32>>
     tt.return
   }
 }
 "#;
         let output = compile_to(ttir, &uncached(), Stage::Ptx).unwrap();
         let metadata = output.metadata.unwrap();
-        assert_eq!(metadata.args[0].ty.to_string(), "*i32");
+        assert_eq!(metadata.args[0].ty.to_string(), "*f32");
         assert!(metadata.tensordesc_meta.is_empty());
         assert!(!output.ptx.unwrap().contains("cp.async.bulk.tensor"));
     }

@@ -511,7 +511,16 @@ fn nvmma_offset<'c, 'a>(
     coordinates: &[Value<'c, 'a>],
 ) -> Result<Value<'c, 'a>, String> {
     let l = Nvmma::of(desc)?;
-    let (column, row) = (coordinates[l.inner], coordinates[1 - l.inner]);
+    let rank = coordinates.len();
+    let (column, row) = if rank > 2 {
+        // Triton folds the leading dimensions into the rows.
+        let row = (1..rank - 1).fold(coordinates[0], |row, d| {
+            emit.add(emit.mul_by(row, desc.shape[d]), coordinates[d])
+        });
+        (coordinates[rank - 1], row)
+    } else {
+        (coordinates[l.inner], coordinates[1 - l.inner])
+    };
     let chunk = 128 / l.element_bits;
     let within = emit.urem_by(column, l.row_elements);
     let phase = emit.urem_by(emit.udiv_by(row, 128 / l.swizzle), l.swizzle / 16);
@@ -561,8 +570,13 @@ fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
         }
         Some(Layout::NvmmaShared { .. }) => {
             let l = Nvmma::of(desc)?;
+            let shape = desc.shape.clone();
             Ok(Box::new(move |c: &[i64]| {
-                l.offset(c[1 - l.inner], c[l.inner])
+                if shape.len() > 2 {
+                    l.offset(Nvmma::row_of(&shape, c), c[shape.len() - 1])
+                } else {
+                    l.offset(c[1 - l.inner], c[l.inner])
+                }
             }))
         }
         _ => Err("only swizzled and NVMMA shared layouts are supported yet".into()),
@@ -963,8 +977,12 @@ pub fn async_copy<'c, 'a>(
         // Swizzling moves whole 16-byte chunks: a copy within one stays
         // contiguous.
         Some(Layout::NvmmaShared { .. }) => {
-            let inner = Nvmma::of(&desc)?.inner;
-            vec = if inner == dist.fastest_dim() { vec } else { 1 };
+            let contiguous = Nvmma::of(&desc)?.contiguous_dim(desc.shape.len());
+            vec = if contiguous == dist.fastest_dim() {
+                vec
+            } else {
+                1
+            };
         }
         _ => {}
     }

@@ -13,7 +13,7 @@
 //! A TMA copy moves its buffer in Triton's TMA blocks (every dimension at
 //! most 256 elements and, with a swizzled NVMMA layout, rows exactly one
 //! swizzle wide): one message when the buffer is one block, else one per
-//! block of a 2-D swizzled buffer, spread over the warps. Other copies of
+//! block of a swizzled buffer, spread over the warps. Other copies of
 //! several blocks are refused with a located error.
 
 use melior::ir::{
@@ -206,9 +206,10 @@ struct Message {
 
 /// The TMA messages that move the whole buffer `desc`: one where the
 /// buffer is a single TMA block (Triton's `getTMABlockShape`), else one
-/// per block of a 2-D swizzled NVMMA buffer, each landing where the
-/// layout puts the block's first element (a block starts at a swizzle
-/// row boundary and a column block, where the swizzle permutes nothing).
+/// per block of a swizzled NVMMA buffer (in more than two dimensions, a
+/// block spanning the middle ones), each landing where the layout puts
+/// the block's first element (a block starts at a swizzle row boundary and
+/// a column block, where the swizzle permutes nothing).
 fn messages(desc: &MemDesc) -> Result<Vec<Message>, String> {
     let Some(Layout::NvmmaShared {
         swizzling_byte_width,
@@ -233,27 +234,40 @@ fn messages(desc: &MemDesc) -> Result<Vec<Message>, String> {
         )
     };
     let layout = Nvmma::of(desc).map_err(|_| refused())?;
+    let rank = desc.shape.len();
     let tiles =
         block.iter().all(|&b| b > 0) && desc.shape.iter().zip(&block).all(|(&s, &b)| s % b == 0);
-    if !tiles {
+    // In more than two dimensions a box's rows (its leading coordinates
+    // folded) are consecutive only where it spans every middle dimension.
+    let consecutive_rows = rank <= 2 || (1..rank - 1).all(|d| block[d] == desc.shape[d]);
+    if !tiles || !consecutive_rows {
         return Err(refused());
     }
-    let (count0, count1) = (desc.shape[0] / block[0], desc.shape[1] / block[1]);
+    let counts: Vec<i64> = desc.shape.iter().zip(&block).map(|(s, b)| s / b).collect();
     let mut messages = Vec::new();
     // Triton's order: the blocks along dimension 0 first.
-    for i1 in 0..count1 {
-        for i0 in 0..count0 {
-            let start = [i0 * block[0], i1 * block[1]];
-            let (row, column) = if layout.inner == 1 {
-                (start[0], start[1])
-            } else {
-                (start[1], start[0])
-            };
-            messages.push(Message {
-                coordinates: start.to_vec(),
-                byte_offset: layout.unswizzled(row, column) * layout.element_bits / 8,
-            });
-        }
+    for index in 0..counts.iter().product::<i64>() {
+        let mut rest = index;
+        let start: Vec<i64> = counts
+            .iter()
+            .zip(&block)
+            .map(|(&count, &b)| {
+                let i = rest % count;
+                rest /= count;
+                i * b
+            })
+            .collect();
+        let (row, column) = if rank > 2 {
+            (Nvmma::row_of(&desc.shape, &start), start[rank - 1])
+        } else if layout.inner == 1 {
+            (start[0], start[1])
+        } else {
+            (start[1], start[0])
+        };
+        messages.push(Message {
+            coordinates: start,
+            byte_offset: layout.unswizzled(row, column) * layout.element_bits / 8,
+        });
     }
     Ok(messages)
 }

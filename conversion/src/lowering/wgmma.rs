@@ -123,6 +123,9 @@ impl Operand {
     /// The operand viewed by `desc`, its M (A) or N (B) dimension
     /// `outer_dim`, one instruction covering `extent` of it.
     fn new(desc: &MemDesc, outer_dim: usize, extent: i64) -> Result<Self, String> {
+        if desc.shape.len() != 2 {
+            return Err("wgmma operands of other than two dimensions are not supported yet".into());
+        }
         let layout = Nvmma::of(desc)?;
         let bytes = layout.element_bits / 8;
         let mode = match layout.swizzle {

@@ -1183,7 +1183,10 @@ pub struct Nvmma {
 }
 
 impl Nvmma {
-    /// The layout of the 2-D view `desc`, or why it is not supported.
+    /// The layout of the view `desc`, or why it is not supported: 2-D, or
+    /// of more dimensions and not transposed, whose leading dimensions
+    /// Triton folds into the rows (see [`Nvmma::row_of`]); such a view
+    /// must be its whole allocation.
     pub fn of(desc: &MemDesc) -> Result<Self, String> {
         let Some(Layout::NvmmaShared {
             swizzling_byte_width,
@@ -1196,8 +1199,25 @@ impl Nvmma {
             return Err("expected an NVMMA shared layout".into());
         };
         let bits = tt_dialect::types::bit_width(desc.element);
+        let rank = desc.shape.len();
+        if rank > 2 {
+            let whole = desc.alloc_shape.len() >= rank
+                && desc.alloc_shape[desc.alloc_shape.len() - rank..] == desc.shape[..];
+            if transposed || !whole {
+                return Err(format!(
+                    "{rank}-D NVMMA shared views that are transposed or part of their allocation are not supported yet"
+                ));
+            }
+            let rows = desc.shape[..rank - 1].iter().product::<i64>();
+            let folded = MemDesc {
+                shape: vec![rows, desc.shape[rank - 1]],
+                alloc_shape: vec![rows, desc.shape[rank - 1]],
+                ..desc.clone()
+            };
+            return Self::of(&folded);
+        }
         if fp4_padded
-            || desc.shape.len() != 2
+            || rank != 2
             || swizzling_byte_width == 0
             || Some(element_bit_width) != bits
             || ![8, 16, 32, 64].contains(&element_bit_width)
@@ -1249,6 +1269,24 @@ impl Nvmma {
             block_rows,
             element_bits,
         })
+    }
+
+    /// The view's contiguous dimension among its `rank` (`inner` in two
+    /// dimensions, the last in more).
+    pub fn contiguous_dim(&self, rank: usize) -> usize {
+        if rank > 2 {
+            rank - 1
+        } else {
+            self.inner
+        }
+    }
+
+    /// The row of element `coordinates` of a view of `shape`: its first
+    /// coordinate in two dimensions (non-transposed), its leading
+    /// coordinates folded row-major in more, as Triton folds them.
+    pub fn row_of(shape: &[i64], coordinates: &[i64]) -> i64 {
+        let rank = shape.len();
+        (0..rank.saturating_sub(1)).fold(0, |row, d| row * shape[d] + coordinates[d])
     }
 
     /// Elements of one column block (its rows, one swizzle width).

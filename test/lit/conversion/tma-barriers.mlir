@@ -106,11 +106,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32, rank = 3}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // Three dimensions fold into 16 rows of 64 words: two boxes of 32
+  // columns, the second 16 rows x 128 bytes (2048) on, 32 columns on.
+  // CHECK-LABEL: llvm.func @several_messages_3d
+  // CHECK: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4, $5}], [$6];", "b,r,l,r,r,r,r" %{{.*}}, %[[BUF:[0-9]+]], %arg0, %arg1, %arg1, %arg1,
+  // CHECK: %[[C2048:.*]] = llvm.mlir.constant(2048 : i32) : i32
+  // CHECK: %[[SECOND:.*]] = llvm.getelementptr %[[BUF]][%[[C2048]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK: %[[X:.*]] = llvm.add %arg1, %[[C32]] : i32
+  // CHECK: cp.async.bulk.tensor.3d{{.*}} %{{.*}}, %[[SECOND]], %arg0, %[[X]], %arg1, %arg1,
+  // CHECK-NOT: cp.async.bulk.tensor
   tt.func public @several_messages_3d(%desc: !tt.tensordesc<tensor<2x8x64xi32, #nvmma>>, %x: i32, %pred: i1) {
     %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
     %buf = ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<2x8x64xi32, #nvmma, #smem, mutable>
-    // expected-error @+1 {{a TMA copy of [2, 8, 64] elements in blocks of [2, 8, 32] (several messages) into this layout is not supported yet}}
     ttng.async_tma_copy_global_to_local %desc[%x, %x, %x] %buf, %bar, %pred : !tt.tensordesc<tensor<2x8x64xi32, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<2x8x64xi32, #nvmma, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#nvmma16 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 3}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // A box of 256 of the 512 middle rows holds rows of both leading
+  // indices, which are not consecutive: refused.
+  tt.func public @split_middle_3d(%desc: !tt.tensordesc<tensor<2x512x64xf16, #nvmma16>>, %x: i32, %pred: i1) {
+    %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %buf = ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<2x512x64xf16, #nvmma16, #smem, mutable>
+    // expected-error @+1 {{a TMA copy of [2, 512, 64] elements in blocks of [2, 256, 64] (several messages) into this layout is not supported yet}}
+    ttng.async_tma_copy_global_to_local %desc[%x, %x, %x] %buf, %bar, %pred : !tt.tensordesc<tensor<2x512x64xf16, #nvmma16>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<2x512x64xf16, #nvmma16, #smem, mutable>
     tt.return
   }
 }
