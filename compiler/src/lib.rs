@@ -745,24 +745,26 @@ module {
 
     #[test]
     fn descriptors_whose_tma_copies_are_not_lowered_become_pointers() {
-        // A 1-D block's buffer has an unswizzled NVMMA layout, which the
-        // lowering does not read yet: the kernel compiles with the
-        // descriptor as a pointer, shape and stride instead.
+        // A 2x512x32 block of i8 takes boxes of 256 of the 512 middle rows,
+        // whose rows are not consecutive in the buffer: the lowering refuses
+        // that copy, and the kernel compiles with the descriptor as a
+        // pointer, shape and strides instead.
         let ttir = r#"module {
-  tt.func public @k(%d: !tt.tensordesc<tensor<256xf32>>, %d_0: i32, %d_1: i64, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  tt.func public @k(%d: !tt.tensordesc<tensor<2x512x32xi8>>, %d_0: i32, %d_1: i32, %d_2: i32, %d_3: i64, %d_4: i64, %d_5: i64, %out: !tt.ptr<i8> {tt.divisibility = 16 : i32}) {
     %c0 = arith.constant 0 : i32
-    %t = tt.descriptor_load %d[%c0] : !tt.tensordesc<tensor<256xf32>> -> tensor<256xf32>
-    %i = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
-    %p = tt.splat %out : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
-    %q = tt.addptr %p, %i : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
-    tt.store %q, %t : tensor<256x!tt.ptr<f32>>
+    %t = tt.descriptor_load %d[%c0, %c0, %c0] : !tt.tensordesc<tensor<2x512x32xi8>> -> tensor<2x512x32xi8>
+    %r = tt.reshape %t : tensor<2x512x32xi8> -> tensor<32768xi8>
+    %i = tt.make_range {end = 32768 : i32, start = 0 : i32} : tensor<32768xi32>
+    %p = tt.splat %out : !tt.ptr<i8> -> tensor<32768x!tt.ptr<i8>>
+    %q = tt.addptr %p, %i : tensor<32768x!tt.ptr<i8>>, tensor<32768xi32>
+    tt.store %q, %r : tensor<32768x!tt.ptr<i8>>
     tt.return
   }
 }
 "#;
         let output = compile_to(ttir, &uncached(), Stage::Ptx).unwrap();
         let metadata = output.metadata.unwrap();
-        assert_eq!(metadata.args[0].ty.to_string(), "*f32");
+        assert_eq!(metadata.args[0].ty.to_string(), "*i8");
         assert!(metadata.tensordesc_meta.is_empty());
         assert!(!output.ptx.unwrap().contains("cp.async.bulk.tensor"));
     }

@@ -9,7 +9,7 @@ use melior::ir::{
     attribute::AttributeLike, operation::OperationRef, r#type::TypeLike, Type, Value, ValueLike,
 };
 use tt_dialect::{ir as ttir, types::TensorView};
-use ttg_dialect::layout::{Layout, MemDesc, Nvmma};
+use ttg_dialect::layout::{Layout, MemDesc, Nvmma, UnswizzledNvmma};
 
 use super::{
     pointee_type, result, types, value_at, Access, Distributed, Emitter, LowerResult, Lowering,
@@ -510,6 +510,21 @@ fn nvmma_offset<'c, 'a>(
     desc: &MemDesc,
     coordinates: &[Value<'c, 'a>],
 ) -> Result<Value<'c, 'a>, String> {
+    if let Some(u) = UnswizzledNvmma::of(desc) {
+        let rank = coordinates.len();
+        let mut within = emit.urem_by(coordinates[0], u.block[0]);
+        for (&c, &b) in coordinates.iter().zip(&u.block).skip(1) {
+            within = emit.add(emit.mul_by(within, b), emit.urem_by(c, b));
+        }
+        let mut index = emit.udiv_by(coordinates[rank - 1], u.block[rank - 1]);
+        for d in (0..rank - 1).rev() {
+            index = emit.add(
+                emit.mul_by(index, u.shape[d] / u.block[d]),
+                emit.udiv_by(coordinates[d], u.block[d]),
+            );
+        }
+        return Ok(emit.add(emit.mul_by(index, u.block_elements()), within));
+    }
     let l = Nvmma::of(desc)?;
     let rank = coordinates.len();
     let (column, row) = if rank > 2 {
@@ -569,6 +584,9 @@ fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
             }))
         }
         Some(Layout::NvmmaShared { .. }) => {
+            if let Some(u) = UnswizzledNvmma::of(desc) {
+                return Ok(Box::new(move |c: &[i64]| u.offset(c)));
+            }
             let l = Nvmma::of(desc)?;
             let shape = desc.shape.clone();
             Ok(Box::new(move |c: &[i64]| {
@@ -977,7 +995,15 @@ pub fn async_copy<'c, 'a>(
         // Swizzling moves whole 16-byte chunks: a copy within one stays
         // contiguous.
         Some(Layout::NvmmaShared { .. }) => {
-            let contiguous = Nvmma::of(&desc)?.contiguous_dim(desc.shape.len());
+            let rank = desc.shape.len();
+            let contiguous = match UnswizzledNvmma::of(&desc) {
+                // A block's rows are consecutive elements.
+                Some(u) => {
+                    vec = vec.min(u.block[rank - 1].max(1) as usize);
+                    rank - 1
+                }
+                None => Nvmma::of(&desc)?.contiguous_dim(rank),
+            };
             vec = if contiguous == dist.fastest_dim() {
                 vec
             } else {

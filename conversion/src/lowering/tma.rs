@@ -13,7 +13,7 @@
 //! A TMA copy moves its buffer in Triton's TMA blocks (every dimension at
 //! most 256 elements and, with a swizzled NVMMA layout, rows exactly one
 //! swizzle wide): one message when the buffer is one block, else one per
-//! block of a swizzled buffer, spread over the warps. Other copies of
+//! block of an NVMMA buffer, spread over the warps. Other copies of
 //! several blocks are refused with a located error.
 
 use melior::ir::{
@@ -22,7 +22,7 @@ use melior::ir::{
     Value, ValueLike,
 };
 use tt_dialect::ir as ttir;
-use ttg_dialect::layout::{tma_block_shape, Layout, MemDesc, Nvmma};
+use ttg_dialect::layout::{tma_block_shape, Layout, MemDesc, Nvmma, UnswizzledNvmma};
 
 use super::{int_attr, layout::xor_of_bits, operand, Access, Emitter, LowerResult, Lowering};
 
@@ -206,7 +206,8 @@ struct Message {
 
 /// The TMA messages that move the whole buffer `desc`: one where the
 /// buffer is a single TMA block (Triton's `getTMABlockShape`), else one
-/// per block of a swizzled NVMMA buffer (in more than two dimensions, a
+/// per block of an unswizzled NVMMA buffer (the blocks one after another)
+/// or of a swizzled one (in more than two dimensions, a
 /// block spanning the middle ones), each landing where the layout puts
 /// the block's first element (a block starts at a swizzle row boundary and
 /// a column block, where the swizzle permutes nothing).
@@ -233,6 +234,29 @@ fn messages(desc: &MemDesc) -> Result<Vec<Message>, String> {
             desc.shape
         )
     };
+    if let Some(u) = UnswizzledNvmma::of(desc) {
+        // Unswizzled: the blocks one after another, dimension 0 first.
+        let bytes = u.block_elements() * i64::from(bits) / 8;
+        let counts: Vec<i64> = u.shape.iter().zip(&u.block).map(|(s, b)| s / b).collect();
+        return Ok((0..counts.iter().product::<i64>())
+            .map(|index| {
+                let mut rest = index;
+                let coordinates = counts
+                    .iter()
+                    .zip(&u.block)
+                    .map(|(&count, &b)| {
+                        let i = rest % count;
+                        rest /= count;
+                        i * b
+                    })
+                    .collect();
+                Message {
+                    coordinates,
+                    byte_offset: index * bytes,
+                }
+            })
+            .collect());
+    }
     let layout = Nvmma::of(desc).map_err(|_| refused())?;
     let rank = desc.shape.len();
     let tiles =

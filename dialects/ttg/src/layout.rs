@@ -1150,6 +1150,61 @@ pub fn tma_block_shape(
     block
 }
 
+/// An NVMMA shared layout without swizzle, as Triton lays it out: each TMA
+/// block (Triton's `getTMABlockShape`: every dimension at most 256)
+/// row-major, the blocks one after another, those along dimension 0
+/// first. Only for a view that is its whole allocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnswizzledNvmma {
+    pub shape: Vec<i64>,
+    pub block: Vec<i64>,
+}
+
+impl UnswizzledNvmma {
+    /// The layout of `desc`, `None` unless it is an unswizzled NVMMA view
+    /// of its whole allocation whose shape the blocks tile.
+    pub fn of(desc: &MemDesc) -> Option<Self> {
+        let Some(Layout::NvmmaShared {
+            swizzling_byte_width: 0,
+            fp4_padded: false,
+            ..
+        }) = Layout::read(desc.encoding)
+        else {
+            return None;
+        };
+        let rank = desc.shape.len();
+        let whole = desc.alloc_shape.len() >= rank
+            && desc.alloc_shape[desc.alloc_shape.len() - rank..] == desc.shape[..];
+        let block = tma_block_shape(&desc.shape, 8, 0, false);
+        let tiles = desc
+            .shape
+            .iter()
+            .zip(&block)
+            .all(|(&s, &b)| b > 0 && s % b == 0);
+        (rank > 0 && whole && tiles).then(|| Self {
+            shape: desc.shape.clone(),
+            block,
+        })
+    }
+
+    /// Elements of one block.
+    pub fn block_elements(&self) -> i64 {
+        self.block.iter().product()
+    }
+
+    /// Where element `coordinates` lives, in elements from the base.
+    pub fn offset(&self, coordinates: &[i64]) -> i64 {
+        let rank = self.shape.len();
+        let within = (0..rank).fold(0, |acc, d| {
+            acc * self.block[d] + coordinates[d] % self.block[d]
+        });
+        let index = (0..rank).rev().fold(0, |acc, d| {
+            acc * (self.shape[d] / self.block[d]) + coordinates[d] / self.block[d]
+        });
+        index * self.block_elements() + within
+    }
+}
+
 /// An NVMMA shared layout (the swizzles of wgmma and TMA) over a 2-D
 /// allocation: rows of the contiguous dimension, `swizzle` bytes each,
 /// eight rows to a swizzle pattern; the 16-byte chunks of row `r` permuted
@@ -1380,6 +1435,61 @@ mod tests {
                     "{alloc:?} swizzle {swizzle} transposed {transposed} at {at:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn unswizzled_and_folded_nvmma_offsets_match_the_linear_layout() {
+        let check = |shape: &[i64], swizzle: i64, bits: i64, offset_of: &dyn Fn(&[i64]) -> i64| {
+            let linear = crate::to_linear::nvmma_shared_to_linear(
+                shape,
+                swizzle as u32,
+                false,
+                bits as u32,
+                false,
+            )
+            .expect("a layout");
+            for offset in 0..shape.iter().product::<i64>() as i32 {
+                let at: Vec<i64> = linear
+                    .apply_index(&[offset])
+                    .iter()
+                    .map(|&c| i64::from(c))
+                    .collect();
+                assert_eq!(
+                    offset_of(&at),
+                    i64::from(offset),
+                    "{shape:?} swizzle {swizzle} at {at:?}"
+                );
+            }
+        };
+        // Unswizzled: 256-element blocks of each dimension, dimension 0's
+        // blocks first.
+        for shape in [
+            &[2048][..],
+            &[512, 64],
+            &[2, 2, 8, 64],
+            &[4, 4, 4, 16],
+            &[8, 512],
+        ] {
+            let layout = UnswizzledNvmma {
+                shape: shape.to_vec(),
+                block: tma_block_shape(shape, 8, 0, false),
+            };
+            check(shape, 0, 32, &|c| layout.offset(c));
+        }
+        // Swizzled in three or four dimensions: the leading ones folded into
+        // the rows.
+        for (shape, swizzle, bits) in [
+            (&[2, 16, 128][..], 128, 16),
+            (&[2, 2, 8, 64], 128, 32),
+            (&[4, 8, 32], 64, 16),
+        ] {
+            let rank = shape.len();
+            let rows = shape[..rank - 1].iter().product::<i64>();
+            let nvmma = Nvmma::new([rows, shape[rank - 1]], swizzle, false, bits).expect("tiles");
+            check(shape, swizzle, bits, &|c| {
+                nvmma.offset(Nvmma::row_of(shape, c), c[rank - 1])
+            });
         }
     }
 
