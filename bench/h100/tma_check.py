@@ -199,13 +199,18 @@ def persistent_gemm_case(size, bm, bn, bk, warps, stages, subtile):
     return name, setup
 
 
+def source_and_destination(shape, dtype):
+    """A random source and an empty destination of `shape`."""
+    torch.manual_seed(0)
+    src = torch.randn(shape, device="cuda", dtype=dtype)
+    return src, torch.empty_like(src)
+
+
 def copy3d_case(shape, block):
     name = f"3-D descriptors copy {shape} block {block}"
 
     def setup():
-        torch.manual_seed(0)
-        src = torch.randn(shape, device="cuda", dtype=torch.float16)
-        dst = torch.empty_like(src)
+        src, dst = source_and_destination(shape, torch.float16)
         descs = [TensorDescriptor.from_tensor(t, list(block)) for t in (src, dst)]
 
         def launch(module):
@@ -221,10 +226,8 @@ def reduce_case(m, n, bm, bn):
     name = f"descriptor atomic_add {m}x{n} block {bm}x{bn}"
 
     def setup():
-        torch.manual_seed(0)
-        src = torch.randn((m, n), device="cuda", dtype=torch.float32)
+        src, dst = source_and_destination((m, n), torch.float32)
         start = torch.randn((m, n), device="cuda", dtype=torch.float32)
-        dst = torch.empty_like(start)
         desc = TensorDescriptor.from_tensor(dst, [bm, bn])
 
         def launch(module):
@@ -241,9 +244,7 @@ def device_copy_case(m, n, bm, bn):
     name = f"device descriptors copy {m}x{n} block {bm}x{bn}"
 
     def setup():
-        torch.manual_seed(0)
-        src = torch.randn((m, n), device="cuda", dtype=torch.float16)
-        dst = torch.empty_like(src)
+        src, dst = source_and_destination((m, n), torch.float16)
         triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
 
         def launch(module):
