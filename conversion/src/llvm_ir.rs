@@ -28,6 +28,62 @@ use llvm_sys::LLVMDiagnosticSeverity;
 use melior::{ir::Module, utility::register_all_llvm_translations};
 use std::path::Path;
 
+/// Removes Triton's own argument attributes (`tt.nv_tma_desc` of TMA
+/// descriptors, ...) from the LLVM function `function`: no translation
+/// knows them, and the translation warns about each, printing the whole
+/// function into the warning (a tenth of a TMA kernel's compile time).
+fn drop_triton_argument_attributes(function: mlir_sys::MlirOperation) {
+    // SAFETY: `function` is a live op; every attribute read below belongs
+    // to its context, and the array set back is built in that context.
+    unsafe {
+        let name = mlir_sys::MlirStringRef {
+            data: c"arg_attrs".as_ptr(),
+            length: "arg_attrs".len(),
+        };
+        let arrays = mlir_sys::mlirOperationGetAttributeByName(function, name);
+        if arrays.ptr.is_null() || !mlir_sys::mlirAttributeIsAArray(arrays) {
+            return;
+        }
+        let context = mlir_sys::mlirAttributeGetContext(arrays);
+        let mut changed = false;
+        let dictionaries: Vec<mlir_sys::MlirAttribute> = (0
+            ..mlir_sys::mlirArrayAttrGetNumElements(arrays))
+            .map(|i| {
+                let dictionary = mlir_sys::mlirArrayAttrGetElement(arrays, i);
+                if !mlir_sys::mlirAttributeIsADictionary(dictionary) {
+                    return dictionary;
+                }
+                let entries: Vec<mlir_sys::MlirNamedAttribute> = (0
+                    ..mlir_sys::mlirDictionaryAttrGetNumElements(dictionary))
+                    .map(|j| mlir_sys::mlirDictionaryAttrGetElement(dictionary, j))
+                    .collect();
+                let kept: Vec<mlir_sys::MlirNamedAttribute> = entries
+                    .iter()
+                    .copied()
+                    .filter(|entry| {
+                        let name = mlir_sys::mlirIdentifierStr(entry.name);
+                        let bytes = std::slice::from_raw_parts(name.data.cast::<u8>(), name.length);
+                        !bytes.starts_with(b"tt.")
+                    })
+                    .collect();
+                if kept.len() == entries.len() {
+                    return dictionary;
+                }
+                changed = true;
+                mlir_sys::mlirDictionaryAttrGet(context, kept.len() as isize, kept.as_ptr())
+            })
+            .collect();
+        if changed {
+            let array = mlir_sys::mlirArrayAttrGet(
+                context,
+                dictionaries.len() as isize,
+                dictionaries.as_ptr(),
+            );
+            mlir_sys::mlirOperationSetAttributeByName(function, name, array);
+        }
+    }
+}
+
 /// The module could not be translated; MLIR has reported why through the
 /// context's diagnostic handlers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,6 +197,9 @@ impl LlvmModule {
                  (convert-warp-specialize-to-llvm, which builds the warps' dispatch, is not built)",
             );
             return Err(TranslateError);
+        }
+        for function in ir::collect_post(root, &|op| ir::is(op, "llvm.func")) {
+            drop_triton_argument_attributes(function);
         }
         let context_ref = module.context();
         register_all_llvm_translations(unsafe { context_ref.to_ref() });
@@ -313,6 +372,31 @@ mod tests {
         );
         assert!(ir.contains("@llvm.nvvm.read.ptx.sreg.tid.x()"), "{ir}");
         assert!(ir.contains("store float"), "{ir}");
+    }
+
+    #[test]
+    fn tma_descriptor_arguments_translate_without_triton_attributes() {
+        // A TMA descriptor argument: by value, 64-byte aligned, a grid
+        // constant; Triton's marker does not reach the translation (which
+        // would warn about it, printing the function into the warning).
+        let context = new_context(false);
+        let module = Module::parse(
+            &context,
+            r#"
+            module attributes {llvm.target_triple = "nvptx64-nvidia-cuda"} {
+              llvm.func @kernel(%d: !llvm.ptr {llvm.align = 64 : i32, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant, tt.nv_tma_desc = 1 : i32}, %n: i32) attributes {nvvm.kernel} {
+                llvm.return
+              }
+            }
+            "#,
+        )
+        .expect("the test module parses");
+        let ir = translate_to_llvm_ir(&module).expect("translation succeeds");
+        assert!(
+            ir.contains("ptr byval([128 x i8]) align 64 \"nvvm.grid_constant\""),
+            "{ir}"
+        );
+        assert!(!module.as_operation().to_string().contains("tt.nv_tma_desc"));
     }
 
     #[test]
