@@ -4,7 +4,8 @@
 //! predicated `mbarrier.*` PTX on one thread; TMA copies
 //! (`ttng.async_tma_copy_global_to_local`, `async_tma_copy_local_to_global`,
 //! `async_tma_reduce`, `async_tma_store_wait`) as `cp.async.bulk.tensor`
-//! (`cp.reduce.async.bulk.tensor`) from elected lanes; Blackwell's row gathers and scatters (`ttng.async_tma_gather`,
+//! (`cp.reduce.async.bulk.tensor`) from elected lanes; Blackwell's row
+//! gathers and scatters (`ttng.async_tma_gather`,
 //! `async_tma_scatter`) as `tile::gather4` / `tile::scatter4` messages of
 //! four rows each, spread over the warps that hold distinct row offsets;
 //! and device-side descriptors (`ttng.tensormap_create`,
@@ -237,23 +238,12 @@ fn messages(desc: &MemDesc) -> Result<Vec<Message>, String> {
     if let Some(u) = UnswizzledNvmma::of(desc) {
         // Unswizzled: the blocks one after another, dimension 0 first.
         let bytes = u.block_elements() * i64::from(bits) / 8;
-        let counts: Vec<i64> = u.shape.iter().zip(&u.block).map(|(s, b)| s / b).collect();
-        return Ok((0..counts.iter().product::<i64>())
-            .map(|index| {
-                let mut rest = index;
-                let coordinates = counts
-                    .iter()
-                    .zip(&u.block)
-                    .map(|(&count, &b)| {
-                        let i = rest % count;
-                        rest /= count;
-                        i * b
-                    })
-                    .collect();
-                Message {
-                    coordinates,
-                    byte_offset: index * bytes,
-                }
+        return Ok(block_starts(&u.shape, &u.block)
+            .into_iter()
+            .zip(0..)
+            .map(|(coordinates, index)| Message {
+                coordinates,
+                byte_offset: index * bytes,
             })
             .collect());
     }
@@ -267,20 +257,8 @@ fn messages(desc: &MemDesc) -> Result<Vec<Message>, String> {
     if !tiles || !consecutive_rows {
         return Err(refused());
     }
-    let counts: Vec<i64> = desc.shape.iter().zip(&block).map(|(s, b)| s / b).collect();
     let mut messages = Vec::new();
-    // Triton's order: the blocks along dimension 0 first.
-    for index in 0..counts.iter().product::<i64>() {
-        let mut rest = index;
-        let start: Vec<i64> = counts
-            .iter()
-            .zip(&block)
-            .map(|(&count, &b)| {
-                let i = rest % count;
-                rest /= count;
-                i * b
-            })
-            .collect();
+    for start in block_starts(&desc.shape, &block) {
         let (row, column) = if rank > 2 {
             (Nvmma::row_of(&desc.shape, &start), start[rank - 1])
         } else if layout.inner == 1 {
@@ -294,6 +272,26 @@ fn messages(desc: &MemDesc) -> Result<Vec<Message>, String> {
         });
     }
     Ok(messages)
+}
+
+/// The first element of every `block` of `shape` (which the blocks tile),
+/// in Triton's order: the blocks along dimension 0 first.
+fn block_starts(shape: &[i64], block: &[i64]) -> Vec<Vec<i64>> {
+    let counts: Vec<i64> = shape.iter().zip(block).map(|(s, b)| s / b).collect();
+    (0..counts.iter().product::<i64>())
+        .map(|index| {
+            let mut rest = index;
+            counts
+                .iter()
+                .zip(block)
+                .map(|(&count, &b)| {
+                    let i = rest % count;
+                    rest /= count;
+                    i * b
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The coordinates of `message`: `base` (innermost first, as TMA takes
