@@ -583,9 +583,9 @@ fn fp_to_fp<'c, 'a>(
 /// Triton lowers it from sm_89 on: each `cvt` takes or gives an fp8 pair
 /// packed in 16 bits, e5m2 to bf16 goes four at a time through f16's bit
 /// pattern (see [`e5m2_to_bf16`]), other pairs to bf16 through f16 with
-/// `cvt.rn.bf16.f16` from sm_90 (through f32 before). `None` where neither side is fp8, the
-/// target lacks the conversions or the pair is not one of these; the
-/// per-element path then converts or refuses.
+/// `cvt.rn.bf16.f16` from sm_90 (through f32 before). `None` where
+/// neither side is fp8, the target lacks the conversions or the pair is
+/// not one of these; the per-element path then converts or refuses.
 fn fp8_in_pairs<'c, 'a>(
     lw: &Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,

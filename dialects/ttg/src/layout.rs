@@ -1007,6 +1007,14 @@ pub struct MemDesc<'c> {
 }
 
 impl<'c> MemDesc<'c> {
+    /// Whether the view is its whole allocation: the allocation's trailing
+    /// dimensions are the view's shape (no `memdesc_subslice` in between).
+    pub fn is_whole_allocation(&self) -> bool {
+        let rank = self.shape.len();
+        self.alloc_shape.len() >= rank
+            && self.alloc_shape[self.alloc_shape.len() - rank..] == self.shape[..]
+    }
+
     /// Reads `ty` if it is a `!ttg.memdesc`.
     pub fn of(ty: Type<'c>) -> Option<Self> {
         let raw = ty.to_raw();
@@ -1173,8 +1181,7 @@ impl UnswizzledNvmma {
             return None;
         };
         let rank = desc.shape.len();
-        let whole = desc.alloc_shape.len() >= rank
-            && desc.alloc_shape[desc.alloc_shape.len() - rank..] == desc.shape[..];
+        let whole = desc.is_whole_allocation();
         let block = tma_block_shape(&desc.shape, 8, 0, false);
         let tiles = desc
             .shape
@@ -1256,9 +1263,7 @@ impl Nvmma {
         let bits = tt_dialect::types::bit_width(desc.element);
         let rank = desc.shape.len();
         if rank > 2 {
-            let whole = desc.alloc_shape.len() >= rank
-                && desc.alloc_shape[desc.alloc_shape.len() - rank..] == desc.shape[..];
-            if transposed || !whole {
+            if transposed || !desc.is_whole_allocation() {
                 return Err(format!(
                     "{rank}-D NVMMA shared views that are transposed or part of their allocation are not supported yet"
                 ));

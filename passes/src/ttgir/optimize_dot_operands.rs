@@ -722,8 +722,7 @@ fn reshape_type(
 ) -> Result<MemDesc<'static>, String> {
     let layout = Layout::read(src.encoding).ok_or("an unknown shared encoding")?;
     let rank = src.shape.len();
-    if src.alloc_shape.len() < rank || src.alloc_shape[src.alloc_shape.len() - rank..] != src.shape
-    {
+    if !src.is_whole_allocation() {
         return Err("a reshaped view of a memdesc_subslice".into());
     }
     let text = match nvmma_reshaped(&layout, &src.shape, dst)? {
