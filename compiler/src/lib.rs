@@ -327,8 +327,8 @@ impl Compiler {
             .timings
             .push(("context".to_owned(), start.elapsed()));
         let output = match compilation.run(&text, &name, until) {
-            // A kernel whose TMA copies this project cannot lower yet (blocks
-            // of more than two dimensions, say) still compiles, with its
+            // A kernel whose TMA copies this project cannot lower yet (boxes
+            // that split a middle dimension, say) still compiles, with its
             // descriptors as pointers, as Triton's own are below sm_90.
             Err(error)
                 if options.capability >= 90

@@ -36,10 +36,7 @@ fn drop_triton_argument_attributes(function: mlir_sys::MlirOperation) {
     // SAFETY: `function` is a live op; every attribute read below belongs
     // to its context, and the array set back is built in that context.
     unsafe {
-        let name = mlir_sys::MlirStringRef {
-            data: c"arg_attrs".as_ptr(),
-            length: "arg_attrs".len(),
-        };
+        let name = melior::StringRef::new("arg_attrs").to_raw();
         let arrays = mlir_sys::mlirOperationGetAttributeByName(function, name);
         if arrays.ptr.is_null() || !mlir_sys::mlirAttributeIsAArray(arrays) {
             return;
