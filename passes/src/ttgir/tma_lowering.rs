@@ -660,7 +660,6 @@ pub(crate) fn write_tma_descriptor(
     };
     let (element_type, swizzle_mode, box_shape) =
         (tma.element_type, tma.swizzle_mode, tma.box_shape);
-    let bits = tma.element_bytes * 8;
     let rank = block.shape.len();
     let ctx = raw::context(make);
     let location = raw::location(make);
@@ -676,7 +675,7 @@ pub(crate) fn write_tma_descriptor(
         boxes.push(raw::build_constant(before, location, i32t, box_shape[k]));
     }
     let global_dims: Vec<_> = shape.iter().rev().copied().collect();
-    let element_bytes = raw::build_constant(before, location, i64t, bits / 8);
+    let element_bytes = raw::build_constant(before, location, i64t, tma.element_bytes);
     let one = raw::build_constant(before, location, i32t, 1);
     let global_strides: Vec<_> = strides[..strides.len().saturating_sub(1)]
         .iter()
