@@ -229,6 +229,26 @@ impl<'c, 'a> Lowering<'c, 'a> {
         f(threads, &entry)
     }
 
+    /// How many CTAs of this kernel fit on one SM by their shared memory
+    /// (`ttg.shared`, which `allocate-shared-memory-nv` sets) and the SM's
+    /// capacity for the target; `None` for a kernel without shared memory.
+    pub fn ctas_per_sm_by_shared_memory(&self) -> Option<i64> {
+        let shared = self
+            .module
+            .attribute("ttg.shared")
+            .ok()
+            .and_then(ttir::int_value)
+            .map(|(n, _)| n)
+            .filter(|&n| n > 0)?;
+        let kib = match self.options.compute_capability {
+            90.. => 228,
+            80 | 87 => 164,
+            86 | 89 => 100,
+            _ => 64,
+        };
+        Some(kib * 1024 / shared)
+    }
+
     /// The warps a kernel launches: its own and those of its
     /// `ttg.warp_specialize` partitions (`ttg.total-num-warps`, which
     /// `tritongpu-allocate-warp-groups` sets).

@@ -1,10 +1,14 @@
 //! `tt.reduce`: a reduction along one axis, combined with the op's own
-//! region (cloned once per combine step on scalars). Three stages: within
-//! a thread over registers that differ only along the axis, across the
-//! lanes of a warp with butterfly shuffles (or, from sm_80, one
-//! `redux.sync` where all 32 lanes reduce one integer operand of at most 32
-//! bits with a single add, and, or, xor, min or max, as Triton's
-//! `warpReduce`), and across warps through a shared-memory scratch buffer.
+//! region (cloned once per combine step on scalars). Three stages, as
+//! Triton's: within a thread over registers that differ only along the
+//! axis; across the lanes of a warp with butterfly shuffles (or, from
+//! sm_80, one `redux.sync` where all 32 lanes reduce one integer operand of
+//! at most 32 bits with a single add, and, or, xor, min or max, as Triton's
+//! `warpReduce`); and across warps through a shared-memory scratch buffer,
+//! where consecutive threads reduce the warps' partials of one result
+//! element with a second butterfly and write the result back for every
+//! thread to read (where the kernel's shared memory leaves room for few
+//! CTAs per SM, every thread reads the partials and combines them itself).
 //!
 //! Scratch contract with `allocate-shared-memory-nv`: the op's scratch
 //! starts at its `allocation.offset` attribute (bytes; 0 when absent) and
@@ -12,9 +16,11 @@
 //! size), `out_elems * warps_along_axis` elements, where `out_elems` is the
 //! number of elements of the result (the input shape without the axis).
 //! Slot `index * warps_along_axis + w` holds the partial of the warp whose
-//! index along the axis is `w`, for the result element at row-major
-//! `index`. This is Triton's scratch size for a reduction (the input shape
-//! with the axis replaced by the warps along it, summed over operands).
+//! index along the axis is `w`, for the result element at `index` (its
+//! coordinates linearised in the operand layout's order, fastest first),
+//! and slot `index * warps_along_axis` the result. This is Triton's scratch
+//! size for a reduction (the input shape with the axis replaced by the
+//! warps along it, summed over operands) and its arrangement.
 
 use melior::ir::{
     block::BlockLike,
@@ -137,6 +143,32 @@ pub(super) fn store_if<'c, 'a>(
     );
 }
 
+/// Loads a `ty` from `address` in shared memory when `predicate` holds
+/// (the result is undefined where it does not).
+pub(super) fn load_if<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    address: Value<'c, 'a>,
+    ty: Type<'c>,
+    predicate: Value<'c, 'a>,
+) -> Value<'c, 'a> {
+    let bits = types::memory_bits(ty);
+    let constraint = match bits {
+        8 => "c",
+        16 => "h",
+        32 => "r",
+        _ => "l",
+    };
+    let word = emit
+        .inline_asm(
+            &format!("@$2 ld.shared.b{bits} $0, [ $1 + 0 ];"),
+            &format!("={constraint},r,b"),
+            &[address, predicate],
+            Some(emit.int_type(bits)),
+        )
+        .expect("a result");
+    from_int(emit, word, ty)
+}
+
 /// Clones the combine region of `op` (a `tt.reduce` or `tt.scan`) once on
 /// the scalars `lhs` and `rhs`, and returns what its terminator yields.
 /// Each combine op keeps its own location (the combine function's lines,
@@ -221,6 +253,53 @@ pub(super) fn linear_index<'c, 'a>(
     index.unwrap_or_else(|| emit.i32(0))
 }
 
+/// The index of `coordinates` in `shape` laid out with the dimensions of
+/// `order` fastest first.
+fn ordered_index<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    coordinates: &[Value<'c, 'a>],
+    shape: &[i64],
+    order: &[usize],
+) -> Value<'c, 'a> {
+    let mut index: Option<Value> = None;
+    let mut stride = 1;
+    for &d in order {
+        let term = emit.mul_by(coordinates[d], stride);
+        index = Some(index.map_or(term, |i| emit.add(i, term)));
+        stride *= shape[d];
+    }
+    index.unwrap_or_else(|| emit.i32(0))
+}
+
+/// `values` (one per operand) reduced over the lanes whose id bits are
+/// `bits` with butterfly shuffles, the widest exchange first, as Triton's
+/// `warpReduce`, so that floating-point results round as Triton's do; or,
+/// from sm_80, with one `redux.sync` where all 32 lanes reduce one integer
+/// operand by a single add, and, or, xor, min or max.
+fn butterfly<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    values: &[Value<'c, 'a>],
+    bits: &[usize],
+    used: Option<Value<'c, 'a>>,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    if let (5, [v], true) = (bits.len(), values, lw.options.compute_capability >= 80) {
+        if let Some((kind, signed)) = redux_kind(op) {
+            return Ok(vec![redux_sync(emit, *v, kind, signed)]);
+        }
+    }
+    let mut values = values.to_vec();
+    for &bit in bits.iter().rev() {
+        let other: Vec<Value> = values
+            .iter()
+            .map(|&v| shuffle(emit, v, "bfly", emit.i32(1 << bit), 0x1f))
+            .collect();
+        values = combine(lw, emit, op, &values, &other, used)?;
+    }
+    Ok(values)
+}
+
 /// One partial result: the coordinates (axis zeroed) of the register it
 /// started from, that register, and one value per operand.
 struct Partial<'c, 'a> {
@@ -247,6 +326,16 @@ pub fn lower<'c, 'a>(
         .map(|v| lw.get(*v))
         .collect::<Result<_, _>>()?;
 
+    // The scratch is claimed where the op starts, as Triton's barrier
+    // analysis places its barrier before the op: the warps then wait for
+    // each other's reads of an earlier use of the same bytes before they
+    // combine, not after, when they already wait once for the partials.
+    let warp_bits = axis_bits(&src, "warp", axis)?;
+    let span = crate::allocation::buffer_range(op);
+    if !warp_bits.is_empty() {
+        lw.shared_access(emit, Access::Write(span.clone()));
+    }
+
     // 1. Within the thread.
     let mut partials: Vec<Partial> = Vec::new();
     for r in 0..src.len() {
@@ -270,32 +359,26 @@ pub fn lower<'c, 'a>(
     }
 
     // 2. Across lanes: after the butterfly every lane holds the result.
-    // The widest exchange comes first, as in Triton's `warpReduce`, so that
-    // floating-point results round as Triton's do; each partial goes
-    // through all its exchanges before the next, in Triton's order.
     let lane_bits = axis_bits(&src, "lane", axis)?;
-    let redux = (lane_bits.len() == 5 && lw.options.compute_capability >= 80)
-        .then(|| redux_kind(op))
-        .flatten();
     for p in partials.iter_mut() {
-        if let (Some((kind, signed)), [v]) = (redux, p.values.as_slice()) {
-            p.values = vec![redux_sync(emit, *v, kind, signed)];
-            continue;
-        }
-        for &bit in lane_bits.iter().rev() {
-            let other: Vec<Value> = p
-                .values
-                .iter()
-                .map(|&v| shuffle(emit, v, "bfly", emit.i32(1 << bit), 0x1f))
-                .collect();
-            p.values = combine(lw, emit, op, &p.values, &other, None)?;
-        }
+        p.values = butterfly(lw, emit, op, &p.values, &lane_bits, None)?;
     }
 
-    // 3. Across warps, through the scratch buffer.
-    let warp_bits = axis_bits(&src, "warp", axis)?;
+    // 3. Across warps, through the scratch buffer, as Triton's second
+    // stage: each warp's lane 0 along the axis stores its partials; then
+    // consecutive threads load the `warps` partials of one result element
+    // each, reduce them with a butterfly over those lanes, and the first of
+    // them stores the result over the first partial, which every thread
+    // holding that element finally reads.
     if !warp_bits.is_empty() {
         let warps = 1i64 << warp_bits.len();
+        let kept = |v: &[Value<'c, 'a>]| -> Vec<Value<'c, 'a>> {
+            v.iter()
+                .enumerate()
+                .filter(|(d, _)| *d != axis)
+                .map(|(_, &c)| c)
+                .collect()
+        };
         let out_shape: Vec<i64> = src
             .shape
             .iter()
@@ -303,15 +386,26 @@ pub fn lower<'c, 'a>(
             .filter(|(d, _)| *d != axis)
             .map(|(_, &n)| n)
             .collect();
-        let out_elems: i64 = out_shape.iter().product();
-        let (_, lane, warp) = lw.thread_ids();
+        // The result elements in the operand layout's order, fastest first.
+        let out_order: Vec<usize> = src
+            .layout
+            .default_order("register")
+            .into_iter()
+            .map(|d| d as usize)
+            .filter(|&d| d != axis)
+            .map(|d| if d > axis { d - 1 } else { d })
+            .collect();
+        let elems = out_shape.iter().product::<i64>() * warps;
+        let threads = src.layout.in_dim_size("lane") as i64 * src.layout.in_dim_size("warp") as i64;
+        let (tid, lane, _) = lw.thread_ids();
         let lane_mask = lane_bits.iter().fold(0i64, |m, b| m | 1 << b);
         let leader = emit.icmp("eq", emit.and(lane, emit.i32(lane_mask)), emit.i32(0));
-        let mut warp_index = emit.i32(0);
+        // The warp's index along the axis: its axis bits, packed.
+        let mut weights = vec![0i64; src.layout.bases("warp").len()];
         for (j, &bit) in warp_bits.iter().enumerate() {
-            let b = emit.and(emit.lshr(warp, emit.i32(bit as i64)), emit.i32(1));
-            warp_index = emit.or(warp_index, emit.shl(b, emit.i32(j as i64)));
+            weights[bit] = 1 << j;
         }
+        let warp_index = lw.thread_linear(emit, &[] as &[i64], &weights);
         let base = scratch(lw, emit, op);
         let mut bases = Vec::new();
         let mut start = 0i64;
@@ -319,59 +413,117 @@ pub fn lower<'c, 'a>(
             let bytes = memory_bytes(lw.element_type(v.r#type()));
             start = (start + bytes - 1) / bytes * bytes;
             bases.push(emit.gep(base, emit.i32(start), emit.int_type(8)));
-            start += out_elems * warps * bytes;
+            start += elems * bytes;
         }
+        let element = |k: usize, index: Value<'c, 'a>, ty: Type<'c>| {
+            emit.gep(bases[k], index, emit.int_type(types::memory_bits(ty)))
+        };
+        let load = |k: usize, index: Value<'c, 'a>, ty: Type<'c>| {
+            let memory = emit.int_type(types::memory_bits(ty));
+            from_int(
+                emit,
+                emit.value("llvm.load", &[element(k, index, ty)], memory, &[]),
+                ty,
+            )
+        };
         let coordinates = lw.coordinates(emit, src_type)?;
         let slots: Vec<Value> = partials
             .iter()
             .map(|p| {
-                let kept: Vec<Value> = coordinates[p.register]
-                    .iter()
-                    .enumerate()
-                    .filter(|(d, _)| *d != axis)
-                    .map(|(_, &c)| c)
-                    .collect();
-                emit.mul(linear_index(emit, &kept, &out_shape), emit.i32(warps))
+                let index = ordered_index(
+                    emit,
+                    &kept(&coordinates[p.register]),
+                    &out_shape,
+                    &out_order,
+                );
+                emit.mul(index, emit.i32(warps))
             })
             .collect();
-        let span = crate::allocation::buffer_range(op);
-        lw.shared_access(emit, Access::Write(span.clone()));
         for (p, &slot) in partials.iter().zip(&slots) {
             for (k, &v) in p.values.iter().enumerate() {
-                let memory = emit.int_type(types::memory_bits(v.r#type()));
-                let address = emit.gep(bases[k], emit.add(slot, warp_index), memory);
-                store_if(emit, address, v, leader);
+                store_if(
+                    emit,
+                    element(k, emit.add(slot, warp_index), v.r#type()),
+                    v,
+                    leader,
+                );
             }
         }
-        lw.shared_access(emit, Access::Read(span));
-        for (p, &slot) in partials.iter_mut().zip(&slots) {
-            let mut level: Vec<Vec<Value>> = (0..warps)
-                .map(|w| {
-                    p.values
-                        .iter()
-                        .enumerate()
-                        .map(|(k, &v)| {
-                            let ty = v.r#type();
-                            let memory = emit.int_type(types::memory_bits(ty));
-                            let address = emit.gep(bases[k], emit.add(slot, emit.i32(w)), memory);
-                            let word = emit.value("llvm.load", &[address], memory, &[]);
-                            from_int(emit, word, ty)
-                        })
-                        .collect()
-                })
-                .collect();
-            // Every thread combines the warps' partials in the tree that
-            // Triton's second butterfly (over the partials, widest exchange
-            // first) builds in its lane 0, whose result all threads then
-            // read: the same combines in the same order, without the
-            // shuffles and the second trip through shared memory.
-            while level.len() > 1 {
-                let half = level.len() / 2;
-                level = (0..half)
-                    .map(|i| combine(lw, emit, op, &level[i], &level[i + half], None))
-                    .collect::<Result<_, _>>()?;
+        if lw.ctas_per_sm_by_shared_memory().is_some_and(|n| n < 4) {
+            // Shared memory leaves room for few CTAs per SM, so little else
+            // hides the reduction's latency, and registers are not what
+            // limits occupancy: every thread reads the warps' partials and
+            // combines them itself, in the tree that Triton's second
+            // butterfly builds, one barrier and one trip through shared
+            // memory shorter. Tutorial 02's softmax on the H200, our time
+            // over Triton's: 0.98 with 196 KB of shared memory and 0.99
+            // with 98 KB this way, 1.05 and 1.01 with Triton's stage; at
+            // 25 KB this way costs 5 registers and, through the
+            // tutorial's grid, one CTA per SM (1.05), so Triton's stage is
+            // kept there.
+            lw.shared_access(emit, Access::Read(span));
+            for (p, &slot) in partials.iter_mut().zip(&slots) {
+                let mut level: Vec<Vec<Value>> = (0..warps)
+                    .map(|w| {
+                        p.values
+                            .iter()
+                            .enumerate()
+                            .map(|(k, &v)| load(k, emit.add(slot, emit.i32(w)), v.r#type()))
+                            .collect()
+                    })
+                    .collect();
+                while level.len() > 1 {
+                    let half = level.len() / 2;
+                    level = (0..half)
+                        .map(|i| combine(lw, emit, op, &level[i], &level[i + half], None))
+                        .collect::<Result<_, _>>()?;
+                }
+                p.values = level.pop().expect("at least one warp");
             }
-            p.values = level.pop().expect("at least one warp");
+        } else {
+            // Each thread rewrites only what it read: one barrier before.
+            lw.shared_accesses(
+                emit,
+                vec![Access::Read(span.clone()), Access::Write(span.clone())],
+            );
+            let types: Vec<Type> = partials[0].values.iter().map(|v| v.r#type()).collect();
+            let needed = (elems < threads).then(|| emit.icmp("ult", tid, emit.i32(elems)));
+            let always = || emit.int(emit.int_type(1), 1);
+            let first = emit.icmp("eq", emit.and(lane, emit.i32(warps - 1)), emit.i32(0));
+            let writes = needed.map_or(first, |n| emit.and(n, first));
+            let group_bits: Vec<usize> = (0..warp_bits.len()).collect();
+            for round in 0..(elems / threads).max(1) {
+                let offset = match round {
+                    0 => tid,
+                    _ => emit.add(tid, emit.i32(round * threads)),
+                };
+                let loaded: Vec<Value> = types
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &ty)| {
+                        load_if(
+                            emit,
+                            element(k, offset, ty),
+                            ty,
+                            needed.unwrap_or_else(always),
+                        )
+                    })
+                    .collect();
+                // Threads past the partials combine garbage: their
+                // assertions must not fire.
+                let reduced = butterfly(lw, emit, op, &loaded, &group_bits, needed)?;
+                for (k, &v) in reduced.iter().enumerate() {
+                    store_if(emit, element(k, offset, v.r#type()), v, writes);
+                }
+            }
+            lw.shared_access(emit, Access::Read(span));
+            for (p, &slot) in partials.iter_mut().zip(&slots) {
+                p.values = types
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &ty)| load(k, slot, ty))
+                    .collect();
+            }
         }
     }
 

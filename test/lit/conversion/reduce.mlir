@@ -29,15 +29,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     // CHECK: llvm.getelementptr %{{.*}}[%[[OFF]]]
     // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[LEADER]]
     // CHECK-NEXT: nvvm.barrier0
-    // The four warps' partials combine as Triton's second butterfly does in
-    // lane 0: (w0 + w2) + (w1 + w3).
-    // CHECK: %[[W0:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
-    // CHECK: %[[W1:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
-    // CHECK: %[[W2:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
-    // CHECK: %[[W3:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
-    // CHECK-NEXT: %[[A:.*]] = llvm.add %[[W0]], %[[W2]] : i32
-    // CHECK-NEXT: %[[B:.*]] = llvm.add %[[W1]], %[[W3]] : i32
-    // CHECK-NEXT: %[[LAST:.*]] = llvm.add %[[A]], %[[B]] : i32
+    // Triton's second stage: the first four threads load one warp's
+    // partial each, combine them with a butterfly over their lanes, and
+    // thread 0 stores the sum over warp 0's partial, which every thread
+    // reads after a barrier: (w0 + w2) + (w1 + w3).
+    // CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32)
+    // CHECK-NEXT: %[[NEEDED:.*]] = llvm.icmp "ult" %[[TID:.*]], %[[FOUR]]
+    // CHECK: %[[FIRST:.*]] = llvm.icmp "eq"
+    // CHECK-NEXT: %[[WRITES:.*]] = llvm.and %[[NEEDED]], %[[FIRST]]
+    // CHECK: %[[AT:.*]] = llvm.getelementptr %{{.*}}[%[[TID]]]
+    // CHECK: %[[W:.*]] = llvm.inline_asm {{.*}}"@$2 ld.shared.b32 $0, [ $1 + 0 ];", "=r,r,b" %{{.*}}, %[[NEEDED]]
+    // CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i32)
+    // CHECK: %[[X2:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[W]], %[[TWO]]
+    // CHECK-NEXT: %[[A:.*]] = llvm.add %[[W]], %[[X2]] : i32
+    // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32)
+    // CHECK: %[[X1:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[A]], %[[ONE]]
+    // CHECK-NEXT: %[[B:.*]] = llvm.add %[[A]], %[[X1]] : i32
+    // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %[[B]], %[[WRITES]]
+    // CHECK-NEXT: nvvm.barrier0
+    // CHECK: %[[LAST:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
     // CHECK-NOT: nvvm.shfl.sync
     // CHECK: st.global.b32 {{.*}} %[[LAST]], %arg0
     tt.store %out, %s : !tt.ptr<i32>
@@ -181,10 +191,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     // CHECK: llvm.getelementptr %[[S1]]
     // CHECK: st.shared.b32
     // CHECK-NEXT: nvvm.barrier0
-    // CHECK-COUNT-4: llvm.load
+    // The second stage loads and exchanges both operands.
+    // CHECK-COUNT-2: ld.shared.b32
+    // CHECK-COUNT-2: nvvm.shfl.sync bfly
     // CHECK: llvm.fcmp "ogt"
     // CHECK: llvm.select
-    // CHECK: %[[IDX:.*]] = llvm.select
+    // CHECK: llvm.select
+    // CHECK-COUNT-2: st.shared.b32
+    // CHECK-NEXT: nvvm.barrier0
+    // CHECK: llvm.load
+    // CHECK: %[[IDX:.*]] = llvm.load
     // CHECK: st.global.b32 {{.*}} %[[IDX]], %arg0
     tt.store %out, %m#1 : !tt.ptr<i32>
     tt.return
@@ -196,7 +212,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
 // Barriers only where accesses to the same bytes meet: reading a buffer
 // and then writing a scratch that the allocation placed after it needs
 // none; reading the scratch back after the write does, and so does a
-// second reduction that reuses the same scratch.
+// second reduction that reuses the same scratch (at its start).
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
@@ -215,7 +231,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
       %r = arith.maxnumf %p, %q : f32
       tt.reduce.return %r : f32
     }) {allocation.offset = 1024 : i32} : (tensor<256xf32, #blocked>) -> f32
+    // The second reduction waits for the first one's reads where it starts,
+    // before its shuffles, as Triton's barrier before the op.
     // CHECK: nvvm.barrier0
+    // CHECK-COUNT-5: nvvm.shfl.sync bfly
+    // CHECK-NOT: nvvm.barrier0
     // CHECK: st.shared.b32
     // CHECK-NEXT: nvvm.barrier0
     %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
@@ -256,6 +276,117 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
       tt.reduce.return %c : i32
     }) : (tensor<32xi32, #blocked>) -> i32
     tt.store %out, %s : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
+// More partials than threads (128 rows x 4 warps along the axis = 512, 256
+// threads): the second stage takes two rounds, at the thread id and 256
+// after it; every fourth lane stores each round's result. Partials of one
+// row lie next to each other, the rows in the layout's order.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [2, 4], order = [0, 1]}>
+#slice = #ttg.slice<{dim = 1, parent = #blocked}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @two_rounds
+  // CHECK-COUNT-16: st.shared.b32
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK: %[[THREE:.*]] = llvm.mlir.constant(3 : i32)
+  // CHECK-NEXT: %[[GROUP:.*]] = llvm.and %{{.*}}, %[[THREE]]
+  // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[GROUP]]
+  // CHECK-NEXT: %[[AT0:.*]] = llvm.getelementptr %[[ROWS:.*]][%[[TID:.*]]] : {{.*}}, i32
+  // CHECK: ld.shared.b32 {{.*}} %[[AT0]]
+  // CHECK-COUNT-2: nvvm.shfl.sync bfly
+  // CHECK: st.shared.b32 {{.*}}, %[[FIRST]]
+  // CHECK-NEXT: %[[N:.*]] = llvm.mlir.constant(256 : i32)
+  // CHECK-NEXT: %[[NEXT:.*]] = llvm.add %[[TID]], %[[N]]
+  // CHECK-NEXT: %[[AT1:.*]] = llvm.getelementptr %[[ROWS]][%[[NEXT]]]
+  // CHECK: ld.shared.b32 {{.*}} %[[AT1]]
+  // CHECK-COUNT-2: nvvm.shfl.sync bfly
+  // CHECK: st.shared.b32 {{.*}}, %[[FIRST]]
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK-COUNT-16: llvm.load
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: llvm.return
+  tt.func public @two_rounds(%x: tensor<128x64xf32, #blocked>, %out: !tt.ptr<f32>) {
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) {allocation.offset = 0 : i32} : (tensor<128x64xf32, #blocked>) -> tensor<128xf32, #slice>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #slice>
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #slice>
+    %q = tt.addptr %p, %r : tensor<128x!tt.ptr<f32>, #slice>, tensor<128xi32, #slice>
+    tt.store %q, %s : tensor<128x!tt.ptr<f32>, #slice>
+    tt.return
+  }
+}
+
+// -----
+
+// A checked combine across warps: the threads past the partials in the
+// second stage combine garbage, so their failures do not count.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @checked_sum_warps
+  // CHECK: nvvm.barrier0
+  // CHECK: %[[NEEDED:.*]] = llvm.icmp "ult"
+  // CHECK: %[[W:.*]] = llvm.inline_asm {{.*}}ld.shared.b32{{.*}}, %[[NEEDED]]
+  // CHECK: %[[SUM:.*]] = llvm.add %[[W]]
+  // CHECK-NEXT: %[[OK:.*]] = llvm.icmp "sge" %[[SUM]], %[[W]]
+  // CHECK-NEXT: %[[FALSE:.*]] = llvm.mlir.constant(false)
+  // CHECK-NEXT: %[[BAD:.*]] = llvm.icmp "eq" %[[OK]], %[[FALSE]]
+  // CHECK-NEXT: %[[COUNTS:.*]] = llvm.and %[[BAD]], %[[NEEDED]]
+  // CHECK-NEXT: %[[ANY:.*]] = llvm.or %{{.*}}, %[[COUNTS]]
+  // CHECK: llvm.cond_br %[[ANY]]
+  tt.func public @checked_sum_warps(%out: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %s = "tt.reduce"(%r) <{axis = 0 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.addi %a, %b : i32
+      %ok = arith.cmpi sge, %c, %a : i32
+      tt.assert %ok, "overflow" : i1
+      tt.reduce.return %c : i32
+    }) {allocation.offset = 0 : i32} : (tensor<64xi32, #blocked>) -> i32
+    tt.store %out, %s : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
+// Where shared memory leaves room for fewer than four CTAs per SM
+// (ttg.shared = 128 KiB of sm_90's 228 KiB), every thread reads the warps'
+// partials itself and combines them in the tree of Triton's second
+// butterfly, (w0 + w2) + (w1 + w3): no second barrier, no shuffles.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 131072 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @few_ctas
+  // CHECK: st.shared.b32
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK-NOT: ld.shared
+  // CHECK: %[[I0:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
+  // CHECK-NEXT: %[[W0:.*]] = llvm.bitcast %[[I0]] : i32 to f32
+  // CHECK: %[[I1:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
+  // CHECK-NEXT: %[[W1:.*]] = llvm.bitcast %[[I1]] : i32 to f32
+  // CHECK: %[[I2:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
+  // CHECK-NEXT: %[[W2:.*]] = llvm.bitcast %[[I2]] : i32 to f32
+  // CHECK: %[[I3:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
+  // CHECK-NEXT: %[[W3:.*]] = llvm.bitcast %[[I3]] : i32 to f32
+  // CHECK-NEXT: %[[A:.*]] = llvm.fadd %[[W0]], %[[W2]] : f32
+  // CHECK-NEXT: %[[B:.*]] = llvm.fadd %[[W1]], %[[W3]] : f32
+  // CHECK-NEXT: %[[SUM:.*]] = llvm.fadd %[[A]], %[[B]] : f32
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK-NOT: nvvm.shfl.sync
+  // CHECK: st.global.b32 {{.*}} %{{.*}}, %arg1
+  tt.func public @few_ctas(%x: tensor<128xf32, #blocked>, %out: !tt.ptr<f32>) {
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) {allocation.offset = 0 : i32} : (tensor<128xf32, #blocked>) -> f32
+    tt.store %out, %s : !tt.ptr<f32>
     tt.return
   }
 }
