@@ -10,7 +10,8 @@
 //! scalar counts as rank 1. The facts come from a sparse forward dataflow
 //! over each function: seeds (`tt.make_range`, constants, function argument
 //! attributes, `tt.*` hints on ops), transfer functions per op, and joins
-//! (gcds) where control flow merges (`scf.for`, `scf.if`, `scf.while`).
+//! (gcds) where control flow merges (`scf.for`, `scf.if`, `scf.while`, and
+//! the blocks `cf.br`/`cf.cond_br` branch to).
 //! What no rule covers gets Triton's pessimistic value, 1 everywhere.
 //!
 //! [`AxisInfoMap::analyze`] runs it over a module; passes (coalesce) query
@@ -763,12 +764,14 @@ impl Solver {
         op.region(region)
             .ok()
             .and_then(|r| r.first_block())
-            .map(|b| {
-                (0..b.argument_count())
-                    .filter_map(|i| b.argument(i).ok().map(Value::from))
-                    .collect()
-            })
+            .map(Self::arguments)
             .unwrap_or_default()
+    }
+
+    fn arguments<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+        (0..block.argument_count())
+            .filter_map(|i| block.argument(i).ok().map(Value::from))
+            .collect()
     }
 
     fn terminator_operands<'c, 'a>(op: OperationRef<'c, 'a>, region: usize) -> Vec<Value<'c, 'a>> {
@@ -850,6 +853,36 @@ impl Solver {
                 self.visit_region_blocks(op, 1);
                 let yielded = Self::terminator_operands(op, 1);
                 self.flow(&yielded, &before);
+            }
+            // Unstructured control flow (after `convert-scf-to-cf`, where
+            // the LLVM lowering queries the map): a branch's forwarded
+            // operands flow into its successors' arguments, and a loop
+            // header's arguments meet the latch's at the fixed point.
+            "cf.br" | "cf.cond_br" => {
+                let operands: Vec<Value> = op.operands().collect();
+                let mut next = usize::from(name == "cf.cond_br");
+                for s in 0..op.successor_count() {
+                    let Ok(block) = op.successor(s) else {
+                        continue;
+                    };
+                    let args = Self::arguments(block);
+                    match operands.get(next..next + args.len()) {
+                        Some(forwarded) => self.flow(forwarded, &args),
+                        None => args.iter().for_each(|&a| self.join(a, &pessimistic(a))),
+                    }
+                    next += args.len();
+                }
+            }
+            _ if op.successor_count() > 0 => {
+                // Other branches (cf.switch): their successors' arguments
+                // know nothing.
+                for s in 0..op.successor_count() {
+                    if let Ok(block) = op.successor(s) {
+                        for arg in Self::arguments(block) {
+                            self.join(arg, &pessimistic(arg));
+                        }
+                    }
+                }
             }
             _ => {
                 // Block arguments of other ops with regions (reductions,

@@ -570,3 +570,35 @@ tt.func @trans_load(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
   tt.return
 }
 
+
+// -----
+
+// Unstructured control flow (a loop after convert-scf-to-cf, as the LLVM
+// lowering sees it): a branch's operands flow into its successor's
+// arguments, and the loop header's argument is the gcd of its entry value
+// (0) and the latch's (a multiple of 64).
+tt.func @cf_loop(%n: i32) {
+  // expected-remark @below {{contiguity = [1], divisibility = [4611686018427387904], constancy = [1], constant_value = 0}}
+  %c0 = arith.constant 0 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant_value = 64}}
+  %c64 = arith.constant 64 : i32
+  cf.br ^bb1(%c0 : i32)
+^bb1(%iv: i32):
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %more = arith.cmpi slt, %iv, %n : i32
+  cf.cond_br %more, ^bb2, ^bb3(%iv : i32)
+^bb2:
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [64], constant_value = <none>}}
+  %base = tt.splat %iv : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %cols = arith.addi %base, %range : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %next = arith.addi %iv, %c64 : i32
+  cf.br ^bb1(%next : i32)
+^bb3(%last: i32):
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %after = arith.addi %last, %c64 : i32
+  tt.return
+}
