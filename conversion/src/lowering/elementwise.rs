@@ -371,6 +371,13 @@ fn special<'c, 'a>(
         "math.absf" if ttir::int_width(ty) == Some(8) => {
             Some(emit.and(args[0], emit.int(ty, 0x7f)))
         }
+        // Triton's `tl.sqrt` on f32 is the fast square root: Triton
+        // lowers `math.sqrt` to libdevice's `__nv_sqrtf`, which its
+        // reflect settings (flush to zero, no precise square root) turn
+        // into `sqrt.approx.ftz.f32`. f64 stays IEEE, as there.
+        "math.sqrt" if ty.to_string() == "f32" => {
+            Some(emit.call_intrinsic("llvm.nvvm.sqrt.approx.ftz.f", args, ty))
+        }
         // IEEE division and square root: NVVM's `div.rn` and `sqrt.rn`
         // intrinsics as Triton's, whatever the NVPTX precision options
         // (other widths: LLVM's ops, whose NVPTX defaults round the same).

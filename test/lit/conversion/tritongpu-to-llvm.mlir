@@ -319,7 +319,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 
 // Triton's special scalar ops: umulhi and the f64 exponentials from
 // libdevice, IEEE division and square root as NVVM's div.rn / sqrt.rn,
-// clamp as max then min (NaN-propagating with propagateNan = all),
+// tl.sqrt (math.sqrt) on f32 as the fast sqrt.approx.ftz and on f64 as IEEE, clamp as max then min (NaN-propagating with propagateNan = all),
 // tl.debug_barrier as a CTA barrier (one warp here: the warp's); ttg.maxnreg caps the kernel's
 // registers.
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
@@ -332,6 +332,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK: llvm.call @__nv_umulhi
 // CHECK: llvm.call_intrinsic "llvm.nvvm.div.rn.f"(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.rn.f"(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.approx.ftz.f"(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.intr.sqrt(%{{.*}}) : (f64) -> f64
 // CHECK: llvm.intr.maximum(
 // CHECK: llvm.intr.minimum(
 // CHECK: llvm.intr.maxnum(
@@ -342,10 +344,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
   tt.func public @special(%p: !tt.ptr<f32>, %i: i32, %x: f32, %d: f64) {
     %h = tt.mulhiui %i, %i : i32
     %q = tt.precise_divf %x, %x : f32
-    %s = tt.precise_sqrt %q : f32
+    %s0 = tt.precise_sqrt %q : f32
+    %s = math.sqrt %s0 : f32
+    %d0 = math.sqrt %d : f64
     %c1 = tt.clampf %s, %x, %x, propagateNan = all : f32
     %c2 = tt.clampf %c1, %x, %x, propagateNan = none : f32
-    %e = math.exp %d : f64
+    %e = math.exp %d0 : f64
     %e2 = math.exp2 %e : f64
     gpu.barrier
     tt.store %p, %c2 : !tt.ptr<f32>
