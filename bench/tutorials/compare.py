@@ -64,24 +64,30 @@ def main(directory, plot=None):
         print(f"SUMMARY {name} {summary}")
         rows.append((name, x, list(ours[x]), ratios, controls))
     if plot and rows:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        figure, axes = plt.subplots(len(rows), 1, figsize=(8, 3 * len(rows)), squeeze=False)
-        for axis, (name, x, sizes, ratios, controls) in zip(axes[:, 0], rows):
-            axis.plot(sizes, ratios, marker=".", label="kernel: ours / Triton (time)")
-            if controls:
-                axis.plot(sizes, controls, ls=":", color="gray", label="torch: Triton-side / ours-side runs (noise)")
-            axis.axhline(1.0, color="black", lw=0.8)
-            axis.set_title(name)
-            axis.set_xlabel(x)
-            axis.set_ylabel("time ratio")
-            if name.startswith("vector"):
-                axis.set_xscale("log", base=2)
-            axis.legend(fontsize=8)
-        figure.tight_layout()
-        figure.savefig(plot, dpi=110)
+        plot_ratios([(name, x, sizes, ratios, controls) for name, x, sizes, ratios, controls in rows],
+                    "torch: Triton-side / ours-side runs (noise)", plot)
 
+
+def plot_ratios(panels, control_label, path):
+    """One panel per (title, x label, sizes, time ratios, control ratios):
+    our time over Triton's per size, the control dotted, 1.00 marked."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    figure, axes = plt.subplots(len(panels), 1, figsize=(8, 3 * len(panels)), squeeze=False)
+    for axis, (name, x, sizes, ratios, controls) in zip(axes[:, 0], panels):
+        axis.plot(sizes, ratios, marker=".", label="kernel: ours / Triton (time)")
+        if controls:
+            axis.plot(sizes, controls, ls=":", color="gray", label=control_label)
+        axis.axhline(1.0, color="black", lw=0.8)
+        axis.set_title(name)
+        axis.set_xlabel(x)
+        axis.set_ylabel("time ratio")
+        if name.startswith("vector"):
+            axis.set_xscale("log", base=2)
+        axis.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:

@@ -192,25 +192,13 @@ def main(paths):
 
 
 def plot_rows(rows, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    plots = list(dict.fromkeys(r[0] for r in rows))
-    figure, axes = plt.subplots(len(plots), 1, figsize=(8, 3 * len(plots)), squeeze=False)
-    for axis, plot in zip(axes[:, 0], plots):
+    from compare import plot_ratios
+    panels = []
+    for plot in dict.fromkeys(r[0] for r in rows):
         mine = [r for r in rows if r[0] == plot]
-        sizes = [r[1] for r in mine]
-        axis.plot(sizes, [r[2] for r in mine], marker=".", label="kernel: ours / Triton (time)")
-        axis.plot(sizes, [r[3] for r in mine], ls=":", color="gray", label="torch against itself (noise)")
-        axis.axhline(1.0, color="black", lw=0.8)
-        axis.set_title(f"{plot} (paired, one process)")
-        axis.set_ylabel("time ratio")
-        if plot.startswith("vector"):
-            axis.set_xscale("log", base=2)
-        axis.legend(fontsize=7)
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-
+        panels.append((f"{plot} (paired, one process)", "size", [r[1] for r in mine], [r[2] for r in mine],
+                       [r[3] for r in mine]))
+    plot_ratios(panels, "torch against itself (noise)", path)
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
