@@ -19,7 +19,7 @@ use tt_dialect::{ir as ttir, types::TensorView};
 
 use super::{
     int_attr,
-    memory::{owner_mask, vector_width},
+    memory::{global_owner_mask, vector_width},
     result, types, value_at, Access, Distributed, Emitter, LowerResult, Lowering,
 };
 
@@ -231,7 +231,7 @@ fn lower_atomic<'c, 'a>(
         .map(|&v| lw.get(v))
         .collect::<Result<_, _>>()?;
     let masks = mask.map(|m| lw.get(m)).transpose()?;
-    let owner = owner_mask(lw, emit, dist.as_deref());
+    let owner = global_owner_mask(lw, emit, dist.as_deref());
     let duplicates = dist.as_deref().map_or(0, duplicate_register_mask);
     let mut results: Vec<Option<Value>> = vec![None; n];
     // Where the ops go: `emit`'s block, or the block after the last

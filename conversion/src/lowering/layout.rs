@@ -36,9 +36,15 @@ impl Distributed {
             return Err(format!("the tensor type {ty} has no distributed layout"));
         }
         let shape = tensor.shape.to_vec();
-        let layout = to_linear_layout(&encoding, &shape)?;
+        let mut layout = to_linear_layout(&encoding, &shape)?;
         if layout.in_dim_size("block") > 1 {
-            return Err("layouts over more than one CTA are not supported yet".into());
+            if !layout.sublayout_is_zero(&["block"]) {
+                return Err(
+                    "layouts split across the CTAs of a cluster are not supported yet".into(),
+                );
+            }
+            // Every CTA of the cluster holds the whole tensor: as in one CTA.
+            layout = layout.remove_zero_bases_along("block");
         }
         let names = standard_out_dim_names(shape.len());
         let registers = (0..layout.in_dim_size("register"))

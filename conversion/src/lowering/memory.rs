@@ -263,6 +263,24 @@ pub(super) fn owner_mask<'c, 'a>(
     mask
 }
 
+/// [`owner_mask`] for a write to global memory. In a cluster a tensor
+/// reaches the lowering only when every CTA holds all of it
+/// ([`Distributed::of`]): the cluster's first CTA writes it, as Triton
+/// predicates on the CTA's id.
+pub(super) fn global_owner_mask<'c, 'a>(
+    lw: &Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    dist: Option<&Distributed>,
+) -> Option<Value<'c, 'a>> {
+    let mask = owner_mask(lw, emit, dist);
+    if lw.num_ctas == 1 || dist.is_none() {
+        return mask;
+    }
+    let rank = emit.special_register("cluster.ctarank");
+    let first = emit.icmp("eq", rank, emit.i32(0));
+    Some(mask.map_or(first, |m| emit.and(m, first)))
+}
+
 /// `tt.load` through a pointer or a tensor of pointers.
 pub fn load<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
@@ -394,7 +412,7 @@ pub fn store<'c, 'a>(
     let ptrs = lw.get(ptr)?;
     let values = lw.get(value)?;
     let masks = mask.map(|m| lw.get(m)).transpose()?;
-    let owner = owner_mask(lw, emit, dist.as_deref());
+    let owner = global_owner_mask(lw, emit, dist.as_deref());
     let eviction = l2_eviction(lw, op);
     let suffix = cache_suffix(op, true, eviction.is_some())?;
     let (constraint, _) = word_constraint(shape.word_bits);

@@ -708,7 +708,7 @@ pub fn lower_module<'c, 'a>(
         no_flags: ["#arith.fastmath<none>", "#arith.overflow<none>"]
             .map(|text| Attribute::parse(context, text).expect("arith is loaded")),
     };
-    tt_passes::ttgir::plan_cta::refuse_cluster_tensors(
+    tt_passes::ttgir::plan_cta::refuse_split_cluster_tensors(
         module,
         lowering.num_ctas,
         "convert-triton-gpu-to-llvm",
@@ -1472,6 +1472,13 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "ttng.arrive_barrier" => tma::arrive_barrier(self, emit, op),
             "ttng.wait_barrier" => tma::wait_barrier(self, emit, op),
             "ttng.async_copy_mbarrier_arrive" => tma::async_copy_mbarrier_arrive(self, emit, op),
+            // Tensors in a cluster reach the lowering only when every CTA
+            // holds the whole tensor: TMA would copy once per CTA, and
+            // Triton multicasts or splits those copies instead.
+            n if n.starts_with("ttng.async_tma") && self.num_ctas > 1 => Err(format!(
+                "'{n}' in a cluster of several CTAs (\"ttg.num-ctas\" = {}) is not supported yet",
+                self.num_ctas
+            )),
             "ttng.async_tma_copy_global_to_local" => tma::copy_global_to_local(self, emit, op),
             "ttng.async_tma_copy_local_to_global" => tma::copy_local_to_global(self, emit, op),
             "ttng.async_tma_reduce" => tma::reduce(self, emit, op),

@@ -201,6 +201,29 @@ fn bases(raw: MlirAttribute) -> Vec<Vec<i64>> {
 }
 
 impl Layout {
+    /// Whether the layout gives the CTAs of a thread-block cluster
+    /// different parts of the tensor: a non-zero CGA (block) basis, its
+    /// parent's for slices and dot operands. A layout whose CGA bases are
+    /// all zero gives every CTA the whole tensor.
+    pub fn splits_across_ctas(&self) -> bool {
+        let nonzero = |bases: &[Vec<i64>]| bases.iter().any(|b| b.iter().any(|&x| x != 0));
+        match self {
+            Layout::Slice { parent, .. } | Layout::DotOperand { parent, .. } => {
+                parent.as_deref().is_none_or(Layout::splits_across_ctas)
+            }
+            Layout::Blocked { cga, .. }
+            | Layout::NvidiaMma { cga, .. }
+            | Layout::AmdMfma { cga, .. }
+            | Layout::AmdWmma { cga, .. }
+            | Layout::SwizzledShared { cga, .. }
+            | Layout::AmdRotatingShared { cga, .. }
+            | Layout::NvmmaShared { cga, .. } => nonzero(cga),
+            Layout::Linear { block, .. }
+            | Layout::SharedLinear { block, .. }
+            | Layout::PaddedShared { block, .. } => nonzero(block),
+        }
+    }
+
     /// A blocked layout within one CTA.
     pub fn blocked(
         size_per_thread: &[u32],

@@ -7,7 +7,9 @@
 //! tensors (dots, reductions, their neighbours) is not implemented here:
 //! such a module is refused with an error at its first tensor op
 //! ([`refuse_cluster_tensors`], which the other passes that would need CTA
-//! layouts share) rather than passed through unplanned.
+//! layouts share) rather than passed through unplanned. The LLVM lowering
+//! takes what a plan could leave alone, tensors that every CTA holds whole
+//! ([`refuse_split_cluster_tensors`]).
 
 use melior::ir::{
     attribute::IntegerAttribute,
@@ -51,6 +53,36 @@ pub fn refuse_cluster_tensors(module: OperationRef, num_ctas: i64, flag: &str) -
             unsafe { OperationRef::from_raw(op) },
             &format!(
                 "'{flag}' does not support tensors with \"ttg.num-ctas\" = {num_ctas} (thread-block clusters) yet"
+            ),
+        )),
+    }
+}
+
+/// For the LLVM lowering and its shared-memory allocation: with
+/// `"ttg.num-ctas"` above 1, tensors and memory descriptors whose layouts
+/// give every CTA of the cluster the whole tensor (all CGA bases zero) are
+/// lowered as in one CTA; a located error at the first op with one that
+/// the layout splits across the CTAs, or that has no layout to tell.
+pub fn refuse_split_cluster_tensors(module: OperationRef, num_ctas: i64, flag: &str) -> PassResult {
+    if num_ctas == 1 {
+        return Ok(());
+    }
+    let split = |ty: melior::ir::Type| {
+        let encoding = match ttg_dialect::layout::MemDesc::of(ty) {
+            Some(desc) => Some(desc.encoding),
+            None => tt_dialect::types::TensorView::of(ty).and_then(|t| t.encoding),
+        };
+        encoding
+            .and_then(ttg_dialect::layout::Layout::read)
+            .is_none_or(|layout| layout.splits_across_ctas())
+    };
+    match ir::first_op_with_type(module.to_raw(), split) {
+        None => Ok(()),
+        // SAFETY: an op of the live module.
+        Some(op) => Err(fail(
+            unsafe { OperationRef::from_raw(op) },
+            &format!(
+                "'{flag}' does not support tensors split across the CTAs of a thread-block cluster (\"ttg.num-ctas\" = {num_ctas}) yet"
             ),
         )),
     }

@@ -17,11 +17,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Thread-block clusters: kernels without tensors only.
+// Thread-block clusters: tensors that every CTA holds whole only (this
+// layout gives each of the two CTAs half of it).
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = [[1]]}>
 module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @two_ctas_tensor() {
-    // expected-error @+1 {{'allocate-shared-memory-nv' does not support tensors with "ttg.num-ctas" = 2 (thread-block clusters) yet}}
+    // expected-error @+1 {{'allocate-shared-memory-nv' does not support tensors split across the CTAs of a thread-block cluster ("ttg.num-ctas" = 2) yet}}
     %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
     tt.return
   }

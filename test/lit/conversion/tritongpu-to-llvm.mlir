@@ -1367,3 +1367,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A cluster of four CTAs whose tensors every CTA holds whole (CGA bases all
+// zero): lowered as in one CTA, the program id is the cluster's, and only
+// the cluster's first CTA writes to global memory (stores and atomics), as
+// Triton predicates on the CTA's id. TMA in a cluster is refused.
+#bcast = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = [[0], [0]]}>
+module attributes {"ttg.num-ctas" = 4 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @cluster_broadcast
+  // CHECK-SAME: nvvm.cluster_dim = array<i32: 4>
+  // CHECK: nvvm.read.ptx.sreg.clusterid.x
+  // CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank
+  // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[RANK]]
+  // CHECK: st.global.b32 {{.*}}, %[[FIRST]]
+  // CHECK: %[[RANK2:.*]] = nvvm.read.ptx.sreg.cluster.ctarank
+  // CHECK: %[[FIRST2:.*]] = llvm.icmp "eq" %[[RANK2]]
+  // CHECK: atom.global{{.*}}, %[[FIRST2]]
+  // A tensor the four warps hold alike: warp 0 of the first CTA stores.
+  // CHECK: %[[WARP0:.*]] = llvm.icmp "eq"
+  // CHECK: %[[RANK3:.*]] = nvvm.read.ptx.sreg.cluster.ctarank
+  // CHECK: %[[FIRST3:.*]] = llvm.icmp "eq" %[[RANK3]]
+  // CHECK: %[[OWNER:.*]] = llvm.and %[[WARP0]], %[[FIRST3]]
+  // CHECK: st.global.b32 {{.*}}, %[[OWNER]]
+  tt.func public @cluster_broadcast(%p: !tt.ptr<i32>) {
+    %pid = tt.get_program_id x : i32
+    %v = tt.splat %pid : i32 -> tensor<128xi32, #bcast>
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #bcast>
+    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<128x!tt.ptr<i32>, #bcast>
+    %q = tt.addptr %ps, %r : tensor<128x!tt.ptr<i32>, #bcast>, tensor<128xi32, #bcast>
+    tt.store %q, %v : tensor<128x!tt.ptr<i32>, #bcast>
+    %old = tt.atomic_rmw add, relaxed, gpu, %q, %v : (tensor<128x!tt.ptr<i32>, #bcast>, tensor<128xi32, #bcast>) -> tensor<128xi32, #bcast>
+    %v32 = tt.splat %pid : i32 -> tensor<32xi32, #bcast>
+    %r32 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #bcast>
+    %ps32 = tt.splat %p : !tt.ptr<i32> -> tensor<32x!tt.ptr<i32>, #bcast>
+    %q32 = tt.addptr %ps32, %r32 : tensor<32x!tt.ptr<i32>, #bcast>, tensor<32xi32, #bcast>
+    tt.store %q32, %v32 : tensor<32x!tt.ptr<i32>, #bcast>
+    tt.return
+  }
+}

@@ -450,12 +450,21 @@ pub fn collect_post(op: MlirOperation, keep: &dyn Fn(MlirOperation) -> bool) -> 
 /// The first op (pre-order) nested in `root` with an operand or result
 /// that is a ranked tensor or a memory descriptor.
 pub fn first_tensor_op(root: MlirOperation) -> Option<MlirOperation> {
+    first_op_with_type(root, |_| true)
+}
+
+/// The first op (pre-order) nested in `root` with an operand or result
+/// that is a ranked tensor or a memory descriptor for which `pick` holds.
+pub fn first_op_with_type(
+    root: MlirOperation,
+    pick: impl Fn(melior::ir::Type) -> bool,
+) -> Option<MlirOperation> {
     let is_tensor = |v: MlirValue| {
-        let ty = value_type(v);
+        let raw = value_type(v);
         // SAFETY: a live type, read as a memdesc only when it is one.
-        let ranked = unsafe { mlir_sys::mlirTypeIsARankedTensor(ty) };
-        ranked
-            || ttg_dialect::layout::MemDesc::of(unsafe { melior::ir::Type::from_raw(ty) }).is_some()
+        let ty = unsafe { melior::ir::Type::from_raw(raw) };
+        let ranked = unsafe { mlir_sys::mlirTypeIsARankedTensor(raw) };
+        (ranked || ttg_dialect::layout::MemDesc::of(ty).is_some()) && pick(ty)
     };
     let mut found = None;
     walk_pre(root, &mut |op| {
