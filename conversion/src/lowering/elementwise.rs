@@ -8,9 +8,10 @@
 
 use melior::ir::{
     attribute::FloatAttribute,
+    block::BlockLike,
     operation::{OperationLike, OperationRef},
     r#type::TypeLike,
-    Attribute, Type, Value, ValueLike,
+    Attribute, RegionLike, Type, Value, ValueLike,
 };
 use tt_dialect::{
     ir as ttir,
@@ -100,6 +101,60 @@ const LLVM_OPS: &[(&str, &str)] = &[
     ("math.fma", "llvm.intr.fma"),
     ("math.exp2", "llvm.intr.exp2"),
 ];
+
+/// Whether LLVM may turn `fptrunc` of the TTGIR value `v` into arithmetic
+/// on the narrow type: `v` is an `arith.extf`, an `arith.addf`, `subf` or
+/// `mulf` of two of them (exact after rounding twice, so InstCombine
+/// shrinks it), or a block argument (a merged `scf.if` or loop result)
+/// that one of those flows into. Such a conversion stays scalar: a vector
+/// of the merged values would hide the pattern from InstCombine, and the
+/// NVPTX backend still pairs what is left into `cvt.rn.f16x2.f32`.
+fn narrowable(v: Value) -> bool {
+    let extended = |v: Value| ttir::defining_op(v).is_some_and(|d| ttir::is_op(d, "arith.extf"));
+    let direct = |v: Value| {
+        extended(v)
+            || ttir::defining_op(v).is_some_and(|d| {
+                ["arith.addf", "arith.subf", "arith.mulf"]
+                    .iter()
+                    .any(|n| ttir::is_op(d, n))
+                    && d.operands().all(extended)
+            })
+    };
+    if direct(v) {
+        return true;
+    }
+    let Some(arg) = ttir::block_argument(v) else {
+        return false;
+    };
+    let (target, index) = (arg.owner(), arg.argument_number());
+    let Some(region) = target.parent_region() else {
+        return false;
+    };
+    let mut block = region.first_block();
+    while let Some(b) = block {
+        if let Some(branch) = b.terminator() {
+            let operands: Vec<Value> = branch.operands().collect();
+            // cf.cond_br's operands start with its condition.
+            let mut next = usize::from(ttir::is_op(branch, "cf.cond_br"));
+            for s in 0..branch.successor_count() {
+                let Ok(successor) = branch.successor(s) else {
+                    break;
+                };
+                let count = successor.argument_count();
+                if successor == target {
+                    if let Some(&incoming) = operands.get(next + index) {
+                        if direct(incoming) {
+                            return true;
+                        }
+                    }
+                }
+                next += count;
+            }
+        }
+        block = b.next_in_region();
+    }
+    false
+}
 
 /// Ops rebuilt per element under their own name when they have no LLVM
 /// counterpart here.
@@ -197,7 +252,9 @@ pub fn lower<'c, 'a>(
     let mut values = Vec::with_capacity(n);
     // f32 to f16 or bf16 two registers at a time: LLVM's NVPTX backend
     // converts a two-element vector with one `cvt.rn.{f16,bf16}x2.f32`, as
-    // Triton's lowering does (same rounding, half the instructions).
+    // Triton's lowering does (same rounding, half the instructions);
+    // one at a time where LLVM can do the arithmetic in f16 instead
+    // ([`narrowable`]).
     let source = operands.first().and_then(|o| o.first()).map(|v| v.r#type());
     let paired = generic_name == "llvm.fptrunc"
         && attributes.is_empty()
@@ -205,7 +262,8 @@ pub fn lower<'c, 'a>(
         && n % 2 == 0
         && operands[0].len() == n
         && source.is_some_and(|t| t.to_string() == "f32")
-        && ["f16", "bf16"].contains(&element_type.to_string().as_str());
+        && ["f16", "bf16"].contains(&element_type.to_string().as_str())
+        && !op.operand(0).is_ok_and(narrowable);
     if let (true, Some(source)) = (paired, source) {
         let pair = emit.vector_type(2, element_type);
         for chunk in operands[0].chunks(2) {

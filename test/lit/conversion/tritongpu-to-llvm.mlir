@@ -1058,6 +1058,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
+// Unless LLVM can shrink the arithmetic to f16 instead: a sum of two
+// extended f16 values, or a merge (here of two branches) that one flows
+// into, is converted one register at a time, where InstCombine sees it.
+// CHECK-LABEL: llvm.func @narrowable_truncf
+// CHECK-NOT: vector<2xf32> to vector<2xf16>
+// CHECK-COUNT-4: llvm.fptrunc %{{.*}} : f32 to f16
+// CHECK-NOT: vector<2xf32> to vector<2xf16>
+// CHECK: ^bb1(
+// CHECK-NOT: vector<2xf32> to vector<2xf16>
+// CHECK-COUNT-4: llvm.fptrunc %{{.*}} : f32 to f16
+// CHECK-NOT: vector<2xf32> to vector<2xf16>
+// CHECK: llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @narrowable_truncf(%p: !tt.ptr<f16>, %c: i1) {
+    %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<128x!tt.ptr<f16>, #blocked>
+    %pp = tt.addptr %ps, %range : tensor<128x!tt.ptr<f16>, #blocked>, tensor<128xi32, #blocked>
+    %x = tt.load %pp : tensor<128x!tt.ptr<f16>, #blocked>
+    %ex = arith.extf %x : tensor<128xf16, #blocked> to tensor<128xf32, #blocked>
+    %sum = arith.addf %ex, %ex : tensor<128xf32, #blocked>
+    %h = arith.truncf %sum : tensor<128xf32, #blocked> to tensor<128xf16, #blocked>
+    tt.store %pp, %h : tensor<128x!tt.ptr<f16>, #blocked>
+    cf.cond_br %c, ^bb1(%sum : tensor<128xf32, #blocked>), ^bb1(%ex : tensor<128xf32, #blocked>)
+  ^bb1(%m: tensor<128xf32, #blocked>):
+    %hm = arith.truncf %m : tensor<128xf32, #blocked> to tensor<128xf16, #blocked>
+    tt.store %pp, %hm : tensor<128x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
 // Eviction priorities: L1 as a qualifier, L2 through a cache policy made
 // for every access (sm_80 and later), as Triton does; cache modifiers that
 // are not load (store) qualifiers are left out, as Triton leaves them.
