@@ -201,15 +201,12 @@ fn bases(raw: MlirAttribute) -> Vec<Vec<i64>> {
 }
 
 impl Layout {
-    /// Whether the layout gives the CTAs of a thread-block cluster
-    /// different parts of the tensor: a non-zero CGA (block) basis, its
-    /// parent's for slices and dot operands. A layout whose CGA bases are
-    /// all zero gives every CTA the whole tensor.
-    pub fn splits_across_ctas(&self) -> bool {
-        let nonzero = |bases: &[Vec<i64>]| bases.iter().any(|b| b.iter().any(|&x| x != 0));
+    /// The CGA (block) bases of the layout, its parent's for slices and dot
+    /// operands; `None` for a slice or dot operand without a parent.
+    fn cga_bases(&self) -> Option<&[Vec<i64>]> {
         match self {
             Layout::Slice { parent, .. } | Layout::DotOperand { parent, .. } => {
-                parent.as_deref().is_none_or(Layout::splits_across_ctas)
+                parent.as_deref()?.cga_bases()
             }
             Layout::Blocked { cga, .. }
             | Layout::NvidiaMma { cga, .. }
@@ -217,11 +214,19 @@ impl Layout {
             | Layout::AmdWmma { cga, .. }
             | Layout::SwizzledShared { cga, .. }
             | Layout::AmdRotatingShared { cga, .. }
-            | Layout::NvmmaShared { cga, .. } => nonzero(cga),
+            | Layout::NvmmaShared { cga, .. } => Some(cga),
             Layout::Linear { block, .. }
             | Layout::SharedLinear { block, .. }
-            | Layout::PaddedShared { block, .. } => nonzero(block),
+            | Layout::PaddedShared { block, .. } => Some(block),
         }
+    }
+
+    /// Whether the layout gives the CTAs of a thread-block cluster
+    /// different parts of the tensor: a non-zero CGA (block) basis. A
+    /// layout whose CGA bases are all zero gives every CTA the whole tensor.
+    pub fn splits_across_ctas(&self) -> bool {
+        self.cga_bases()
+            .is_none_or(|bases| bases.iter().any(|b| b.iter().any(|&x| x != 0)))
     }
 
     /// A blocked layout within one CTA.
@@ -650,20 +655,8 @@ impl Layout {
     /// CTAs of a CGA that the layout spans.
     pub fn ctas(&self) -> Option<u64> {
         match self {
-            Layout::Blocked { cga, .. }
-            | Layout::NvidiaMma { cga, .. }
-            | Layout::AmdMfma { cga, .. }
-            | Layout::AmdWmma { cga, .. }
-            | Layout::SwizzledShared { cga, .. }
-            | Layout::AmdRotatingShared { cga, .. }
-            | Layout::NvmmaShared { cga, .. } => Some(1u64 << cga.len().min(63)),
-            Layout::Slice { parent, .. } | Layout::DotOperand { parent, .. } => {
-                parent.as_ref()?.ctas()
-            }
-            Layout::Linear { block, .. } | Layout::SharedLinear { block, .. } => {
-                Some(1u64 << block.len().min(63))
-            }
             Layout::PaddedShared { .. } => None,
+            _ => self.cga_bases().map(|bases| 1u64 << bases.len().min(63)),
         }
     }
 
