@@ -132,7 +132,10 @@ fn narrowable(v: Value) -> bool {
     };
     let mut block = region.first_block();
     while let Some(b) = block {
-        if let Some(branch) = b.terminator() {
+        let branch = b
+            .terminator()
+            .filter(|t| ttir::is_op(*t, "cf.br") || ttir::is_op(*t, "cf.cond_br"));
+        if let Some(branch) = branch {
             let operands: Vec<Value> = branch.operands().collect();
             // cf.cond_br's operands start with its condition.
             let mut next = usize::from(ttir::is_op(branch, "cf.cond_br"));
