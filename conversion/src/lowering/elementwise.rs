@@ -132,26 +132,10 @@ fn narrowable(v: Value) -> bool {
     };
     let mut block = region.first_block();
     while let Some(b) = block {
-        let branch = b
-            .terminator()
-            .filter(|t| ttir::is_op(*t, "cf.br") || ttir::is_op(*t, "cf.cond_br"));
-        if let Some(branch) = branch {
-            let operands: Vec<Value> = branch.operands().collect();
-            // cf.cond_br's operands start with its condition.
-            let mut next = usize::from(ttir::is_op(branch, "cf.cond_br"));
-            for s in 0..branch.successor_count() {
-                let Ok(successor) = branch.successor(s) else {
-                    break;
-                };
-                let count = successor.argument_count();
-                if successor == target {
-                    if let Some(&incoming) = operands.get(next + index) {
-                        if direct(incoming) {
-                            return true;
-                        }
-                    }
-                }
-                next += count;
+        let edges = b.terminator().and_then(ttir::branch_edges);
+        for (successor, forwarded) in edges.into_iter().flatten() {
+            if successor == target && forwarded.get(index).is_some_and(|&v| direct(v)) {
+                return true;
             }
         }
         block = b.next_in_region();

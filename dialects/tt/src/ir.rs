@@ -5,7 +5,7 @@
 
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, FloatAttribute},
-    block::BlockArgument,
+    block::{BlockArgument, BlockLike, BlockRef},
     operation::{
         OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationRefMut,
         OperationResult,
@@ -75,6 +75,32 @@ pub fn block_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockArgument<'c, 
     // SAFETY: as in `defining_op`.
     unsafe { mlir_sys::mlirValueIsABlockArgument(raw) }
         .then(|| unsafe { BlockArgument::from_raw(raw) })
+}
+
+/// The edges of a `cf.br` or `cf.cond_br`: each successor with the
+/// operands the branch forwards to its arguments (a `cf.cond_br`'s
+/// condition comes first, then the true and then the false destination's
+/// operands). `None` for other ops, and for a branch whose operands do not
+/// fit its successors.
+pub fn branch_edges<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+) -> Option<Vec<(BlockRef<'c, 'a>, Vec<Value<'c, 'a>>)>> {
+    let mut next = if is_op(op, "cf.br") {
+        0
+    } else if is_op(op, "cf.cond_br") {
+        1
+    } else {
+        return None;
+    };
+    let operands: Vec<Value> = op.operands().collect();
+    let mut edges = Vec::new();
+    for s in 0..op.successor_count() {
+        let block = op.successor(s).ok()?;
+        let count = block.argument_count();
+        edges.push((block, operands.get(next..next + count)?.to_vec()));
+        next += count;
+    }
+    Some(edges)
 }
 
 /// Whether `op` is named `name`.

@@ -857,33 +857,22 @@ impl Solver {
             // Unstructured control flow (after `convert-scf-to-cf`, where
             // the LLVM lowering queries the map): a branch's forwarded
             // operands flow into its successors' arguments, and a loop
-            // header's arguments meet the latch's at the fixed point.
-            "cf.br" | "cf.cond_br" => {
-                let operands: Vec<Value> = op.operands().collect();
-                let mut next = usize::from(name == "cf.cond_br");
-                for s in 0..op.successor_count() {
-                    let Ok(block) = op.successor(s) else {
-                        continue;
-                    };
-                    let args = Self::arguments(block);
-                    match operands.get(next..next + args.len()) {
-                        Some(forwarded) => self.flow(forwarded, &args),
-                        None => args.iter().for_each(|&a| self.join(a, &pessimistic(a))),
+            // header's arguments meet the latch's at the fixed point. The
+            // successors of other branches (cf.switch) know nothing.
+            _ if op.successor_count() > 0 => match tt_dialect::ir::branch_edges(op) {
+                Some(edges) => {
+                    for (block, forwarded) in edges {
+                        self.flow(&forwarded, &Self::arguments(block));
                     }
-                    next += args.len();
                 }
-            }
-            _ if op.successor_count() > 0 => {
-                // Other branches (cf.switch): their successors' arguments
-                // know nothing.
-                for s in 0..op.successor_count() {
-                    if let Ok(block) = op.successor(s) {
+                None => {
+                    for block in op.successors() {
                         for arg in Self::arguments(block) {
                             self.join(arg, &pessimistic(arg));
                         }
                     }
                 }
-            }
+            },
             _ => {
                 // Block arguments of other ops with regions (reductions,
                 // nested functions) know nothing.
