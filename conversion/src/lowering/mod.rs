@@ -752,13 +752,9 @@ fn refuse_amd_layouts(module: OperationRef) -> Result<(), Failure> {
     use tt_passes::ttir::loop_support::ir;
     use ttg_dialect::layout::Layout;
     let amd = |value| {
-        let ty = ir::value_type(value);
-        // SAFETY: `ty` is the type of a live value of the module.
-        let ty = unsafe { Type::from_raw(ty) };
-        let encoding = TensorView::of(ty)
-            .and_then(|t| t.encoding)
-            .or_else(|| MemDesc::of(ty).map(|m| m.encoding))?;
-        Layout::read(encoding)?.amd_encoding()
+        // SAFETY: the type of a live value of the module.
+        let ty = unsafe { Type::from_raw(ir::value_type(value)) };
+        Layout::of_type(ty)?.amd_encoding()
     };
     let mut found = None;
     ir::walk_pre(module.to_raw(), &mut |op| {

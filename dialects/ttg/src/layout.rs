@@ -443,6 +443,16 @@ impl Layout {
         ))
     }
 
+    /// The layout of a ranked tensor or memory descriptor type, if its
+    /// encoding is a `ttg` layout.
+    pub fn of_type(ty: Type) -> Option<Self> {
+        let encoding = match MemDesc::of(ty) {
+            Some(desc) => desc.encoding,
+            None => tt_dialect::types::TensorView::of(ty)?.encoding?,
+        };
+        Self::read(encoding)
+    }
+
     /// Reads `attr` if it is a `ttg` layout encoding.
     pub fn read(attr: Attribute) -> Option<Self> {
         Self::read_raw(attr.to_raw())
