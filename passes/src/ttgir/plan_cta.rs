@@ -16,6 +16,9 @@ use melior::ir::{
     operation::{OperationLike, OperationRef},
 };
 
+use mlir_sys::MlirOperation;
+use ttg_dialect::layout::Layout;
+
 use crate::rust_pass::{fail, PassResult, RustPass};
 use crate::ttir::loop_support::ir;
 
@@ -46,16 +49,12 @@ pub fn refuse_cluster_tensors(module: OperationRef, num_ctas: i64, flag: &str) -
     if num_ctas == 1 {
         return Ok(());
     }
-    match ir::first_tensor_op(module.to_raw()) {
-        None => Ok(()),
-        // SAFETY: an op of the live module.
-        Some(op) => Err(fail(
-            unsafe { OperationRef::from_raw(op) },
-            &format!(
-                "'{flag}' does not support tensors with \"ttg.num-ctas\" = {num_ctas} (thread-block clusters) yet"
-            ),
-        )),
-    }
+    refuse_first(
+        ir::first_tensor_op(module.to_raw()),
+        &format!(
+            "'{flag}' does not support tensors with \"ttg.num-ctas\" = {num_ctas} (thread-block clusters) yet"
+        ),
+    )
 }
 
 /// For the LLVM lowering and its shared-memory allocation: with
@@ -67,23 +66,22 @@ pub fn refuse_split_cluster_tensors(module: OperationRef, num_ctas: i64, flag: &
     if num_ctas == 1 {
         return Ok(());
     }
-    let split = |ty: melior::ir::Type| {
-        let encoding = match ttg_dialect::layout::MemDesc::of(ty) {
-            Some(desc) => Some(desc.encoding),
-            None => tt_dialect::types::TensorView::of(ty).and_then(|t| t.encoding),
-        };
-        encoding
-            .and_then(ttg_dialect::layout::Layout::read)
-            .is_none_or(|layout| layout.splits_across_ctas())
-    };
-    match ir::first_op_with_type(module.to_raw(), split) {
+    let split =
+        |ty: melior::ir::Type| Layout::of_type(ty).is_none_or(|layout| layout.splits_across_ctas());
+    refuse_first(
+        ir::first_op_with_type(module.to_raw(), split),
+        &format!(
+            "'{flag}' does not support tensors split across the CTAs of a thread-block cluster (\"ttg.num-ctas\" = {num_ctas}) yet"
+        ),
+    )
+}
+
+/// The error `message` at `found`, the op of a live module a refusal
+/// picked; nothing when there is none.
+fn refuse_first(found: Option<MlirOperation>, message: &str) -> PassResult {
+    match found {
         None => Ok(()),
         // SAFETY: an op of the live module.
-        Some(op) => Err(fail(
-            unsafe { OperationRef::from_raw(op) },
-            &format!(
-                "'{flag}' does not support tensors split across the CTAs of a thread-block cluster (\"ttg.num-ctas\" = {num_ctas}) yet"
-            ),
-        )),
+        Some(op) => Err(fail(unsafe { OperationRef::from_raw(op) }, message)),
     }
 }
