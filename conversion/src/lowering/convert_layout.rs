@@ -23,8 +23,9 @@
 //! warp bits contribute), a barrier follows, every thread loads its
 //! destination registers the same way, and a barrier separates the next
 //! round's stores from these loads. Broadcast copies are stored once and
-//! loaded once. Where a side's layout over the scratch has the shape of
-//! 8x8 matrices of 16-byte rows (see `ldmatrix`), its accesses are
+//! loaded once. Where the plan chose its layout for matrix instructions on
+//! a side, as Triton does, and that side's layout over the scratch has the
+//! shape of 8x8 matrices of 16-byte rows (see `ldmatrix`), its accesses are
 //! `stmatrix` (sm_90 and later) or `ldmatrix` instructions instead. Stores
 //! of more than four narrow elements are stores of 32-bit words, as
 //! Triton packs them.
@@ -91,15 +92,16 @@ pub fn lower<'c, 'a>(
         };
         emit.gep(base, index, memory)
     };
-    // Matrix instructions where a side's layout over the scratch has their
-    // shape (stmatrix from sm_90, ldmatrix from sm_75).
+    // Matrix instructions where the plan chose the layout for them and the
+    // side's layout over the scratch has their shape (stmatrix from sm_90,
+    // ldmatrix from sm_75).
     let cc = lw.options.compute_capability;
-    let store_matrices = if cc >= 90 {
+    let store_matrices = if cc >= 90 && plan.store.matrix {
         matrices(&plan, &plan.store, src.len())
     } else {
         None
     };
-    let load_matrices = if cc >= 75 {
+    let load_matrices = if cc >= 75 && plan.load.matrix {
         matrices(&plan, &plan.load, dst.len())
     } else {
         None
@@ -196,14 +198,22 @@ pub fn lower<'c, 'a>(
             let n = group.registers.len();
             let at = address(load_part, group.offset);
             let elements = if plan.bits < 32 && (n as u32 * plan.bits).is_multiple_of(32) {
-                // Narrow elements are loaded as 32-bit words and taken
-                // apart by shifts: LLVM would otherwise split a vector of
-                // them into scalar loads whose memory dependences its GVN
-                // then checks pairwise (the epilogue of a matmul).
+                // Narrow elements filling whole 32-bit words are taken
+                // apart from the words by shifts: LLVM would otherwise
+                // split the vector into scalar loads whose memory
+                // dependences its GVN then checks pairwise (the epilogue
+                // of a matmul). Up to four are loaded as Triton's vector
+                // of them, bit-cast to the words (which InstCombine folds
+                // into the load); more as the words.
                 let words = (n as u32 * plan.bits / 32) as usize;
-                let i32_type = emit.i32_type();
-                let data = emit.value("llvm.load", &[at], vector_of_words(emit, words), &[]);
-                emit.elements_of(data, words, i32_type)
+                let word_type = vector_of_words(emit, words);
+                let data = if n <= 4 {
+                    let data = emit.value("llvm.load", &[at], vector_type(n), &[]);
+                    emit.bitcast(data, word_type)
+                } else {
+                    emit.value("llvm.load", &[at], word_type, &[])
+                };
+                emit.elements_of(data, words, emit.i32_type())
                     .into_iter()
                     .flat_map(|word| split_word(emit, word, plan.bits, memory))
                     .collect()

@@ -1040,99 +1040,81 @@ fn swizzle(
     }
 }
 
-/// Triton's `getVbasis`: the elements of one vector access.
-fn vector_basis(src: &Flat, dst: &Flat, bits: u32, dim: u32) -> Vec<u32> {
-    let mut reg_src = src.registers.clone();
-    let mut reg_dst = dst.registers.clone();
-    let mut vbasis = intersection(&reg_src, &reg_dst, dim);
-    vbasis.truncate(log2(128 / bits) as usize);
-    let per_bank = if bits > 32 {
-        0
-    } else {
-        log2(32 / bits) as usize
-    };
-    let max_extra = log2(128 / bits.max(32)) as usize;
-    let after_bank0 = |regs: &[u32], vb: &[u32], other_lanes: &[u32]| {
-        let mut extra = Vec::new();
-        for &r in regs {
-            if vb.contains(&r) {
-                continue;
-            }
-            if other_lanes.contains(&r) {
-                extra.push(r);
-            }
-            if extra.len() == max_extra {
-                break;
-            }
-        }
-        extra
-    };
-    let fill = |regs: &[u32], vb: &[u32]| {
-        let mut out = vb.to_vec();
-        for &r in regs.iter().take(per_bank).skip(vb.len()) {
-            out.push(r);
-        }
-        out
-    };
-    let is_prefix = |vb: &[u32], regs: &[u32]| regs.starts_with(vb);
-    let mut vec_src = true;
-    // Up to a whole word: the side is also chosen when the common vector
-    // is exactly 32 bits, which gives the 3.6.0 wheel's accesses where one
-    // side has no register to share (a single element per thread in, 16-byte
-    // loads out, and the reverse); Triton's later sources test below 32.
-    if (1u32 << vbasis.len()) * bits <= 32 {
-        let mut src_prefix = is_prefix(&vbasis, &reg_src);
-        let mut dst_prefix = is_prefix(&vbasis, &reg_dst);
-        if !vbasis.is_empty() && !src_prefix && !dst_prefix {
-            let front = |regs: &[u32]| -> Vec<u32> {
-                let mut out = vbasis.clone();
-                out.extend(regs.iter().filter(|r| !vbasis.contains(r)));
-                out
-            };
-            reg_src = front(&reg_src);
-            reg_dst = front(&reg_dst);
-            src_prefix = true;
-            dst_prefix = true;
-        }
-        if src_prefix && dst_prefix {
-            // Triton compares the two candidate lists lexicographically.
-            let a = after_bank0(&reg_src, &fill(&reg_src, &vbasis), &dst.lanes);
-            let b = after_bank0(&reg_dst, &fill(&reg_dst, &vbasis), &src.lanes);
-            src_prefix = a >= b;
-        }
-        vec_src = src_prefix;
-        vbasis = fill(if vec_src { &reg_src } else { &reg_dst }, &vbasis);
-    }
-    let extra = if vec_src {
-        after_bank0(&reg_src, &vbasis, &dst.lanes)
-    } else {
-        after_bank0(&reg_dst, &vbasis, &src.lanes)
-    };
-    vbasis.extend(extra);
-    vbasis
-}
-
-/// Triton's `optimalSwizzlingLdSt`.
+/// Triton 3.6's `optimalSwizzlingLdSt`: the layout for plain `st.shared`
+/// and `ld.shared` accesses. The vector is the registers both sides share;
+/// below one 32-bit word it is filled with registers of one side that the
+/// other spreads over warps (the side with more of them, or with the
+/// lowest such element on a tie), then with warp bases. Where accesses stay
+/// below 128 bits, the bank bases held in registers by the side that filled
+/// the word (else by the side with more of them) come first, so that side's
+/// accesses widen across banks.
 fn swizzle_ld_st(src: &Flat, dst: &Flat, bits: u32, dim: u32) -> Swizzle {
-    let vbasis = vector_basis(src, dst, bits, dim);
-    let tile = |flat: &Flat| -> Vec<u32> {
-        let n = flat
-            .registers
-            .iter()
-            .zip(&vbasis)
-            .take_while(|(r, v)| r == v)
-            .count();
-        let mut lanes = flat.lanes.clone();
-        let vec_bits = (1u32 << n) * bits;
-        if vec_bits > 32 {
-            let drop = log2(vec_bits / 32) as usize;
-            lanes.truncate(lanes.len().saturating_sub(drop));
+    let mut vbasis = intersection(&src.registers, &dst.registers, dim);
+    vbasis.truncate(log2(128 / bits) as usize);
+    let mut src_fills = None;
+    if (1u32 << vbasis.len()) * bits < 32 {
+        let per_bank = log2(32 / bits) as usize;
+        let nonzero = |v: &[u32]| -> Vec<u32> { v.iter().copied().filter(|&b| b != 0).collect() };
+        let (warp_src, warp_dst) = (nonzero(&src.warps), nonzero(&dst.warps));
+        let outside = |regs: &[u32]| -> Vec<u32> {
+            regs.iter()
+                .copied()
+                .filter(|r| !vbasis.contains(r))
+                .collect()
+        };
+        let from_src = intersection(&outside(&src.registers), &warp_dst, dim);
+        let from_dst = intersection(&outside(&dst.registers), &warp_src, dim);
+        let fills_src = if !from_src.is_empty() && from_src.len() == from_dst.len() {
+            from_src.iter().min() < from_dst.iter().min()
+        } else {
+            from_src.len() > from_dst.len()
+        };
+        src_fills = Some(fills_src);
+        vbasis.extend(if fills_src { from_src } else { from_dst });
+        if vbasis.len() < per_bank {
+            vbasis.extend(intersection(&warp_src, &warp_dst, dim));
         }
-        lanes.retain(|l| !vbasis.contains(l));
-        lanes
-    };
-    let (ts, td) = (tile(src), tile(dst));
-    swizzle(src, dst, bits, dim, &vbasis, [&ts, &td], 0)
+        let mut i = 0;
+        while vbasis.len() < per_bank && (i < warp_src.len() || i < warp_dst.len()) {
+            if let Some(&w) = warp_src.get(i) {
+                if !vbasis.contains(&w) {
+                    vbasis.push(w);
+                }
+            }
+            if let Some(&w) = warp_dst.get(i) {
+                if vbasis.len() < per_bank && !vbasis.contains(&w) {
+                    vbasis.push(w);
+                }
+            }
+            i += 1;
+        }
+        vbasis.truncate(per_bank);
+    }
+    let log2_vec = log2(((1u32 << vbasis.len()) * bits / 32).max(1)) as usize;
+    let tile = |lanes: &[u32]| lanes[..lanes.len().saturating_sub(log2_vec)].to_vec();
+    let (ts, td) = (tile(&src.lanes), tile(&dst.lanes));
+    let mut s = swizzle(src, dst, bits, dim, &vbasis, [&ts, &td], 0);
+    if log2_vec < 2 {
+        let held = |regs: &[u32]| -> Vec<usize> {
+            (0..s.bank.len())
+                .filter(|&i| regs.contains(&s.bank[i]))
+                .collect()
+        };
+        let (in_src, in_dst) = (held(&src.registers), held(&dst.registers));
+        let mut order = match src_fills {
+            Some(true) => in_src,
+            Some(false) => in_dst,
+            None if in_src.len() > in_dst.len() => in_src,
+            None => in_dst,
+        };
+        order.extend(
+            (0..s.bank.len())
+                .filter(|i| !order.contains(i))
+                .collect::<Vec<_>>(),
+        );
+        s.bank = order.iter().map(|&i| s.bank[i]).collect();
+    }
+    s
 }
 
 /// Triton's `optimalSwizzlingTile`: the vector of an instruction pair.
@@ -1187,7 +1169,7 @@ fn estimated_conflicts(tile_src: &[u32], tile_dst: &[u32], s: &Swizzle, dim: u32
 
 /// Triton's NVIDIA choice of shared-memory layout (`optimalSwizzling` over
 /// the instruction tiles of compute capability `cc`).
-fn choose(src: &Flat, dst: &Flat, bits: u32, dim: u32, cc: u32) -> Swizzle {
+fn choose(src: &Flat, dst: &Flat, bits: u32, dim: u32, cc: u32) -> (Swizzle, [bool; 2]) {
     let mut src_tiles = vec![&LD_ST];
     let mut dst_tiles = vec![&LD_ST];
     if bits <= 32 {
@@ -1224,7 +1206,7 @@ fn choose(src: &Flat, dst: &Flat, bits: u32, dim: u32, cc: u32) -> Swizzle {
         }
         Some(tile)
     };
-    let mut best: Option<(u32, Swizzle)> = None;
+    let mut best: Option<(u32, Swizzle, [bool; 2])> = None;
     for ts in &src_tiles {
         for td in &dst_tiles {
             let (Some(rs), Some(rd)) = (
@@ -1248,16 +1230,17 @@ fn choose(src: &Flat, dst: &Flat, bits: u32, dim: u32, cc: u32) -> Swizzle {
             let cost = estimated_conflicts(&tile_src, &tile_dst, &s, dim);
             let better = match &best {
                 None => true,
-                Some((c, b)) => cost < *c || (cost == *c && s.reps.len() > b.reps.len()),
+                Some((c, b, _)) => cost < *c || (cost == *c && s.reps.len() > b.reps.len()),
             };
             if better {
-                best = Some((cost, s));
+                let matrix = |t: &Tile| !t.contiguous.is_empty();
+                best = Some((cost, s, [matrix(ts), matrix(td)]));
             }
         }
     }
     match best {
-        Some((_, s)) => s,
-        None => swizzle_ld_st(src, dst, bits, dim),
+        Some((_, s, matrix)) => (s, matrix),
+        None => (swizzle_ld_st(src, dst, bits, dim), [false; 2]),
     }
 }
 
@@ -1288,6 +1271,10 @@ pub struct Side {
     /// Distinct addresses a bank sees in one wavefront of an access (1 =
     /// conflict-free), from the linear map of the wavefront's lanes.
     pub conflicts: u32,
+    /// Whether Triton's choice of layout was made for `stmatrix` (stores)
+    /// or `ldmatrix` (loads) on this side rather than for `st.shared` or
+    /// `ld.shared`.
+    pub matrix: bool,
 }
 
 /// The shared-memory round trip of a conversion.
@@ -1321,7 +1308,7 @@ pub fn plan(src: &LinearLayout, dst: &LinearLayout, bits: u32, cc: u32) -> Resul
     let dim = numel.trailing_zeros();
     let fs = Flat::of(src)?;
     let fd = Flat::of(dst)?;
-    let swizzle = choose(&fs, &fd, bits, dim, cc);
+    let (swizzle, [store_matrix, load_matrix]) = choose(&fs, &fd, bits, dim, cc);
     let columns = swizzle.columns();
     if rref(&columns).len() != dim as usize {
         return Err("the shared-memory layout is not a bijection".into());
@@ -1329,8 +1316,8 @@ pub fn plan(src: &LinearLayout, dst: &LinearLayout, bits: u32, cc: u32) -> Resul
     let solver = Solver::new(&columns);
     let tile_bits = swizzle.tile_bits();
     let reps = 1usize << swizzle.reps.len();
-    let store = side(&solver, &fs, src, bits, tile_bits, true)?;
-    let load = side(&solver, &fd, dst, bits, tile_bits, false)?;
+    let store = side(&solver, &fs, src, bits, tile_bits, true, store_matrix)?;
+    let load = side(&solver, &fd, dst, bits, tile_bits, false, load_matrix)?;
     Ok(Plan {
         bits,
         reps,
@@ -1348,6 +1335,7 @@ fn side(
     bits: u32,
     tile_bits: u32,
     store: bool,
+    matrix: bool,
 ) -> Result<Side, String> {
     let index = |element: u32| -> Result<u32, String> {
         solver
@@ -1458,6 +1446,7 @@ fn side(
         warps,
         copies,
         conflicts,
+        matrix,
     })
 }
 

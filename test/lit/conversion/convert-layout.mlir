@@ -127,22 +127,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // The matmul epilogue: an f16 wgmma result to one element per thread and
-// row. Pairs of 16-bit elements are read as one 32-bit word each and taken
-// apart by shifts (not as a vector LLVM would split into two loads).
+// row, as Triton 3.6 lays it out (32 stores and 32 loads of two elements
+// per thread). Each pair is loaded as Triton's vector, bit-cast to one
+// 32-bit word and taken apart by shifts, so that LLVM keeps one load (it
+// splits a vector whose elements are extracted into two).
 // CHECK-LABEL: llvm.func @pairs_as_words
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 4], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.shared = 32768 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @pairs_as_words(%v: f16, %out: !tt.ptr<f16>) {
     %x = tt.splat %v : f16 -> tensor<128x128xf16, #mma>
-    // CHECK-COUNT-8: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
+    // CHECK-COUNT-32: llvm.store {{.*}} : vector<2xi16>, !llvm.ptr<3>
     // CHECK: nvvm.barrier0
-    // CHECK: %[[WORD:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
+    // CHECK: %[[PAIR:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xi16>
+    // CHECK-NEXT: %[[WORD:.*]] = llvm.bitcast %[[PAIR]] : vector<2xi16> to i32
     // CHECK-NEXT: %[[LO:.*]] = llvm.trunc %[[WORD]] : i32 to i16
     // CHECK-NEXT: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32) : i32
     // CHECK-NEXT: %[[SHIFTED:.*]] = llvm.lshr %[[WORD]], %[[SIXTEEN]] : i32
     // CHECK-NEXT: %[[HI:.*]] = llvm.trunc %[[SHIFTED]] : i32 to i16
-    // CHECK-COUNT-31: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+    // CHECK-COUNT-31: llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xi16>
     // CHECK-NOT: llvm.load {{.*}} : !llvm.ptr<3>
     %y = ttg.convert_layout %x {allocation.offset = 0 : i32} : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #blocked>
     %p = tt.splat %out : !tt.ptr<f16> -> tensor<128x128x!tt.ptr<f16>, #blocked>
@@ -154,9 +157,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.shar
 // -----
 
 // One 32-bit element per thread in, eight out, four elements apart and
-// broadcast over eight lanes: the scratch is laid out for the side with
-// registers to vectorise, so each thread reads its eight in two 16-byte
-// loads (Triton 3.6 chooses the side even when the vector is one word).
+// broadcast over eight lanes: the bank bases the reading side holds in
+// registers come first in the scratch, so each thread reads its eight in
+// two 16-byte loads, as Triton 3.6 does.
 #one = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 #rows = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32} {
