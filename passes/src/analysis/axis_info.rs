@@ -14,6 +14,14 @@
 //! the blocks `cf.br`/`cf.cond_br` branch to).
 //! What no rule covers gets Triton's pessimistic value, 1 everywhere.
 //!
+//! One departure: where straight-line arithmetic bounds a value (from
+//! constants, `tt.make_range` and program ids) and the bounds admit
+//! negative elements, signed division and remainder do not take Triton's
+//! contiguity-based rules, which hold only where they round like floor
+//! division (`(range - 64) / 32` is not constant over aligned runs of 32;
+//! Triton's lowering vectorises and deduplicates it wrongly). Unbounded
+//! values keep Triton's rules.
+//!
 //! [`AxisInfoMap::analyze`] runs it over a module; passes (coalesce) query
 //! the map, including Triton's `getPtrContiguity`/`getPtrAlignment` and
 //! `getMaskAlignment` helpers.
@@ -77,6 +85,13 @@ pub struct AxisInfo {
     pub divisibility: Vec<i64>,
     pub constancy: Vec<i64>,
     pub constant: Option<i64>,
+    /// Signed bounds of every element, where straight-line arithmetic
+    /// from constants, ranges and program ids gives them. Not one of
+    /// Triton's facts: signed division and remainder skip the rules that
+    /// only hold where they round like floor division when the bounds
+    /// admit negative values (Triton's analysis applies them there too,
+    /// and the lowering then miscompiles).
+    pub range: Option<(i64, i64)>,
 }
 
 impl AxisInfo {
@@ -91,6 +106,7 @@ impl AxisInfo {
             divisibility,
             constancy,
             constant,
+            range: None,
         }
     }
 
@@ -140,10 +156,11 @@ impl AxisInfo {
     }
 
     /// Per dimension, the gcds of contiguity and of constancy and the
-    /// divisibility of [`divisibility_from_contiguity`], with `constant`.
+    /// divisibility of [`divisibility_from_contiguity`], with `constant`;
+    /// the bounds of both where both have them.
     fn meet(lhs: &AxisInfo, rhs: &AxisInfo, constant: Option<i64>) -> AxisInfo {
         let rank = lhs.rank();
-        AxisInfo::new(
+        let mut out = AxisInfo::new(
             (0..rank)
                 .map(|d| gcd(lhs.contiguity(d), rhs.contiguity(d)))
                 .collect(),
@@ -154,8 +171,39 @@ impl AxisInfo {
                 .map(|d| gcd(lhs.constancy(d), rhs.constancy(d)))
                 .collect(),
             constant,
-        )
+        );
+        out.range = hull(lhs.range, rhs.range);
+        out
     }
+
+    /// `self` with [`AxisInfo::range`] set to `range`.
+    fn with_range(mut self, range: Option<(i64, i64)>) -> Self {
+        self.range = range;
+        self
+    }
+
+    /// Whether the bounds admit a negative element.
+    fn maybe_negative(&self) -> bool {
+        self.range.is_some_and(|(lo, _)| lo < 0)
+    }
+}
+
+/// The smallest range holding both.
+fn hull(a: Option<(i64, i64)>, b: Option<(i64, i64)>) -> Option<(i64, i64)> {
+    let ((al, ah), (bl, bh)) = (a?, b?);
+    Some((al.min(bl), ah.max(bh)))
+}
+
+/// The bounds of `op` over two ranges, where every bound stays in i32.
+fn range_op(
+    a: Option<(i64, i64)>,
+    b: Option<(i64, i64)>,
+    op: fn(i64, i64) -> Option<i64>,
+) -> Option<(i64, i64)> {
+    let ((al, ah), (bl, bh)) = (a?, b?);
+    let corners = [op(al, bl)?, op(al, bh)?, op(ah, bl)?, op(ah, bh)?];
+    let (lo, hi) = (*corners.iter().min()?, *corners.iter().max()?);
+    (i64::from(i32::MIN) <= lo && hi <= i64::from(i32::MAX)).then_some((lo, hi))
 }
 
 impl std::fmt::Display for AxisInfo {
@@ -326,12 +374,13 @@ enum Binary {
     Sub,
     AddPtr(i64),
     Mul,
-    Div,
-    Rem,
+    /// Division, remainder and right shift: `true` for the signed ops.
+    Div(bool),
+    Rem(bool),
     /// `arith.andi`, `arith.ori`, `arith.xori`.
     Logic(char),
     Shl,
-    Shr,
+    Shr(bool),
 }
 
 /// Triton's `BinaryOpVisitorImpl` with the per-op rules. `shape` is the
@@ -343,18 +392,27 @@ fn binary(kind: Binary, lhs: &AxisInfo, rhs: &AxisInfo, shape: Option<&[i64]>) -
         (Binary::Sub, Some(a), Some(b)) => Some(a.wrapping_sub(b)),
         (Binary::AddPtr(size), Some(a), Some(b)) => Some(a.wrapping_add(b.wrapping_mul(size))),
         (Binary::Mul, Some(a), Some(b)) => Some(a.wrapping_mul(b)),
-        (Binary::Div, Some(a), Some(b)) => a.checked_div(b),
-        (Binary::Rem, Some(a), Some(b)) => a.checked_rem(b),
-        (Binary::Rem, _, Some(1)) => Some(0),
+        (Binary::Div(_), Some(a), Some(b)) => a.checked_div(b),
+        (Binary::Rem(_), Some(a), Some(b)) => a.checked_rem(b),
+        (Binary::Rem(_), _, Some(1)) => Some(0),
         (Binary::Logic('&'), Some(a), Some(b)) => Some(a & b),
         (Binary::Logic('|'), Some(a), Some(b)) => Some(a | b),
         (Binary::Logic(_), Some(a), Some(b)) => Some(a ^ b),
         (Binary::Shl, Some(a), Some(b)) => u32::try_from(b).ok().map(|b| a.wrapping_shl(b)),
-        (Binary::Shr, Some(a), Some(b)) => u32::try_from(b).ok().map(|b| a.wrapping_shr(b)),
+        (Binary::Shr(_), Some(a), Some(b)) => u32::try_from(b).ok().map(|b| a.wrapping_shr(b)),
         _ => None,
     };
     let rank = lhs.rank();
-    let mut out = AxisInfo::new(vec![], vec![], vec![], constant);
+    // Signed division and remainder round toward zero: the rules below
+    // that read contiguity assume runs of non-negative values, where that
+    // is floor division.
+    let floor_like = |signed: bool| !signed || !lhs.maybe_negative();
+    let mut out = AxisInfo::new(vec![], vec![], vec![], constant).with_range(match kind {
+        Binary::Add => range_op(lhs.range, rhs.range, i64::checked_add),
+        Binary::Sub => range_op(lhs.range, rhs.range, i64::checked_sub),
+        Binary::Mul => range_op(lhs.range, rhs.range, i64::checked_mul),
+        _ => None,
+    });
     for d in 0..rank {
         if let Some(c) = constant {
             out.contiguity.push(1);
@@ -399,12 +457,12 @@ fn binary(kind: Binary, lhs: &AxisInfo, rhs: &AxisInfo, shape: Option<&[i64]>) -
                     both_const,
                 )
             }
-            Binary::Div => {
+            Binary::Div(signed) => {
                 let contiguity = if rc == Some(1) { lhs.contiguity(d) } else { 1 };
                 let mut constancy = 1;
                 if shape.is_some() {
                     constancy = both_const;
-                    if contiguous(lhs) && constant_dim(rhs) {
+                    if contiguous(lhs) && constant_dim(rhs) && floor_like(signed) {
                         constancy = constancy.max(gcd3(
                             lhs.contiguity(d),
                             lhs.divisibility(d),
@@ -422,8 +480,8 @@ fn binary(kind: Binary, lhs: &AxisInfo, rhs: &AxisInfo, shape: Option<&[i64]>) -
                 };
                 (contiguity, divisibility, constancy)
             }
-            Binary::Rem => {
-                let contiguity = if contiguous(lhs) && constant_dim(rhs) {
+            Binary::Rem(signed) => {
+                let contiguity = if contiguous(lhs) && constant_dim(rhs) && floor_like(signed) {
                     gcd3(lhs.contiguity(d), lhs.divisibility(d), rhs.divisibility(d))
                 } else {
                     1
@@ -441,10 +499,10 @@ fn binary(kind: Binary, lhs: &AxisInfo, rhs: &AxisInfo, shape: Option<&[i64]>) -
                 (contiguity, divisibility, constancy)
             }
             Binary::Logic(_) => (1, 1, both_const),
-            Binary::Shl | Binary::Shr => {
+            Binary::Shl | Binary::Shr(_) => {
                 let contiguity = if rc == Some(0) { lhs.contiguity(d) } else { 1 };
                 let divisibility = match (kind, rc) {
-                    (Binary::Shr, None) => 1,
+                    (Binary::Shr(_), None) => 1,
                     (_, shift) => {
                         let shift = shift.unwrap_or(0);
                         let l_div = if lhs.contiguity(d) > 1 && shift != 0 {
@@ -521,7 +579,7 @@ fn compare(predicate: i64, lhs: &AxisInfo, rhs: &AxisInfo, shape: &[i64]) -> Axi
         };
         constancy.push(hint);
     }
-    AxisInfo::new(vec![1; rank], vec![1; rank], constancy, constant)
+    AxisInfo::new(vec![1; rank], vec![1; rank], constancy, constant).with_range(Some((0, 1)))
 }
 
 /// `arith.select`.
@@ -548,17 +606,24 @@ fn select(cond: &AxisInfo, scalar_cond: bool, lhs: &AxisInfo, rhs: &AxisInfo) ->
     if lhs.constant.is_some() && lhs.constant == rhs.constant {
         out.constant = lhs.constant;
     }
+    out.range = hull(lhs.range, rhs.range);
     out
 }
 
 /// `arith.max*`/`arith.min*`.
-fn max_min(is_max: bool, lhs: &AxisInfo, rhs: &AxisInfo) -> AxisInfo {
+fn max_min(is_max: bool, signed: bool, lhs: &AxisInfo, rhs: &AxisInfo) -> AxisInfo {
     let rank = lhs.rank();
+    let range = match (signed, lhs.range, rhs.range) {
+        (true, Some((al, ah)), Some((bl, bh))) if is_max => Some((al.max(bl), ah.max(bh))),
+        (true, Some((al, ah)), Some((bl, bh))) => Some((al.min(bl), ah.min(bh))),
+        _ => None,
+    };
     if let (Some(a), Some(b)) = (lhs.constant, rhs.constant) {
         let c = if is_max { a.max(b) } else { a.min(b) };
-        return AxisInfo::new(vec![1; rank], vec![1; rank], vec![1; rank], Some(c));
+        return AxisInfo::new(vec![1; rank], vec![1; rank], vec![1; rank], Some(c))
+            .with_range(range);
     }
-    AxisInfo::meet(lhs, rhs, None)
+    AxisInfo::meet(lhs, rhs, None).with_range(range)
 }
 
 /// The value of an integer scalar or integer splat constant, zero-extended
@@ -567,24 +632,25 @@ fn constant_info(attr: Attribute, ty: Type) -> Option<AxisInfo> {
     let raw = attr.to_raw();
     let is_scalar_int = unsafe { mlir_sys::mlirAttributeIsAInteger(raw) };
     let element = splat_element(attr)?;
-    let (_, unsigned) = int_value(element)?;
+    let (signed, unsigned) = int_value(element)?;
     let value = unsigned as i64;
     if is_scalar_int {
-        return Some(AxisInfo::new(
-            vec![1],
-            vec![pow2_divisor(value)],
-            vec![1],
-            Some(value),
-        ));
+        return Some(
+            AxisInfo::new(vec![1], vec![pow2_divisor(value)], vec![1], Some(value))
+                .with_range(Some((signed, signed))),
+        );
     }
     let shape = TensorView::of(ty)?.shape;
     let rank = shape.len();
-    Some(AxisInfo::new(
-        vec![1; rank],
-        vec![pow2_divisor(value); rank],
-        shape.to_vec(),
-        Some(value),
-    ))
+    Some(
+        AxisInfo::new(
+            vec![1; rank],
+            vec![pow2_divisor(value); rank],
+            shape.to_vec(),
+            Some(value),
+        )
+        .with_range(Some((signed, signed))),
+    )
 }
 
 /// The bytes a pointer of type `ty` (or a tensor of them) steps by.
@@ -916,13 +982,16 @@ impl Solver {
             "arith.subi" => Some(Binary::Sub),
             "tt.addptr" => Some(Binary::AddPtr(pointee_bytes(operand(op, 0)?.r#type()))),
             "arith.muli" => Some(Binary::Mul),
-            "arith.divsi" | "arith.divui" => Some(Binary::Div),
-            "arith.remsi" | "arith.remui" => Some(Binary::Rem),
+            "arith.divsi" => Some(Binary::Div(true)),
+            "arith.divui" => Some(Binary::Div(false)),
+            "arith.remsi" => Some(Binary::Rem(true)),
+            "arith.remui" => Some(Binary::Rem(false)),
             "arith.andi" => Some(Binary::Logic('&')),
             "arith.ori" => Some(Binary::Logic('|')),
             "arith.xori" => Some(Binary::Logic('^')),
             "arith.shli" => Some(Binary::Shl),
-            "arith.shrsi" | "arith.shrui" => Some(Binary::Shr),
+            "arith.shrsi" => Some(Binary::Shr(true)),
+            "arith.shrui" => Some(Binary::Shr(false)),
             _ => None,
         };
         if let Some(kind) = binary_kind {
@@ -931,13 +1000,22 @@ impl Solver {
         }
         match name {
             "arith.extsi"
-            | "arith.extui"
-            | "arith.trunci"
             | "arith.index_cast"
-            | "arith.index_castui"
             | "ttg.convert_layout"
-            | "builtin.unrealized_conversion_cast"
-            | "tt.bitcast" => arg(0),
+            | "builtin.unrealized_conversion_cast" => arg(0),
+            // Zero extension keeps non-negative bounds; truncation and bit
+            // casts keep none.
+            "arith.extui" | "arith.index_castui" => arg(0).map(|i| {
+                let kept = i.range.filter(|&(lo, _)| lo >= 0);
+                i.with_range(kept)
+            }),
+            "arith.trunci" | "tt.bitcast" => arg(0).map(|i| i.with_range(None)),
+            "tt.get_program_id" => {
+                Some(pessimistic(result(op, 0)?).with_range(Some((0, i64::from(i32::MAX)))))
+            }
+            "tt.get_num_programs" => {
+                Some(pessimistic(result(op, 0)?).with_range(Some((1, i64::from(i32::MAX)))))
+            }
             "arith.constant" => constant_info(op.attribute("value").ok()?, result_ty),
             "ub.poison" => Some(AxisInfo::uniform(rank_of(result_ty), MAX_DIVISOR)),
             "tt.make_range" => {
@@ -948,22 +1026,28 @@ impl Solver {
                 } else {
                     (start & start.wrapping_neg()) as i64
                 };
-                Some(AxisInfo::new(
-                    vec![end.wrapping_sub(start) as i64],
-                    vec![divisibility],
-                    vec![1],
-                    None,
-                ))
+                Some(
+                    AxisInfo::new(
+                        vec![end.wrapping_sub(start) as i64],
+                        vec![divisibility],
+                        vec![1],
+                        None,
+                    )
+                    .with_range(Some((i64::from(start), i64::from(end) - 1))),
+                )
             }
             "tt.splat" => {
                 let source = arg(0)?;
                 let shape = shape?;
-                Some(AxisInfo::new(
-                    vec![1; shape.len()],
-                    vec![source.divisibility(0); shape.len()],
-                    shape.to_vec(),
-                    source.constant,
-                ))
+                Some(
+                    AxisInfo::new(
+                        vec![1; shape.len()],
+                        vec![source.divisibility(0); shape.len()],
+                        shape.to_vec(),
+                        source.constant,
+                    )
+                    .with_range(source.range),
+                )
             }
             "tt.expand_dims" => {
                 let source = arg(0)?;
@@ -993,7 +1077,8 @@ impl Solver {
                 let source = arg(0)?;
                 let from = TensorView::of(operand(op, 0)?.r#type())?.shape;
                 let to = shape?;
-                let mut info = AxisInfo::new(vec![], vec![], vec![], source.constant);
+                let mut info =
+                    AxisInfo::new(vec![], vec![], vec![], source.constant).with_range(source.range);
                 for d in 0..to.len() {
                     let unit = from.get(d) == Some(&1);
                     info.contiguity
@@ -1008,7 +1093,8 @@ impl Solver {
                 let source = arg(0)?;
                 let order = op.attribute("order").ok()?;
                 let order = melior::ir::attribute::DenseI32ArrayAttribute::try_from(order).ok()?;
-                let mut info = AxisInfo::new(vec![], vec![], vec![], source.constant);
+                let mut info =
+                    AxisInfo::new(vec![], vec![], vec![], source.constant).with_range(source.range);
                 for d in 0..order.len() {
                     let s = order.element(d).ok()? as usize;
                     info.contiguity.push(source.contiguity(s));
@@ -1030,7 +1116,12 @@ impl Solver {
             }
             "arith.maxsi" | "arith.maxui" | "arith.minsi" | "arith.minui" => {
                 let (lhs, rhs) = (arg(0)?, arg(1)?);
-                Some(max_min(name.contains("max"), &lhs, &rhs))
+                Some(max_min(
+                    name.contains("max"),
+                    name.ends_with("si"),
+                    &lhs,
+                    &rhs,
+                ))
             }
             "tt.load" => {
                 let ptr = arg(0)?;

@@ -602,3 +602,35 @@ tt.func @cf_loop(%n: i32) {
   %after = arith.addi %last, %c64 : i32
   tt.return
 }
+
+// -----
+
+// Signed division and remainder of a run that may hold negative values:
+// Triton's rules would make `(range - 64) / 32` constant over 32 elements
+// and `(range - 64) % 32` contiguous over 32, but -64 / 32 is -2 and
+// -63 / 32 is -1 (rounding toward zero), and -63 % 32 is -31. The bounds
+// of the run (-64 to 63) keep both at 1; a run of non-negative values and
+// unsigned division keep Triton's facts.
+tt.func @signed_div_rem_of_negative_values() {
+  // expected-remark @below {{contiguity = [128], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [128], constant_value = 64}}
+  %c64 = arith.constant dense<64> : tensor<128xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [32], constancy = [128], constant_value = 32}}
+  %c32 = arith.constant dense<32> : tensor<128xi32>
+  // expected-remark @below {{contiguity = [128], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %x = arith.subi %range, %c64 : tensor<128xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %div = arith.divsi %x, %c32 : tensor<128xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [32], constancy = [1], constant_value = <none>}}
+  %rem = arith.remsi %x, %c32 : tensor<128xi32>
+  // expected-remark @below {{contiguity = [128], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %y = arith.addi %range, %c64 : tensor<128xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [32], constant_value = <none>}}
+  %div_pos = arith.divsi %y, %c32 : tensor<128xi32>
+  // expected-remark @below {{contiguity = [32], divisibility = [32], constancy = [1], constant_value = <none>}}
+  %rem_pos = arith.remsi %y, %c32 : tensor<128xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [32], constant_value = <none>}}
+  %div_u = arith.divui %x, %c32 : tensor<128xi32>
+  tt.return
+}
