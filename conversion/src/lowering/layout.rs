@@ -124,48 +124,33 @@ impl Distributed {
     }
 
     /// The register bits that [`Distributed::representative`] clears for a
-    /// tensor whose constancy along each dimension is `constancy`: per
-    /// dimension, the bits whose bases step by 1, 2, 4, ... along it, as
-    /// long as the group they span fits in the constant run (a power of two
-    /// dividing the constancy) and every other basis keeps groups aligned
-    /// (its component along the dimension is a multiple of the group).
+    /// tensor whose constancy along each dimension is `constancy` (aligned
+    /// runs of equal values), as Triton 3.6's `maybeDeduplicate` zeroes
+    /// the low coordinate bits: the bits whose basis moves along a single
+    /// dimension by a power of two below the run (a power of two dividing
+    /// the constancy). Clearing such a bit changes only that coordinate
+    /// bit, which leaves the element in its run.
     pub fn constant_register_bits(&self, constancy: &[i64]) -> usize {
-        let registers = self.layout.bases("register");
+        let runs: Vec<i64> = constancy
+            .iter()
+            .take(self.rank())
+            .map(|&c| if c > 0 { 1i64 << c.trailing_zeros() } else { 1 })
+            .collect();
         let mut mask = 0;
-        for (d, &c) in constancy.iter().enumerate().take(self.rank()) {
-            let run = if c > 0 { 1i64 << c.trailing_zeros() } else { 1 };
-            let mut bits = Vec::new();
-            let mut step = 1i64;
-            while 2 * step <= run {
-                let found = registers.iter().position(|basis| {
-                    basis
-                        .iter()
-                        .enumerate()
-                        .all(|(e, &x)| i64::from(x) == if e == d { step } else { 0 })
-                });
-                let Some(bit) = found else { break };
-                bits.push(bit);
-                step *= 2;
-            }
-            // `step` is now the group size; shrink it until the other bases
-            // leave the groups aligned.
-            while !bits.is_empty() {
-                let group = 1i64 << bits.len();
-                let aligned = ["register", "lane", "warp"].iter().all(|&in_dim| {
-                    self.layout
-                        .bases(in_dim)
-                        .iter()
-                        .enumerate()
-                        .filter(|(bit, _)| in_dim != "register" || !bits.contains(bit))
-                        .all(|(_, basis)| i64::from(basis[d]) % group == 0)
-                });
-                if aligned {
-                    break;
+        for (bit, basis) in self.layout.bases("register").iter().enumerate() {
+            let moved: Vec<(usize, i64)> = basis
+                .iter()
+                .enumerate()
+                .filter(|&(_, &x)| x != 0)
+                .map(|(d, &x)| (d, i64::from(x)))
+                .collect();
+            if let [(d, step)] = moved.as_slice() {
+                if *step > 0
+                    && (*step as u64).is_power_of_two()
+                    && runs.get(*d).is_some_and(|&run| *step < run)
+                {
+                    mask |= 1 << bit;
                 }
-                bits.pop();
-            }
-            for bit in bits {
-                mask |= 1 << bit;
             }
         }
         mask

@@ -103,6 +103,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
+// Deduplication across repetitions, as Triton 3.6 computes it from the
+// layout: the rows of a thread are 8 apart (eight warps, one row each), and
+// with n a multiple of 16 the row mask is constant over aligned runs of 16
+// rows, so rows r and r + 8 share one comparison (the matmul epilogue's
+// row mask: 2 comparisons for 4 rows).
+#rows = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @constant_across_repetitions
+// CHECK-COUNT-2: llvm.icmp "slt"
+// CHECK-NOT: llvm.icmp "slt"
+  tt.func public @constant_across_repetitions(%out: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+    %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #rows}>>
+    %ns = tt.splat %n : i32 -> tensor<32xi32, #ttg.slice<{dim = 1, parent = #rows}>>
+    %m = arith.cmpi slt, %range, %ns : tensor<32xi32, #ttg.slice<{dim = 1, parent = #rows}>>
+    %m2 = tt.expand_dims %m {axis = 1 : i32} : tensor<32xi1, #ttg.slice<{dim = 1, parent = #rows}>> -> tensor<32x1xi1, #rows>
+    %v = arith.extui %m2 : tensor<32x1xi1, #rows> to tensor<32x1xi8, #rows>
+    %os = tt.splat %out : !tt.ptr<i8> -> tensor<32x1x!tt.ptr<i8>, #rows>
+    %r2 = tt.expand_dims %range {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #rows}>> -> tensor<32x1xi32, #rows>
+    %op = tt.addptr %os, %r2 : tensor<32x1x!tt.ptr<i8>, #rows>, tensor<32x1xi32, #rows>
+    tt.store %op, %v : tensor<32x1x!tt.ptr<i8>, #rows>
+    tt.return
+  }
+}
+
+// -----
+
 // Unknown alignment: one element per access, with `other` moved in.
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
