@@ -84,13 +84,24 @@ pub fn lower<'c, 'a>(
         }
     };
     let thread_part = |side: &Side| lw.thread_linear(emit, &side.lanes, &side.warps);
-    let address = |part: Value<'c, 'a>, offset: u32| {
-        let index = if offset == 0 {
+    // `part ^ offset`, where `part` only has bits some lane or warp of
+    // `side` sets: the offset's other bits are added instead, as a second
+    // constant index that the backend folds into the access's immediate
+    // offset (Triton's additive strides).
+    let address = |part: Value<'c, 'a>, side: &Side, offset: u32| {
+        let reach = side.lanes.iter().chain(&side.warps).fold(0, |m, &w| m | w);
+        let (mixed, apart) = (offset & reach, offset & !reach);
+        let index = if mixed == 0 {
             part
         } else {
-            emit.xor(part, emit.i32(i64::from(offset)))
+            emit.xor(part, emit.i32(i64::from(mixed)))
         };
-        emit.gep(base, index, memory)
+        let at = emit.gep(base, index, memory);
+        if apart == 0 {
+            at
+        } else {
+            emit.gep(at, emit.i32(i64::from(apart)), memory)
+        }
     };
     // Matrix instructions where the plan chose the layout for them and the
     // side's layout over the scratch has their shape (stmatrix from sm_90,
@@ -171,7 +182,7 @@ pub fn lower<'c, 'a>(
                 };
                 emit.op(
                     "llvm.store",
-                    &[data, address(store_part, group.offset)],
+                    &[data, address(store_part, &plan.store, group.offset)],
                     &[],
                     &[],
                 );
@@ -196,7 +207,7 @@ pub fn lower<'c, 'a>(
         }
         for group in plan.load.groups.iter().filter(|g| g.rep == rep) {
             let n = group.registers.len();
-            let at = address(load_part, group.offset);
+            let at = address(load_part, &plan.load, group.offset);
             let elements = if plan.bits < 32 && (n as u32 * plan.bits).is_multiple_of(32) {
                 // Narrow elements filling whole 32-bit words are taken
                 // apart from the words by shifts: LLVM would otherwise

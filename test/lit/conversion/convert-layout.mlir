@@ -173,3 +173,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// The bits of a register's scratch offset that no lane or warp sets are
+// added, not XOR-ed, as a second constant index that the backend folds into
+// the access's immediate offset: the fifth store (32 elements on, a bit no
+// lane or warp reaches) shares the first store's thread part.
+#rows4 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
+#cols4 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: llvm.func @additive_offsets
+  // CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[BASE:.*]][%[[PART:.*]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+  // CHECK-NEXT: llvm.store %{{.*}}, %[[FIRST]] : vector<1xi32>, !llvm.ptr<3>
+  // CHECK-COUNT-3: llvm.store
+  // CHECK: %[[AGAIN:.*]] = llvm.getelementptr %[[BASE]][%[[PART]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+  // CHECK-NEXT: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: %[[FIFTH:.*]] = llvm.getelementptr %[[AGAIN]][%[[C32]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+  // CHECK-NEXT: llvm.store %{{.*}}, %[[FIFTH]] : vector<1xi32>, !llvm.ptr<3>
+  tt.func @additive_offsets(%src: tensor<32x32xf32, #rows4>, %out: tensor<32x32x!tt.ptr<f32>, #cols4>) {
+    %cvt = ttg.convert_layout %src : tensor<32x32xf32, #rows4> -> tensor<32x32xf32, #cols4>
+    tt.store %out, %cvt : tensor<32x32x!tt.ptr<f32>, #cols4>
+    tt.return
+  }
+}
