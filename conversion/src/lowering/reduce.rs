@@ -237,20 +237,15 @@ pub(super) fn axis_bits(
     Ok(bits)
 }
 
-/// The row-major index of `coordinates` (one i32 each) in `shape`.
+/// The row-major index of `coordinates` (one i32 each) in `shape`: the
+/// [`ordered_index`] with the last dimension fastest.
 pub(super) fn linear_index<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     coordinates: &[Value<'c, 'a>],
     shape: &[i64],
 ) -> Value<'c, 'a> {
-    let mut index: Option<Value> = None;
-    for (&c, &n) in coordinates.iter().zip(shape) {
-        index = Some(match index {
-            None => c,
-            Some(i) => emit.add(emit.mul(i, emit.i32(n)), c),
-        });
-    }
-    index.unwrap_or_else(|| emit.i32(0))
+    let order: Vec<usize> = (0..shape.len()).rev().collect();
+    ordered_index(emit, coordinates, shape, &order)
 }
 
 /// The index of `coordinates` in `shape` laid out with the dimensions of
