@@ -72,10 +72,17 @@ def libdevice_kernel(x_ptr, out_ptr):
     tl.store(out_ptr + offsets, tl.extra.cuda.libdevice.log1p(x) + tl.extra.cuda.libdevice.erf(x))
 
 
+@triton.jit
+def negative_quotient_kernel(out_ptr):
+    offsets = tl.arange(0, 128)
+    tl.store(out_ptr + offsets, (offsets - 64) // 32)
+
+
 ADD = dict(signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"},
            constexprs={"BLOCK": 1024})
 DESCRIPTORS = dict(signature={"in_ptr": "*fp32", "out_ptr": "*fp32"}, constexprs={})
 UNARY = dict(signature={"x_ptr": "*fp32", "out_ptr": "*fp32"}, constexprs={})
+OUT_ONLY = dict(signature={"out_ptr": "*i32"}, constexprs={})
 SCALED_DOT = dict(signature={"a_ptr": "*u8", "scale_ptr": "*u8", "b_ptr": "*bf16", "c_ptr": "*fp32"}, constexprs={})
 
 
@@ -294,3 +301,21 @@ def test_a_bad_environment_value_is_reported_and_leaves_the_hook_off():
 def test_without_the_variable_nothing_changes():
     result = run_python("import triton_rs; print(triton_rs.mode())")
     assert result.stdout.strip() == "None", result.stderr
+
+
+def test_quotients_of_negative_values_are_computed_per_element(hook):
+    # (range - 64) // 32 rounds toward zero: -64 // 32 is -2 and -63 // 32
+    # is -1, so four consecutive elements need four quotients. Triton 3.6's
+    # analysis takes them as constant over runs of 32 and stores one
+    # quotient four times; this project's bounds on the run keep them apart.
+    triton_rs.enable("strict")
+    # A 16-byte aligned pointer, as torch allocates it, so stores are v4.
+    source = ASTSource(negative_quotient_kernel, OUT_ONLY["signature"], OUT_ONLY["constexprs"],
+                       attrs={(0,): [["tt.divisibility", 16]]})
+    kernel = triton.compile(source, target=TARGET, options={"num_warps": 1})
+    stores = [line for line in kernel.asm["ptx"].splitlines() if "st.global.v4.b32" in line]
+    assert stores, kernel.asm["ptx"]
+    for line in stores:
+        registers = line[line.index("{") + 1:line.index("}")].split(",")
+        assert len({r.strip() for r in registers}) == 4, line
+
