@@ -84,12 +84,13 @@ pub fn lower<'c, 'a>(
         }
     };
     let thread_part = |side: &Side| lw.thread_linear(emit, &side.lanes, &side.warps);
-    // `part ^ offset`, where `part` only has bits some lane or warp of
-    // `side` sets: the offset's other bits are added instead, as a second
-    // constant index that the backend folds into the access's immediate
-    // offset (Triton's additive strides).
-    let address = |part: Value<'c, 'a>, side: &Side, offset: u32| {
-        let reach = side.lanes.iter().chain(&side.warps).fold(0, |m, &w| m | w);
+    // `part ^ offset`, where `part` only has the bits some lane or warp
+    // of its side sets (`reach`): the offset's other bits are added
+    // instead, as a second constant index that the backend folds into the
+    // access's immediate offset (Triton's additive strides).
+    let reach = |side: &Side| side.lanes.iter().chain(&side.warps).fold(0, |m, &w| m | w);
+    let (store_reach, load_reach) = (reach(&plan.store), reach(&plan.load));
+    let address = |part: Value<'c, 'a>, reach: u32, offset: u32| {
         let (mixed, apart) = (offset & reach, offset & !reach);
         let index = if mixed == 0 {
             part
@@ -182,7 +183,7 @@ pub fn lower<'c, 'a>(
                 };
                 emit.op(
                     "llvm.store",
-                    &[data, address(store_part, &plan.store, group.offset)],
+                    &[data, address(store_part, store_reach, group.offset)],
                     &[],
                     &[],
                 );
@@ -207,7 +208,7 @@ pub fn lower<'c, 'a>(
         }
         for group in plan.load.groups.iter().filter(|g| g.rep == rep) {
             let n = group.registers.len();
-            let at = address(load_part, &plan.load, group.offset);
+            let at = address(load_part, load_reach, group.offset);
             let elements = if plan.bits < 32 && (n as u32 * plan.bits).is_multiple_of(32) {
                 // Narrow elements filling whole 32-bit words are taken
                 // apart from the words by shifts: LLVM would otherwise

@@ -16,7 +16,7 @@ use super::{
 };
 
 /// The PTX register constraint and `mov` width for a word of `bits`.
-fn word_constraint(bits: u32) -> (&'static str, u32) {
+pub(super) fn word_constraint(bits: u32) -> (&'static str, u32) {
     match bits {
         8 => ("c", 16),
         16 => ("h", 16),

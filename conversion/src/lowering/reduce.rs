@@ -129,12 +129,7 @@ pub(super) fn store_if<'c, 'a>(
     predicate: Value<'c, 'a>,
 ) {
     let bits = types::memory_bits(v.r#type());
-    let constraint = match bits {
-        8 => "c",
-        16 => "h",
-        32 => "r",
-        _ => "l",
-    };
+    let (constraint, _) = super::memory::word_constraint(bits);
     emit.inline_asm(
         &format!("@$2 st.shared.b{bits} [ $0 + 0 ], $1;"),
         &format!("r,{constraint},b"),
@@ -152,12 +147,7 @@ pub(super) fn load_if<'c, 'a>(
     predicate: Value<'c, 'a>,
 ) -> Value<'c, 'a> {
     let bits = types::memory_bits(ty);
-    let constraint = match bits {
-        8 => "c",
-        16 => "h",
-        32 => "r",
-        _ => "l",
-    };
+    let (constraint, _) = super::memory::word_constraint(bits);
     let word = emit
         .inline_asm(
             &format!("@$2 ld.shared.b{bits} $0, [ $1 + 0 ];"),
