@@ -85,24 +85,11 @@ pub fn lower<'c, 'a>(
     };
     let thread_part = |side: &Side| lw.thread_linear(emit, &side.lanes, &side.warps);
     // `part ^ offset`, where `part` only has the bits some lane or warp
-    // of its side sets (`reach`): the offset's other bits are added
-    // instead, as a second constant index that the backend folds into the
-    // access's immediate offset (Triton's additive strides).
+    // of its side sets (`reach`).
     let reach = |side: &Side| side.lanes.iter().chain(&side.warps).fold(0, |m, &w| m | w);
     let (store_reach, load_reach) = (reach(&plan.store), reach(&plan.load));
     let address = |part: Value<'c, 'a>, reach: u32, offset: u32| {
-        let (mixed, apart) = (offset & reach, offset & !reach);
-        let index = if mixed == 0 {
-            part
-        } else {
-            emit.xor(part, emit.i32(i64::from(mixed)))
-        };
-        let at = emit.gep(base, index, memory);
-        if apart == 0 {
-            at
-        } else {
-            emit.gep(at, emit.i32(i64::from(apart)), memory)
-        }
+        emit.gep_xor(base, part, i64::from(reach), i64::from(offset), memory)
     };
     // Matrix instructions where the plan chose the layout for them and the
     // side's layout over the scratch has their shape (stmatrix from sm_90,

@@ -423,6 +423,33 @@ impl<'c, 'a> Emitter<'c, 'a> {
         )
     }
 
+    /// `&base[part ^ offset]`, where the thread-dependent `part` only has
+    /// bits of `reach`: the constant `offset`'s bits inside `reach` are
+    /// XOR-ed into `part`, its other bits are added as a second, constant
+    /// index, which the backend folds into the access's immediate offset
+    /// (Triton's additive strides).
+    pub fn gep_xor(
+        &self,
+        base: Value<'c, 'a>,
+        part: Value<'c, 'a>,
+        reach: i64,
+        offset: i64,
+        element: Type<'c>,
+    ) -> Value<'c, 'a> {
+        let (mixed, apart) = (offset & reach, offset & !reach);
+        let index = if mixed == 0 {
+            part
+        } else {
+            self.xor(part, self.i32(mixed))
+        };
+        let at = self.gep(base, index, element);
+        if apart == 0 {
+            at
+        } else {
+            self.gep(at, self.i32(apart), element)
+        }
+    }
+
     /// `aggregate` with field `index` set to `value`.
     pub fn insert(
         &self,

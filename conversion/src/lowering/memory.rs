@@ -683,6 +683,49 @@ pub(super) fn linear_offset_of(offsets: &[Vec<i64>], c: &[i32]) -> i64 {
         .fold(0, |acc, o| acc ^ o)
 }
 
+/// The address of the first element of each access of `vec` consecutive
+/// registers of the tensor `ty` (layout `dist`) in the shared view `desc`
+/// at `base`. Where the view's offsets are linear over its coordinates'
+/// bits ([`linear_offsets`]), as Triton addresses shared memory: the
+/// thread's offset (its lane and warp bits) is computed once and each
+/// access's register constant joins it ([`Emitter::gep_xor`]). Otherwise
+/// each access's offset is computed from its coordinates.
+fn access_addresses<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    ty: Type<'c>,
+    desc: &MemDesc<'c>,
+    base: Value<'c, 'a>,
+    vec: usize,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let element = lw.element_type(desc.element);
+    let dist = lw.distributed(ty)?;
+    let linear = if dist.shape == desc.shape {
+        linear_offsets(desc)?
+    } else {
+        None
+    };
+    let Some(offsets) = linear else {
+        let coordinates = lw.coordinates(emit, ty)?;
+        return coordinates
+            .iter()
+            .step_by(vec)
+            .map(|c| Ok(emit.gep(base, shared_offset(emit, desc, c)?, element)))
+            .collect();
+    };
+    let image = |b: &Vec<i32>| linear_offset_of(&offsets, b);
+    let lanes: Vec<i64> = dist.layout.bases("lane").iter().map(image).collect();
+    let warps: Vec<i64> = dist.layout.bases("warp").iter().map(image).collect();
+    let reach = lanes.iter().chain(&warps).fold(0, |m, &w| m | w);
+    let thread = lw.thread_linear(emit, &lanes, &warps);
+    Ok(dist
+        .registers
+        .iter()
+        .step_by(vec)
+        .map(|c| emit.gep_xor(base, thread, reach, linear_offset_of(&offsets, c), element))
+        .collect())
+}
+
 /// How many consecutive registers of the tensor layout `dist` one vector
 /// access of the shared view `desc` moves (a power of two, at most 16
 /// bytes): the first register bits must step through consecutive offsets
@@ -784,13 +827,11 @@ fn store_shared<'c, 'a>(
         plan.emit_store(lw, emit, base, element, &values);
         return Ok(());
     }
-    let coordinates = lw.coordinates(emit, src.r#type())?;
     let vec = shared_vector(&*lw.distributed(src.r#type())?, &desc, element)?;
+    let addresses = access_addresses(lw, emit, src.r#type(), &desc, base, vec)?;
     lw.shared_access(emit, Access::Write(span));
     let (moved, alignment) = shared_access_type(emit, element, vec);
-    for (group, c) in values.chunks(vec).zip(coordinates.iter().step_by(vec)) {
-        let offset = shared_offset(emit, &desc, c)?;
-        let address = emit.gep(base, offset, element);
+    for (group, address) in values.chunks(vec).zip(addresses) {
         let value = emit.bitcast(emit.vector_of(group, element), moved);
         emit.op("llvm.store", &[value, address], &[], &[alignment]);
     }
@@ -942,18 +983,16 @@ pub fn local_load<'c, 'a>(
         lw.set(result(op), values);
         return Ok(());
     }
-    let coordinates = lw.coordinates(emit, ty)?;
     let vec = shared_vector(&*lw.distributed(ty)?, &desc, element)?;
+    let addresses = access_addresses(lw, emit, ty, &desc, base, vec)?;
     let (moved, alignment) = shared_access_type(emit, element, vec);
     let elements = if vec == 1 {
         element
     } else {
         emit.vector_type(vec as u64, element)
     };
-    let mut values = Vec::with_capacity(coordinates.len());
-    for c in coordinates.iter().step_by(vec) {
-        let offset = shared_offset(emit, &desc, c)?;
-        let address = emit.gep(base, offset, element);
+    let mut values = Vec::with_capacity(addresses.len() * vec);
+    for address in addresses {
         let value = emit.value("llvm.load", &[address], moved, &[alignment]);
         values.extend(emit.elements_of(emit.bitcast(value, elements), vec, element));
     }
@@ -973,13 +1012,11 @@ pub fn async_copy<'c, 'a>(
     let dst = ttir::operand(op, 1).ok_or("missing buffer")?;
     let mask = ttir::segment(op, 2).and_then(|s| s.first().copied());
     let desc = MemDesc::of(dst.r#type()).ok_or("expected a memory descriptor")?;
-    let element = lw.element_type(desc.element);
     let elem_bytes = types::memory_bits(desc.element) / 8;
     let dist = lw.distributed(src.r#type())?;
     let base = lw.scalar(dst)?;
     let ptrs = lw.get(src)?;
     let masks = mask.map(|m| lw.get(m)).transpose()?;
-    let coordinates = lw.coordinates(emit, src.r#type())?;
     let mut vec =
         vector_width(lw, src, mask, &dist, elem_bytes * 8).min((16 / elem_bytes) as usize);
     // The pipeliner's `contiguity` (what the axis analysis knew of the load
@@ -1039,9 +1076,8 @@ pub fn async_copy<'c, 'a>(
     let span = lw.buffer_span(dst);
     lw.shared_access(emit, Access::Write(span));
     let cache = if bytes == 16 { "cg" } else { "ca" };
-    for start in (0..dist.len()).step_by(vec) {
-        let offset = shared_offset(emit, &desc, &coordinates[start])?;
-        let address = emit.gep(base, offset, element);
+    let addresses = access_addresses(lw, emit, src.r#type(), &desc, base, vec)?;
+    for (start, address) in (0..dist.len()).step_by(vec).zip(addresses) {
         // A masked-off copy reads no byte and zero-fills (source size 0);
         // without a mask the source size is the immediate copy size.
         let mut operands = vec![address, ptrs[start]];

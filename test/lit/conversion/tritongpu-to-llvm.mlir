@@ -343,6 +343,41 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 
 // -----
 
+// Shared addresses of copies into a swizzled buffer, as Triton computes
+// them: the thread's offset once (lane bit 3 is row 2, whose phase moves
+// the column group: 2 * 32 + 8 = 72; bit 4 is row 4: 144; the warp bits
+// are rows 8 and 16, phase 0: 256 and 512, tid & 96 shifted), then each copy's register constant (row
+// 32, phase 0: 1024 elements, a bit no lane or warp sets) as a second
+// constant index.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @swizzled_copy
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[BUF:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: llvm.mlir.constant(72 : i32)
+// CHECK: llvm.mlir.constant(144 : i32)
+// CHECK: llvm.mlir.constant(96 : i32)
+// CHECK: %[[THREAD:.*]] = llvm.xor
+// CHECK-NEXT: %[[FIRST:.*]] = llvm.getelementptr %[[BUF]][%[[THREAD]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+// CHECK-NEXT: %[[AGAIN:.*]] = llvm.getelementptr %[[BUF]][%[[THREAD]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+// CHECK-NEXT: %[[ROW32:.*]] = llvm.mlir.constant(1024 : i32)
+// CHECK-NEXT: %[[SECOND:.*]] = llvm.getelementptr %[[AGAIN]][%[[ROW32]]]
+// CHECK-NEXT: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x10, 0x10;", "r,l" %[[FIRST]]
+// CHECK-NEXT: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x10, 0x10;", "r,l" %[[SECOND]]
+// CHECK-NOT: cp.async.cg
+  tt.func public @swizzled_copy(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %offs: tensor<64x32xi32, #blocked> {tt.contiguity = dense<[1, 32]> : tensor<2xi32>, tt.divisibility = dense<[32, 32]> : tensor<2xi32>}) {
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #blocked>
+    %pp = tt.addptr %ps, %offs : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+    %buf = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %pp, %buf : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
 // Triton's special scalar ops: umulhi and the f64 exponentials from
 // libdevice, IEEE division and square root as NVVM's div.rn / sqrt.rn,
 // tl.sqrt (math.sqrt) on f32 as the fast sqrt.approx.ftz and on f64 as IEEE, clamp as max then min (NaN-propagating with propagateNan = all),
