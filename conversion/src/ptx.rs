@@ -215,10 +215,10 @@ fn initialize_nvptx() {
         // time is an error that makes LLVM exit.
         //
         // Code generation keeps LLVM 22's straight-line strength reduction
-        // although it is most of its time (60 of 100 ms for the corpus
-        // `matmul`, 230 of 300 ms for tutorial 03's 128x256 kernel): left
-        // out, the epilogue's address arithmetic stays, that kernel spills
-        // 1,340 instead of 796 bytes and runs 10% slower on the H100/H200.
+        // although it is most of its time (50 of 67 ms for the corpus
+        // `matmul`): left out, tutorial 03's 128x256 kernel changes by a
+        // few 64-bit pointer steps only, yet ran 5-7% slower on the H200
+        // (docs/dot-kernels.md, compile time).
         let args = [
             c"tt-compiler".as_ptr(),
             c"-nvptx-mad-wide-opt".as_ptr(),
