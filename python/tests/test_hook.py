@@ -4,6 +4,7 @@ Needs the `triton` package (3.6.0); compiles for GPUTarget("cuda", 90, 32),
 which Triton does without a GPU (ptxas comes with its wheel)."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -140,19 +141,35 @@ def test_device_tensor_descriptors_become_tma_on_hopper(hook):
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
 
 
+@pytest.mark.parametrize("dtype", ["fp32", "bf16"])
+def test_device_tensor_descriptors_have_triton_element_types(hook, dtype):
+    # The element type written with tensormap.replace is PTX's code (bf16:
+    # 10); CUDA's code for bf16 (9) means f64 there.
+    spec = dict(signature={"in_ptr": f"*{dtype}", "out_ptr": f"*{dtype}"}, constexprs={})
+    triton_rs.enable("strict")
+    ours = compile_with(descriptor_kernel, spec).asm["ptx"]
+    triton_rs.disable()
+    theirs = compile_with(descriptor_kernel, spec).asm["ptx"]
+    pattern = re.compile(r"tensormap\.replace\.tile\.elemtype\S* \[[^\]]*\], (0x[0-9a-f]+)")
+    assert pattern.findall(ours) and pattern.findall(ours) == pattern.findall(theirs)
+
+
 @triton.jit
 def host_descriptor_kernel(src, dst, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     row = tl.program_id(0) * BLOCK_M
     dst.store([row, 0], src.load([row, 0]) * 2)
 
 
-@pytest.mark.parametrize("block", [(64, 64), (128, 128), (32, 256)])
-def test_host_tensor_descriptors_are_described_as_triton_does(hook, block):
+@pytest.mark.parametrize("block, dtype", [((64, 64), "fp16"), ((128, 128), "fp16"), ((32, 256), "fp16"),
+                                          ((64, 64), "bf16")])
+def test_host_tensor_descriptors_are_described_as_triton_does(hook, block, dtype):
     # Triton's launcher builds each TMA descriptor argument from
-    # tensordesc_meta; a block wider than one 128-byte swizzle is moved in
-    # several boxes.
+    # tensordesc_meta (the element type numbered as PTX numbers it: bf16 is
+    # 10, which the launcher turns into CUDA's 9; CUDA's 9 here would be
+    # f64); a block wider than one 128-byte swizzle is moved in several
+    # boxes.
     m, n = block
-    spec = dict(signature={"src": f"tensordesc<fp16[{m}, {n}]>", "dst": f"tensordesc<fp16[{m}, {n}]>",
+    spec = dict(signature={"src": f"tensordesc<{dtype}[{m}, {n}]>", "dst": f"tensordesc<{dtype}[{m}, {n}]>",
                            "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"}, constexprs={"BLOCK_M": m, "BLOCK_N": n})
     triton_rs.enable("strict")
     ours = compile_with(host_descriptor_kernel, spec)

@@ -540,14 +540,18 @@ fn reusable_buffer<'c, 'a>(
     Some(buffer)
 }
 
-/// The TMA element type (`CUtensorMapDataType`) of `element`.
+/// The TMA element type of `element`, numbered as PTX's
+/// `tensormap.replace.tile.elemtype` numbers it, which Triton also writes in
+/// its metadata (its launcher maps the codes to `CUtensorMapDataType`,
+/// which numbers `f64` and `bf16` differently: 8 and 9 there, 9 and 10
+/// here; 8 here is `f32` with flush-to-zero).
 fn tma_element_type(element: Type) -> Result<i64, String> {
     let name = element.to_string();
     Ok(match name.as_str() {
-        "bf16" => 9,
+        "bf16" => 10,
         "f16" => 6,
         "f32" => 7,
-        "f64" => 8,
+        "f64" => 9,
         _ => match tt_dialect::types::bit_width(element) {
             Some(8) => 0,
             Some(16) => 1,

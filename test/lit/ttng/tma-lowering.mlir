@@ -76,6 +76,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %d = tt.make_tensor_descriptor %p, [%m, %n], [%s, %c1] {padding = 2 : i32} : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16, #nvmma>>
     tt.return %d : !tt.tensordesc<tensor<64x64xf16, #nvmma>>
   }
+
+  // The element type is numbered as PTX's tensormap.replace numbers it
+  // (Triton's launcher maps the code to CUtensorMapDataType): bf16 is 10,
+  // f64 9 (9 and 8 in CUDA's enum, which here would mean f64 and f32
+  // with flush-to-zero).
+  // CHECK-LABEL: tt.func public @make_bf16
+  // CHECK: ttng.tensormap_create {{.*}} {elem_type = 10 : i32,
+  tt.func public @make_bf16(%p: !tt.ptr<bf16>, %m: i32, %n: i32, %s: i64) -> !tt.tensordesc<tensor<64x64xbf16, #nvmma>> {
+    %c1 = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %p, [%m, %n], [%s, %c1] : !tt.ptr<bf16>, !tt.tensordesc<tensor<64x64xbf16, #nvmma>>
+    tt.return %d : !tt.tensordesc<tensor<64x64xbf16, #nvmma>>
+  }
+
+}
+
+// -----
+
+#nvmma64 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 64}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func public @make_f64
+  // CHECK: ttng.tensormap_create {{.*}} {elem_type = 9 : i32,
+  tt.func public @make_f64(%p: !tt.ptr<f64>, %m: i32, %n: i32, %s: i64) -> !tt.tensordesc<tensor<8x16xf64, #nvmma64>> {
+    %c1 = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %p, [%m, %n], [%s, %c1] : !tt.ptr<f64>, !tt.tensordesc<tensor<8x16xf64, #nvmma64>>
+    tt.return %d : !tt.tensordesc<tensor<8x16xf64, #nvmma64>>
+  }
 }
 
 // -----
