@@ -74,6 +74,12 @@ def libdevice_kernel(x_ptr, out_ptr):
 
 
 @triton.jit
+def to_e5m2_toward_zero_kernel(x_ptr, y_ptr):
+    offsets = tl.arange(0, 128)
+    tl.store(y_ptr + offsets, tl.load(x_ptr + offsets).to(tl.float8e5, fp_downcast_rounding="rtz"))
+
+
+@triton.jit
 def negative_quotient_kernel(out_ptr):
     offsets = tl.arange(0, 128)
     tl.store(out_ptr + offsets, (offsets - 64) // 32)
@@ -336,3 +342,15 @@ def test_quotients_of_negative_values_are_computed_per_element(hook):
         registers = line[line.index("{") + 1:line.index("}")].split(",")
         assert len({r.strip() for r in registers}) == 4, line
 
+
+
+def test_f32_to_e5m2_toward_zero_is_the_high_byte_of_an_f16(hook):
+    # e5m2 is f16's high byte: Triton rounds f32 toward zero to f16 and
+    # keeps that byte, and so does this project.
+    spec = dict(signature={"x_ptr": "*fp32", "y_ptr": "*fp8e5"}, constexprs={})
+    triton_rs.enable("strict")
+    ours = compile_with(to_e5m2_toward_zero_kernel, spec).asm["ptx"]
+    triton_rs.disable()
+    theirs = compile_with(to_e5m2_toward_zero_kernel, spec).asm["ptx"]
+    assert "cvt.rz.f16.f32" in ours and "cvt.rz.f16.f32" in theirs
+    assert "shr.u16" in ours and "cvt.rn" not in ours

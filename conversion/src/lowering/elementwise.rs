@@ -532,7 +532,8 @@ fn rounds_toward_zero(op: OperationRef) -> bool {
 /// `tt.fp_to_fp` on one element, as Triton lowers it from sm_89 on: fp8
 /// (e4m3, e5m2) to and from f16 with the hardware's packed conversions
 /// (`cvt.rn.f16x2.<fp8>x2`, `cvt.rn.satfinite.<fp8>x2.f16x2/.f32`), f32
-/// and bf16 through f16 or f32 (exactly: fp8 values fit both); between
+/// and bf16 through f16 or f32 (exactly: fp8 values fit both), to e5m2
+/// toward zero as the high byte of an f16 rounded toward zero; between
 /// wider formats, an extension or a truncation with the op's rounding.
 fn fp_to_fp<'c, 'a>(
     lw: &Lowering<'c, 'a>,
@@ -575,7 +576,33 @@ fn fp_to_fp<'c, 'a>(
     }
     if let Some(name) = fp8_name(dst) {
         if rtz {
-            return Err(format!("{} with rounding = rtz", unsupported()));
+            // e5m2 is the high byte of f16, so rounding toward zero is
+            // truncating an f16 (itself rounded toward zero from f32) to
+            // it, as Triton does: the two grids nest, and values beyond
+            // e5m2's range truncate to its largest finite one, infinities
+            // and NaN stay what they are.
+            if name != "e5m2" {
+                return Err(format!("{} with rounding = rtz", unsupported()));
+            }
+            let half = match types::float_bits(src) {
+                Some(16) if !types::is_bf16(src) => emit.bitcast(x, i16t),
+                Some(16 | 32) => {
+                    let wide = if types::is_bf16(src) {
+                        cast("llvm.fpext", x, f32)
+                    } else {
+                        x
+                    };
+                    emit.pure_asm(
+                        "cvt.rz.f16.f32 $0, $1;",
+                        "=h,r",
+                        &[emit.bitcast(wide, i32t)],
+                        i16t,
+                    )
+                }
+                _ => return Err(unsupported()),
+            };
+            let high = emit.value("llvm.lshr", &[half, emit.int(i16t, 8)], i16t, &[]);
+            return Ok(cast("llvm.trunc", high, i8t));
         }
         let packed = match types::float_bits(src) {
             Some(16) if !types::is_bf16(src) => {

@@ -32,6 +32,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK: llvm.and %{{.*}}, %[[SEVEN]] : i8
 // CHECK: "cvt.rz.f16.f32 $0, $1;", "=h,r"
 // CHECK: "cvt.rz.bf16.f32 $0, $1;", "=h,r"
+// To e5m2 toward zero: the high byte of an f16 rounded toward zero.
+// CHECK: %[[RZ:.*]] = llvm.inline_asm {{.*}} "cvt.rz.f16.f32 $0, $1;", "=h,r"
+// CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i16) : i16
+// CHECK: %[[HIGH:.*]] = llvm.lshr %[[RZ]], %[[EIGHT]] : i16
+// CHECK: llvm.trunc %[[HIGH]] : i16 to i8
   tt.func public @fp8(%p: !tt.ptr<f32>, %q: !tt.ptr<f16>, %r: !tt.ptr<bf16>, %p4: !tt.ptr<f8E4M3FN>, %p5: !tt.ptr<f8E5M2>) {
     %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #blocked>
@@ -67,6 +72,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.store %qp, %9 : tensor<32x!tt.ptr<f16>, #blocked>
     %10 = tt.fp_to_fp %f, rounding = rtz : tensor<32xf32, #blocked> -> tensor<32xbf16, #blocked>
     tt.store %rp, %10 : tensor<32x!tt.ptr<bf16>, #blocked>
+    %11 = tt.fp_to_fp %f, rounding = rtz : tensor<32xf32, #blocked> -> tensor<32xf8E5M2, #blocked>
+    tt.store %p5p, %11 : tensor<32x!tt.ptr<f8E5M2>, #blocked>
     tt.return
   }
 }
