@@ -354,3 +354,21 @@ def test_f32_to_e5m2_toward_zero_is_the_high_byte_of_an_f16(hook):
     theirs = compile_with(to_e5m2_toward_zero_kernel, spec).asm["ptx"]
     assert "cvt.rz.f16.f32" in ours and "cvt.rz.f16.f32" in theirs
     assert "shr.u16" in ours and "cvt.rn" not in ours
+
+
+@triton.jit
+def e5m2_round_trip_kernel(x_ptr, y_ptr):
+    offsets = tl.arange(0, 128)
+    x = tl.load(x_ptr + offsets)
+    tl.store(y_ptr + offsets, x.to(tl.float8e5).to(tl.float32))
+
+
+def test_e5m2_conversions_compile_for_sm80(hook):
+    # sm_80 has no fp8 conversions; e5m2 to and from f32 is integer code
+    # (through f16, whose high byte e5m2 is), as Triton emulates it.
+    triton_rs.enable("strict")
+    source = ASTSource(e5m2_round_trip_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32"}, {})
+    kernel = triton.compile(source, target=GPUTarget("cuda", 80, 32))
+    ptx = kernel.asm["ptx"]
+    assert ".target sm_80" in ptx and "e5m2x2" not in ptx
+    assert "cvt.rz.f16.f32" in ptx and kernel.asm["cubin"][:4] == b"\x7fELF"

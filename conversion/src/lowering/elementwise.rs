@@ -551,11 +551,35 @@ fn fp_to_fp<'c, 'a>(
     let f32 = Type::parse(emit.context, "f32").expect("f32");
     let cast = |name: &str, v: Value<'c, 'a>, to: Type<'c>| emit.value(name, &[v], to, &[]);
     let fp8 = fp8_name(src).or(fp8_name(dst));
+    if rtz && fp8_name(dst) == Some("e5m2") {
+        // e5m2 is the high byte of f16, so rounding toward zero is
+        // truncating an f16 (itself rounded toward zero from f32) to
+        // it, as Triton does: the two grids nest, and values beyond
+        // e5m2's range truncate to its largest finite one, infinities
+        // and NaN stay what they are.
+        let half = match types::float_bits(src) {
+            Some(16) if !types::is_bf16(src) => emit.bitcast(x, i16t),
+            Some(16 | 32) => {
+                let wide = if types::is_bf16(src) {
+                    cast("llvm.fpext", x, f32)
+                } else {
+                    x
+                };
+                emit.pure_asm(
+                    "cvt.rz.f16.f32 $0, $1;",
+                    "=h,r",
+                    &[emit.bitcast(wide, i32t)],
+                    i16t,
+                )
+            }
+            _ => return Err(unsupported()),
+        };
+        let high = emit.value("llvm.lshr", &[half, emit.int(i16t, 8)], i16t, &[]);
+        return Ok(cast("llvm.trunc", high, i8t));
+    }
     if fp8.is_some() && lw.options.compute_capability < 89 {
-        return Err(format!(
-            "{} below sm_89 (Triton emulates it there)",
-            unsupported()
-        ));
+        return e5m2_in_software(emit, src, dst, x, ty)
+            .ok_or_else(|| format!("{} below sm_89 (Triton emulates it there)", unsupported()));
     }
     if let Some(name) = fp8_name(src) {
         // The byte in the low half of a 16-bit pair; f16x2 out, low half.
@@ -576,33 +600,7 @@ fn fp_to_fp<'c, 'a>(
     }
     if let Some(name) = fp8_name(dst) {
         if rtz {
-            // e5m2 is the high byte of f16, so rounding toward zero is
-            // truncating an f16 (itself rounded toward zero from f32) to
-            // it, as Triton does: the two grids nest, and values beyond
-            // e5m2's range truncate to its largest finite one, infinities
-            // and NaN stay what they are.
-            if name != "e5m2" {
-                return Err(format!("{} with rounding = rtz", unsupported()));
-            }
-            let half = match types::float_bits(src) {
-                Some(16) if !types::is_bf16(src) => emit.bitcast(x, i16t),
-                Some(16 | 32) => {
-                    let wide = if types::is_bf16(src) {
-                        cast("llvm.fpext", x, f32)
-                    } else {
-                        x
-                    };
-                    emit.pure_asm(
-                        "cvt.rz.f16.f32 $0, $1;",
-                        "=h,r",
-                        &[emit.bitcast(wide, i32t)],
-                        i16t,
-                    )
-                }
-                _ => return Err(unsupported()),
-            };
-            let high = emit.value("llvm.lshr", &[half, emit.int(i16t, 8)], i16t, &[]);
-            return Ok(cast("llvm.trunc", high, i8t));
+            return Err(format!("{} with rounding = rtz", unsupported()));
         }
         let packed = match types::float_bits(src) {
             Some(16) if !types::is_bf16(src) => {
@@ -656,6 +654,59 @@ fn fp_to_fp<'c, 'a>(
         // f16 and bf16: through f32, exactly, then rounded to nearest even.
         cast("llvm.fptrunc", cast("llvm.fpext", x, f32), ty)
     })
+}
+
+/// `tt.fp_to_fp` between e5m2 and f16 or f32 below sm_89, where there
+/// are no fp8 conversions, with Triton's integer arithmetic there: e5m2 is
+/// f16's high byte, so it widens exactly; f32 narrows to f16 toward zero
+/// first, and f16 rounds to its high byte by adding half of its low byte's
+/// range after clearing the lowest bit (ties away from zero; values past
+/// e5m2's largest carry into infinity and NaNs with a large payload wrap,
+/// as in Triton). Element by element: Triton's packed add can also carry
+/// from an element holding a negative NaN into its neighbour. `None` for
+/// other pairs.
+fn e5m2_in_software<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    src: Type<'c>,
+    dst: Type<'c>,
+    x: Value<'c, 'a>,
+    ty: Type<'c>,
+) -> Option<Value<'c, 'a>> {
+    let (i8t, i16t, i32t) = (emit.int_type(8), emit.int_type(16), emit.i32_type());
+    let f16 = Type::parse(emit.context, "f16").expect("f16");
+    let cast = |name: &str, v: Value<'c, 'a>, to: Type<'c>| emit.value(name, &[v], to, &[]);
+    let is_f16 = |t: Type| types::float_bits(t) == Some(16) && !types::is_bf16(t);
+    if fp8_name(src) == Some("e5m2") {
+        let wide = cast("llvm.zext", x, i16t);
+        let shifted = emit.value("llvm.shl", &[wide, emit.int(i16t, 8)], i16t, &[]);
+        let half = emit.bitcast(shifted, f16);
+        return if is_f16(dst) {
+            Some(half)
+        } else if types::is_f32(dst) {
+            Some(cast("llvm.fpext", half, ty))
+        } else {
+            None
+        };
+    }
+    if fp8_name(dst) != Some("e5m2") {
+        return None;
+    }
+    let bits = if is_f16(src) {
+        emit.bitcast(x, i16t)
+    } else if types::is_f32(src) {
+        emit.pure_asm(
+            "cvt.rz.f16.f32 $0, $1;",
+            "=h,r",
+            &[emit.bitcast(x, i32t)],
+            i16t,
+        )
+    } else {
+        return None;
+    };
+    let even = emit.value("llvm.and", &[bits, emit.int(i16t, 0xfffe)], i16t, &[]);
+    let rounded = emit.value("llvm.add", &[even, emit.int(i16t, 0x80)], i16t, &[]);
+    let high = emit.value("llvm.lshr", &[rounded, emit.int(i16t, 8)], i16t, &[]);
+    Some(cast("llvm.trunc", high, i8t))
 }
 
 /// `tt.fp_to_fp` to or from fp8 on a thread's registers two at a time, as

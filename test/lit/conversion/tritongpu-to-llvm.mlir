@@ -445,9 +445,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // -----
 
 // Below sm_89 (compute-capability defaults to 80, as Triton's) the
-// hardware has no fp8 conversions; Triton emulates them with integer code,
-// which this project does not have yet. The sm_90 forms are in
-// tritongpu-to-llvm-hopper.mlir.
+// hardware has no fp8 conversions; Triton emulates them with integer code.
+// This project emulates e5m2 to and from f16 and f32 as Triton does (e5m2
+// is f16's high byte: f32 goes toward zero to f16, f16 rounds by adding
+// 0x80 and keeping the high byte); e4m3 and bf16 are refused. The sm_90
+// forms are in tritongpu-to-llvm-hopper.mlir.
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @fp8_sm80(%p: !tt.ptr<f32>, %p4: !tt.ptr<f8E4M3FN>) {
@@ -460,6 +462,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     // expected-error @+1 {{'tt.fp_to_fp' from f8E4M3FN to f32 is not supported yet below sm_89 (Triton emulates it there)}}
     %0 = tt.fp_to_fp %e4 : tensor<32xf8E4M3FN, #blocked> -> tensor<32xf32, #blocked>
     tt.store %pp, %0 : tensor<32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @e5m2_sm80
+// CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i16) : i16
+// CHECK: %[[HALF:.*]] = llvm.shl %{{.*}}, %[[EIGHT]] : i16
+// CHECK: %[[H:.*]] = llvm.bitcast %[[HALF]] : i16 to f16
+// CHECK: llvm.fpext %[[H]] : f16 to f32
+// CHECK: %[[RZ:.*]] = llvm.inline_asm {{.*}} "cvt.rz.f16.f32 $0, $1;", "=h,r"
+// CHECK: %[[MASK:.*]] = llvm.mlir.constant(-2 : i16) : i16
+// CHECK: %[[EVEN:.*]] = llvm.and %[[RZ]], %[[MASK]] : i16
+// CHECK: %[[HALFWAY:.*]] = llvm.mlir.constant(128 : i16) : i16
+// CHECK: %[[UP:.*]] = llvm.add %[[EVEN]], %[[HALFWAY]] : i16
+// CHECK: %[[E8:.*]] = llvm.mlir.constant(8 : i16) : i16
+// CHECK: %[[HIGH:.*]] = llvm.lshr %[[UP]], %[[E8]] : i16
+// CHECK: llvm.trunc %[[HIGH]] : i16 to i8
+  tt.func public @e5m2_sm80(%p: !tt.ptr<f32>, %p5: !tt.ptr<f8E5M2>) {
+    %range = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #blocked>
+    %pp = tt.addptr %ps, %range : tensor<32x!tt.ptr<f32>, #blocked>, tensor<32xi32, #blocked>
+    %p5s = tt.splat %p5 : !tt.ptr<f8E5M2> -> tensor<32x!tt.ptr<f8E5M2>, #blocked>
+    %p5p = tt.addptr %p5s, %range : tensor<32x!tt.ptr<f8E5M2>, #blocked>, tensor<32xi32, #blocked>
+    %e5 = tt.load %p5p : tensor<32x!tt.ptr<f8E5M2>, #blocked>
+    %0 = tt.fp_to_fp %e5 : tensor<32xf8E5M2, #blocked> -> tensor<32xf32, #blocked>
+    %1 = tt.fp_to_fp %0, rounding = rtne : tensor<32xf32, #blocked> -> tensor<32xf8E5M2, #blocked>
+    tt.store %p5p, %1 : tensor<32x!tt.ptr<f8E5M2>, #blocked>
     tt.return
   }
 }
