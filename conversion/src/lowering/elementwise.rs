@@ -565,12 +565,7 @@ fn fp_to_fp<'c, 'a>(
                 } else {
                     x
                 };
-                emit.pure_asm(
-                    "cvt.rz.f16.f32 $0, $1;",
-                    "=h,r",
-                    &[emit.bitcast(wide, i32t)],
-                    i16t,
-                )
+                toward_zero_bits(emit, wide, "f16")
             }
             _ => return Err(unsupported()),
         };
@@ -639,13 +634,7 @@ fn fp_to_fp<'c, 'a>(
         cast("llvm.fpext", x, ty)
     } else if rtz && types::is_f32(src) && to == 16 {
         let target = if types::is_bf16(dst) { "bf16" } else { "f16" };
-        let bits = emit.pure_asm(
-            &format!("cvt.rz.{target}.f32 $0, $1;"),
-            "=h,r",
-            &[emit.bitcast(x, i32t)],
-            i16t,
-        );
-        emit.bitcast(bits, ty)
+        emit.bitcast(toward_zero_bits(emit, x, target), ty)
     } else if rtz {
         return Err(format!("{} with rounding = rtz", unsupported()));
     } else if to < from {
@@ -654,6 +643,21 @@ fn fp_to_fp<'c, 'a>(
         // f16 and bf16: through f32, exactly, then rounded to nearest even.
         cast("llvm.fptrunc", cast("llvm.fpext", x, f32), ty)
     })
+}
+
+/// The bits of the f32 `x` rounded toward zero to `target` (`f16` or
+/// `bf16`), with PTX's `cvt.rz`.
+fn toward_zero_bits<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    x: Value<'c, 'a>,
+    target: &str,
+) -> Value<'c, 'a> {
+    emit.pure_asm(
+        &format!("cvt.rz.{target}.f32 $0, $1;"),
+        "=h,r",
+        &[emit.bitcast(x, emit.i32_type())],
+        emit.int_type(16),
+    )
 }
 
 /// `tt.fp_to_fp` between e5m2 and f16 or f32 below sm_89, where there
@@ -672,7 +676,7 @@ fn e5m2_in_software<'c, 'a>(
     x: Value<'c, 'a>,
     ty: Type<'c>,
 ) -> Option<Value<'c, 'a>> {
-    let (i8t, i16t, i32t) = (emit.int_type(8), emit.int_type(16), emit.i32_type());
+    let (i8t, i16t) = (emit.int_type(8), emit.int_type(16));
     let f16 = Type::parse(emit.context, "f16").expect("f16");
     let cast = |name: &str, v: Value<'c, 'a>, to: Type<'c>| emit.value(name, &[v], to, &[]);
     let is_f16 = |t: Type| types::float_bits(t) == Some(16) && !types::is_bf16(t);
@@ -694,12 +698,7 @@ fn e5m2_in_software<'c, 'a>(
     let bits = if is_f16(src) {
         emit.bitcast(x, i16t)
     } else if types::is_f32(src) {
-        emit.pure_asm(
-            "cvt.rz.f16.f32 $0, $1;",
-            "=h,r",
-            &[emit.bitcast(x, i32t)],
-            i16t,
-        )
+        toward_zero_bits(emit, x, "f16")
     } else {
         return None;
     };
