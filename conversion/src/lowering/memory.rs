@@ -683,29 +683,34 @@ pub(super) fn linear_offset_of(offsets: &[Vec<i64>], c: &[i32]) -> i64 {
         .fold(0, |acc, o| acc ^ o)
 }
 
+/// The shared view `desc`'s offsets as a linear map ([`linear_offsets`]),
+/// where the tensor layout `dist` that accesses it has the view's shape.
+fn tensor_offsets(dist: &Distributed, desc: &MemDesc) -> Result<Option<Vec<Vec<i64>>>, String> {
+    if dist.shape != desc.shape {
+        return Ok(None);
+    }
+    linear_offsets(desc)
+}
+
 /// The address of the first element of each access of `vec` consecutive
-/// registers of the tensor `ty` (layout `dist`) in the shared view `desc`
-/// at `base`. Where the view's offsets are linear over its coordinates'
-/// bits ([`linear_offsets`]), as Triton addresses shared memory: the
-/// thread's offset (its lane and warp bits) is computed once and each
-/// access's register constant joins it ([`Emitter::gep_xor`]). Otherwise
-/// each access's offset is computed from its coordinates.
+/// registers of the tensor `ty` in the shared view `desc` at `base`. Where
+/// the view's offsets are a linear map (`offsets`, [`tensor_offsets`]), as
+/// Triton addresses shared memory: the thread's offset (its lane and warp
+/// bits) is computed once and each access's register constant joins it
+/// ([`Emitter::gep_xor`]). Otherwise each access's offset is computed from
+/// its coordinates.
 fn access_addresses<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     ty: Type<'c>,
     desc: &MemDesc<'c>,
+    offsets: Option<&[Vec<i64>]>,
     base: Value<'c, 'a>,
     vec: usize,
 ) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = lw.element_type(desc.element);
     let dist = lw.distributed(ty)?;
-    let linear = if dist.shape == desc.shape {
-        linear_offsets(desc)?
-    } else {
-        None
-    };
-    let Some(offsets) = linear else {
+    let Some(offsets) = offsets else {
         let coordinates = lw.coordinates(emit, ty)?;
         return coordinates
             .iter()
@@ -713,7 +718,7 @@ fn access_addresses<'c, 'a>(
             .map(|c| Ok(emit.gep(base, shared_offset(emit, desc, c)?, element)))
             .collect();
     };
-    let image = |b: &Vec<i32>| linear_offset_of(&offsets, b);
+    let image = |b: &Vec<i32>| linear_offset_of(offsets, b);
     let lanes: Vec<i64> = dist.layout.bases("lane").iter().map(image).collect();
     let warps: Vec<i64> = dist.layout.bases("warp").iter().map(image).collect();
     let reach = lanes.iter().chain(&warps).fold(0, |m, &w| m | w);
@@ -722,7 +727,7 @@ fn access_addresses<'c, 'a>(
         .registers
         .iter()
         .step_by(vec)
-        .map(|c| emit.gep_xor(base, thread, reach, linear_offset_of(&offsets, c), element))
+        .map(|c| emit.gep_xor(base, thread, reach, linear_offset_of(offsets, c), element))
         .collect())
 }
 
@@ -731,23 +736,21 @@ fn access_addresses<'c, 'a>(
 /// bytes): the first register bits must step through consecutive offsets
 /// and every other bit (the remaining registers, lanes, warps) keep the
 /// group's start a multiple of the width, as Triton vectorises its shared
-/// loads and stores. 1 where the view's offsets are not linear over its
-/// coordinates' bits or the element is not 8, 16, 32 or 64 bits wide.
-fn shared_vector(dist: &Distributed, desc: &MemDesc, element: Type) -> Result<usize, String> {
+/// loads and stores. 1 where the view's offsets are not a linear map
+/// (`offsets`, [`tensor_offsets`]) or the element is not 8, 16, 32 or 64
+/// bits wide.
+fn shared_vector(dist: &Distributed, offsets: Option<&[Vec<i64>]>, element: Type) -> usize {
     let bits = types::bit_width(element);
     if types::float_bits(element).is_none() && tt_dialect::ir::int_width(element).is_none()
         || ![8, 16, 32, 64].contains(&bits)
     {
-        return Ok(1);
+        return 1;
     }
-    if dist.shape != desc.shape {
-        return Ok(1);
-    }
-    let Some(offsets) = linear_offsets(desc)? else {
-        return Ok(1);
+    let Some(offsets) = offsets else {
+        return 1;
     };
     let layout = &dist.layout;
-    let image = |b: &Vec<i32>| linear_offset_of(&offsets, b);
+    let image = |b: &Vec<i32>| linear_offset_of(offsets, b);
     let registers: Vec<i64> = layout.bases("register").iter().map(image).collect();
     let others: Vec<i64> = ["lane", "warp", "block"]
         .iter()
@@ -767,7 +770,7 @@ fn shared_vector(dist: &Distributed, desc: &MemDesc, element: Type) -> Result<us
     {
         k -= 1;
     }
-    Ok(1 << k)
+    1 << k
 }
 
 /// The type one shared access of `vec` elements moves, whole 32-bit words
@@ -827,8 +830,10 @@ fn store_shared<'c, 'a>(
         plan.emit_store(lw, emit, base, element, &values);
         return Ok(());
     }
-    let vec = shared_vector(&*lw.distributed(src.r#type())?, &desc, element)?;
-    let addresses = access_addresses(lw, emit, src.r#type(), &desc, base, vec)?;
+    let dist = lw.distributed(src.r#type())?;
+    let offsets = tensor_offsets(&dist, &desc)?;
+    let vec = shared_vector(&dist, offsets.as_deref(), element);
+    let addresses = access_addresses(lw, emit, src.r#type(), &desc, offsets.as_deref(), base, vec)?;
     lw.shared_access(emit, Access::Write(span));
     let (moved, alignment) = shared_access_type(emit, element, vec);
     for (group, address) in values.chunks(vec).zip(addresses) {
@@ -983,8 +988,10 @@ pub fn local_load<'c, 'a>(
         lw.set(result(op), values);
         return Ok(());
     }
-    let vec = shared_vector(&*lw.distributed(ty)?, &desc, element)?;
-    let addresses = access_addresses(lw, emit, ty, &desc, base, vec)?;
+    let dist = lw.distributed(ty)?;
+    let offsets = tensor_offsets(&dist, &desc)?;
+    let vec = shared_vector(&dist, offsets.as_deref(), element);
+    let addresses = access_addresses(lw, emit, ty, &desc, offsets.as_deref(), base, vec)?;
     let (moved, alignment) = shared_access_type(emit, element, vec);
     let elements = if vec == 1 {
         element
@@ -1076,7 +1083,8 @@ pub fn async_copy<'c, 'a>(
     let span = lw.buffer_span(dst);
     lw.shared_access(emit, Access::Write(span));
     let cache = if bytes == 16 { "cg" } else { "ca" };
-    let addresses = access_addresses(lw, emit, src.r#type(), &desc, base, vec)?;
+    let offsets = tensor_offsets(&dist, &desc)?;
+    let addresses = access_addresses(lw, emit, src.r#type(), &desc, offsets.as_deref(), base, vec)?;
     for (start, address) in (0..dist.len()).step_by(vec).zip(addresses) {
         // A masked-off copy reads no byte and zero-fills (source size 0);
         // without a mask the source size is the immediate copy size.
