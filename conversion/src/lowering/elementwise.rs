@@ -557,20 +557,13 @@ fn fp_to_fp<'c, 'a>(
         // it, as Triton does: the two grids nest, and values beyond
         // e5m2's range truncate to its largest finite one, infinities
         // and NaN stay what they are.
-        let half = match types::float_bits(src) {
-            Some(16) if !types::is_bf16(src) => emit.bitcast(x, i16t),
-            Some(16 | 32) => {
-                let wide = if types::is_bf16(src) {
-                    cast("llvm.fpext", x, f32)
-                } else {
-                    x
-                };
-                toward_zero_bits(emit, wide, "f16")
-            }
-            _ => return Err(unsupported()),
+        let (src, x) = if types::is_bf16(src) {
+            (f32, cast("llvm.fpext", x, f32))
+        } else {
+            (src, x)
         };
-        let high = emit.value("llvm.lshr", &[half, emit.int(i16t, 8)], i16t, &[]);
-        return Ok(cast("llvm.trunc", high, i8t));
+        let half = f16_bits_toward_zero(emit, src, x).ok_or_else(unsupported)?;
+        return Ok(high_byte(emit, half));
     }
     if fp8.is_some() && lw.options.compute_capability < 89 {
         return e5m2_in_software(emit, src, dst, x, ty)
@@ -660,6 +653,29 @@ fn toward_zero_bits<'c, 'a>(
     )
 }
 
+/// The bits of an f16 holding `x`: an f16 as it is, an f32 rounded
+/// toward zero; `None` for other types.
+fn f16_bits_toward_zero<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    src: Type<'c>,
+    x: Value<'c, 'a>,
+) -> Option<Value<'c, 'a>> {
+    if types::float_bits(src) == Some(16) && !types::is_bf16(src) {
+        Some(emit.bitcast(x, emit.int_type(16)))
+    } else if types::is_f32(src) {
+        Some(toward_zero_bits(emit, x, "f16"))
+    } else {
+        None
+    }
+}
+
+/// The high byte of the 16 bits `bits`: an e5m2 cut from an f16.
+fn high_byte<'c, 'a>(emit: &Emitter<'c, 'a>, bits: Value<'c, 'a>) -> Value<'c, 'a> {
+    let i16t = emit.int_type(16);
+    let high = emit.value("llvm.lshr", &[bits, emit.int(i16t, 8)], i16t, &[]);
+    emit.value("llvm.trunc", &[high], emit.int_type(8), &[])
+}
+
 /// `tt.fp_to_fp` between e5m2 and f16 or f32 below sm_89, where there
 /// are no fp8 conversions, with Triton's integer arithmetic there: e5m2 is
 /// f16's high byte, so it widens exactly; f32 narrows to f16 toward zero
@@ -676,15 +692,14 @@ fn e5m2_in_software<'c, 'a>(
     x: Value<'c, 'a>,
     ty: Type<'c>,
 ) -> Option<Value<'c, 'a>> {
-    let (i8t, i16t) = (emit.int_type(8), emit.int_type(16));
+    let i16t = emit.int_type(16);
     let f16 = Type::parse(emit.context, "f16").expect("f16");
     let cast = |name: &str, v: Value<'c, 'a>, to: Type<'c>| emit.value(name, &[v], to, &[]);
-    let is_f16 = |t: Type| types::float_bits(t) == Some(16) && !types::is_bf16(t);
     if fp8_name(src) == Some("e5m2") {
         let wide = cast("llvm.zext", x, i16t);
         let shifted = emit.value("llvm.shl", &[wide, emit.int(i16t, 8)], i16t, &[]);
         let half = emit.bitcast(shifted, f16);
-        return if is_f16(dst) {
+        return if types::float_bits(dst) == Some(16) && !types::is_bf16(dst) {
             Some(half)
         } else if types::is_f32(dst) {
             Some(cast("llvm.fpext", half, ty))
@@ -695,17 +710,10 @@ fn e5m2_in_software<'c, 'a>(
     if fp8_name(dst) != Some("e5m2") {
         return None;
     }
-    let bits = if is_f16(src) {
-        emit.bitcast(x, i16t)
-    } else if types::is_f32(src) {
-        toward_zero_bits(emit, x, "f16")
-    } else {
-        return None;
-    };
+    let bits = f16_bits_toward_zero(emit, src, x)?;
     let even = emit.value("llvm.and", &[bits, emit.int(i16t, 0xfffe)], i16t, &[]);
     let rounded = emit.value("llvm.add", &[even, emit.int(i16t, 0x80)], i16t, &[]);
-    let high = emit.value("llvm.lshr", &[rounded, emit.int(i16t, 8)], i16t, &[]);
-    Some(cast("llvm.trunc", high, i8t))
+    Some(high_byte(emit, rounded))
 }
 
 /// `tt.fp_to_fp` to or from fp8 on a thread's registers two at a time, as
