@@ -207,6 +207,38 @@ def test_descriptor_reductions_are_tma_reductions(hook):
     assert ours.asm["cubin"][:4] == b"\x7fELF"
 
 
+@triton.jit
+def rank_reducing_kernel(out_ptr, a_ptr, M, N, BLOCK_N: tl.constexpr):
+    desc = tl.make_tensor_descriptor(a_ptr, shape=[1, M, N], strides=[M * N, N, 1], block_shape=[1, 8, BLOCK_N])
+    for i in range(0, M, 8):
+        if i % 16 == 0:
+            desc = tl.make_tensor_descriptor(a_ptr, shape=[1, M, N], strides=[M * N, N, 1],
+                                             block_shape=[1, 8, BLOCK_N])
+        block = desc.load([0, i, 0]).reshape(8, BLOCK_N)
+        idx = (i + tl.arange(0, 8))[:, None] * N + tl.arange(0, BLOCK_N)[None, :]
+        tl.store(out_ptr + idx, block)
+
+
+@pytest.mark.parametrize("block_n", [16, 64])
+def test_rank_reducing_loads_of_loop_carried_descriptors_are_tma_copies(hook, block_n):
+    # A 1x8xN box loaded as 8xN through a descriptor the loop carries: the
+    # buffer takes the descriptor's layout at rank 2, every copy passes
+    # the three coordinates, and the descriptor stays a TMA descriptor
+    # (before, the copies lost a coordinate and LLVM crashed on them, and
+    # the loop's descriptor did not lower).
+    spec = dict(signature={"out_ptr": "*fp32", "a_ptr": "*fp32", "M": "i32", "N": "i32", "BLOCK_N": "constexpr"},
+                constexprs={"BLOCK_N": block_n})
+    triton_rs.enable("strict")
+    ours = compile_with(rank_reducing_kernel, spec)
+    triton_rs.disable()
+    theirs = compile_with(rank_reducing_kernel, spec)
+    copy = re.compile(r"cp\.async\.bulk\.tensor\.3d\.shared::cluster\.global\S* \[%r\d+\], \[%rd\d+, \{%r\d+, %r\d+, %r\d+\}\]")
+    assert copy.search(ours.asm["ptx"])
+    assert "tensormap.cp_fenceproxy" in ours.asm["ptx"]
+    assert ours.metadata.shared == theirs.metadata.shared
+    assert ours.asm["cubin"][:4] == b"\x7fELF"
+
+
 def test_libdevice_calls_are_linked(hook):
     # tt.extern_elementwise becomes calls of libdevice's functions, linked
     # in and inlined: no call is left in the PTX.

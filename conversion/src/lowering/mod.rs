@@ -610,6 +610,10 @@ pub fn convert_type<'c>(context: &'c Context, ty: Type<'c>) -> Type<'c> {
     if unsafe { ttg_dialect::ffi::ttgTypeIsAMemDesc(ty.to_raw()) } {
         return types::llvm_pointer(context, 3);
     }
+    // A tensor descriptor: the generic address of its 128 bytes.
+    if tt_dialect::types::tensor_desc_block(ty).is_some() {
+        return types::llvm_pointer(context, 0);
+    }
     // LLVM has no 8-bit floats: their bits travel as i8.
     if types::float_bits(ty) == Some(8) {
         return IntegerType::new(context, 8).into();

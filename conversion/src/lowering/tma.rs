@@ -295,14 +295,30 @@ fn block_starts(shape: &[i64], block: &[i64]) -> Vec<Vec<i64>> {
 }
 
 /// The coordinates of `message`: `base` (innermost first, as TMA takes
-/// them) moved by the message's block.
+/// them) moved by the message's block. A buffer of lower rank than the
+/// descriptor (a rank-reducing copy) holds its innermost dimensions; the
+/// others stay where `base` puts them.
 fn message_coordinates<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     base: &[Value<'c, 'a>],
     message: &Message,
-) -> Vec<Value<'c, 'a>> {
-    base.iter()
-        .zip(message.coordinates.iter().rev())
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    if message.coordinates.len() > base.len() {
+        return Err(format!(
+            "a TMA copy of a {}-dimensional buffer through a {}-dimensional descriptor",
+            message.coordinates.len(),
+            base.len()
+        ));
+    }
+    Ok(base
+        .iter()
+        .zip(
+            message
+                .coordinates
+                .iter()
+                .rev()
+                .chain(std::iter::repeat(&0)),
+        )
         .map(|(&c, &delta)| {
             if delta == 0 {
                 c
@@ -310,7 +326,7 @@ fn message_coordinates<'c, 'a>(
                 emit.add(c, emit.i32(delta))
             }
         })
-        .collect()
+        .collect())
 }
 
 /// `pointer` moved `bytes` bytes (itself when 0).
@@ -430,7 +446,7 @@ pub fn copy_global_to_local<'c, 'a>(
             byte_offset(emit, destination, message.byte_offset),
             desc,
         ];
-        operands.extend(message_coordinates(emit, &coords, message));
+        operands.extend(message_coordinates(emit, &coords, message)?);
         operands.push(barrier_pointer);
         emit.void_asm(&asm, &constraints, &operands);
     }
@@ -509,7 +525,7 @@ fn bulk_to_global<'c, 'a>(
     let constraints = format!("b,l{},r", ",r".repeat(rank));
     for (index, message) in messages.iter().enumerate() {
         let mut operands = vec![tma_pred(lw, emit, None, index, messages.len()), desc];
-        operands.extend(message_coordinates(emit, &coords, message));
+        operands.extend(message_coordinates(emit, &coords, message)?);
         operands.push(byte_offset(emit, pointer, message.byte_offset));
         emit.void_asm(&asm, &constraints, &operands);
     }

@@ -405,9 +405,59 @@ impl Layout {
                 }
                 text + "}>"
             }
+            Layout::SwizzledShared {
+                vec,
+                per_phase,
+                max_phase,
+                order,
+                cga,
+            } if cga.is_empty() => format!(
+                "#ttg.swizzled_shared<{{vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase}, order = [{}]}}>",
+                list(order)
+            ),
             Layout::NvmmaShared { cga, .. } if cga.is_empty() => return self.nvmma_shared_text(),
             _ => return None,
         })
+    }
+
+    /// A descriptor's shared layout for a tile of `rank` dimensions moved
+    /// through it (Triton's `updateEncodingForShape`, one CTA): a
+    /// rank-reducing load drops the leading unit dimensions, so an NVMMA
+    /// layout keeps its swizzling at the new rank and a swizzled one keeps
+    /// the dimensions of its order below `rank`, any new ones slowest.
+    /// `None` for other layouts and for layouts over several CTAs.
+    pub fn for_tile_rank(&self, rank: usize) -> Option<Layout> {
+        match self {
+            Layout::NvmmaShared { cga, .. } if cga.is_empty() => {
+                let mut layout = self.clone();
+                if let Layout::NvmmaShared { rank: r, .. } = &mut layout {
+                    *r = u32::try_from(rank).ok()?;
+                }
+                Some(layout)
+            }
+            Layout::SwizzledShared {
+                vec,
+                per_phase,
+                max_phase,
+                order,
+                cga,
+            } if cga.is_empty() => {
+                let rank = u32::try_from(rank).ok()?;
+                let added = (rank as usize).saturating_sub(order.len()) as u32;
+                let order = (0..added)
+                    .map(|i| rank - 1 - i)
+                    .chain(order.iter().copied().filter(|&d| d < rank))
+                    .collect();
+                Some(Layout::SwizzledShared {
+                    vec: *vec,
+                    per_phase: *per_phase,
+                    max_phase: *max_phase,
+                    order,
+                    cga: Vec::new(),
+                })
+            }
+            _ => None,
+        }
     }
 
     /// The text of an NVMMA shared encoding, its CGA layout's bases
@@ -1432,6 +1482,41 @@ mod tests {
         assert_eq!(
             dot_operand_swizzle(0, 2, &[16, 32], &[1, 0], 16, true),
             (8, 2, 4)
+        );
+    }
+
+    #[test]
+    fn descriptor_layouts_follow_the_tile_rank() {
+        // A rank-reducing load of a 3-D descriptor's 1x8x16 block.
+        let nvmma = Layout::NvmmaShared {
+            swizzling_byte_width: 64,
+            transposed: false,
+            element_bit_width: 32,
+            fp4_padded: false,
+            rank: 3,
+            cga: Vec::new(),
+        };
+        assert_eq!(
+            nvmma.for_tile_rank(2).and_then(|l| l.text()).as_deref(),
+            Some("#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 32}>")
+        );
+        let swizzled = |order: Vec<u32>| Layout::SwizzledShared {
+            vec: 1,
+            per_phase: 1,
+            max_phase: 1,
+            order,
+            cga: Vec::new(),
+        };
+        let order = |l: Option<Layout>| match l {
+            Some(Layout::SwizzledShared { order, .. }) => order,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(order(swizzled(vec![2, 1, 0]).for_tile_rank(2)), [1, 0]);
+        assert_eq!(order(swizzled(vec![0, 1, 2]).for_tile_rank(2)), [0, 1]);
+        assert_eq!(order(swizzled(vec![1, 0]).for_tile_rank(3)), [2, 1, 0]);
+        assert_eq!(
+            swizzled(vec![1, 0]).text().as_deref(),
+            Some("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>")
         );
     }
 

@@ -205,8 +205,8 @@ pub fn is_tma_load(op: MlirOperation) -> bool {
 
 /// The shared encoding of the block a TMA load reads (Triton's
 /// `getEncodingFromDescriptor`), where it has one: for a loaded shape
-/// other than the block's, an NVMMA encoding of one CTA, of the loaded
-/// rank.
+/// other than the block's, the block's layout at the loaded rank
+/// ([`Layout::for_tile_rank`]).
 fn descriptor_encoding(load: MlirOperation) -> Option<MlirAttribute> {
     // SAFETY: live values' types.
     let desc = unsafe { Type::from_raw(ir::value_type(ir::operand(load, 0))) };
@@ -219,27 +219,8 @@ fn descriptor_encoding(load: MlirOperation) -> Option<MlirAttribute> {
     if block.shape == loaded.shape {
         return Some(encoding.to_raw());
     }
-    match Layout::read(encoding)? {
-        Layout::NvmmaShared {
-            swizzling_byte_width,
-            transposed,
-            element_bit_width,
-            fp4_padded,
-            cga,
-            ..
-        } if cga.is_empty() => {
-            let layout = Layout::NvmmaShared {
-                swizzling_byte_width,
-                transposed,
-                element_bit_width,
-                fp4_padded,
-                rank: loaded.shape.len() as u32,
-                cga,
-            };
-            ir::parse_attribute(ir::context(load), &layout.text()?)
-        }
-        _ => None,
-    }
+    let layout = Layout::read(encoding)?.for_tile_rank(loaded.shape.len())?;
+    ir::parse_attribute(ir::context(load), &layout.text()?)
 }
 
 /// Triton's `getSharedEncoding` for a load: its `ttg.local_alloc` users'
@@ -341,31 +322,7 @@ fn check_supported(for_op: MlirOperation) -> Result<(), Failure> {
             "the test-only '__test_keep_predicate_stage'",
         ));
     }
-    for op in pl::body_ops(for_op) {
-        if ir::is(op, "tt.descriptor_load")
-            && stage_distance(op, for_op) != 0
-            && !loads_whole_block(op)
-        {
-            return Err(refuse(
-                op,
-                "pipelining a descriptor load of a shape other than its block's",
-            ));
-        }
-    }
     Ok(())
-}
-
-/// Whether a `tt.descriptor_load` loads its descriptor's block shape.
-fn loads_whole_block(load: MlirOperation) -> bool {
-    // SAFETY: live values' types.
-    let desc = unsafe { Type::from_raw(ir::value_type(ir::operand(load, 0))) };
-    let loaded = tt_dialect::types::Tensor::of(unsafe {
-        Type::from_raw(ir::value_type(ir::result(load, 0)))
-    });
-    tt_dialect::types::tensor_desc_block(desc)
-        .and_then(tt_dialect::types::Tensor::of)
-        .zip(loaded)
-        .is_some_and(|(block, loaded)| block.shape == loaded.shape)
 }
 
 /// [`plan`] without the checks of what only the expander refuses.

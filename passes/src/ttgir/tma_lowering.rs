@@ -218,12 +218,24 @@ fn constant<'c, 'a>(
 }
 
 /// The tile a descriptor op moves (the tensor `value`) and the shared
-/// layout of the descriptor `desc`, which its buffer takes.
-fn tile<'c>(desc: Value<'c, '_>, value: Value<'c, '_>) -> Option<(TensorView<'c>, Attribute<'c>)> {
-    let encoding = tensor_desc_block(desc.r#type())
-        .and_then(TensorView::of)
-        .and_then(|b| b.encoding)?;
-    Some((TensorView::of(value.r#type())?, encoding))
+/// layout its buffer takes: the descriptor `desc`'s, at the tile's rank
+/// where the tile drops the block's leading unit dimensions (Triton's
+/// `getEncodingFromDescriptor`).
+fn tile<'c>(
+    context: &'c melior::Context,
+    desc: Value<'c, '_>,
+    value: Value<'c, '_>,
+) -> Option<(TensorView<'c>, Attribute<'c>)> {
+    let block = tensor_desc_block(desc.r#type()).and_then(TensorView::of)?;
+    let encoding = block.encoding?;
+    let tensor = TensorView::of(value.r#type())?;
+    if tensor.shape == block.shape {
+        return Some((tensor, encoding));
+    }
+    let text = Layout::read(encoding)?
+        .for_tile_rank(tensor.shape.len())?
+        .text()?;
+    Some((tensor, Attribute::parse(context, &text)?))
 }
 
 /// `tt.descriptor_load` and `tt.descriptor_gather`.
@@ -233,12 +245,12 @@ fn lower_load<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>)
     let (Some(desc), Some(result)) = (ir::operand(op, 0), ir::result(op, 0)) else {
         return false;
     };
-    let Some((tensor, encoding)) = tile(desc, result) else {
-        return false;
-    };
     let context_ref = rewriter.context();
     // SAFETY: the rewriter's context outlives the rewrite.
     let context = unsafe { context_ref.to_ref() };
+    let Some((tensor, encoding)) = tile(context, desc, result) else {
+        return false;
+    };
     let location = op.location();
     rewriter.set_insertion_point_before(op);
     let buffer_type = shared_buffer(context, tensor.shape, tensor.element, encoding, true);
@@ -448,12 +460,12 @@ fn lower_store<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>
     let (Some(&desc), Some(&src)) = (operands.first(), operands.get(src_index)) else {
         return false;
     };
-    let Some((tensor, encoding)) = tile(desc, src) else {
-        return false;
-    };
     let context_ref = rewriter.context();
     // SAFETY: the rewriter's context outlives the rewrite.
     let context = unsafe { context_ref.to_ref() };
+    let Some((tensor, encoding)) = tile(context, desc, src) else {
+        return false;
+    };
     let location = op.location();
     rewriter.set_insertion_point_before(op);
     let buffer = reusable_buffer(op, src, encoding).unwrap_or_else(|| {

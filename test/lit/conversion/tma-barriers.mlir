@@ -187,3 +187,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %d : !tt.tensordesc<tensor<128x64xf16, #shared>>
   }
 }
+
+// -----
+
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#nvmma3 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32, rank = 3}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // A rank-reducing copy: the 8x64 buffer holds the descriptor's two
+  // inner dimensions, the outer coordinate passes unchanged. Two boxes of
+  // 32 columns, the second 32 columns on.
+  // CHECK-LABEL: llvm.func @rank_reducing
+  // CHECK: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4, $5}], [$6];", "b,r,l,r,r,r,r" %{{.*}}, %{{.*}}, %arg0, %arg3, %arg2, %arg1,
+  // CHECK: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK: %[[X:.*]] = llvm.add %arg3, %[[C32]] : i32
+  // CHECK: cp.async.bulk.tensor.3d{{.*}}, %arg0, %[[X]], %arg2, %arg1,
+  // CHECK-NOT: cp.async.bulk.tensor
+  tt.func public @rank_reducing(%desc: !tt.tensordesc<tensor<1x8x64xi32, #nvmma3>>, %b: i32, %m: i32, %n: i32, %pred: i1) {
+    %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %buf = ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<8x64xi32, #nvmma, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %desc[%b, %m, %n] %buf, %bar, %pred : !tt.tensordesc<tensor<1x8x64xi32, #nvmma3>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<8x64xi32, #nvmma, #smem, mutable>
+    tt.return
+  }
+
+  // A descriptor carried between blocks (a loop's, after scf-to-cf) is
+  // the generic pointer it is everywhere else.
+  // CHECK-LABEL: llvm.func @carried
+  // CHECK: ^bb1(%{{.*}}: !llvm.ptr):
+  tt.func public @carried(%p: !tt.ptr<i8>, %q: !tt.ptr<i8>, %c: i1, %x: i32) {
+    %d0 = ttng.reinterpret_tensor_descriptor %p : !tt.ptr<i8> to !tt.tensordesc<tensor<1x8x64xi32, #nvmma3>>
+    %d1 = ttng.reinterpret_tensor_descriptor %q : !tt.ptr<i8> to !tt.tensordesc<tensor<1x8x64xi32, #nvmma3>>
+    cf.cond_br %c, ^bb1(%d0 : !tt.tensordesc<tensor<1x8x64xi32, #nvmma3>>), ^bb1(%d1 : !tt.tensordesc<tensor<1x8x64xi32, #nvmma3>>)
+  ^bb1(%d: !tt.tensordesc<tensor<1x8x64xi32, #nvmma3>>):
+    %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %buf = ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<8x64xi32, #nvmma, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %d[%x, %x, %x] %buf, %bar, %c : !tt.tensordesc<tensor<1x8x64xi32, #nvmma3>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<8x64xi32, #nvmma, #smem, mutable>
+    tt.return
+  }
+}

@@ -146,3 +146,24 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %a : !ttg.memdesc<64x64xf16, #nvmma, #smem>
   }
 }
+
+// -----
+
+// Rank-reducing loads and stores: the buffer takes the descriptor's
+// layout at the tile's rank (Triton's getEncodingFromDescriptor).
+#nvmma3 = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 32, rank = 3}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK: #[[RANK2:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 32}>
+  // CHECK-LABEL: tt.func public @rank_reducing
+  // CHECK: ttg.local_alloc : () -> !ttg.memdesc<8x16xf32, #[[RANK2]], #smem, mutable>
+  // CHECK: ttng.async_tma_copy_global_to_local %arg0[%arg1, %arg1, %arg1] {{.*}} -> !ttg.memdesc<8x16xf32, #[[RANK2]], #smem, mutable>
+  // CHECK: ttg.local_alloc %{{.*}} : (tensor<8x16xf32, #blocked>) -> !ttg.memdesc<8x16xf32, #[[RANK2]], #smem>
+  // CHECK: ttng.async_tma_copy_local_to_global %arg0[%arg1, %arg1, %arg1]
+  tt.func public @rank_reducing(%d: !tt.tensordesc<tensor<1x8x16xf32, #nvmma3>>, %x: i32) {
+    %t = tt.descriptor_load %d[%x, %x, %x] : !tt.tensordesc<tensor<1x8x16xf32, #nvmma3>> -> tensor<8x16xf32, #blocked>
+    %u = arith.addf %t, %t : tensor<8x16xf32, #blocked>
+    tt.descriptor_store %d[%x, %x, %x], %u : !tt.tensordesc<tensor<1x8x16xf32, #nvmma3>>, tensor<8x16xf32, #blocked>
+    tt.return
+  }
+}
