@@ -330,13 +330,16 @@ impl Compiler {
             // A kernel whose TMA copies this project cannot lower yet (boxes
             // that split a middle dimension, say) still compiles, with its
             // descriptors as pointers, as Triton's own are below sm_90.
+            // Where that fails too, the first error is the one to report:
+            // it is about the compilation Triton would do.
             Err(error)
                 if options.capability >= 90
                     && text.contains("!tt.tensordesc")
                     && error.stage.is_some_and(|s| s != Stage::Ttir) =>
             {
                 Compilation::new(session, options, Descriptors::Pointers)
-                    .run(&text, &name, until)?
+                    .run(&text, &name, until)
+                    .map_err(|_| error)?
             }
             result => result?,
         };
