@@ -398,22 +398,6 @@ pub fn plan_loads(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<Async
         }
     }
     for l in &loads {
-        let value = ir::result(l.load, 0);
-        for (user, _) in ir::uses(value) {
-            if ir::is(user, "ttg.local_alloc") {
-                let mut views = Vec::new();
-                collect_views(ir::result(user, 0), &mut views);
-                if let Some(&view) = views.iter().find(|v| !ir::is(**v, "ttg.memdesc_trans")) {
-                    return Err(refuse(
-                        view,
-                        &format!(
-                            "pipelining a load whose shared copy is read through '{}'",
-                            ir::name(view)
-                        ),
-                    ));
-                }
-            }
-        }
         if first_use(l.load, for_op).is_none() {
             return Err(refuse(l.load, "pipelining a load without users"));
         }
@@ -421,22 +405,13 @@ pub fn plan_loads(for_op: MlirOperation, axis: &AxisInfoMap) -> Result<Vec<Async
     Ok(loads)
 }
 
-/// The view ops (transitively) reading `v`.
-fn collect_views(v: MlirValue, out: &mut Vec<MlirOperation>) {
-    for (user, _) in ir::uses(v) {
-        if is_view(user) {
-            out.push(user);
-            collect_views(ir::result(user, 0), out);
-        }
-    }
-}
-
 /// Triton's `replaceUsesAndPropagateType`: the uses of `old` read `new`
-/// (a mutable buffer view); the `ttg.memdesc_trans` views of `old` are
-/// rebuilt on `new` (mutable too), in the stage and cluster `schedule`.
+/// (a mutable buffer view); the views of `old` (transposes, reshapes,
+/// slices) are rebuilt on `new` (mutable too), in the stage and cluster
+/// `schedule`.
 pub(crate) fn replace_and_propagate(old: MlirValue, new: MlirValue, schedule: (i64, i64)) {
     for (user, index) in ir::uses(old) {
-        if !ir::is(user, "ttg.memdesc_trans") {
+        if !is_view(user) {
             ir::set_operand(user, index, new);
             continue;
         }
