@@ -919,6 +919,44 @@ pub fn memdesc_trans<'c, 'a>(
     Ok(())
 }
 
+/// `ttg.memdesc_reshape`: the same bytes seen with another shape, so the
+/// same base, where the two layouts place every element at the same byte:
+/// non-transposed NVMMA layouts of one swizzle and element width over the
+/// same contiguous (last) dimension, which fold every leading dimension
+/// into rows in row-major order, of a view that is a whole allocation (or
+/// one slice of a pipelined one). Other reshapes are refused.
+pub fn memdesc_reshape<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    _emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let src = ttir::operand(op, 0).ok_or("missing buffer")?;
+    let from = MemDesc::of(src.r#type()).ok_or("expected a memory descriptor")?;
+    let to = MemDesc::of(result(op).r#type()).ok_or("expected a memory descriptor")?;
+    let nvmma = |d: &MemDesc| match Layout::read(d.encoding) {
+        Some(Layout::NvmmaShared {
+            swizzling_byte_width,
+            transposed: false,
+            element_bit_width,
+            fp4_padded: false,
+            cga,
+            ..
+        }) if cga.is_empty() => Some((swizzling_byte_width, element_bit_width)),
+        _ => None,
+    };
+    let same_bytes = nvmma(&from).is_some()
+        && nvmma(&from) == nvmma(&to)
+        && from.shape.last() == to.shape.last()
+        && from.shape.iter().product::<i64>() == to.shape.iter().product::<i64>()
+        && from.is_whole_allocation();
+    if !same_bytes {
+        return Err("'ttg.memdesc_reshape' between these layouts is not supported yet".into());
+    }
+    let base = lw.scalar(src)?;
+    lw.set(result(op), vec![base]);
+    Ok(())
+}
+
 /// `ttg.memdesc_reinterpret`: the view's bytes seen with another shape,
 /// element type and layout. A shared-memory view is its first byte's
 /// address (views here always start at a slice boundary), so that address

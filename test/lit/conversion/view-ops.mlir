@@ -127,3 +127,38 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A shared-memory reshape that keeps every element's byte (non-transposed
+// NVMMA, same swizzle and last dimension: the leading dimensions fold into
+// rows row-major) is the same address; one that does not is refused.
+#nv3 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 3}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvt = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32, ttg.shared = 8192 : i32} {
+  // CHECK-LABEL: llvm.func internal @shared_reshape
+  // CHECK: %[[BASE:.*]] = llvm.getelementptr %arg0
+  // CHECK: llvm.insertvalue %[[BASE]], %{{.*}}[0]
+  // CHECK: llvm.return
+  tt.func private @shared_reshape() -> !ttg.memdesc<64x64xf16, #nv, #smem, mutable> {
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<2x32x64xf16, #nv3, #smem, mutable>
+    %r = ttg.memdesc_reshape %a : !ttg.memdesc<2x32x64xf16, #nv3, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nv, #smem, mutable>
+    tt.return %r : !ttg.memdesc<64x64xf16, #nv, #smem, mutable>
+  }
+}
+
+// -----
+
+#nvt3 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16, rank = 3}>
+#nvt = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32, ttg.shared = 8192 : i32} {
+  tt.func public @transposed_reshape() {
+    %a = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<2x32x64xf16, #nvt3, #smem, mutable>
+    // expected-error @+1 {{'ttg.memdesc_reshape' between these layouts is not supported yet}}
+    %r = ttg.memdesc_reshape %a : !ttg.memdesc<2x32x64xf16, #nvt3, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvt, #smem, mutable>
+    tt.return
+  }
+}
