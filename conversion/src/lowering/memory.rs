@@ -855,6 +855,16 @@ pub fn local_store<'c, 'a>(
     store_shared(lw, emit, src, dst, base)
 }
 
+/// A view op's source buffer and the memory descriptors it maps between.
+fn view_types<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+) -> Result<(Value<'c, 'a>, MemDesc<'c>, MemDesc<'c>), String> {
+    let src = ttir::operand(op, 0).ok_or("missing buffer")?;
+    let from = MemDesc::of(src.r#type()).ok_or("expected a memory descriptor")?;
+    let to = MemDesc::of(result(op).r#type()).ok_or("expected a memory descriptor")?;
+    Ok((src, from, to))
+}
+
 /// `ttg.memdesc_trans`: the same bytes seen with permuted dimensions, so
 /// the same base; checked to be the layout that describes them (NVMMA:
 /// `transposed` flipped; swizzled: the order permuted with the shape).
@@ -863,9 +873,7 @@ pub fn memdesc_trans<'c, 'a>(
     _emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    let src = ttir::operand(op, 0).ok_or("missing buffer")?;
-    let from = MemDesc::of(src.r#type()).ok_or("expected a memory descriptor")?;
-    let to = MemDesc::of(result(op).r#type()).ok_or("expected a memory descriptor")?;
+    let (src, from, to) = view_types(op)?;
     let order = ttir::inherent_attribute(op, "order")
         .and_then(|a| tt_passes::ttir::loop_support::ir::dense_i32_array(a.to_raw()))
         .ok_or("missing order")?;
@@ -930,9 +938,7 @@ pub fn memdesc_reshape<'c, 'a>(
     _emit: &Emitter<'c, 'a>,
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
-    let src = ttir::operand(op, 0).ok_or("missing buffer")?;
-    let from = MemDesc::of(src.r#type()).ok_or("expected a memory descriptor")?;
-    let to = MemDesc::of(result(op).r#type()).ok_or("expected a memory descriptor")?;
+    let (src, from, to) = view_types(op)?;
     let nvmma = |d: &MemDesc| match Layout::read(d.encoding) {
         Some(Layout::NvmmaShared {
             swizzling_byte_width,
