@@ -239,6 +239,40 @@ def test_rank_reducing_loads_of_loop_carried_descriptors_are_tma_copies(hook, bl
     assert ours.asm["cubin"][:4] == b"\x7fELF"
 
 
+@triton.jit
+def reshaped_operands_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[2, M // 2, K], strides=[(M // 2) * K, K, 1],
+                                       block_shape=[2, BM // 2, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[2, N // 2, K], strides=[(N // 2) * K, K, 1],
+                                       block_shape=[2, BN // 2, BK])
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = a_desc.load([0, 0, k]).reshape(BM, BK)
+        b = b_desc.load([0, 0, k]).reshape(BN, BK)
+        acc = tl.dot(a, b.T, acc)
+    offsets = tl.arange(0, BM)[:, None] * N + tl.arange(0, BN)[None, :]
+    tl.store(c_ptr + offsets, acc.to(tl.float16))
+
+
+def test_operands_reshaped_in_shared_memory_are_pipelined_wgmma_operands(hook):
+    # 2x32x64 boxes read as 64x64 operands: the pipeliner rebuilds the
+    # reshape on each ring slot, the reshape keeps the buffer's address,
+    # and the wgmmas (A in registers, split along K) read B through K
+    # slices, as Triton's kernel does (before, the pipeliner refused it).
+    spec = dict(signature={"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+                           "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
+                constexprs={"BM": 64, "BN": 64, "BK": 64})
+    triton_rs.enable("strict")
+    ours = compile_with(reshaped_operands_kernel, spec)
+    triton_rs.disable()
+    theirs = compile_with(reshaped_operands_kernel, spec)
+    assert "ttg.memdesc_reshape" in ours.asm["ttgir"]
+    wgmma = re.compile(r"wgmma\.mma_async\.sync\.aligned\.\S+")
+    assert wgmma.findall(ours.asm["ptx"]) and wgmma.findall(ours.asm["ptx"]) == wgmma.findall(theirs.asm["ptx"])
+    assert ours.metadata.shared == theirs.metadata.shared
+    assert ours.asm["cubin"][:4] == b"\x7fELF"
+
+
 def test_libdevice_calls_are_linked(hook):
     # tt.extern_elementwise becomes calls of libdevice's functions, linked
     # in and inlined: no call is left in the PTX.

@@ -963,6 +963,57 @@ pub fn memdesc_reshape<'c, 'a>(
     Ok(())
 }
 
+/// `ttg.memdesc_subslice` of an NVMMA buffer read by wgmma: the view's
+/// first element's address before swizzling, which is what a matrix
+/// descriptor starts from (the hardware swizzles by address, so a start
+/// inside a swizzle row or some 8-row groups on reads what the parent
+/// holds there). The wgmma lowering takes the parent's layout from the
+/// view's allocation shape. Views read otherwise (whose accesses this
+/// lowering computes from the view's own shape), views of other layouts
+/// and origins off a 16-byte boundary or an 8-row group are refused.
+pub fn memdesc_subslice<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> LowerResult {
+    let refused = |why: &str| Err(format!("'ttg.memdesc_subslice' {why} is not supported yet"));
+    let view = result(op);
+    let only_wgmma = ttir::users(view).into_iter().all(|user| {
+        ["ttng.warp_group_dot", "ttng.warp_group_dot_wait"]
+            .iter()
+            .any(|n| ttir::is_op(user, n))
+    });
+    if !only_wgmma {
+        return refused("read other than by wgmma");
+    }
+    let (src, _, to) = view_types(op)?;
+    let offsets = tt_dialect::verify::i32_array_attr(op, "offsets")
+        .ok_or("the offsets attribute is missing")?;
+    let Ok(layout) = Nvmma::of(&to) else {
+        return refused("of a layout other than a 2-D swizzled NVMMA one");
+    };
+    let [first, second] = offsets[..] else {
+        return refused("of other than two dimensions");
+    };
+    let (row, column) = if layout.inner == 0 {
+        (i64::from(second), i64::from(first))
+    } else {
+        (i64::from(first), i64::from(second))
+    };
+    let bytes = layout.unswizzled(row, column) * layout.element_bits / 8;
+    if row % 8 != 0 || bytes % 16 != 0 {
+        return refused("starting off a 16-byte boundary or an 8-row group");
+    }
+    let base = lw.scalar(src)?;
+    let start = if bytes == 0 {
+        base
+    } else {
+        emit.gep(base, emit.i32(bytes), emit.int_type(8))
+    };
+    lw.set(view, vec![start]);
+    Ok(())
+}
+
 /// `ttg.memdesc_reinterpret`: the view's bytes seen with another shape,
 /// element type and layout. A shared-memory view is its first byte's
 /// address (views here always start at a slice boundary), so that address

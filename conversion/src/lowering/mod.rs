@@ -1509,6 +1509,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             "ttg.memdesc_trans" => memory::memdesc_trans(self, emit, op),
             "ttg.memdesc_reinterpret" => memory::memdesc_reinterpret(self, emit, op),
             "ttg.memdesc_reshape" => memory::memdesc_reshape(self, emit, op),
+            "ttg.memdesc_subslice" => memory::memdesc_subslice(self, emit, op),
             "ttg.local_load" => memory::local_load(self, emit, op),
             "ttg.local_store" => memory::local_store(self, emit, op),
             "ttg.async_copy_global_to_local" => memory::async_copy(self, emit, op),

@@ -192,6 +192,50 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 
 // -----
 
+// K slices of a B operand (as attention loops and Triton's split of a wgmma
+// with A in registers leave them): a 16x64 view of a transposed 64x64
+// buffer starts 16 elements (32 bytes) into each swizzle row, the
+// descriptor's start address 2 (32 >> 4) on; a subslice read otherwise is
+// refused.
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @wgmma_k_slice
+// CHECK: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK: %[[SLICE:.*]] = llvm.getelementptr %{{.*}}[%[[C32]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: llvm.ptrtoint %[[SLICE]]
+// CHECK: nvg.wgmma
+  tt.func public @wgmma_k_slice() {
+    %a = arith.constant dense<1.000000e+00> : tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %acc = arith.constant dense<1.000000e+00> : tensor<64x64xf32, #mma>
+    %sb = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %k1 = ttg.memdesc_subslice %sb[16, 0] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable, 64x64>
+    %d = ttng.warp_group_dot %a, %k1, %acc {inputPrecision = 0 : i32, isAsync = true} : tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<16x64xf16, #shared, #smem, mutable, 64x64> -> tensor<64x64xf32, #mma>
+    %w:2 = ttng.warp_group_dot_wait %d, %k1 {pendings = 0 : i32} : tensor<64x64xf32, #mma>, !ttg.memdesc<16x64xf16, #shared, #smem, mutable, 64x64>
+    tt.return
+  }
+}
+
+// -----
+
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k_slice_loaded(%p: tensor<16x64x!tt.ptr<f16>, #blocked>) {
+    %sb = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    // expected-error @+1 {{'ttg.memdesc_subslice' read other than by wgmma is not supported yet}}
+    %k1 = ttg.memdesc_subslice %sb[16, 0] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable, 64x64>
+    %t = ttg.local_load %k1 : !ttg.memdesc<16x64xf16, #shared, #smem, mutable, 64x64> -> tensor<16x64xf16, #blocked>
+    tt.store %p, %t : tensor<16x64x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
 // f64 on sm_90: m16n8k16 with one element per 64-bit register (eight of
 // A, four of B).
 // CHECK-LABEL: llvm.func @mma_v2_f64
