@@ -267,9 +267,10 @@ pub fn infer_join(layout: &Layout, shape: &[i64]) -> Option<String> {
 /// The encoding across `ttg.fp4_to_fp` along `axis` (Triton's
 /// `inferFp4ToFpOpEncoding`), from `layout` of a tensor of `shape`:
 /// `forward` from the packed operand to the result, which holds each byte's
-/// two values as two neighbours along `axis`; otherwise back. Where `axis`
-/// varies fastest, a blocked layout doubles (halves) its `sizePerThread`
-/// along it and a dot operand its `kWidth`; any other layout becomes a
+/// two values as two neighbours along `axis`; otherwise back. A blocked
+/// layout doubles (halves, where it holds two or more) its `sizePerThread`
+/// along `axis`, whatever its order (as Triton 3.6 infers it), and a dot
+/// operand along K its `kWidth`; any other layout becomes a
 /// linear one whose first register basis is the step along `axis` (added
 /// going forward, and every other step along `axis` doubled; removed going
 /// back, the others halved). `None` where going back finds no such basis.
@@ -291,9 +292,14 @@ pub fn infer_fp4_to_fp(
         }
     };
     if let Some((size_per_thread, threads_per_warp, warps_per_cta, order)) = blocked_parts(layout) {
-        if order.first() == Some(&(axis as u32)) && size_per_thread.len() == rank {
+        let scaled = size_per_thread
+            .get(axis)
+            .copied()
+            .and_then(scale)
+            .filter(|_| size_per_thread.len() == rank);
+        if let Some(scaled) = scaled {
             let mut size_per_thread = size_per_thread.to_vec();
-            size_per_thread[axis] = scale(size_per_thread[axis])?;
+            size_per_thread[axis] = scaled;
             return Some(
                 Blocked {
                     size_per_thread,
@@ -554,9 +560,10 @@ mod tests {
         assert_ne!(infer_join(&slice, &[128, 32]), other.text());
     }
 
-    // fp4_to_fp along the fastest axis of a blocked layout doubles and
-    // halves sizePerThread there; along another axis the layout goes
-    // through its linear form, and back again to the same bases.
+    // fp4_to_fp doubles and halves a blocked layout's sizePerThread along
+    // the axis, fastest or not (the 3.6.0 wheel's accelerate-matmul gives
+    // [2, 1] for [1, 1] in order [1, 0] along axis 0); other layouts go
+    // through their linear form, and back again to the same bases.
     #[test]
     fn infers_fp4_to_fp_both_ways() {
         let packed = blocked(&[1, 4], &[4, 8], &[4, 1], &[1, 0]);
@@ -574,20 +581,32 @@ mod tests {
             ),
             packed.text()
         );
-        let column = blocked(&[1, 1], &[32, 1], &[2, 2], &[0, 1]);
+        let rows = blocked(&[1, 1], &[1, 32], &[1, 4], &[1, 0]);
+        let doubled = "#ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>";
+        assert_eq!(
+            infer_fp4_to_fp(&rows, &[64, 128], 0, true).as_deref(),
+            Some(doubled)
+        );
+        let ctx = crate::context::new_context(false);
+        let layout = |text: &str| {
+            Layout::read(melior::ir::Attribute::parse(&ctx, text).expect("parses"))
+                .expect("a layout")
+        };
+        assert_eq!(
+            infer_fp4_to_fp(&layout(doubled), &[128, 128], 0, false),
+            rows.text()
+        );
+        // A linear layout (blocked [1, 1], [32, 1], [2, 2], order [0, 1] of
+        // 64x32), unpacked along axis 1.
+        let column = layout("#ttg.linear<{register = [[0, 2], [0, 4], [0, 8], [0, 16]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[32, 0], [0, 1]], block = []}>");
         let forward = infer_fp4_to_fp(&column, &[64, 32], 1, true).expect("forward");
         assert!(
             forward.starts_with("#ttg.linear<{register = [[0, 1], [0, 4]"),
             "{forward}"
         );
-        let ctx = crate::context::new_context(false);
-        let attr = melior::ir::Attribute::parse(&ctx, &forward).expect("parses");
-        let back = infer_fp4_to_fp(&Layout::read(attr).expect("a layout"), &[64, 64], 1, false)
-            .expect("backward");
+        let back = infer_fp4_to_fp(&layout(&forward), &[64, 64], 1, false).expect("backward");
         let original = to_linear_layout(&column, &[64, 32]).expect("linear");
-        let attr = melior::ir::Attribute::parse(&ctx, &back).expect("parses");
-        let again =
-            to_linear_layout(&Layout::read(attr).expect("a layout"), &[64, 32]).expect("linear");
+        let again = to_linear_layout(&layout(&back), &[64, 32]).expect("linear");
         for name in ["register", "lane", "warp", "block"] {
             assert_eq!(original.bases(name), again.bases(name), "{name}");
         }

@@ -572,3 +572,22 @@ module attributes {"ttg.target" = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-
     tt.return %result : tensor<128x128xf32, #blocked>
   }
 }
+
+// -----
+
+// An fp4 B unpacked along K, its rows (dimension 0 of a row-major blocked
+// operand, not its fastest): sizePerThread doubles along the rows, as the
+// 3.6.0 wheel infers it (test_tensor_descriptor.py's mxfp8 x mxfp4 kernel).
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.target" = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK: #[[ROWS2:.*]] = #ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+  // CHECK-LABEL: tt.func @rhs_fp4_along_rows
+  // CHECK: ttg.fp4_to_fp %arg2 {axis = 0 : i32} : tensor<64x128xi8, #blocked> -> tensor<128x128xbf16, #[[ROWS2]]>
+  // CHECK: ttng.warp_group_dot
+  tt.func @rhs_fp4_along_rows(%a: tensor<128x128xf8E5M2, #blocked>, %sa: tensor<128x4xi8, #blocked1>, %b: tensor<64x128xi8, #blocked>, %sb: tensor<128x4xi8, #blocked1>) -> tensor<128x128xf32, #blocked> {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #blocked>
+    %result = tt.dot_scaled %a scale %sa, %b scale %sb, %cst lhs = e5m2 rhs = e2m1 {fastMath = false} : tensor<128x128xf8E5M2, #blocked>, tensor<128x4xi8, #blocked1> * tensor<64x128xi8, #blocked>, tensor<128x4xi8, #blocked1> -> tensor<128x128xf32, #blocked>
+    tt.return %result : tensor<128x128xf32, #blocked>
+  }
+}
