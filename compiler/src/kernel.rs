@@ -95,7 +95,13 @@ impl Kernel {
             args,
             tensordesc_meta,
             num_warps: attr_u32(module, "ttg.num-warps", 4),
-            num_ctas: attr_u32(module, "ttg.num-ctas", 1),
+            // A kernel compiled for one CTA and launched in clusters
+            // (`CLUSTER_CTAS`) is launched as Triton launches `num_ctas`.
+            num_ctas: attr_u32(module, "ttg.num-ctas", 1).max(attr_u32(
+                module,
+                tt_conversion::lowering::CLUSTER_CTAS,
+                1,
+            )),
             threads_per_warp: attr_u32(module, "ttg.threads-per-warp", 32),
         })
     }

@@ -19,7 +19,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use melior::ir::attribute::IntegerAttribute;
-use melior::ir::operation::{OperationLike, OperationPrintingFlags};
+use melior::ir::operation::{OperationLike, OperationMutLike, OperationPrintingFlags};
 use melior::ir::{Module, Operation};
 use melior::pass::PassManager;
 use melior::{Context, StringRef};
@@ -517,16 +517,35 @@ impl<'c, 'o> Compilation<'c, 'o> {
                 output.ttgir = String::new();
                 return Ok(self.finish(output));
             }
+            // Clusters of several CTAs (sm_90 on): Triton splits tensors
+            // across the cluster's CTAs; this project compiles the kernel
+            // for one CTA, which the cluster's first CTA runs
+            // (`CLUSTER_CTAS`): the results of one CTA a program.
+            let leader_only = self.options.num_ctas > 1 && self.options.capability >= 90;
             let ttgir = format!(
                 "make-ttgir{{target={} num-warps={} num-ctas={} num-stages={}}}",
                 self.options.target(),
                 self.options.num_warps,
-                self.options.num_ctas,
+                if leader_only {
+                    1
+                } else {
+                    self.options.num_ctas
+                },
                 self.options.num_stages
             );
             self.time("make-ttgir", |c| {
                 c.run_pipeline(&mut module, &ttgir, Stage::Ttgir)
             })?;
+            if leader_only {
+                module.as_operation_mut().set_attribute(
+                    tt_conversion::lowering::CLUSTER_CTAS,
+                    IntegerAttribute::new(
+                        melior::ir::r#type::IntegerType::new(context, 32).into(),
+                        i64::from(self.options.num_ctas),
+                    )
+                    .into(),
+                );
+            }
         }
         output.ttgir = print(&module);
         if until == Stage::Ttgir {

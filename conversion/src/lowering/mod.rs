@@ -43,8 +43,8 @@ use melior::{
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, OperationRef},
         r#type::{IntegerType, TypeLike},
-        Attribute, AttributeLike, Block, BlockRef, Identifier, Location, Region, RegionLike, Type,
-        Value, ValueLike,
+        Attribute, AttributeLike, Block, BlockRef, Identifier, Location, Region, RegionLike,
+        RegionRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -118,9 +118,14 @@ pub struct Lowering<'c, 'a> {
     pub axis: AxisInfoMap,
     pub num_warps: i64,
     pub threads_per_warp: i64,
-    /// CTAs per cluster (`ttg.num-ctas`): above 1, only kernels without
-    /// tensors, whose CTAs all run the same scalar code.
+    /// CTAs per cluster (`ttg.num-ctas`): above 1, only kernels whose
+    /// tensors every CTA holds whole (all CTAs run the same code, the first
+    /// writes), or kernels that only the first CTA runs.
     pub num_ctas: i64,
+    /// Set by the module's [`CLUSTER_CTAS`] attribute: its kernels were
+    /// compiled for one CTA, and only the first CTA of each cluster runs
+    /// them (the others return at once).
+    pub leader_cta_only: bool,
     values: HashMap<usize, Vec<Value<'c, 'a>>>,
     blocks: HashMap<usize, BlockRef<'c, 'a>>,
     prologue: Option<(BlockRef<'c, 'a>, OperationRef<'c, 'a>)>,
@@ -670,6 +675,15 @@ pub fn pointee_type(ty: Type) -> Option<Type> {
     }
 }
 
+/// The module attribute (an i32, on a module of `"ttg.num-ctas" = 1`) of
+/// kernels compiled for one CTA and launched in clusters of that many
+/// CTAs: the cluster is the program (`tt.get_program_id` is the cluster's
+/// id), its first CTA runs the kernel and the others return at once, so
+/// results are those of one CTA a program. Set by the compiler where
+/// Triton would split tensors across the cluster's CTAs, which this
+/// project does not do yet.
+pub const CLUSTER_CTAS: &str = "triton_rs.cluster_ctas";
+
 /// Converts every `tt.func` of `module`; returns whether some ops were left
 /// in their own dialects (`arith`, `math`) for MLIR's conversions. On
 /// failure the error is already emitted at the op that caused it.
@@ -685,6 +699,11 @@ pub fn lower_module<'c, 'a>(
             .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
             .map_or(default, |a| a.value())
     };
+    let leader_cluster = if int_attr("ttg.num-ctas", 1) == 1 {
+        int_attr(CLUSTER_CTAS, 1)
+    } else {
+        1
+    };
     let mut lowering = Lowering {
         context,
         module,
@@ -692,7 +711,8 @@ pub fn lower_module<'c, 'a>(
         axis: AxisInfoMap::analyze(module),
         num_warps: int_attr("ttg.num-warps", 4),
         threads_per_warp: int_attr("ttg.threads-per-warp", 32),
-        num_ctas: int_attr("ttg.num-ctas", 1),
+        num_ctas: int_attr("ttg.num-ctas", 1).max(leader_cluster),
+        leader_cta_only: leader_cluster > 1,
         values: HashMap::new(),
         blocks: HashMap::new(),
         prologue: None,
@@ -725,6 +745,54 @@ pub fn lower_module<'c, 'a>(
     }
     nvg::isolate_partitions(module);
     Ok(lowering.left_for_mlir)
+}
+
+/// Makes the kernel whose body is `region` return at once in every CTA of
+/// its cluster but the first ([`CLUSTER_CTAS`]): its entry block's code
+/// moves to a new block that the entry enters only where
+/// `%cluster_ctarank` is 0; the others branch to a block that returns.
+fn return_unless_leader<'c>(
+    context: &'c Context,
+    region: RegionRef<'c, '_>,
+    location: Location<'c>,
+) {
+    use tt_passes::ttir::loop_support::ir as raw;
+    let entry = region.first_block().expect("a kernel has an entry block");
+    let body = region.insert_block_after(entry, Block::new(&[]));
+    let exit = region.append_block(Block::new(&[]));
+    // SAFETY: the ops moved are detached from the live entry block before
+    // they are appended to the new one, in order; nothing else refers to
+    // the blocks' op lists meanwhile.
+    unsafe {
+        for op in raw::block_ops(entry.to_raw()) {
+            mlir_sys::mlirOperationRemoveFromParent(op);
+            mlir_sys::mlirBlockAppendOwnedOperation(body.to_raw(), op);
+        }
+    }
+    let emit = Emitter {
+        context,
+        block: entry,
+        location,
+        before: None,
+    };
+    let rank = emit.special_register("cluster.ctarank");
+    let leader = emit.icmp("eq", rank, emit.i32(0));
+    entry.append_operation(
+        OperationBuilder::new("llvm.cond_br", location)
+            .add_operands(&[leader])
+            .add_successors(&[&body, &exit])
+            .add_attributes(&[(
+                Identifier::new(context, "operandSegmentSizes"),
+                Attribute::parse(context, "array<i32: 1, 0, 0>").expect("a dense array"),
+            )])
+            .build()
+            .expect("llvm.cond_br"),
+    );
+    exit.append_operation(
+        OperationBuilder::new("llvm.return", location)
+            .build()
+            .expect("llvm.return"),
+    );
 }
 
 /// Moves the code of the block that the prologue branch `branch` enters
@@ -1136,6 +1204,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
             return Err(Failure);
         }
         fold_prologue(self.prologue.expect("set above").1);
+        if is_kernel && self.num_ctas > 1 && self.leader_cta_only {
+            return_unless_leader(self.context, new_region, location);
+        }
         // The old function goes; its values must not be looked up again.
         self.values.clear();
         self.threads.replace(None);
@@ -1475,10 +1546,12 @@ impl<'c, 'a> Lowering<'c, 'a> {
             // Tensors in a cluster reach the lowering only when every CTA
             // holds the whole tensor: TMA would copy once per CTA, and
             // Triton multicasts or splits those copies instead.
-            n if n.starts_with("ttng.async_tma") && self.num_ctas > 1 => Err(format!(
+            n if n.starts_with("ttng.async_tma") && self.num_ctas > 1 && !self.leader_cta_only => {
+                Err(format!(
                 "'{n}' in a cluster of several CTAs (\"ttg.num-ctas\" = {}) is not supported yet",
                 self.num_ctas
-            )),
+            ))
+            }
             "ttng.async_tma_copy_global_to_local" => tma::copy_global_to_local(self, emit, op),
             "ttng.async_tma_copy_local_to_global" => tma::copy_local_to_global(self, emit, op),
             "ttng.async_tma_reduce" => tma::reduce(self, emit, op),

@@ -226,3 +226,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A kernel compiled for one CTA and launched in clusters of two
+// (triton_rs.cluster_ctas, what the compiler sets for num_ctas = 2): the
+// cluster is the program (clusterid), every CTA but the first returns at
+// once, and the first runs the kernel, TMA copies included.
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {triton_rs.cluster_ctas = 2 : i32, "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @cluster_leader
+  // CHECK-SAME: nvvm.cluster_dim = array<i32: 2>
+  // CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+  // CHECK: %[[LEADER:.*]] = llvm.icmp "eq" %[[RANK]], %{{.*}} : i32
+  // CHECK: llvm.cond_br %[[LEADER]], ^[[BODY:bb[0-9]+]], ^[[EXIT:bb[0-9]+]]
+  // CHECK: ^[[BODY]]:
+  // CHECK: nvvm.read.ptx.sreg.clusterid.x
+  // CHECK: cp.async.bulk.tensor.2d
+  // CHECK: ^[[EXIT]]:
+  // CHECK-NEXT: llvm.return
+  tt.func public @cluster_leader(%desc: !tt.tensordesc<tensor<64x64xf16, #nvmma>>, %pred: i1) {
+    %pid = tt.get_program_id x : i32
+    %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %buf = ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %desc[%pid, %pid] %buf, %bar, %pred : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+}
