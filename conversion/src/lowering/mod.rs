@@ -704,6 +704,18 @@ pub fn lower_module<'c, 'a>(
     } else {
         1
     };
+    // Hopper's clusters hold at most 16 CTAs (8 portably).
+    for (name, value) in [
+        ("ttg.num-ctas", int_attr("ttg.num-ctas", 1)),
+        (CLUSTER_CTAS, leader_cluster),
+    ] {
+        if !(1..=16).contains(&value) {
+            return Err(tt_passes::rust_pass::fail(
+                module,
+                &format!("convert-triton-gpu-to-llvm: '{name}' must be from 1 to 16, not {value}"),
+            ));
+        }
+    }
     let mut lowering = Lowering {
         context,
         module,
