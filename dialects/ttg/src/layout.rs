@@ -1451,6 +1451,33 @@ impl Nvmma {
     }
 }
 
+/// Triton's `getEncodingFromDescriptor`: the shared layout of the buffer
+/// through which a descriptor op moves a tile of `tile_shape`, from the
+/// descriptor block's `encoding` of `block_shape`: the block's own, or,
+/// where the tile drops the block's leading unit dimensions, the block's
+/// layout at the tile's rank ([`Layout::for_tile_rank`]). `None` where that
+/// layout has no text here (several CTAs).
+pub fn descriptor_tile_encoding<'c>(
+    encoding: Attribute<'c>,
+    block_shape: &[i64],
+    tile_shape: &[i64],
+) -> Option<Attribute<'c>> {
+    if block_shape == tile_shape {
+        return Some(encoding);
+    }
+    let text = Layout::read(encoding)?
+        .for_tile_rank(tile_shape.len())?
+        .text()?;
+    // SAFETY: the text is parsed in the live context of `encoding`, which
+    // the attribute returned shares; a null result (no parse) is not
+    // wrapped.
+    unsafe {
+        let context = mlir_sys::mlirAttributeGetContext(encoding.to_raw());
+        let raw = mlir_sys::mlirAttributeParseGet(context, melior::StringRef::new(&text).to_raw());
+        (!raw.ptr.is_null()).then(|| Attribute::from_raw(raw))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -203,10 +203,8 @@ pub fn is_tma_load(op: MlirOperation) -> bool {
     ir::is(op, "tt.descriptor_load") || ir::is(op, "tt.descriptor_gather")
 }
 
-/// The shared encoding of the block a TMA load reads (Triton's
-/// `getEncodingFromDescriptor`), where it has one: for a loaded shape
-/// other than the block's, the block's layout at the loaded rank
-/// ([`Layout::for_tile_rank`]).
+/// The shared encoding of the block a TMA load reads, where it has one
+/// ([`descriptor_tile_encoding`]).
 fn descriptor_encoding(load: MlirOperation) -> Option<MlirAttribute> {
     // SAFETY: live values' types.
     let desc = unsafe { Type::from_raw(ir::value_type(ir::operand(load, 0))) };
@@ -215,12 +213,8 @@ fn descriptor_encoding(load: MlirOperation) -> Option<MlirAttribute> {
     let loaded = tt_dialect::types::Tensor::of(unsafe {
         Type::from_raw(ir::value_type(ir::result(load, 0)))
     })?;
-    let encoding = block.encoding?;
-    if block.shape == loaded.shape {
-        return Some(encoding.to_raw());
-    }
-    let layout = Layout::read(encoding)?.for_tile_rank(loaded.shape.len())?;
-    ir::parse_attribute(ir::context(load), &layout.text()?)
+    ttg_dialect::layout::descriptor_tile_encoding(block.encoding?, &block.shape, &loaded.shape)
+        .map(|a| a.to_raw())
 }
 
 /// Triton's `getSharedEncoding` for a load: its `ttg.local_alloc` users'

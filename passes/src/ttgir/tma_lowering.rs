@@ -37,7 +37,7 @@ use melior::RewriterBase;
 use tt_dialect::ir::{self, create, first_result};
 use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
 use tt_dialect::types::{tensor_desc_block, TensorView};
-use ttg_dialect::layout::{tma_block_shape, Layout, MemDesc};
+use ttg_dialect::layout::{descriptor_tile_encoding, tma_block_shape, Layout, MemDesc};
 
 use crate::rust_pass::{fail, PassResult, RustPass};
 
@@ -218,24 +218,12 @@ fn constant<'c, 'a>(
 }
 
 /// The tile a descriptor op moves (the tensor `value`) and the shared
-/// layout its buffer takes: the descriptor `desc`'s, at the tile's rank
-/// where the tile drops the block's leading unit dimensions (Triton's
-/// `getEncodingFromDescriptor`).
-fn tile<'c>(
-    context: &'c melior::Context,
-    desc: Value<'c, '_>,
-    value: Value<'c, '_>,
-) -> Option<(TensorView<'c>, Attribute<'c>)> {
+/// layout its buffer takes ([`descriptor_tile_encoding`]).
+fn tile<'c>(desc: Value<'c, '_>, value: Value<'c, '_>) -> Option<(TensorView<'c>, Attribute<'c>)> {
     let block = tensor_desc_block(desc.r#type()).and_then(TensorView::of)?;
-    let encoding = block.encoding?;
     let tensor = TensorView::of(value.r#type())?;
-    if tensor.shape == block.shape {
-        return Some((tensor, encoding));
-    }
-    let text = Layout::read(encoding)?
-        .for_tile_rank(tensor.shape.len())?
-        .text()?;
-    Some((tensor, Attribute::parse(context, &text)?))
+    let encoding = descriptor_tile_encoding(block.encoding?, block.shape, tensor.shape)?;
+    Some((tensor, encoding))
 }
 
 /// `tt.descriptor_load` and `tt.descriptor_gather`.
@@ -245,12 +233,12 @@ fn lower_load<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>)
     let (Some(desc), Some(result)) = (ir::operand(op, 0), ir::result(op, 0)) else {
         return false;
     };
+    let Some((tensor, encoding)) = tile(desc, result) else {
+        return false;
+    };
     let context_ref = rewriter.context();
     // SAFETY: the rewriter's context outlives the rewrite.
     let context = unsafe { context_ref.to_ref() };
-    let Some((tensor, encoding)) = tile(context, desc, result) else {
-        return false;
-    };
     let location = op.location();
     rewriter.set_insertion_point_before(op);
     let buffer_type = shared_buffer(context, tensor.shape, tensor.element, encoding, true);
@@ -460,12 +448,12 @@ fn lower_store<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 'a>
     let (Some(&desc), Some(&src)) = (operands.first(), operands.get(src_index)) else {
         return false;
     };
+    let Some((tensor, encoding)) = tile(desc, src) else {
+        return false;
+    };
     let context_ref = rewriter.context();
     // SAFETY: the rewriter's context outlives the rewrite.
     let context = unsafe { context_ref.to_ref() };
-    let Some((tensor, encoding)) = tile(context, desc, src) else {
-        return false;
-    };
     let location = op.location();
     rewriter.set_insertion_point_before(op);
     let buffer = reusable_buffer(op, src, encoding).unwrap_or_else(|| {
