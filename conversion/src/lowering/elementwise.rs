@@ -660,7 +660,7 @@ fn f16_bits_toward_zero<'c, 'a>(
     src: Type<'c>,
     x: Value<'c, 'a>,
 ) -> Option<Value<'c, 'a>> {
-    if types::float_bits(src) == Some(16) && !types::is_bf16(src) {
+    if types::is_f16(src) {
         Some(emit.bitcast(x, emit.int_type(16)))
     } else if types::is_f32(src) {
         Some(toward_zero_bits(emit, x, "f16"))
@@ -699,7 +699,7 @@ fn e5m2_in_software<'c, 'a>(
         let wide = cast("llvm.zext", x, i16t);
         let shifted = emit.value("llvm.shl", &[wide, emit.int(i16t, 8)], i16t, &[]);
         let half = emit.bitcast(shifted, f16);
-        return if types::float_bits(dst) == Some(16) && !types::is_bf16(dst) {
+        return if types::is_f16(dst) {
             Some(half)
         } else if types::is_f32(dst) {
             Some(cast("llvm.fpext", half, ty))

@@ -402,6 +402,15 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.value("llvm.bitcast", &[value], ty, &[])
     }
 
+    /// `pointer` moved `bytes` bytes (itself when 0).
+    pub fn byte_offset(&self, pointer: Value<'c, 'a>, bytes: i64) -> Value<'c, 'a> {
+        if bytes == 0 {
+            pointer
+        } else {
+            self.gep(pointer, self.i32(bytes), self.int_type(8))
+        }
+    }
+
     /// `&base[index]` with elements of type `element`.
     pub fn gep(
         &self,

@@ -1004,12 +1004,7 @@ pub fn memdesc_subslice<'c, 'a>(
     if row % 8 != 0 || bytes % 16 != 0 {
         return refused("starting off a 16-byte boundary or an 8-row group");
     }
-    let base = lw.scalar(src)?;
-    let start = if bytes == 0 {
-        base
-    } else {
-        emit.gep(base, emit.i32(bytes), emit.int_type(8))
-    };
+    let start = emit.byte_offset(lw.scalar(src)?, bytes);
     lw.set(view, vec![start]);
     Ok(())
 }

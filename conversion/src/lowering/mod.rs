@@ -699,16 +699,14 @@ pub fn lower_module<'c, 'a>(
             .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
             .map_or(default, |a| a.value())
     };
-    let leader_cluster = if int_attr("ttg.num-ctas", 1) == 1 {
+    let num_ctas = int_attr("ttg.num-ctas", 1);
+    let leader_cluster = if num_ctas == 1 {
         int_attr(CLUSTER_CTAS, 1)
     } else {
         1
     };
     // Hopper's clusters hold at most 16 CTAs (8 portably).
-    for (name, value) in [
-        ("ttg.num-ctas", int_attr("ttg.num-ctas", 1)),
-        (CLUSTER_CTAS, leader_cluster),
-    ] {
+    for (name, value) in [("ttg.num-ctas", num_ctas), (CLUSTER_CTAS, leader_cluster)] {
         if !(1..=16).contains(&value) {
             return Err(tt_passes::rust_pass::fail(
                 module,
@@ -723,7 +721,7 @@ pub fn lower_module<'c, 'a>(
         axis: AxisInfoMap::analyze(module),
         num_warps: int_attr("ttg.num-warps", 4),
         threads_per_warp: int_attr("ttg.threads-per-warp", 32),
-        num_ctas: int_attr("ttg.num-ctas", 1).max(leader_cluster),
+        num_ctas: num_ctas.max(leader_cluster),
         leader_cta_only: leader_cluster > 1,
         values: HashMap::new(),
         blocks: HashMap::new(),
@@ -1216,7 +1214,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
             return Err(Failure);
         }
         fold_prologue(self.prologue.expect("set above").1);
-        if is_kernel && self.num_ctas > 1 && self.leader_cta_only {
+        if is_kernel && self.leader_cta_only {
             return_unless_leader(self.context, new_region, location);
         }
         // The old function goes; its values must not be looked up again.

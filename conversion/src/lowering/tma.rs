@@ -329,19 +329,6 @@ fn message_coordinates<'c, 'a>(
         .collect())
 }
 
-/// `pointer` moved `bytes` bytes (itself when 0).
-fn byte_offset<'c, 'a>(
-    emit: &Emitter<'c, 'a>,
-    pointer: Value<'c, 'a>,
-    bytes: i64,
-) -> Value<'c, 'a> {
-    if bytes == 0 {
-        pointer
-    } else {
-        emit.gep(pointer, emit.i32(bytes), emit.int_type(8))
-    }
-}
-
 /// `elect.sync`: true in one lane of the warp.
 fn elect<'c, 'a>(emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
     emit.value("nvvm.elect.sync", &[], emit.int_type(1), &[])
@@ -443,7 +430,7 @@ pub fn copy_global_to_local<'c, 'a>(
     for (index, message) in messages.iter().enumerate() {
         let mut operands = vec![
             tma_pred(lw, emit, pred, index, messages.len()),
-            byte_offset(emit, destination, message.byte_offset),
+            emit.byte_offset(destination, message.byte_offset),
             desc,
         ];
         operands.extend(message_coordinates(emit, &coords, message)?);
@@ -526,7 +513,7 @@ fn bulk_to_global<'c, 'a>(
     for (index, message) in messages.iter().enumerate() {
         let mut operands = vec![tma_pred(lw, emit, None, index, messages.len()), desc];
         operands.extend(message_coordinates(emit, &coords, message)?);
-        operands.push(byte_offset(emit, pointer, message.byte_offset));
+        operands.push(emit.byte_offset(pointer, message.byte_offset));
         emit.void_asm(&asm, &constraints, &operands);
     }
     emit.op("nvvm.cp.async.bulk.commit.group", &[], &[], &[]);

@@ -37,6 +37,10 @@ pub fn is_bf16(ty: Type) -> bool {
     unsafe { mlir_sys::mlirTypeIsABF16(ty.to_raw()) }
 }
 
+pub fn is_f16(ty: Type) -> bool {
+    unsafe { mlir_sys::mlirTypeIsAF16(ty.to_raw()) }
+}
+
 /// Bits of one value of LLVM type `ty`: an integer's or a float's width,
 /// 64 for pointers.
 pub fn bit_width(ty: Type) -> u32 {
