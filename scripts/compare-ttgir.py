@@ -4,7 +4,7 @@ needed) and, from Triton's own TTIR, with this project's `ttc`, and compares
 the two TTGIRs after normalising SSA names and dropping locations. Prints one
 line per kernel (`same`, `differs`, or our located refusal) and the totals.
 
-    scripts/compare-ttgir.py [--ttc target/release/ttc] [--show N] [--no-loops] [--only TEXT]
+    scripts/compare-ttgir.py [--ttc target/release/ttc] [--arch 90] [--show N] [--no-loops] [--only TEXT]
 
 Needs `triton==3.6.0` in the running Python. The kernels: a loop-free dot
 (fp16, bf16, fp32 as tf32 and ieee, fp8 e4m3/e5m2, int8) at several tile
@@ -198,6 +198,8 @@ def printed(ttc_dir, text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ttc", default="target/release/ttc")
+    ap.add_argument("--arch", type=int, default=90,
+                    help="compute capability to compile for (80, 86, 89, 90); PTX is assembled for it")
     ap.add_argument("--show", type=int, default=0, help="print the first N differences")
     ap.add_argument("--no-loops", action="store_true", help="only the loop-free kernels")
     ap.add_argument("--only", default="", help="only the kernels whose name contains this")
@@ -236,7 +238,7 @@ def main():
             attrs = {(i,): [["tt.divisibility", 16]] for i, a in enumerate(sig) if sig[a].startswith("*")}
             try:
                 compiled = triton.compile(ASTSource(kernel, sig, consts, attrs=attrs),
-                                          target=GPUTarget("cuda", 90, 32), options=options)
+                                          target=GPUTarget("cuda", args.arch, 32), options=options)
             except Exception as e:  # Triton itself rejects the configuration
                 counts["triton failed"] += 1
                 print(f"{name}: triton failed ({str(e).splitlines()[0][:80]})")
@@ -244,7 +246,7 @@ def main():
             ttir = os.path.join(tmp, "k.ttir")
             with open(ttir, "w") as f:
                 f.write(compiled.asm["ttir"])
-            flags = ["--num-warps", str(options["num_warps"])]
+            flags = ["--arch", f"sm_{args.arch}", "--num-warps", str(options["num_warps"])]
             if "num_stages" in options:
                 flags += ["--num-stages", str(options["num_stages"])]
             ours = subprocess.run([args.ttc, ttir, "--emit", "ttgir", "--no-cache", *flags,
@@ -259,7 +261,7 @@ def main():
                 mine = normalise(printed(tools, f.read()))
             theirs = normalise(printed(tools, compiled.asm["ttgir"]))
             if args.ptx:
-                status = to_ptx(args.ttc, ptxas, ttir, flags, tmp)
+                status = to_ptx(args.ttc, ptxas, ttir, flags, tmp, args.arch)
                 lowered[status.split(":")[0]] += 1
                 name = f"{name} [{status}]"
             if mine == theirs:
@@ -279,9 +281,9 @@ def main():
     return 1 if counts["differs"] or lowered["ptxas failed"] else 0
 
 
-def to_ptx(ttc, ptxas, ttir, flags, tmp):
-    """Our PTX of `ttir`, assembled for sm_90a: `ptx ok`, `llir refused: why`
-    or `ptxas failed: why`."""
+def to_ptx(ttc, ptxas, ttir, flags, tmp, arch):
+    """Our PTX of `ttir`, assembled for sm_`arch` (sm_90a for 90): `ptx ok`,
+    `llir refused: why` or `ptxas failed: why`."""
     ptx = os.path.join(tmp, "k.ptx")
     ours = subprocess.run([ttc, ttir, "--emit", "ptx", "--no-cache", *flags, "-o", ptx],
                           capture_output=True, text=True)
@@ -289,7 +291,7 @@ def to_ptx(ttc, ptxas, ttir, flags, tmp):
         errors = [l for l in ours.stderr.splitlines() if "error:" in l]
         why = next((l for l in errors if "support" in l), errors[-1] if errors else ours.stderr.strip())
         return f"llir refused: {why.split('error:', 1)[-1].strip()[:100]}"
-    asm = subprocess.run([ptxas, "-arch=sm_90a", ptx, "-o", os.path.join(tmp, "k.cubin")],
+    asm = subprocess.run([ptxas, f"-arch=sm_{arch}{'a' if arch == 90 else ''}", ptx, "-o", os.path.join(tmp, "k.cubin")],
                          capture_output=True, text=True)
     if asm.returncode != 0:
         return f"ptxas failed: {asm.stderr.strip().splitlines()[0][:100]}"

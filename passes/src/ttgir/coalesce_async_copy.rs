@@ -8,7 +8,8 @@
 //! global accesses are split and no longer coalesce; the copy then reads
 //! its pointers (and mask and `other`) through a `ttg.convert_layout` to
 //! Triton's default blocked layout with that many elements per thread
-//! along the contiguous dimension. Run through the greedy driver, as
+//! along the contiguous dimension, and the copy loses its `contiguity`
+//! hint as in Triton (which builds it anew). Run through the greedy driver, as
 //! Triton's pass is (which also folds and drops dead ops). Copies into
 //! other shared encodings are left alone, as in Triton.
 
@@ -153,6 +154,9 @@ fn clip_size_per_thread<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBas
     for (index, value) in converted {
         ir::set_operand(copy, index, value);
     }
+    // Triton rebuilds the copy without the pipeliner's `contiguity`: the
+    // lowering then takes the width from the converted pointers alone.
+    ir::remove_attribute(copy, "contiguity");
     rewriter.finalize_op_modification(op);
     true
 }

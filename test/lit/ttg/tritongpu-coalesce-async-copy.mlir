@@ -64,3 +64,24 @@ tt.func @vec4(%input: tensor<64x64x!tt.ptr<f16>, #blocked>, %view: !ttg.memdesc<
   tt.return
 }
 }
+
+// -----
+
+// A clipped copy loses the pipeliner's contiguity hint, as in Triton (which
+// builds the copy anew); an untouched one keeps it.
+// CHECK-LABEL: @drops_contiguity
+// CHECK: %[[P:.*]] = ttg.convert_layout %arg0
+// CHECK: ttg.async_copy_global_to_local %[[P]], %arg1 :
+// CHECK: ttg.async_copy_global_to_local %arg2, %arg3 {contiguity = 4 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 8, order = [1, 0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+tt.func @drops_contiguity(%input: tensor<32x64x!tt.ptr<i8>, #blocked>, %view: !ttg.memdesc<32x64xi8, #shared, #smem, mutable>, %input1: tensor<64x64x!tt.ptr<f16>, #blocked1>, %view1: !ttg.memdesc<64x64xf16, #shared1, #smem, mutable>) {
+  %token = ttg.async_copy_global_to_local %input, %view {contiguity = 16 : i32} : tensor<32x64x!tt.ptr<i8>, #blocked> -> <32x64xi8, #shared, #smem, mutable>
+  %token1 = ttg.async_copy_global_to_local %input1, %view1 {contiguity = 4 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked1> -> <64x64xf16, #shared1, #smem, mutable>
+  tt.return
+}
+}
