@@ -354,16 +354,21 @@ def test_scaled_dot_compiles(hook):
 
 
 @triton.jit
-def bf16_to_e5m2_kernel(src, dst):
-    offsets = tl.arange(0, 128)
-    tl.store(dst + offsets, tl.load(src + offsets).to(tl.float8e5))
+def warp_specialized_dot_kernel(a_desc, b_desc, c_ptr, K):
+    offsets = tl.arange(0, 64)
+    acc = tl.zeros((64, 64), tl.float32)
+    for k in tl.range(0, K, 64, warp_specialize=True):
+        acc = tl.dot(a_desc.load([0, k]), b_desc.load([k, 0]), acc)
+    tl.store(c_ptr + offsets[:, None] * 64 + offsets[None, :], acc)
 
 
 def compile_refused():
-    """A kernel this project refuses: bf16 to e5m2 below sm_89, which
-    Triton emulates."""
-    return triton.compile(ASTSource(bf16_to_e5m2_kernel, {"src": "*bf16", "dst": "*fp8e5"}, {}),
-                          target=GPUTarget("cuda", 80, 32))
+    """A kernel this project refuses: Hopper warp specialization of a dot
+    loop, which Triton does."""
+    desc = "tensordesc<fp16[64, 64]>"
+    return triton.compile(ASTSource(warp_specialized_dot_kernel, {"a_desc": desc, "b_desc": desc, "c_ptr": "*fp32",
+                                                                   "K": "i32"}, {}),
+                          target=GPUTarget("cuda", 90, 32))
 
 
 def test_strict_mode_raises_the_refusal(hook):
@@ -371,7 +376,7 @@ def test_strict_mode_raises_the_refusal(hook):
     triton_rs.enable("strict")
     with pytest.raises(triton_rs.CompileError) as info:
         compile_refused()
-    assert "not supported yet" in str(info.value)
+    assert "does not support" in str(info.value) and "yet" in str(info.value)
     assert "test_hook.py:" in str(info.value)
 
 
@@ -382,7 +387,7 @@ def test_fallback_mode_hands_the_kernel_to_triton(hook, caplog):
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
     counts = triton_rs.stats()
     assert counts["fallbacks"] == 1 and counts["compiled"] == 0
-    assert counts["fallback_kernels"][0][0] == "bf16_to_e5m2_kernel"
+    assert counts["fallback_kernels"][0][0] == "warp_specialized_dot_kernel"
     assert any("compiled by Triton instead" in record.message for record in caplog.records)
 
 
@@ -475,4 +480,22 @@ def test_e5m2_conversions_compile_for_sm80(hook):
     kernel = triton.compile(source, target=GPUTarget("cuda", 80, 32))
     ptx = kernel.asm["ptx"]
     assert ".target sm_80" in ptx and "e5m2x2" not in ptx
+    assert "cvt.rz.f16.f32" in ptx and kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def bf16_e5m2_round_trip_kernel(x_ptr, y_ptr):
+    offsets = tl.arange(0, 128)
+    x = tl.load(x_ptr + offsets)
+    tl.store(y_ptr + offsets, x.to(tl.float8e5).to(tl.bfloat16))
+
+
+def test_bf16_e5m2_conversions_compile_for_sm80(hook):
+    # bf16 goes through f32 both ways (exact widening, then the f32 path),
+    # where Triton has bf16 integer code of its own.
+    triton_rs.enable("strict")
+    source = ASTSource(bf16_e5m2_round_trip_kernel, {"x_ptr": "*bf16", "y_ptr": "*bf16"}, {})
+    kernel = triton.compile(source, target=GPUTarget("cuda", 80, 32))
+    ptx = kernel.asm["ptx"]
+    assert ".target sm_80" in ptx and "e5m2x2" not in ptx and "bf16.f16" not in ptx
     assert "cvt.rz.f16.f32" in ptx and kernel.asm["cubin"][:4] == b"\x7fELF"

@@ -676,15 +676,20 @@ fn high_byte<'c, 'a>(emit: &Emitter<'c, 'a>, bits: Value<'c, 'a>) -> Value<'c, '
     emit.value("llvm.trunc", &[high], emit.int_type(8), &[])
 }
 
-/// `tt.fp_to_fp` between e5m2 and f16 or f32 below sm_89, where there
-/// are no fp8 conversions, with Triton's integer arithmetic there: e5m2 is
-/// f16's high byte, so it widens exactly; f32 narrows to f16 toward zero
-/// first, and f16 rounds to its high byte by adding half of its low byte's
-/// range after clearing the lowest bit (ties away from zero; values past
-/// e5m2's largest carry into infinity and NaNs with a large payload wrap,
-/// as in Triton). Element by element: Triton's packed add can also carry
-/// from an element holding a negative NaN into its neighbour. `None` for
-/// other pairs.
+/// `tt.fp_to_fp` between e5m2 and f16, bf16 or f32 below sm_89, where
+/// there are no fp8 conversions, with Triton's integer arithmetic there:
+/// e5m2 is f16's high byte, so it widens exactly (to bf16 through f32,
+/// also exact); f32 narrows to f16 toward zero first, and f16 rounds to its
+/// high byte by adding half of its low byte's range after clearing the
+/// lowest bit (ties away from zero; values past e5m2's largest carry into
+/// infinity and NaNs with a large payload wrap, as in Triton). Element by
+/// element: Triton's packed add can also carry from an element holding a
+/// negative NaN into its neighbour. `None` for other pairs.
+///
+/// bf16 goes through f32, exactly, and on as f32 does. Triton's own bf16
+/// arithmetic differs outside e5m2's range: it flushes magnitudes below
+/// 2^-15 to zero, keeps infinities and NaNs finite, and from 2^16 on
+/// carries into the sign bit; here those follow f32's rules.
 fn e5m2_in_software<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     src: Type<'c>,
@@ -694,6 +699,7 @@ fn e5m2_in_software<'c, 'a>(
 ) -> Option<Value<'c, 'a>> {
     let i16t = emit.int_type(16);
     let f16 = Type::parse(emit.context, "f16").expect("f16");
+    let f32 = Type::parse(emit.context, "f32").expect("f32");
     let cast = |name: &str, v: Value<'c, 'a>, to: Type<'c>| emit.value(name, &[v], to, &[]);
     if fp8_name(src) == Some("e5m2") {
         let wide = cast("llvm.zext", x, i16t);
@@ -703,6 +709,8 @@ fn e5m2_in_software<'c, 'a>(
             Some(half)
         } else if types::is_f32(dst) {
             Some(cast("llvm.fpext", half, ty))
+        } else if types::is_bf16(dst) {
+            Some(cast("llvm.fptrunc", cast("llvm.fpext", half, f32), ty))
         } else {
             None
         };
@@ -710,6 +718,11 @@ fn e5m2_in_software<'c, 'a>(
     if fp8_name(dst) != Some("e5m2") {
         return None;
     }
+    let (src, x) = if types::is_bf16(src) {
+        (f32, cast("llvm.fpext", x, f32))
+    } else {
+        (src, x)
+    };
     let bits = f16_bits_toward_zero(emit, src, x)?;
     let even = emit.value("llvm.and", &[bits, emit.int(i16t, 0xfffe)], i16t, &[]);
     let rounded = emit.value("llvm.add", &[even, emit.int(i16t, 0x80)], i16t, &[]);
