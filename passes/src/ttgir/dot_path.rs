@@ -14,7 +14,7 @@
 //!
 //! | flag | Triton changes the IR when the module has |
 //! |---|---|
-//! | `nvgpu-warp-specialization` | an `scf.for` marked `tt.warp_specialize` |
+//! | `nvgpu-warp-specialization` | an `scf.for` marked `tt.warp_specialize` in a function with a `ttng.warp_group_dot` |
 //! | `triton-nvidia-optimize-tmem-layouts` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
 //! | `triton-nvidia-interleave-tmem` | tensor-memory ops (`ttng.tmem_*`; Blackwell, none on sm_90) |
 
@@ -68,14 +68,32 @@ fn attr_is_true(op: OperationRef, attr: &str) -> bool {
 
 // ---------------------------------------------------------------- triggers
 
+/// Triton's pass partitions a function only around its wgmma dots (their
+/// operands' loads become the producer's), and only where one of its loops
+/// is marked: a marked loop in a function without `ttng.warp_group_dot`
+/// (any loop before sm_90) is left as it is.
 fn warp_specialization(module: OperationRef) -> PassResult {
-    refuse(
-        "nvgpu-warp-specialization",
-        first(module, |op| {
+    let mut found = None;
+    module.walk(melior::ir::operation::WalkOrder::PreOrder, |nested| {
+        // As in `first`: the op lives as long as `module`.
+        let func = unsafe { OperationRef::from_raw(nested.to_raw()) };
+        if !ir::is_op(func, "tt.func") {
+            return melior::ir::operation::WalkResult::Advance;
+        }
+        let marked = first(func, |op| {
             (ir::is_op(op, "scf.for") && attr_is_true(op, "tt.warp_specialize"))
-                .then(|| "loops marked 'tt.warp_specialize'".into())
-        }),
-    )
+                .then(|| "loops marked 'tt.warp_specialize' around a warp-group dot".into())
+        });
+        let has_wgmma = first(func, |op| {
+            ir::is_op(op, "ttng.warp_group_dot").then(String::new)
+        });
+        if let (Some(marked), Some(_)) = (marked, has_wgmma) {
+            found = Some(marked);
+            return melior::ir::operation::WalkResult::Interrupt;
+        }
+        melior::ir::operation::WalkResult::Skip
+    });
+    refuse("nvgpu-warp-specialization", found)
 }
 
 fn has_op_with_prefix(module: OperationRef, flag: &str, prefix: &str, what: &str) -> PassResult {
