@@ -1,13 +1,38 @@
 """Fixtures that Triton's test_core.py expects from its own conftest (device,
 fresh_knobs, fresh_triton_cache, with_allocator), and a reporter that appends
 each case's outcome to $TT_RESULTS as JSON lines while the run goes on, so a
-run cut short by a time limit still leaves what it finished."""
+run cut short by a time limit still leaves what it finished.
+
+TT_TARGET_ARCH (for example 80) makes the run stand for an older GPU: every
+kernel is compiled for that architecture (Triton's target and the
+capability the tests see through torch both say so), and only ptxas
+assembles the PTX for the GPU that is there, which runs PTX of an older
+target unchanged. Both compilers see the same emulated target."""
 
 import json
 import os
 import tempfile
 
 import pytest
+
+
+def _emulate_target(arch):
+    import torch
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.backends.nvidia.compiler import CUDABackend
+
+    driver = triton.runtime.driver.active
+    real = driver.get_current_target()
+    driver.get_current_target = lambda: GPUTarget(real.backend, arch, real.warp_size)
+    torch.cuda.get_device_capability = lambda *args, **kwargs: divmod(arch, 10)
+    make_cubin = CUDABackend.make_cubin
+    CUDABackend.make_cubin = lambda self, src, metadata, opt, capability: make_cubin(
+        self, src, metadata, opt, real.arch)
+
+
+if os.environ.get("TT_TARGET_ARCH"):
+    _emulate_target(int(os.environ["TT_TARGET_ARCH"]))
 
 
 def pytest_addoption(parser):

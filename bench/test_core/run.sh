@@ -7,7 +7,8 @@
 # .device/tests/test_core.py with print_helper.py beside it.
 # Another of Triton's test files runs the same way: TT_TEST_FILE names it
 # (results in $OUT/NAME.MODE.jsonl) and TT_TEST_DIR the folder it is in
-# with its helpers (default .device/tests).
+# with its helpers (default .device/tests). TT_TARGET_ARCH=80 compiles
+# for that older architecture on the GPU there (see conftest.py).
 set -uo pipefail
 MODE=${1:?usage: run.sh triton|ours [pytest args]}; shift
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
