@@ -5,6 +5,7 @@
 #   2. compile the nine non-dot corpus .ttir and the two matmuls' with ttc (warps/stages
 #      from result.json);
 #   3. tt-run check, add_print's device output against corpus stdout.log, op_check.py;
+#      with ttc, the same kernels again as clusters of two CTAs;
 #   4. triton_side.py: Triton's kernel times and bench .ttir, Triton's compile times and,
 #      interleaved with them, ours in one process (ttc --repeat, as Triton's are taken: the
 #      stages Triton times, and the whole call; median, cache off);
@@ -69,6 +70,19 @@ fi
 echo "== tt-run check"
 "$TT_RUN" check "$W/ours" "$CORPUS" > "$LOG/check.log" 2>&1 || fail "tt-run check"
 grep '^CHECK' "$LOG/check.log"
+if [ "$MODE" = ttc ]; then
+  # The same kernels as clusters of two CTAs (num_ctas=2): tt-run launches
+  # them as Triton's launcher does; every result must stay the same.
+  echo "== tt-run check, clusters of two CTAs"
+  mkdir -p "$W/cluster"
+  for n in $NINE $DOTS; do
+    read -r nw ns < <(opts "$CORPUS/$n/result.json")
+    "$TTC" "$CORPUS/$n/$n.ttir" --arch sm_90 --num-warps "$nw" --num-stages "$ns" --num-ctas 2 \
+      -o "$W/cluster/$n.ptx" 2>>"$LOG/ttc.log" || fail "ttc --num-ctas 2 $n"
+  done
+  "$TT_RUN" check "$W/cluster" "$CORPUS" > "$LOG/cluster.log" 2>&1 || fail "tt-run check (clusters)"
+  grep '^CHECK' "$LOG/cluster.log" | sed 's/^CHECK /CHECK cluster /'
+fi
 # gen.py's one() ran add_print twice, so the corpus log has every line twice.
 grep 'device_print' "$LOG/check.log" | sed p | sort > "$W/print.ours"
 grep 'device_print' "$CORPUS/add_print/stdout.log" | sort > "$W/print.triton"

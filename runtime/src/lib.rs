@@ -307,10 +307,13 @@ impl Device {
             kernel: metadata.name.clone(),
             error: error.to_string(),
         };
-        if metadata.num_ctas != 1 {
+        if !(1..=MAX_PORTABLE_CLUSTER).contains(&metadata.num_ctas) {
             return Err(RuntimeError::Unsupported {
                 kernel: metadata.name.clone(),
-                what: format!("a cluster of {} CTAs", metadata.num_ctas),
+                what: format!(
+                    "a cluster of {} CTAs (1 to {MAX_PORTABLE_CLUSTER} launch everywhere)",
+                    metadata.num_ctas
+                ),
             });
         }
         let module = self.context.load_module(image).map_err(load_error)?;
@@ -433,7 +436,10 @@ impl Device {
                 kernel: metadata.name.clone(),
             });
         }
-        let ctas = grid.0 as usize * grid.1 as usize * grid.2 as usize;
+        // A cluster kernel runs `num_ctas` CTAs per program along x, and
+        // each has its own scratch, as Triton's launcher gives them.
+        let clusters = metadata.num_ctas;
+        let ctas = grid.0 as usize * grid.1 as usize * grid.2 as usize * clusters as usize;
         let global_scratch = self.scratch(metadata.global_scratch_size, ctas)?;
         let profile_scratch = self.scratch(metadata.profile_scratch_size, ctas)?;
         let scratch_address = |s: &Option<Buffer>| s.as_ref().map_or(0, Buffer::address);
@@ -450,14 +456,26 @@ impl Device {
             // above; the two scratch pointers complete it) and live until
             // the call returns, which copies them.
             unsafe {
-                result::launch_kernel(
-                    kernel.function.cu_function(),
-                    grid,
-                    (threads, 1, 1),
-                    metadata.shared,
-                    self.stream.cu_stream(),
-                    &mut pointers,
-                )
+                if clusters == 1 {
+                    result::launch_kernel(
+                        kernel.function.cu_function(),
+                        grid,
+                        (threads, 1, 1),
+                        metadata.shared,
+                        self.stream.cu_stream(),
+                        &mut pointers,
+                    )
+                } else {
+                    launch_clusters(
+                        kernel.function.cu_function(),
+                        grid,
+                        clusters,
+                        threads,
+                        metadata.shared,
+                        self.stream.cu_stream(),
+                        &mut pointers,
+                    )
+                }
             }
         });
         // The scratch buffers are freed in stream order, after the kernel.
@@ -493,6 +511,50 @@ impl Device {
         event.record(&self.stream)?;
         Ok(Event(event))
     }
+}
+
+/// The most CTAs a cluster may have without the kernel opting in to
+/// non-portable sizes.
+const MAX_PORTABLE_CLUSTER: u32 = 8;
+
+/// Launches `grid` programs of `clusters` CTAs each (a cluster per program,
+/// its CTAs side by side along x), as Triton's launcher does for
+/// `num_ctas > 1`.
+///
+/// # Safety
+/// `params` must match the kernel's signature and `stream` belong to the
+/// current context.
+unsafe fn launch_clusters(
+    function: sys::CUfunction,
+    grid: (u32, u32, u32),
+    clusters: u32,
+    threads: u32,
+    shared: u32,
+    stream: sys::CUstream,
+    params: &mut [*mut c_void],
+) -> Result<(), DriverError> {
+    let mut value: sys::CUlaunchAttributeValue = std::mem::zeroed();
+    value.clusterDim.x = clusters;
+    value.clusterDim.y = 1;
+    value.clusterDim.z = 1;
+    let mut attribute = sys::CUlaunchAttribute {
+        id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+        pad: [0; 4],
+        value,
+    };
+    let config = sys::CUlaunchConfig {
+        gridDimX: grid.0 * clusters,
+        gridDimY: grid.1,
+        gridDimZ: grid.2,
+        blockDimX: threads,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: shared,
+        hStream: stream,
+        attrs: &mut attribute,
+        numAttrs: 1,
+    };
+    sys::cuLaunchKernelEx(&config, function, params.as_mut_ptr(), std::ptr::null_mut()).result()
 }
 
 #[cfg(test)]
@@ -655,5 +717,60 @@ DONE:
             err.to_string().starts_with("cannot load kernel absent"),
             "{err}"
         );
+    }
+
+    /// A cluster kernel with Triton's signature (one output pointer, then
+    /// the two scratch pointers): the first CTA of each two-CTA cluster
+    /// writes, at its cluster's index, how many CTAs run along x.
+    const CLUSTER_PTX: &str = r#"
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry clusters(.param .u64 out, .param .u64 scratch, .param .u64 profile)
+.reqnctapercluster 2, 1, 1
+{
+    .reg .pred %p;
+    .reg .b32 %r<5>;
+    .reg .b64 %rd<6>;
+    mov.u32 %r1, %cluster_ctarank;
+    setp.ne.u32 %p, %r1, 0;
+    @%p ret;
+    mov.u32 %r2, %clusterid.x;
+    mov.u32 %r3, %nctaid.x;
+    ld.param.u64 %rd1, [out];
+    mul.wide.u32 %rd2, %r2, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    ret;
+}
+"#;
+
+    #[test]
+    fn launches_clusters_of_ctas() {
+        let Some(device) = gpu() else { return };
+        if device.compute_capability().unwrap().0 < 9 {
+            eprintln!("skipped: clusters need sm_90");
+            return;
+        }
+        // Scratch memory makes the launch allocate a slot per CTA.
+        let mut metadata = KernelMetadata::from_json(
+            r#"{"name": "clusters", "target": "cuda:90", "ptx_version": 80, "num_warps": 2,
+                "num_ctas": 2, "threads_per_warp": 32, "shared": 0,
+                "global_scratch_size": 16, "global_scratch_align": 1,
+                "profile_scratch_size": 0, "profile_scratch_align": 1,
+                "args": [{"type": "*i32"}]}"#,
+        )
+        .unwrap();
+        let kernel = device.load_ptx(CLUSTER_PTX, metadata.clone()).unwrap();
+        let out = device.alloc_zeros(Scalar::I32, 4).unwrap();
+        device
+            .launch(&kernel, (4, 1, 1), &[Arg::Buffer(&out)])
+            .unwrap();
+        device.synchronize().unwrap();
+        // Four programs of two CTAs: eight CTAs along x, one write each.
+        assert_eq!(device.download::<i32>(&out).unwrap(), vec![8; 4]);
+        metadata.num_ctas = 9;
+        let err = device.load_ptx(CLUSTER_PTX, metadata).err().unwrap();
+        assert!(matches!(err, RuntimeError::Unsupported { .. }), "{err}");
     }
 }
