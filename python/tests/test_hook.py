@@ -483,3 +483,14 @@ def test_e5m2_conversions_compile_for_sm80(hook, dtype):
     ptx = kernel.asm["ptx"]
     assert ".target sm_80" in ptx and "e5m2x2" not in ptx and "bf16.f16" not in ptx
     assert "cvt.rz.f16.f32" in ptx and kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
+def test_e5m2_to_bf16_assembles_for_sm89(hook):
+    # sm_89 has the fp8 conversions but not sm_90's bf16 arithmetic
+    # (`mul.bf16x2`): e5m2 widens to bf16 through f16 and f32 there.
+    triton_rs.enable("strict")
+    source = ASTSource(e5m2_round_trip_kernel, {"x_ptr": "*bf16", "y_ptr": "*bf16"}, {})
+    kernel = triton.compile(source, target=GPUTarget("cuda", 89, 32))
+    ptx = kernel.asm["ptx"]
+    assert "cvt.rn.f16x2.e5m2x2" in ptx and "bf16x2" not in ptx
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"

@@ -731,9 +731,9 @@ fn e5m2_in_software<'c, 'a>(
 
 /// `tt.fp_to_fp` to or from fp8 on a thread's registers two at a time, as
 /// Triton lowers it from sm_89 on: each `cvt` takes or gives an fp8 pair
-/// packed in 16 bits, e5m2 to bf16 goes four at a time through f16's bit
-/// pattern (see [`e5m2_to_bf16`]), other pairs to bf16 through f16 with
-/// `cvt.rn.bf16.f16` from sm_90 (through f32 before). `None` where
+/// packed in 16 bits; to bf16, from sm_90, e5m2 goes four at a time
+/// through f16's bit pattern (see [`e5m2_to_bf16`]) and e4m3 pairs through
+/// f16 with `cvt.rn.bf16.f16`, both through f16 and f32 before. `None` where
 /// neither side is fp8, the target lacks the conversions or the pair is
 /// not one of these; the per-element path then converts or refuses.
 fn fp8_in_pairs<'c, 'a>(
@@ -755,7 +755,12 @@ fn fp8_in_pairs<'c, 'a>(
     let mut values = Vec::with_capacity(xs.len());
     if let Some(name) = fp8_name(src) {
         let bits = types::float_bits(ty);
-        if name == "e5m2" && types::is_bf16(ty) && xs.len().is_multiple_of(4) {
+        // `mul.bf16x2` needs sm_90; sm_89 goes through f16 and f32 below.
+        if name == "e5m2"
+            && types::is_bf16(ty)
+            && xs.len().is_multiple_of(4)
+            && lw.options.compute_capability >= 90
+        {
             for quad in xs.chunks(4) {
                 values.extend(e5m2_to_bf16(emit, quad, ty));
             }
