@@ -332,6 +332,41 @@ def test_noinline_function_with_shared_memory(hook):
     torch.testing.assert_close(out, torch.stack([x.sum(), y.sum()]))
 
 
+@triton.jit
+def gather_bool_kernel(x_ptr, idx_ptr, out_ptr):
+    offsets = tl.arange(0, 128)
+    mask = tl.load(x_ptr + offsets) > 0
+    tl.store(out_ptr + offsets, tl.gather(mask, tl.load(idx_ptr + offsets), 0).to(tl.int32))
+
+
+@triton.jit
+def gather_pointer_kernel(x_ptr, idx_ptr, out_ptr):
+    offsets = tl.arange(0, 128)
+    pointers = tl.gather(x_ptr + offsets, tl.load(idx_ptr + offsets), 0)
+    tl.store(out_ptr + offsets, tl.load(pointers).to(tl.int32))
+
+
+@pytest.mark.parametrize("kernel", [gather_bool_kernel, gather_pointer_kernel])
+def test_gathers_of_booleans_and_pointers(hook, kernel):
+    # Booleans go through the scratch as bytes, pointers as 64-bit integers
+    # (Triton compiles the first and stops on the second).
+    triton_rs.enable("strict")
+    signature = {"x_ptr": "*fp32", "idx_ptr": "*i32", "out_ptr": "*i32"}
+    compiled = compile_with(kernel, dict(signature=signature, constexprs={}))
+    assert compiled.metadata.triton_rs == triton_rs.__version__
+    assert compiled.metadata.shared == 128 * (1 if kernel is gather_bool_kernel else 8)
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no GPU: compiled only")
+    x = torch.randn(128, device="cuda")
+    index = torch.randint(0, 128, (128, ), device="cuda", dtype=torch.int32)
+    out = torch.zeros(128, device="cuda", dtype=torch.int32)
+    kernel[(1, )](x, index, out)
+    gathered = x[index.long()]
+    expected = (gathered > 0) if kernel is gather_bool_kernel else gathered
+    torch.testing.assert_close(out, expected.to(torch.int32))
+
+
 def test_clusters_for_kernels_without_tensors(hook):
     # num_ctas=4: a program is a cluster of four CTAs, whose first runs the
     # kernel.

@@ -4,7 +4,9 @@
 //! coordinates are its own with the gather axis replaced by its index.
 //! This is Triton's general path; Triton shuffles within warps instead when
 //! the layouts keep each gather column in one warp, which this lowering
-//! does not do yet (it costs the scratch, `numel(src)` elements).
+//! does not do yet (it costs the scratch, `numel(src)` elements). Booleans
+//! travel as bytes and pointers as 64-bit integers (Triton's own lowering
+//! stops on pointers).
 
 use melior::ir::{operation::OperationRef, Value, ValueLike};
 use tt_dialect::ir as ttir;
@@ -44,9 +46,6 @@ pub fn lower<'c, 'a>(
         .first()
         .map(|v| v.r#type())
         .ok_or("an empty source")?;
-    if types::is_llvm_pointer(element) || types::bit_width(element) == 1 {
-        return Err("gathers of pointers or booleans are not supported yet".into());
-    }
     let bits = types::memory_bits(element);
     let memory = emit.int_type(bits);
     let base = lw.shared_at(emit, offset);
