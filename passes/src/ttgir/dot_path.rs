@@ -93,7 +93,18 @@ fn warp_specialization(module: OperationRef) -> PassResult {
         }
         melior::ir::operation::WalkResult::Skip
     });
-    refuse("nvgpu-warp-specialization", found)
+    // The hint is only a hint: the loop compiles, software-pipelined,
+    // without it.
+    match found {
+        None => Ok(()),
+        Some((op, what)) => Err(fail(
+            op,
+            &format!(
+                "'nvgpu-warp-specialization' does not support {what} yet (without \
+                 `warp_specialize=True` on its `tl.range` the loop compiles, software-pipelined)"
+            ),
+        )),
+    }
 }
 
 fn has_op_with_prefix(module: OperationRef, flag: &str, prefix: &str, what: &str) -> PassResult {

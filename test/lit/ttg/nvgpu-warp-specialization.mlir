@@ -39,7 +39,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %a = arith.constant dense<1.000000e+00> : tensor<64x32xf16, #blocked>
     %b = arith.constant dense<2.000000e+00> : tensor<32x64xf16, #blocked>
     %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
-    // expected-error @+1 {{'nvgpu-warp-specialization' does not support loops marked 'tt.warp_specialize' around a warp-group dot yet}}
+    // expected-error @+1 {{'nvgpu-warp-specialization' does not support loops marked 'tt.warp_specialize' around a warp-group dot yet (without `warp_specialize=True` on its `tl.range` the loop compiles, software-pipelined)}}
     %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
       %sa = ttg.local_alloc %a : (tensor<64x32xf16, #blocked>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
       %sb = ttg.local_alloc %b : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
