@@ -439,6 +439,12 @@ impl Device {
         // A cluster kernel runs `num_ctas` CTAs per program along x, and
         // each has its own scratch, as Triton's launcher gives them.
         let clusters = metadata.num_ctas;
+        if grid.0.checked_mul(clusters).is_none() {
+            return Err(RuntimeError::Unsupported {
+                kernel: metadata.name.clone(),
+                what: format!("a grid of {} programs of {clusters} CTAs along x", grid.0),
+            });
+        }
         let ctas = grid.0 as usize * grid.1 as usize * grid.2 as usize * clusters as usize;
         let global_scratch = self.scratch(metadata.global_scratch_size, ctas)?;
         let profile_scratch = self.scratch(metadata.profile_scratch_size, ctas)?;

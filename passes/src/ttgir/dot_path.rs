@@ -75,7 +75,8 @@ fn attr_is_true(op: OperationRef, attr: &str) -> bool {
 fn warp_specialization(module: OperationRef) -> PassResult {
     let mut found = None;
     module.walk(melior::ir::operation::WalkOrder::PreOrder, |nested| {
-        // As in `first`: the op lives as long as `module`.
+        // SAFETY: the walk hands out references scoped to the callback;
+        // the op itself lives as long as `module`, which outlives the walk.
         let func = unsafe { OperationRef::from_raw(nested.to_raw()) };
         if !ir::is_op(func, "tt.func") {
             return melior::ir::operation::WalkResult::Advance;
