@@ -3,8 +3,9 @@
 //! lowers it. Operands narrower than 32 bits go in vectors of up to 32 bits
 //! (at most `packed_element` elements each), one asm operand per vector;
 //! results likewise come back as one register (or vector) per 32 bits,
-//! several results or registers in a struct. The asm has side effects
-//! unless the op is `pure`.
+//! several results or registers in a struct. A thread's last group is
+//! padded with undefined values where its elements do not fill it. The
+//! asm has side effects unless the op is `pure`.
 
 use melior::ir::{
     attribute::BoolAttribute,
@@ -56,11 +57,22 @@ pub fn lower<'c, 'a>(
     if inputs.iter().any(|v| v.len() != count) {
         return Err("the operands hold different numbers of elements per thread".into());
     }
-    if !count.is_multiple_of(pack) {
-        return Err(format!(
-            "a thread holds {count} elements, not a multiple of packed_element = {pack}"
-        ));
-    }
+    // A thread holding fewer elements than a whole number of packs runs
+    // the last pack on undefined padding, whose results are dropped, as in
+    // Triton.
+    let padded = count.div_ceil(pack) * pack;
+    let inputs: Vec<Vec<Value<'c, 'a>>> = inputs
+        .into_iter()
+        .zip(&operands)
+        .map(|(mut values, operand)| {
+            if padded > count {
+                let llvm = convert_type(emit.context, element_type(operand.r#type()));
+                let undef = emit.value("llvm.mlir.undef", &[], llvm, &[]);
+                values.resize(padded, undef);
+            }
+            values
+        })
+        .collect();
 
     // Each result's register type and how many elements one register holds.
     let mut registers: Vec<(Type<'c>, usize)> = Vec::new();
@@ -83,8 +95,8 @@ pub fn lower<'c, 'a>(
     let register_types: Vec<Type<'c>> = registers.iter().map(|(t, _)| *t).collect();
     let returned = packed_type(emit.context, &register_types);
 
-    let mut outputs: Vec<Vec<Value<'c, 'a>>> = vec![Vec::with_capacity(count); results.len()];
-    for start in (0..count).step_by(pack) {
+    let mut outputs: Vec<Vec<Value<'c, 'a>>> = vec![Vec::with_capacity(padded); results.len()];
+    for start in (0..padded).step_by(pack) {
         let mut packed = Vec::new();
         for (i, values) in inputs.iter().enumerate() {
             let element = element_type(operands[i].r#type());
@@ -113,7 +125,8 @@ pub fn lower<'c, 'a>(
             }
         }
     }
-    for (r, values) in results.iter().zip(outputs) {
+    for (r, mut values) in results.iter().zip(outputs) {
+        values.truncate(count);
         lw.set(*r, values);
     }
     Ok(())

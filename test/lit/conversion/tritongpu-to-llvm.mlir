@@ -532,6 +532,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
+// Two i8 elements a thread, packed_element = 4: the asm runs once on the two
+// elements and two undefined ones, and only the first two results are kept
+// (Triton's padding).
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @inline_asm_padded
+// CHECK: %[[U:.*]] = llvm.mlir.undef : i8
+// CHECK-COUNT-2: llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
+// CHECK: llvm.insertelement %[[U]], %{{.*}}[%{{.*}} : i32] : vector<4xi8>
+// CHECK: %[[V:.*]] = llvm.insertelement %[[U]], %{{.*}}[%{{.*}} : i32] : vector<4xi8>
+// CHECK-NEXT: %[[P:.*]] = llvm.inline_asm asm_dialect = att "shl.b32 $0, $1, 3;", "=r,r" %[[V]] : (vector<4xi8>) -> vector<4xi8>
+// CHECK-NOT: llvm.inline_asm asm_dialect = att "shl.b32
+// CHECK: llvm.return
+  tt.func public @inline_asm_padded(%p: !tt.ptr<i8>) {
+    %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<i8> -> tensor<64x!tt.ptr<i8>, #blocked>
+    %pp = tt.addptr %ps, %range : tensor<64x!tt.ptr<i8>, #blocked>, tensor<64xi32, #blocked>
+    %x = tt.load %pp : tensor<64x!tt.ptr<i8>, #blocked>
+    %y = tt.elementwise_inline_asm "shl.b32 $0, $1, 3;" {constraints = "=r,r", packed_element = 4 : i32, pure = true} %x : tensor<64xi8, #blocked> -> tensor<64xi8, #blocked>
+    tt.store %pp, %y : tensor<64x!tt.ptr<i8>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
 // tt.histogram through its scratch: the counters cleared (predicated where
 // the bins do not fill the threads), a barrier, one red.shared.add per
 // element where it lies in [0, bins) and its mask is set (two per thread
