@@ -46,6 +46,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: atom.global.gpu.acq_rel.min.u32
   // CHECK: atom.global.gpu.acq_rel.exch.b32
   // CHECK: "mov.u32 $0, 0x0;\0A\09@$4 atom.global.acq_rel.gpu.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b"
+  // An exchange of floats moves their bits (Triton's b32 / b64).
+  // CHECK: "mov.u32 $0, 0x0;\0A\09@$3 atom.global.gpu.acq_rel.exch.b32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
   tt.func public @scalar_kinds(%p: !tt.ptr<i32>, %q: !tt.ptr<i64>, %f: !tt.ptr<f32>, %h: !tt.ptr<f16>, %v: i32, %w: i64, %x: f32, %y: f16, %m: i1) {
     %0 = tt.atomic_rmw and, relaxed, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
     %1 = tt.atomic_rmw or, acquire, cta, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
@@ -60,6 +62,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %10 = tt.atomic_rmw umin, acq_rel, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
     %11 = tt.atomic_rmw exch, acq_rel, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
     %12 = tt.atomic_cas acq_rel, gpu, %p, %v, %v : (!tt.ptr<i32>, i32, i32) -> i32
+    %13 = tt.atomic_rmw exch, acq_rel, gpu, %f, %x, %m : (!tt.ptr<f32>, f32, i1) -> f32
     tt.return
   }
 
