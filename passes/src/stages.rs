@@ -128,9 +128,10 @@ fn make_ttgir_passes(options: &PassOptions) -> Result<Vec<String>, String> {
         "tritongpu-accelerate-matmul".into(),
         "tritongpu-remove-layout-conversions".into(),
     ];
-    if cc >= 80 {
-        p.push("tritongpu-optimize-dot-operands{hoist-layout-conversion=true}".into());
-    }
+    p.push(format!(
+        "tritongpu-optimize-dot-operands{{hoist-layout-conversion={}}}",
+        cc >= 80
+    ));
     p.push("triton-nvidia-optimize-descriptor-encoding".into());
     p.push("triton-loop-aware-cse".into());
     if cc / 10 == 8 || cc / 10 == 9 {
@@ -159,9 +160,10 @@ fn make_ttgir_passes(options: &PassOptions) -> Result<Vec<String>, String> {
         ]
         .map(String::from),
     );
-    if cc >= 80 {
-        p.push("tritongpu-optimize-dot-operands{hoist-layout-conversion=true}".into());
-    }
+    p.push(format!(
+        "tritongpu-optimize-dot-operands{{hoist-layout-conversion={}}}",
+        cc >= 80
+    ));
     p.extend(
         [
             "tritongpu-coalesce-async-copy",
@@ -223,7 +225,9 @@ mod tests {
         assert!(hopper.contains("triton-nvidia-tma-lowering"));
         assert!(hopper.ends_with("triton-nvidia-mma-lowering,sccp,cse,canonicalize"));
         let turing = passes("target=cuda:75").unwrap().join(",");
-        assert!(!turing.contains("pipeline") && !turing.contains("optimize-dot-operands"));
+        assert!(!turing.contains("pipeline"));
+        assert!(turing.contains("tritongpu-optimize-dot-operands{hoist-layout-conversion=false}"));
+        assert!(hopper.contains("tritongpu-optimize-dot-operands{hoist-layout-conversion=true}"));
         assert!(passes("target=cuda:100").unwrap_err().contains("Blackwell"));
         assert!(passes("num-warps=3").unwrap_err().contains("power of two"));
     }
