@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Compiles a sweep of small Triton kernels with Triton 3.6 and through this
+project's package (strict mode), for several targets, and prints every
+kernel that one compiler builds (to a cubin: Triton's ptxas runs for the
+target) and the other does not, with the error. No GPU needed.
+
+    scripts/compile-sweep.py [--arch 80 89 90] [--only casts|unary|2d]
+
+The kernels: `x.to(dtype)` between every pair of 14 types with each
+rounding mode (casts); 46 elementwise, math, reduction, scan, sort and
+atomic ops on 9 types at three sizes and warp counts (unary); 19 2-D ops
+(reductions along either axis, scans, sort, transposes, join/split,
+interleave, reshape, gathers, dots, an associative scan) on 8 types at four
+shapes (2d). Needs `triton==3.6.0` and the triton_rs package in the running
+Python. Exits non-zero if this project fails a kernel that Triton compiles.
+"""
+
+import argparse
+import itertools
+import sys
+
+import triton
+import triton.language as tl
+import triton_rs
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+
+@triton.jit
+def cast_kernel(x_ptr, y_ptr, DST: tl.constexpr, ROUND: tl.constexpr):
+    offs = tl.arange(0, 256)
+    x = tl.load(x_ptr + offs)
+    if ROUND == "none":
+        y = x.to(DST)
+    else:
+        y = x.to(DST, fp_downcast_rounding=ROUND)
+    tl.store(y_ptr + offs, y)
+
+
+@triton.jit
+def unary_kernel(x_ptr, y_ptr, OP: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    if OP == "exp": y = tl.exp(x)
+    elif OP == "exp2": y = tl.exp2(x)
+    elif OP == "log": y = tl.log(x)
+    elif OP == "log2": y = tl.log2(x)
+    elif OP == "sqrt": y = tl.sqrt(x)
+    elif OP == "sqrt_rn": y = tl.sqrt_rn(x)
+    elif OP == "rsqrt": y = tl.rsqrt(x)
+    elif OP == "sin": y = tl.sin(x)
+    elif OP == "cos": y = tl.cos(x)
+    elif OP == "abs": y = tl.abs(x)
+    elif OP == "floor": y = tl.floor(x)
+    elif OP == "ceil": y = tl.ceil(x)
+    elif OP == "erf": y = tl.erf(x)
+    elif OP == "neg": y = -x
+    elif OP == "sigmoid": y = tl.sigmoid(x)
+    elif OP == "softmax": y = tl.softmax(x)
+    elif OP == "cumsum": y = tl.cumsum(x, 0)
+    elif OP == "cumprod": y = tl.cumprod(x, 0)
+    elif OP == "sort": y = tl.sort(x)
+    elif OP == "flip": y = tl.flip(x)
+    elif OP == "sum": y = tl.sum(x, 0) + tl.zeros_like(x)
+    elif OP == "max": y = tl.max(x, 0) + tl.zeros_like(x)
+    elif OP == "argmax": y = (tl.argmax(x, 0) + tl.zeros_like(x).to(tl.int32)).to(x.dtype)
+    elif OP == "xor_sum": y = tl.xor_sum(x, 0) + tl.zeros_like(x)
+    elif OP == "add": y = x + x
+    elif OP == "mul": y = x * x
+    elif OP == "div": y = x / (x + 1)
+    elif OP == "fdiv": y = tl.fdiv(x, x + 1)
+    elif OP == "div_rn": y = tl.div_rn(x, x + 1)
+    elif OP == "mod": y = x % (x + 1)
+    elif OP == "floordiv": y = x // (x + 1)
+    elif OP == "max2": y = tl.maximum(x, x + 1)
+    elif OP == "min2": y = tl.minimum(x, x + 1, propagate_nan=tl.PropagateNan.ALL)
+    elif OP == "clamp": y = tl.clamp(x, x - 1, x + 1)
+    elif OP == "fma": y = tl.fma(x, x, x)
+    elif OP == "umulhi": y = tl.umulhi(x, x)
+    elif OP == "shl": y = x << 1
+    elif OP == "shr": y = x >> 1
+    elif OP == "and": y = x & (x + 1)
+    elif OP == "where": y = tl.where(x > 0, x, -x)
+    elif OP == "atomic_add": y = tl.atomic_add(x_ptr + offs, x)
+    elif OP == "atomic_max": y = tl.atomic_max(x_ptr + offs, x)
+    elif OP == "atomic_xchg": y = tl.atomic_xchg(x_ptr + offs, x)
+    elif OP == "atomic_cas": y = tl.atomic_cas(x_ptr + offs, x, x + 1)
+    elif OP == "reshape": y = tl.reshape(tl.trans(tl.reshape(x, (N // 4, 4))), (N,))
+    elif OP == "histogram": y = tl.histogram(x.to(tl.int32), N).to(x.dtype)
+    else: y = x
+    tl.store(y_ptr + offs, y)
+
+
+@triton.jit
+def two_d_kernel(x_ptr, y_ptr, OP: tl.constexpr, M: tl.constexpr, N: tl.constexpr, ACC: tl.constexpr):
+    rm = tl.arange(0, M)[:, None]
+    rn = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rm * N + rn)
+    if OP == "sum0": y = tl.sum(x, 0)[None, :] + tl.zeros_like(x)
+    elif OP == "sum1": y = tl.sum(x, 1)[:, None] + tl.zeros_like(x)
+    elif OP == "max1": y = tl.max(x, 1)[:, None] + tl.zeros_like(x)
+    elif OP == "argmin0": y = (tl.argmin(x, 0)[None, :] + tl.zeros_like(x).to(tl.int32)).to(x.dtype)
+    elif OP == "cumsum0": y = tl.cumsum(x, 0)
+    elif OP == "cumsum1": y = tl.cumsum(x, 1, reverse=True)
+    elif OP == "sort1": y = tl.sort(x, 1)
+    elif OP == "trans": y = tl.trans(tl.trans(x) + 1)
+    elif OP == "permute": y = tl.permute(tl.permute(x, (1, 0)) * 2, (1, 0))
+    elif OP == "join": y = tl.sum(tl.join(x, x), 2)
+    elif OP == "split":
+        a, b = tl.split(tl.reshape(x, (M, N // 2, 2)))
+        y = tl.reshape(tl.join(b, a), (M, N))
+    elif OP == "interleave": y = x + tl.sum(tl.interleave(x, x), 1)[:, None]
+    elif OP == "reshape": y = tl.reshape(tl.reshape(x, (N, M)) + 1, (M, N))
+    elif OP == "gather1": y = tl.gather(x, (rn + rm) % N + tl.zeros_like(x).to(tl.int32), 1)
+    elif OP == "gather0": y = tl.gather(x, (rm * 3) % M + tl.zeros_like(x).to(tl.int32), 0)
+    elif OP == "dot": y = tl.dot(x, tl.trans(x)).to(x.dtype)
+    elif OP == "dot_acc": y = tl.dot(x, x, tl.zeros((M, N), ACC)).to(x.dtype)
+    elif OP == "where": y = tl.where(rm > rn, x, tl.sum(x, 0)[None, :])
+    elif OP == "assoc": y = tl.associative_scan(x, 1, _combine)
+    else: y = x
+    tl.store(y_ptr + rm * N + rn, y)
+
+
+@triton.jit
+def _combine(a, b):
+    return a + b
+
+
+CAST_TYPES = {"i8": tl.int8, "i16": tl.int16, "i32": tl.int32, "i64": tl.int64, "u8": tl.uint8, "u32": tl.uint32,
+              "fp16": tl.float16, "bf16": tl.bfloat16, "fp32": tl.float32, "fp64": tl.float64,
+              "fp8e5": tl.float8e5, "fp8e4nv": tl.float8e4nv, "fp8e4b15": tl.float8e4b15, "i1": tl.int1}
+UNARY_TYPES = ["fp16", "bf16", "fp32", "fp64", "i8", "i16", "i32", "i64", "u32"]
+UNARY_OPS = ['exp', 'exp2', 'log', 'log2', 'sqrt', 'sqrt_rn', 'rsqrt', 'sin', 'cos', 'abs', 'floor', 'ceil', 'erf', 'neg', 'sigmoid', 'softmax', 'cumsum', 'cumprod', 'sort', 'flip', 'sum', 'max', 'argmax', 'xor_sum', 'add', 'mul', 'div', 'fdiv', 'div_rn', 'mod', 'floordiv', 'max2', 'min2', 'clamp', 'fma', 'umulhi', 'shl', 'shr', 'and', 'where', 'atomic_add', 'atomic_max', 'atomic_xchg', 'atomic_cas', 'reshape', 'histogram']
+TWO_D_TYPES = ["fp16", "bf16", "fp32", "i8", "i32", "i64", "fp8e5", "fp8e4nv"]
+TWO_D_OPS = ['sum0', 'sum1', 'max1', 'argmin0', 'cumsum0', 'cumsum1', 'sort1', 'trans', 'permute', 'join', 'split', 'interleave', 'reshape', 'gather1', 'gather0', 'dot', 'dot_acc', 'where', 'assoc']
+
+
+def cases(arch, only):
+    """(name, kernel, signature, constants, options) of the sweep."""
+    if only in ("", "casts"):
+        for (s, d) in itertools.product(CAST_TYPES, CAST_TYPES):
+            for rnd in ["none", "rtne", "rtz"]:
+                if rnd != "none" and not (d.startswith("fp") or d == "bf16"):
+                    continue
+                yield (f"cast {s} -> {d} {rnd}", cast_kernel, {"x_ptr": "*" + s, "y_ptr": "*" + d},
+                       {"DST": CAST_TYPES[d], "ROUND": rnd}, {})
+    if only in ("", "unary"):
+        for (n, warps), op, dt in itertools.product([(128, 4), (64, 1), (2048, 8)], UNARY_OPS, UNARY_TYPES):
+            yield (f"{op} {dt} {n} w{warps}", unary_kernel, {"x_ptr": "*" + dt, "y_ptr": "*" + dt},
+                   {"OP": op, "N": n}, {"num_warps": warps})
+    if only in ("", "2d"):
+        for ((m, n), warps), op, dt in itertools.product([((16, 16), 1), ((64, 64), 4), ((32, 128), 8),
+                                                          ((128, 32), 4)], TWO_D_OPS, TWO_D_TYPES):
+            if op.startswith("dot") and m != n:
+                continue
+            acc = tl.int32 if dt.startswith("i") else tl.float32
+            yield (f"{op} {dt} {m}x{n} w{warps}", two_d_kernel, {"x_ptr": "*" + dt, "y_ptr": "*" + dt},
+                   {"OP": op, "M": m, "N": n, "ACC": acc}, {"num_warps": warps})
+
+
+def compile_with(mode, kernel, signature, constants, options, arch):
+    """'ok', or the last line of the compiler's error."""
+    if mode == "ours":
+        triton_rs.enable("strict")
+    else:
+        triton_rs.disable()
+    signature = dict(signature)
+    signature.update({c: "constexpr" for c in constants})
+    try:
+        triton.compile(ASTSource(kernel, signature, constants), target=GPUTarget("cuda", arch, 32), options=options)
+        return "ok"
+    except Exception as e:  # either compiler's refusal or failure
+        return (str(e).strip().splitlines() or ["?"])[-1][:200]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--arch", type=int, nargs="+", default=[80, 89, 90])
+    ap.add_argument("--only", choices=["casts", "unary", "2d"], default="")
+    args = ap.parse_args()
+    total = ours_only = triton_only = neither = 0
+    for arch in args.arch:
+        for name, kernel, signature, constants, options in cases(arch, args.only):
+            theirs = compile_with("triton", kernel, signature, constants, options, arch)
+            ours = compile_with("ours", kernel, signature, constants, options, arch)
+            total += 1
+            neither += theirs != "ok" and ours != "ok"
+            if theirs == "ok" and ours != "ok":
+                triton_only += 1
+                print(f"sm_{arch} {name}: only Triton compiles it; ours: {ours}", flush=True)
+            elif ours == "ok" and theirs != "ok":
+                ours_only += 1
+                print(f"sm_{arch} {name}: only this project compiles it; Triton: {theirs[:100]}", flush=True)
+    print(f"kernels: {total}, only Triton: {triton_only}, only this project: {ours_only}, "
+          f"neither (Triton's frontend or both refuse): {neither}")
+    triton_rs.disable()
+    return 1 if triton_only else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
