@@ -1,0 +1,38 @@
+"""Every small kernel of `scripts/compile-sweep.py` that Triton 3.6 compiles
+for an older target compiles here too (to a cubin: Triton's ptxas checks the
+PTX for that target): the casts for sm_80 and sm_89, where fp8 conversions
+are emulated or lack sm_90's bf16 arithmetic, and the elementwise ops for
+sm_80. No GPU needed."""
+
+import importlib.util
+import pathlib
+
+import pytest
+
+triton = pytest.importorskip("triton")
+
+
+def _sweep():
+    path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compile-sweep.py"
+    spec = importlib.util.spec_from_file_location("compile_sweep", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SWEEP = _sweep()
+
+
+@pytest.mark.parametrize("arch,only", [(80, "casts"), (89, "casts"), (80, "unary")])
+def test_what_triton_compiles_compiles_here(arch, only):
+    failed = []
+    for name, kernel, signature, constants, options in SWEEP.cases(arch, only):
+        if only == "unary" and not name.endswith(" 128 w4"):
+            continue
+        if SWEEP.compile_with("triton", kernel, signature, constants, options, arch) != "ok":
+            continue
+        ours = SWEEP.compile_with("ours", kernel, signature, constants, options, arch)
+        if ours != "ok":
+            failed.append(f"{name}: {ours}")
+    SWEEP.triton_rs.disable()
+    assert not failed, "\n".join(failed)
