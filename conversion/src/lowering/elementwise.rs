@@ -557,11 +557,6 @@ fn fp_to_fp<'c, 'a>(
         // it, as Triton does: the two grids nest, and values beyond
         // e5m2's range truncate to its largest finite one, infinities
         // and NaN stay what they are.
-        let (src, x) = if types::is_bf16(src) {
-            (f32, cast("llvm.fpext", x, f32))
-        } else {
-            (src, x)
-        };
         let half = f16_bits_toward_zero(emit, src, x).ok_or_else(unsupported)?;
         return Ok(high_byte(emit, half));
     }
@@ -579,12 +574,7 @@ fn fp_to_fp<'c, 'a>(
             i32t,
         );
         let half = emit.bitcast(cast("llvm.trunc", halves, i16t), f16);
-        return Ok(match types::float_bits(dst) {
-            Some(16) if !types::is_bf16(dst) => half,
-            Some(32) => cast("llvm.fpext", half, f32),
-            Some(16) => cast("llvm.fptrunc", cast("llvm.fpext", half, f32), ty),
-            _ => return Err(unsupported()),
-        });
+        return from_f16(emit, half, ty).ok_or_else(unsupported);
     }
     if let Some(name) = fp8_name(dst) {
         if rtz {
@@ -654,7 +644,8 @@ fn toward_zero_bits<'c, 'a>(
 }
 
 /// The bits of an f16 holding `x`: an f16 as it is, an f32 rounded
-/// toward zero; `None` for other types.
+/// toward zero, a bf16 widened to f32 (exactly) and then rounded; `None`
+/// for other types.
 fn f16_bits_toward_zero<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     src: Type<'c>,
@@ -664,6 +655,31 @@ fn f16_bits_toward_zero<'c, 'a>(
         Some(emit.bitcast(x, emit.int_type(16)))
     } else if types::is_f32(src) {
         Some(toward_zero_bits(emit, x, "f16"))
+    } else if types::is_bf16(src) {
+        let f32 = Type::parse(emit.context, "f32").expect("f32");
+        let wide = emit.value("llvm.fpext", &[x], f32, &[]);
+        Some(toward_zero_bits(emit, wide, "f16"))
+    } else {
+        None
+    }
+}
+
+/// An f16 value `half` as `ty`: as it is, widened to f32, or to bf16
+/// through f32 (exactly: the values come from fp8); `None` for other
+/// types.
+fn from_f16<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    half: Value<'c, 'a>,
+    ty: Type<'c>,
+) -> Option<Value<'c, 'a>> {
+    let f32 = Type::parse(emit.context, "f32").expect("f32");
+    let fpext = |v| emit.value("llvm.fpext", &[v], f32, &[]);
+    if types::is_f16(ty) {
+        Some(half)
+    } else if types::is_f32(ty) {
+        Some(fpext(half))
+    } else if types::is_bf16(ty) {
+        Some(emit.value("llvm.fptrunc", &[fpext(half)], ty, &[]))
     } else {
         None
     }
@@ -699,30 +715,15 @@ fn e5m2_in_software<'c, 'a>(
 ) -> Option<Value<'c, 'a>> {
     let i16t = emit.int_type(16);
     let f16 = Type::parse(emit.context, "f16").expect("f16");
-    let f32 = Type::parse(emit.context, "f32").expect("f32");
     let cast = |name: &str, v: Value<'c, 'a>, to: Type<'c>| emit.value(name, &[v], to, &[]);
     if fp8_name(src) == Some("e5m2") {
         let wide = cast("llvm.zext", x, i16t);
         let shifted = emit.value("llvm.shl", &[wide, emit.int(i16t, 8)], i16t, &[]);
-        let half = emit.bitcast(shifted, f16);
-        return if types::is_f16(dst) {
-            Some(half)
-        } else if types::is_f32(dst) {
-            Some(cast("llvm.fpext", half, ty))
-        } else if types::is_bf16(dst) {
-            Some(cast("llvm.fptrunc", cast("llvm.fpext", half, f32), ty))
-        } else {
-            None
-        };
+        return from_f16(emit, emit.bitcast(shifted, f16), ty);
     }
     if fp8_name(dst) != Some("e5m2") {
         return None;
     }
-    let (src, x) = if types::is_bf16(src) {
-        (f32, cast("llvm.fpext", x, f32))
-    } else {
-        (src, x)
-    };
     let bits = f16_bits_toward_zero(emit, src, x)?;
     let even = emit.value("llvm.and", &[bits, emit.int(i16t, 0xfffe)], i16t, &[]);
     let rounded = emit.value("llvm.add", &[even, emit.int(i16t, 0x80)], i16t, &[]);
@@ -795,13 +796,10 @@ fn fp8_in_pairs<'c, 'a>(
                 f16x2,
             );
             for half in emit.elements_of(halves, 2, f16) {
-                values.push(match bits {
-                    Some(32) => cast("llvm.fpext", half, f32),
-                    _ if types::is_bf16(ty) => {
-                        cast("llvm.fptrunc", cast("llvm.fpext", half, f32), ty)
-                    }
-                    _ => half,
-                });
+                let Some(value) = from_f16(emit, half, ty) else {
+                    return Ok(None);
+                };
+                values.push(value);
             }
         }
         return Ok(Some(values));
