@@ -116,6 +116,11 @@ fn make_ttgir_passes(options: &PassOptions) -> Result<Vec<String>, String> {
     let ctas = count(options, "num-ctas", 1, false)?;
     let stages = count(options, "num-stages", 3, false)?;
     let threads = count(options, "threads-per-warp", 32, true)?;
+    // Twice, as in Triton, on every target; hoisting only from sm_80.
+    let optimize_dot_operands = format!(
+        "tritongpu-optimize-dot-operands{{hoist-layout-conversion={}}}",
+        cc >= 80
+    );
     let mut p: Vec<String> = vec![
         format!(
             "convert-triton-to-tritongpu{{target=cuda:{cc} num-warps={warps} threads-per-warp={threads} num-ctas={ctas}}}"
@@ -128,10 +133,7 @@ fn make_ttgir_passes(options: &PassOptions) -> Result<Vec<String>, String> {
         "tritongpu-accelerate-matmul".into(),
         "tritongpu-remove-layout-conversions".into(),
     ];
-    p.push(format!(
-        "tritongpu-optimize-dot-operands{{hoist-layout-conversion={}}}",
-        cc >= 80
-    ));
+    p.push(optimize_dot_operands.clone());
     p.push("triton-nvidia-optimize-descriptor-encoding".into());
     p.push("triton-loop-aware-cse".into());
     if cc / 10 == 8 || cc / 10 == 9 {
@@ -160,10 +162,7 @@ fn make_ttgir_passes(options: &PassOptions) -> Result<Vec<String>, String> {
         ]
         .map(String::from),
     );
-    p.push(format!(
-        "tritongpu-optimize-dot-operands{{hoist-layout-conversion={}}}",
-        cc >= 80
-    ));
+    p.push(optimize_dot_operands);
     p.extend(
         [
             "tritongpu-coalesce-async-copy",

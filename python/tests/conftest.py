@@ -1,6 +1,7 @@
 """Shared fixtures of the triton_rs tests: the repository, the corpus of
 Triton 3.6 kernels beside it, and Triton itself where it is installed."""
 
+import importlib.util
 import json
 import pathlib
 
@@ -13,6 +14,16 @@ TUTORIALS = REPO.parent / "shared" / "triton-3.6-tests" / "python" / "tutorials"
 # The corpus kernels without tt.dot, which this project compiles today.
 NON_DOT = ["vector_add", "add_print", "copy", "rgb2grey", "softmax", "swizzle", "layernorm_bwd",
            "max_reduce", "prod_reduce"]
+
+
+def load_script(file_name):
+    """One of the repository's `scripts/*.py`, imported as a module (the
+    tests compile the kernels those sweeps define)."""
+    path = REPO / "scripts" / file_name
+    spec = importlib.util.spec_from_file_location(path.stem.replace("-", "_"), path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def corpus_options(name):

@@ -4,23 +4,13 @@ PTX for that target): the casts for sm_80 and sm_89, where fp8 conversions
 are emulated or lack sm_90's bf16 arithmetic, and the elementwise ops for
 sm_80. No GPU needed."""
 
-import importlib.util
-import pathlib
-
 import pytest
 
 triton = pytest.importorskip("triton")
 
+from conftest import load_script  # noqa: E402
 
-def _sweep():
-    path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compile-sweep.py"
-    spec = importlib.util.spec_from_file_location("compile_sweep", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-SWEEP = _sweep()
+SWEEP = load_script("compile-sweep.py")
 
 
 @pytest.mark.parametrize("arch,only", [(80, "casts"), (89, "casts"), (80, "unary")])

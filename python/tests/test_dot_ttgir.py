@@ -6,28 +6,17 @@ this project compiles Triton's own TTIR to TTGIR in process; both TTGIRs are
 printed by this project's printer and compared with SSA names and locations
 set aside. `scripts/compare-ttgir.py` runs the wider sweep."""
 
-import importlib.util
-import pathlib
-
 import pytest
 
 triton = pytest.importorskip("triton")
 
 import triton_rs  # noqa: E402
+from conftest import load_script  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
 
-
-def _sweep():
-    """scripts/compare-ttgir.py, whose kernel this test compiles."""
-    path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compare-ttgir.py"
-    spec = importlib.util.spec_from_file_location("compare_ttgir", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-SWEEP = _sweep()
+# scripts/compare-ttgir.py, whose kernels this test compiles.
+SWEEP = load_script("compare-ttgir.py")
 dot_kernel = SWEEP.dot_kernel
 
 
