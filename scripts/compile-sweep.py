@@ -135,7 +135,7 @@ TWO_D_TYPES = ["fp16", "bf16", "fp32", "i8", "i32", "i64", "fp8e5", "fp8e4nv"]
 TWO_D_OPS = ['sum0', 'sum1', 'max1', 'argmin0', 'cumsum0', 'cumsum1', 'sort1', 'trans', 'permute', 'join', 'split', 'interleave', 'reshape', 'gather1', 'gather0', 'dot', 'dot_acc', 'where', 'assoc']
 
 
-def cases(arch, only):
+def cases(only):
     """(name, kernel, signature, constants, options) of the sweep."""
     if only in ("", "casts"):
         for (s, d) in itertools.product(CAST_TYPES, CAST_TYPES):
@@ -180,7 +180,7 @@ def main():
     args = ap.parse_args()
     total = ours_only = triton_only = neither = 0
     for arch in args.arch:
-        for name, kernel, signature, constants, options in cases(arch, args.only):
+        for name, kernel, signature, constants, options in cases(args.only):
             theirs = compile_with("triton", kernel, signature, constants, options, arch)
             ours = compile_with("ours", kernel, signature, constants, options, arch)
             total += 1
