@@ -50,10 +50,10 @@ if [ "$MODE" = ttc ]; then
   chmod +x "$W/ttc"; TTC="$W/ttc"
 fi
 
-# compile SRC.ttir WARPS STAGES OUTDIR NAME: OUTDIR/NAME.ptx + NAME.json
+# compile SRC.ttir WARPS STAGES OUTDIR NAME [TTC FLAGS...]: OUTDIR/NAME.ptx + NAME.json
 compile() {
-  "$TTC" "$1" --arch sm_90 --num-warps "$2" --num-stages "$3" -o "$4/$5.ptx" 2>>"$LOG/ttc.log" \
-    || fail "ttc $5 ($1)"
+  "$TTC" "$1" --arch sm_90 --num-warps "$2" --num-stages "$3" "${@:6}" -o "$4/$5.ptx" 2>>"$LOG/ttc.log" \
+    || fail "ttc $5 ($1)${6:+ ${*:6}}"
 }
 
 echo "== kernels for the checks ($MODE)"
@@ -77,8 +77,7 @@ if [ "$MODE" = ttc ]; then
   mkdir -p "$W/cluster"
   for n in $NINE $DOTS; do
     read -r nw ns < <(opts "$CORPUS/$n/result.json")
-    "$TTC" "$CORPUS/$n/$n.ttir" --arch sm_90 --num-warps "$nw" --num-stages "$ns" --num-ctas 2 \
-      -o "$W/cluster/$n.ptx" 2>>"$LOG/ttc.log" || fail "ttc --num-ctas 2 $n"
+    compile "$CORPUS/$n/$n.ttir" "$nw" "$ns" "$W/cluster" "$n" --num-ctas 2
   done
   "$TT_RUN" check "$W/cluster" "$CORPUS" > "$LOG/cluster.log" 2>&1 || fail "tt-run check (clusters)"
   grep '^CHECK' "$LOG/cluster.log" | sed 's/^CHECK /CHECK cluster /'
