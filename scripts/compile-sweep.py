@@ -4,18 +4,30 @@ project's package (strict mode), for several targets, and prints every
 kernel that one compiler builds (to a cubin: Triton's ptxas runs for the
 target) and the other does not, with the error. No GPU needed.
 
-    scripts/compile-sweep.py [--arch 80 89 90] [--only casts|unary|2d]
+    scripts/compile-sweep.py [--arch 80 89 90] [--only casts|unary|2d|dots|memory]
 
 The kernels: `x.to(dtype)` between every pair of 14 types with each
 rounding mode (casts); 46 elementwise, math, reduction, scan, sort and
 atomic ops on 9 types at three sizes and warp counts (unary); 19 2-D ops
 (reductions along either axis, scans, sort, transposes, join/split,
 interleave, reshape, gathers, dots, an associative scan) on 8 types at four
-shapes (2d). Needs `triton==3.6.0` and the triton_rs package in the running
+shapes (2d); a matmul loop with a masked K (fp16, bf16, tf32, tf32x3,
+fp32, int8, both fp8, an fp16 accumulator; seven tile shapes with their
+warps and stages; B transposed or not; three epilogues) (dots); 16 memory
+and control-flow patterns (`other`, cache modifiers, eviction policies,
+block pointers, atomics with a mask, semantics and scope, scalar
+loads, while and nested loops, `tl.range` stages, an early return,
+`device_assert`, `device_print`) on 4 types at three sizes (memory). Needs `triton==3.6.0` and the triton_rs package in the running
 Python. Exits non-zero if this project fails a kernel that Triton compiles.
+
+Give the targets in ascending order (the default): after compiling an fp8
+dot for sm_90, Triton 3.6 compiles the same kernel for sm_80 with sm_89's
+fp8 conversions in the same process, which its ptxas then rejects.
 """
 
 import argparse
+import contextlib
+import io
 import itertools
 import sys
 
@@ -126,12 +138,126 @@ def _combine(a, b):
     return a + b
 
 
+@triton.jit
+def dot_loop_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                    BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, TRANS_B: tl.constexpr,
+                    PRECISION: tl.constexpr, ACC: tl.constexpr, EPILOGUE: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    if TRANS_B:
+        b_ptrs = b_ptr + rn[None, :] * stride_bk + rk[:, None]
+    else:
+        b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), ACC)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK)
+        acc = tl.dot(a, b, acc, input_precision=PRECISION, out_dtype=ACC)
+        a_ptrs += BK
+        if TRANS_B:
+            b_ptrs += BK
+        else:
+            b_ptrs += BK * stride_bk
+    if EPILOGUE == "relu":
+        acc = tl.maximum(acc, 0)
+    elif EPILOGUE == "rowmax":
+        acc = acc - tl.max(acc, 1)[:, None]
+    c = acc.to(c_ptr.dtype.element_ty)
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], c, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def memory_kernel(x_ptr, y_ptr, n, OP: tl.constexpr, B: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * B + tl.arange(0, B)
+    mask = offs < n
+    if OP == "other":
+        y = tl.load(x_ptr + offs, mask=mask, other=1)
+        tl.store(y_ptr + offs, y, mask=mask)
+    elif OP == "cache_cg":
+        y = tl.load(x_ptr + offs, mask=mask, cache_modifier=".cg")
+        tl.store(y_ptr + offs, y, mask=mask, cache_modifier=".cs")
+    elif OP == "cache_cv":
+        y = tl.load(x_ptr + offs, mask=mask, cache_modifier=".cv", volatile=True)
+        tl.store(y_ptr + offs, y, mask=mask, cache_modifier=".wt")
+    elif OP == "evict":
+        y = tl.load(x_ptr + offs, mask=mask, eviction_policy="evict_last")
+        tl.store(y_ptr + offs, y, mask=mask, eviction_policy="evict_first")
+    elif OP == "block_ptr":
+        src = tl.make_block_ptr(x_ptr, (n, ), (1, ), (pid * B, ), (B, ), (0, ))
+        dst = tl.make_block_ptr(y_ptr, (n, ), (1, ), (pid * B, ), (B, ), (0, ))
+        y = tl.load(src, boundary_check=(0, ), padding_option="zero")
+        tl.store(dst, y + tl.load(tl.advance(src, (B, )), boundary_check=(0, ), padding_option="nan"),
+                 boundary_check=(0, ))
+    elif OP == "block_ptr_2d":
+        src = tl.make_block_ptr(x_ptr, (n, B), (B, 1), (pid * 16, 0), (16, B), (1, 0))
+        dst = tl.make_block_ptr(y_ptr, (n, B), (B, 1), (pid * 16, 0), (16, B), (1, 0))
+        tl.store(dst, tl.load(src, boundary_check=(0, 1)) * 2, boundary_check=(0, ))
+    elif OP == "atomic_masked":
+        y = tl.atomic_add(y_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask, sem="relaxed", scope="gpu")
+        tl.store(x_ptr + offs, y, mask=mask)
+    elif OP == "atomic_acq_rel":
+        y = tl.atomic_max(y_ptr + offs % 7, tl.load(x_ptr + offs, mask=mask), mask=mask, sem="acq_rel",
+                          scope="cta")
+        tl.store(x_ptr + offs, y, mask=mask)
+    elif OP == "atomic_scalar":
+        tl.atomic_add(y_ptr, tl.sum(tl.load(x_ptr + offs, mask=mask, other=0), 0), sem="release", scope="sys")
+    elif OP == "scalar":
+        v = tl.load(x_ptr + pid)
+        tl.store(y_ptr + pid, v * 2 if pid % 2 == 0 else v)
+    elif OP == "while":
+        i = 0
+        acc = tl.zeros((B, ), x_ptr.dtype.element_ty)
+        while i * B < n:
+            acc += tl.load(x_ptr + i * B + tl.arange(0, B), mask=i * B + tl.arange(0, B) < n, other=0)
+            i += 1
+        tl.store(y_ptr + tl.arange(0, B), acc)
+    elif OP == "range_stages":
+        acc = tl.zeros((B, ), x_ptr.dtype.element_ty)
+        for i in tl.range(0, n, B, num_stages=3):
+            acc += tl.load(x_ptr + i + tl.arange(0, B), mask=i + tl.arange(0, B) < n, other=0)
+        tl.store(y_ptr + tl.arange(0, B), acc)
+    elif OP == "nested":
+        acc = tl.zeros((B, ), x_ptr.dtype.element_ty)
+        for i in range(0, 4):
+            for j in tl.static_range(2):
+                acc += tl.load(x_ptr + (2 * i + j) * B + tl.arange(0, B))
+        tl.store(y_ptr + tl.arange(0, B), acc)
+    elif OP == "early_return":
+        if pid * B >= n:
+            return
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
+    elif OP == "assert":
+        x = tl.load(x_ptr + offs, mask=mask)
+        tl.device_assert(offs >= 0, "negative offset")
+        tl.store(y_ptr + offs, x, mask=mask)
+    elif OP == "print":
+        x = tl.load(x_ptr + offs, mask=mask)
+        tl.device_print("x", x)
+        tl.store(y_ptr + offs, x, mask=mask)
+
+
 CAST_TYPES = {"i8": tl.int8, "i16": tl.int16, "i32": tl.int32, "i64": tl.int64, "u8": tl.uint8, "u32": tl.uint32,
               "fp16": tl.float16, "bf16": tl.bfloat16, "fp32": tl.float32, "fp64": tl.float64,
               "fp8e5": tl.float8e5, "fp8e4nv": tl.float8e4nv, "fp8e4b15": tl.float8e4b15, "i1": tl.int1}
 UNARY_TYPES = ["fp16", "bf16", "fp32", "fp64", "i8", "i16", "i32", "i64", "u32"]
 UNARY_OPS = ['exp', 'exp2', 'log', 'log2', 'sqrt', 'sqrt_rn', 'rsqrt', 'sin', 'cos', 'abs', 'floor', 'ceil', 'erf', 'neg', 'sigmoid', 'softmax', 'cumsum', 'cumprod', 'sort', 'flip', 'sum', 'max', 'argmax', 'xor_sum', 'add', 'mul', 'div', 'fdiv', 'div_rn', 'mod', 'floordiv', 'max2', 'min2', 'clamp', 'fma', 'umulhi', 'shl', 'shr', 'and', 'where', 'atomic_add', 'atomic_max', 'atomic_xchg', 'atomic_cas', 'reshape', 'histogram']
 TWO_D_TYPES = ["fp16", "bf16", "fp32", "i8", "i32", "i64", "fp8e5", "fp8e4nv"]
+DOT_TYPES = {"fp16": ("fp16", tl.float32, "ieee"), "bf16": ("bf16", tl.float32, "ieee"),
+             "tf32": ("fp32", tl.float32, "tf32"), "tf32x3": ("fp32", tl.float32, "tf32x3"),
+             "fp32": ("fp32", tl.float32, "ieee"), "fp16acc16": ("fp16", tl.float16, "ieee"),
+             "i8": ("i8", tl.int32, "ieee"), "fp8e5": ("fp8e5", tl.float32, "ieee"),
+             "fp8e4nv": ("fp8e4nv", tl.float32, "ieee")}
+DOT_SHAPES = [(16, 16, 16, 1, 1), (32, 32, 32, 4, 2), (64, 64, 32, 4, 3), (128, 128, 64, 8, 3),
+              (64, 128, 64, 4, 4), (128, 64, 32, 4, 2), (32, 64, 64, 2, 1)]
+MEMORY_OPS = ["other", "cache_cg", "cache_cv", "evict", "block_ptr", "block_ptr_2d", "atomic_masked",
+              "atomic_acq_rel", "atomic_scalar", "scalar", "while", "range_stages", "nested", "early_return",
+              "assert", "print"]
+MEMORY_TYPES = ["fp16", "fp32", "i32", "i64"]
 TWO_D_OPS = ['sum0', 'sum1', 'max1', 'argmin0', 'cumsum0', 'cumsum1', 'sort1', 'trans', 'permute', 'join', 'split', 'interleave', 'reshape', 'gather1', 'gather0', 'dot', 'dot_acc', 'where', 'assoc']
 
 
@@ -157,6 +283,23 @@ def cases(only):
             yield (f"{op} {dt} {m}x{n} w{warps}", two_d_kernel, {"x_ptr": "*" + dt, "y_ptr": "*" + dt},
                    {"OP": op, "M": m, "N": n, "ACC": acc}, {"num_warps": warps})
 
+    if only in ("", "dots"):
+        for name, (bm, bn, bk, warps, stages), trans_b, epilogue in itertools.product(
+                DOT_TYPES, DOT_SHAPES, [False, True], ["none", "relu", "rowmax"]):
+            if epilogue != "none" and (trans_b or bm != 64):
+                continue
+            dt, acc, precision = DOT_TYPES[name]
+            out = "i32" if dt == "i8" else "fp16" if dt != "fp32" else "fp32"
+            yield (f"dot {name} {bm}x{bn}x{bk} w{warps} s{stages} {'tb ' if trans_b else ''}{epilogue}",
+                   dot_loop_kernel, {"a_ptr": "*" + dt, "b_ptr": "*" + dt, "c_ptr": "*" + out, "M": "i32", "N": "i32",
+                                     "K": "i32", "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32"},
+                   {"BM": bm, "BN": bn, "BK": bk, "TRANS_B": trans_b, "PRECISION": precision, "ACC": acc,
+                    "EPILOGUE": epilogue}, {"num_warps": warps, "num_stages": stages})
+    if only in ("", "memory"):
+        for op, dt, (b, warps) in itertools.product(MEMORY_OPS, MEMORY_TYPES, [(128, 4), (1024, 8), (32, 1)]):
+            yield (f"{op} {dt} {b} w{warps}", memory_kernel, {"x_ptr": "*" + dt, "y_ptr": "*" + dt, "n": "i32"},
+                   {"OP": op, "B": b}, {"num_warps": warps})
+
 
 def compile_with(mode, kernel, signature, constants, options, arch):
     """'ok', or the last line of the compiler's error."""
@@ -167,16 +310,22 @@ def compile_with(mode, kernel, signature, constants, options, arch):
     signature = dict(signature)
     signature.update({c: "constexpr" for c in constants})
     try:
-        triton.compile(ASTSource(kernel, signature, constants), target=GPUTarget("cuda", arch, 32), options=options)
+        # Triton prints a failing kernel's whole PTX before it raises.
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            triton.compile(ASTSource(kernel, signature, constants), target=GPUTarget("cuda", arch, 32),
+                           options=options)
         return "ok"
     except Exception as e:  # either compiler's refusal or failure
-        return (str(e).strip().splitlines() or ["?"])[-1][:200]
+        lines = [line for line in str(e).strip().splitlines() if line.strip()]
+        # ptxas's complaint rather than the repro command after it.
+        errors = [line for line in lines if "error" in line]
+        return ((errors or lines or ["?"])[-1])[:200]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arch", type=int, nargs="+", default=[80, 89, 90])
-    ap.add_argument("--only", choices=["casts", "unary", "2d"], default="")
+    ap.add_argument("--only", choices=["casts", "unary", "2d", "dots", "memory"], default="")
     args = ap.parse_args()
     total = ours_only = triton_only = neither = 0
     for arch in args.arch:

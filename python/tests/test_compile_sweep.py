@@ -1,8 +1,10 @@
 """Every small kernel of `scripts/compile-sweep.py` that Triton 3.6 compiles
 for an older target compiles here too (to a cubin: Triton's ptxas checks the
 PTX for that target): the casts for sm_80 and sm_89, where fp8 conversions
-are emulated or lack sm_90's bf16 arithmetic, and the elementwise ops for
-sm_80. No GPU needed."""
+are emulated or lack sm_90's bf16 arithmetic; the elementwise ops for sm_80;
+the memory and control-flow patterns for sm_80 and sm_90; and the matmul
+loops at two tile shapes for sm_80 (mma.sync, fp8 through f16) and sm_89
+(fp8 mma.sync). No GPU needed."""
 
 import pytest
 
@@ -13,11 +15,14 @@ from conftest import load_script  # noqa: E402
 SWEEP = load_script("compile-sweep.py")
 
 
-@pytest.mark.parametrize("arch,only", [(80, "casts"), (89, "casts"), (80, "unary")])
+@pytest.mark.parametrize("arch,only", [(80, "casts"), (89, "casts"), (80, "unary"), (80, "memory"),
+                                       (90, "memory"), (80, "dots"), (89, "dots")])
 def test_what_triton_compiles_compiles_here(arch, only):
     failed = []
     for name, kernel, signature, constants, options in SWEEP.cases(only):
         if only == "unary" and not name.endswith(" 128 w4"):
+            continue
+        if only == "dots" and not (" 32x32x32 " in name or " 64x64x32 " in name):
             continue
         if SWEEP.compile_with("triton", kernel, signature, constants, options, arch) != "ok":
             continue
