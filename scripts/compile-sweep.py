@@ -171,6 +171,62 @@ def dot_loop_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_c
 
 
 @triton.jit
+def dot_variant_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, num_tiles,
+                       MODE: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rk = tl.arange(0, BK)
+    if MODE == "persistent":
+        # A program per SM walks tiles; the tile loop and the K loop are one
+        # flattened nest.
+        tiles_n = tl.cdiv(N, BN)
+        for tile in tl.range(tl.program_id(0), num_tiles, tl.num_programs(0), flatten=True):
+            rm = (tile // tiles_n) * BM + tl.arange(0, BM)
+            rn = (tile % tiles_n) * BN + tl.arange(0, BN)
+            acc = tl.zeros((BM, BN), tl.float32)
+            for k in range(0, K, BK):
+                a = tl.load(a_ptr + rm[:, None] * stride_am + (k + rk)[None, :])
+                b = tl.load(b_ptr + (k + rk)[:, None] * stride_bk + rn[None, :])
+                acc = tl.dot(a, b, acc)
+            tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.float16))
+        return
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), tl.float32)
+    if MODE == "unroll2":
+        for k in tl.range(0, K, BK, loop_unroll_factor=2):
+            acc = tl.dot(tl.load(a_ptrs + k), tl.load(b_ptrs + k * stride_bk), acc)
+    elif MODE == "single_buffer":
+        for k in tl.range(0, K, BK, num_stages=3, disallow_acc_multi_buffer=True):
+            acc = tl.dot(tl.load(a_ptrs + k), tl.load(b_ptrs + k * stride_bk), acc)
+    elif MODE == "no_licm":
+        for k in tl.range(0, K, BK, disable_licm=True):
+            acc = tl.dot(tl.load(a_ptrs + k), tl.load(b_ptrs + k * stride_bk), acc)
+    elif MODE == "static":
+        for k in tl.static_range(0, 4 * BK, BK):
+            acc = tl.dot(tl.load(a_ptrs + k), tl.load(b_ptrs + k * stride_bk), acc)
+    elif MODE == "while":
+        k = 0
+        while k < K:
+            acc = tl.dot(tl.load(a_ptrs + k), tl.load(b_ptrs + k * stride_bk), acc)
+            k += BK
+    elif MODE == "two_dots":
+        for k in range(0, K, BK):
+            a = tl.load(a_ptrs + k)
+            p = tl.dot(a, tl.load(b_ptrs + k * stride_bk))
+            acc = tl.dot(p.to(tl.float16), tl.load(b_ptr + tl.arange(0, BN)[:, None] * BN + rn[None, :]), acc)
+    elif MODE == "scaled_acc":
+        for k in range(0, K, BK):
+            acc = acc * 0.5 + tl.dot(tl.load(a_ptrs + k), tl.load(b_ptrs + k * stride_bk))
+    elif MODE == "cond_store":
+        for k in range(0, K, BK):
+            acc = tl.dot(tl.load(a_ptrs + k), tl.load(b_ptrs + k * stride_bk), acc)
+            if k == BK:
+                tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.float16))
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.float16))
+
+
+@triton.jit
 def memory_kernel(x_ptr, y_ptr, n, OP: tl.constexpr, B: tl.constexpr):
     pid = tl.program_id(0)
     offs = pid * B + tl.arange(0, B)
@@ -254,6 +310,8 @@ DOT_TYPES = {"fp16": ("fp16", tl.float32, "ieee"), "bf16": ("bf16", tl.float32, 
              "fp8e4nv": ("fp8e4nv", tl.float32, "ieee")}
 DOT_SHAPES = [(16, 16, 16, 1, 1), (32, 32, 32, 4, 2), (64, 64, 32, 4, 3), (128, 128, 64, 8, 3),
               (64, 128, 64, 4, 4), (128, 64, 32, 4, 2), (32, 64, 64, 2, 1)]
+DOT_VARIANTS = ["persistent", "unroll2", "single_buffer", "no_licm", "static", "while", "two_dots", "scaled_acc",
+                "cond_store"]
 MEMORY_OPS = ["other", "cache_cg", "cache_cv", "evict", "block_ptr", "block_ptr_2d", "atomic_masked",
               "atomic_acq_rel", "atomic_scalar", "scalar", "while", "range_stages", "nested", "early_return",
               "assert", "print"]
@@ -295,6 +353,11 @@ def cases(only):
                                      "K": "i32", "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32"},
                    {"BM": bm, "BN": bn, "BK": bk, "TRANS_B": trans_b, "PRECISION": precision, "ACC": acc,
                     "EPILOGUE": epilogue}, {"num_warps": warps, "num_stages": stages})
+        for mode, (bm, bn, bk, warps, stages) in itertools.product(DOT_VARIANTS, DOT_SHAPES[1:5]):
+            yield (f"dot loop {mode} {bm}x{bn}x{bk} w{warps} s{stages}", dot_variant_kernel,
+                   {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+                    "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32", "num_tiles": "i32"},
+                   {"MODE": mode, "BM": bm, "BN": bn, "BK": bk}, {"num_warps": warps, "num_stages": stages})
     if only in ("", "memory"):
         for op, dt, (b, warps) in itertools.product(MEMORY_OPS, MEMORY_TYPES, [(128, 4), (1024, 8), (32, 1)]):
             yield (f"{op} {dt} {b} w{warps}", memory_kernel, {"x_ptr": "*" + dt, "y_ptr": "*" + dt, "n": "i32"},

@@ -1,0 +1,124 @@
+"""The dot-loop variants of `scripts/compile-sweep.py` (`dot_variant_kernel`:
+a persistent kernel whose tile and K loops are flattened, `tl.range` with
+`loop_unroll_factor=2`, `disallow_acc_multi_buffer`, `disable_licm`, a
+`tl.static_range` loop, a while loop, two chained dots, an accumulator
+scaled every step, a store inside the loop) run on the GPU at four tile
+shapes, compiled by Triton and by this project (triton_rs, strict mode;
+fresh @triton.jit objects and an empty cache for each), against each other
+and against torch in fp32.
+
+usage: python3 dot_variants_check.py [--only TEXT]
+
+Prints `VARIANT name PASS|FAIL|REFUSED|SKIP ours=ERR triton=ERR same=BOOL`
+per kernel (ERR: max |x - torch| / max |torch|; same: the two outputs are
+bit-identical) and a total; a kernel passes when our error is within twice
+Triton's (or 1e-3); SKIP where Triton itself rejects the kernel."""
+
+import argparse
+import importlib.util
+import pathlib
+import sys
+import tempfile
+
+import torch
+import triton
+import triton_rs
+
+SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compile-sweep.py"
+M = N = 256
+
+
+def sweep_module():
+    """compile-sweep.py loaded afresh: new @triton.jit objects."""
+    spec = importlib.util.spec_from_file_location(f"sweep{id(object())}", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def reference(mode, a, b, bm, bn, bk):
+    """What the kernel computes, in fp32 from the fp16 operands."""
+    af, bf = a.float(), b.float()
+    k = a.shape[1]
+    if mode == "two_dots":
+        flat = b.flatten()
+        rows = torch.arange(bn, device="cuda")[:, None] * bn
+        out = torch.empty(M, N, device="cuda")
+        for n0 in range(0, N, bn):
+            square = flat[rows + torch.arange(n0, n0 + bn, device="cuda")[None, :]].float()
+            acc = torch.zeros(M, bn, device="cuda")
+            for k0 in range(0, k, bk):
+                p = (af[:, k0:k0 + bk] @ bf[k0:k0 + bk, n0:n0 + bn]).half().float()
+                acc += p @ square
+            out[:, n0:n0 + bn] = acc
+        return out
+    if mode == "scaled_acc":
+        acc = torch.zeros(M, N, device="cuda")
+        for k0 in range(0, k, bk):
+            acc = acc * 0.5 + af[:, k0:k0 + bk] @ bf[k0:k0 + bk, :]
+        return acc
+    return af @ bf
+
+
+def run(mode, bm, bn, bk, warps, stages, a, b):
+    """One launch through a fresh copy of the kernel; the fp16 output."""
+    module = sweep_module()
+    c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    tiles = (M // bm) * (N // bn)
+    grid = (min(tiles, 8), ) if mode == "persistent" else (M // bm, N // bn)
+    module.dot_variant_kernel[grid](a, b, c, M, N, a.shape[1], a.stride(0), b.stride(0), c.stride(0), tiles,
+                                    MODE=mode, BM=bm, BN=bn, BK=bk, num_warps=warps, num_stages=stages)
+    torch.cuda.synchronize()
+    return c
+
+
+def error(x, ref):
+    return ((x.float() - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    shapes = sweep_module().DOT_SHAPES[1:5]
+    counts = {"PASS": 0, "FAIL": 0, "REFUSED": 0, "SKIP": 0}
+    for mode in sweep_module().DOT_VARIANTS:
+        for bm, bn, bk, warps, stages in shapes:
+            name = f"{mode} {bm}x{bn}x{bk} w{warps} s{stages}"
+            if args.only not in name:
+                continue
+            torch.manual_seed(0)
+            a = (torch.randn(M, 4 * bk, device="cuda") * 0.5).half()
+            b = (torch.randn(4 * bk, N, device="cuda") * 0.5).half()
+            ref = reference(mode, a, b, bm, bn, bk)
+            outputs = {}
+            for compiler in ("triton", "ours"):
+                with tempfile.TemporaryDirectory() as cache:
+                    triton.knobs.cache.dir = cache
+                    if compiler == "ours":
+                        triton_rs.enable("strict")
+                    else:
+                        triton_rs.disable()
+                    try:
+                        outputs[compiler] = run(mode, bm, bn, bk, warps, stages, a, b)
+                    except Exception as e:  # a refusal or a failure, reported below
+                        outputs[compiler] = e
+            triton_rs.disable()
+            theirs, ours = outputs["triton"], outputs["ours"]
+            if isinstance(theirs, Exception):
+                verdict, line = "SKIP", f"triton: {str(theirs).strip().splitlines()[-1][:120]}"
+            elif isinstance(ours, Exception):
+                verdict, line = "REFUSED", f"ours: {str(ours).strip().splitlines()[-1][:160]}"
+            else:
+                e_ours, e_theirs = error(ours, ref), error(theirs, ref)
+                same = torch.equal(ours, theirs)
+                verdict = "PASS" if e_ours <= max(2 * e_theirs, 1e-3) else "FAIL"
+                line = f"ours={e_ours:.2e} triton={e_theirs:.2e} same={same}"
+            counts[verdict] += 1
+            print(f"VARIANT {name} {verdict} {line}", flush=True)
+    print("VARIANTS " + " ".join(f"{k}={v}" for k, v in counts.items()))
+    return 1 if counts["FAIL"] or counts["REFUSED"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
