@@ -24,6 +24,8 @@ import torch
 import triton
 import triton_rs
 
+from paired import judge
+
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compile-sweep.py"
 M = N = 256
 
@@ -72,10 +74,6 @@ def run(mode, bm, bn, bk, warps, stages, a, b):
     return c
 
 
-def error(x, ref):
-    return ((x.float() - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
@@ -99,10 +97,14 @@ def main():
                         triton_rs.enable("strict")
                     else:
                         triton_rs.disable()
+                    triton_rs.reset_stats()
                     try:
                         outputs[compiler] = run(mode, bm, bn, bk, warps, stages, a, b)
                     except Exception as e:  # a refusal or a failure, reported below
                         outputs[compiler] = e
+                        continue
+                    if (compiler == "ours") != (triton_rs.stats()["compiled"] > 0):
+                        raise RuntimeError(f"{name}: not compiled by {compiler}")
             triton_rs.disable()
             theirs, ours = outputs["triton"], outputs["ours"]
             if isinstance(theirs, Exception):
@@ -110,10 +112,7 @@ def main():
             elif isinstance(ours, Exception):
                 verdict, line = "REFUSED", f"ours: {str(ours).strip().splitlines()[-1][:160]}"
             else:
-                e_ours, e_theirs = error(ours, ref), error(theirs, ref)
-                same = torch.equal(ours, theirs)
-                verdict = "PASS" if e_ours <= max(2 * e_theirs, 1e-3) else "FAIL"
-                line = f"ours={e_ours:.2e} triton={e_theirs:.2e} same={same}"
+                verdict, line = judge(ours, theirs, ref)
             counts[verdict] += 1
             print(f"VARIANT {name} {verdict} {line}", flush=True)
     print("VARIANTS " + " ".join(f"{k}={v}" for k, v in counts.items()))
