@@ -20,9 +20,8 @@ import tempfile
 
 import torch
 import triton
-import triton_rs
 
-from paired import judge
+from paired import run_both
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compare-ttgir.py"
 TORCH = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32, "fp8e4nv": torch.float8_e4m3fn,
@@ -113,34 +112,7 @@ def main():
     for name, kernel_name, types, consts, options in cases(sweep_module()):
         if args.only not in name:
             continue
-        results = {}
-        for compiler in ("triton", "ours"):
-            if compiler == "ours":
-                triton_rs.enable("strict")
-            else:
-                triton_rs.disable()
-            triton_rs.reset_stats()
-            try:
-                out, ref = run(sweep_module(), name, kernel_name, types, consts, options)
-            except triton_rs.CompileError as e:
-                results[compiler] = str(e).splitlines()[-1][:120]
-                continue
-            except Exception as e:  # Triton itself rejects the configuration
-                if compiler == "ours":
-                    raise
-                results[compiler] = f"triton failed: {str(e).splitlines()[0][:100]}"
-                break
-            if (compiler == "ours") != (triton_rs.stats()["compiled"] > 0):
-                raise RuntimeError(f"{name}: not compiled by {compiler}")
-            results[compiler] = (out, ref)
-        triton_rs.disable()
-        if isinstance(results.get("triton"), str):
-            status, detail = "SKIP", results["triton"]
-        elif isinstance(results.get("ours"), str):
-            status, detail = "REFUSED", results["ours"]
-        else:
-            (ours, ref), (theirs, _) = results["ours"], results["triton"]
-            status, detail = judge(ours, theirs, ref)
+        status, detail = run_both(name, lambda: run(sweep_module(), name, kernel_name, types, consts, options))
         counts[status] += 1
         print(f"DOT {name}: {status} {detail}", flush=True)
     print("TOTAL " + " ".join(f"{k} {v}" for k, v in counts.items()))

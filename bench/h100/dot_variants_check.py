@@ -22,9 +22,8 @@ import tempfile
 
 import torch
 import triton
-import triton_rs
 
-from paired import judge
+from paired import run_both
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compile-sweep.py"
 M = N = 256
@@ -78,6 +77,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
     args = ap.parse_args()
+    triton.knobs.cache.dir = tempfile.mkdtemp()
     shapes = sweep_module().DOT_SHAPES[1:5]
     counts = {"PASS": 0, "FAIL": 0, "REFUSED": 0, "SKIP": 0}
     for mode in sweep_module().DOT_VARIANTS:
@@ -89,30 +89,7 @@ def main():
             a = (torch.randn(M, 4 * bk, device="cuda") * 0.5).half()
             b = (torch.randn(4 * bk, N, device="cuda") * 0.5).half()
             ref = reference(mode, a, b, bm, bn, bk)
-            outputs = {}
-            for compiler in ("triton", "ours"):
-                with tempfile.TemporaryDirectory() as cache:
-                    triton.knobs.cache.dir = cache
-                    if compiler == "ours":
-                        triton_rs.enable("strict")
-                    else:
-                        triton_rs.disable()
-                    triton_rs.reset_stats()
-                    try:
-                        outputs[compiler] = run(mode, bm, bn, bk, warps, stages, a, b)
-                    except Exception as e:  # a refusal or a failure, reported below
-                        outputs[compiler] = e
-                        continue
-                    if (compiler == "ours") != (triton_rs.stats()["compiled"] > 0):
-                        raise RuntimeError(f"{name}: not compiled by {compiler}")
-            triton_rs.disable()
-            theirs, ours = outputs["triton"], outputs["ours"]
-            if isinstance(theirs, Exception):
-                verdict, line = "SKIP", f"triton: {str(theirs).strip().splitlines()[-1][:120]}"
-            elif isinstance(ours, Exception):
-                verdict, line = "REFUSED", f"ours: {str(ours).strip().splitlines()[-1][:160]}"
-            else:
-                verdict, line = judge(ours, theirs, ref)
+            verdict, line = run_both(name, lambda: (run(mode, bm, bn, bk, warps, stages, a, b), ref))
             counts[verdict] += 1
             print(f"VARIANT {name} {verdict} {line}", flush=True)
     print("VARIANTS " + " ".join(f"{k}={v}" for k, v in counts.items()))

@@ -1,9 +1,14 @@
-"""How the GPU checks judge one kernel compiled by both compilers: each
-output's error against a reference (max |x - ref| / max |ref|), PASS when
-ours is within twice Triton's (or 1e-3), and whether the two outputs are
-bit-identical."""
+"""How the GPU checks run one kernel with both compilers and judge it: the
+kernel is launched once with Triton's own compiler and once through
+triton_rs in strict mode (each launch must have been compiled by the
+compiler meant); each output's error is measured against the reference
+(max |x - ref| / max |ref|), PASS when ours is within twice Triton's (or
+1e-3), and the two outputs are compared bit for bit. SKIP where Triton
+itself fails, REFUSED where this project refuses with a compile error; any
+other failure of ours propagates."""
 
 import torch
+import triton_rs
 
 
 def relative_error(out, ref):
@@ -16,3 +21,30 @@ def judge(ours, theirs, ref):
     e_ours, e_triton = relative_error(ours, ref), relative_error(theirs, ref)
     status = "PASS" if e_ours <= max(2 * e_triton, 1e-3) else "FAIL"
     return status, f"ours={e_ours:.2e} triton={e_triton:.2e} same={torch.equal(ours, theirs)}"
+
+
+def run_both(name, launch):
+    """(status, detail) of `launch()`, a fresh kernel's launch returning
+    (output, reference), run with each compiler in turn."""
+    results = {}
+    try:
+        for compiler in ("triton", "ours"):
+            if compiler == "ours":
+                triton_rs.enable("strict")
+            else:
+                triton_rs.disable()
+            triton_rs.reset_stats()
+            try:
+                results[compiler] = launch()
+            except triton_rs.CompileError as e:
+                return "REFUSED", str(e).strip().splitlines()[-1][:160]
+            except Exception as e:  # Triton itself rejects the configuration
+                if compiler == "ours":
+                    raise
+                return "SKIP", f"triton failed: {str(e).strip().splitlines()[0][:100]}"
+            if (compiler == "ours") != (triton_rs.stats()["compiled"] > 0):
+                raise RuntimeError(f"{name}: not compiled by {compiler}")
+    finally:
+        triton_rs.disable()
+    (ours, ref), (theirs, _) = results["ours"], results["triton"]
+    return judge(ours, theirs, ref)
