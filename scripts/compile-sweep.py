@@ -13,7 +13,8 @@ atomic ops on 9 types at three sizes and warp counts (unary); 19 2-D ops
 interleave, reshape, gathers, dots, an associative scan) on 8 types at four
 shapes (2d); a matmul loop with a masked K (fp16, bf16, tf32, tf32x3,
 fp32, int8, both fp8, an fp16 accumulator; seven tile shapes with their
-warps and stages; B transposed or not; three epilogues) (dots); 16 memory
+warps and stages; B transposed or not; three epilogues; nine loop
+variants, also with 16 warps on a 64-row tile) (dots); 16 memory
 and control-flow patterns (`other`, cache modifiers, eviction policies,
 block pointers, atomics with a mask, semantics and scope, scalar
 loads, while and nested loops, `tl.range` stages, an early return,
@@ -353,7 +354,10 @@ def cases(only):
                                      "K": "i32", "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32"},
                    {"BM": bm, "BN": bn, "BK": bk, "TRANS_B": trans_b, "PRECISION": precision, "ACC": acc,
                     "EPILOGUE": epilogue}, {"num_warps": warps, "num_stages": stages})
-        for mode, (bm, bn, bk, warps, stages) in itertools.product(DOT_VARIANTS, DOT_SHAPES[1:5]):
+        # The shapes, then a 64-row tile with 16 warps (four warp groups for
+        # one 64-row block).
+        for mode, (bm, bn, bk, warps, stages) in itertools.product(DOT_VARIANTS,
+                                                                  DOT_SHAPES[1:5] + [(64, 64, 32, 16, 3)]):
             yield (f"dot loop {mode} {bm}x{bn}x{bk} w{warps} s{stages}", dot_variant_kernel,
                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
                     "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32", "num_tiles": "i32"},

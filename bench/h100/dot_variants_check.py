@@ -7,7 +7,10 @@ shapes, compiled by Triton and by this project (triton_rs, strict mode;
 fresh @triton.jit objects and an empty cache for each), against each other
 and against torch in fp32.
 
-usage: python3 dot_variants_check.py [--only TEXT]
+usage: python3 dot_variants_check.py [--only TEXT] [--warps N]
+
+`--warps` runs every shape with N warps instead of its own (16: four warp
+groups, more than a 64-row tile needs, so some repeat others' tiles).
 
 Prints `VARIANT name PASS|FAIL|REFUSED|SKIP ours=ERR triton=ERR same=BOOL`
 per kernel (ERR: max |x - torch| / max |torch|; same: the two outputs are
@@ -76,12 +79,14 @@ def run(mode, bm, bn, bk, warps, stages, a, b):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
+    ap.add_argument("--warps", type=int, default=0)
     args = ap.parse_args()
     triton.knobs.cache.dir = tempfile.mkdtemp()
     shapes = sweep_module().DOT_SHAPES[1:5]
     counts = {"PASS": 0, "FAIL": 0, "REFUSED": 0, "SKIP": 0}
     for mode in sweep_module().DOT_VARIANTS:
         for bm, bn, bk, warps, stages in shapes:
+            warps = args.warps or warps
             name = f"{mode} {bm}x{bn}x{bk} w{warps} s{stages}"
             if args.only not in name:
                 continue

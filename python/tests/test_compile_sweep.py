@@ -3,8 +3,9 @@ for an older target compiles here too (to a cubin: Triton's ptxas checks the
 PTX for that target): the casts for sm_80 and sm_89, where fp8 conversions
 are emulated or lack sm_90's bf16 arithmetic; the elementwise ops for sm_80;
 the memory and control-flow patterns for sm_80 and sm_90; and the matmul
-loops at two tile shapes for sm_80 (mma.sync, fp8 through f16) and sm_89
-(fp8 mma.sync). No GPU needed."""
+loops at two tile shapes for sm_80 (mma.sync, fp8 through f16), sm_89 (fp8
+mma.sync) and sm_90 (wgmma, 16 warps on a 64-row tile among them). No GPU
+needed."""
 
 import pytest
 
@@ -16,7 +17,7 @@ SWEEP = load_script("compile-sweep.py")
 
 
 @pytest.mark.parametrize("arch,only", [(80, "casts"), (89, "casts"), (80, "unary"), (80, "memory"),
-                                       (90, "memory"), (80, "dots"), (89, "dots")])
+                                       (90, "memory"), (80, "dots"), (89, "dots"), (90, "dots")])
 def test_what_triton_compiles_compiles_here(arch, only):
     failed = []
     for name, kernel, signature, constants, options in SWEEP.cases(only):

@@ -323,11 +323,14 @@ pub fn warp_group_dot<'c, 'a>(
         let wide = emit.value("llvm.zext", &[masked], emit.int_type(64), &[]);
         Ok::<_, String>(emit.or(wide, emit.int(emit.int_type(64), o.constant)))
     };
-    let term_b = runtime(&ob, warp_n, instr_n, wpt[1])?;
+    // Warps along a dimension beyond what the tile needs repeat the first
+    // ones' tiles (the indices above wrap), so only that many start apart.
+    let (spread_m, spread_n) = (wpt[0].min(m / 16), wpt[1].min(n / instr_n));
+    let term_b = runtime(&ob, warp_n, instr_n, spread_n)?;
     let base_b = start(&ob, b, term_b)?;
     let a_operand = match &oa {
         Some(o) => {
-            let term = runtime(o, warp_m, 16, wpt[0])?;
+            let term = runtime(o, warp_m, 16, spread_m)?;
             AOperand::Shared(o, start(o, a, term)?)
         }
         None => AOperand::Registers(registers_of_a(lw, emit, a, &dd, inst.k, reps_m, wpt[0])?),

@@ -128,6 +128,35 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 
 // -----
 
+// Sixteen warps on a 64-row tile (Triton's layout for a 64x64 dot with
+// num_warps=16: warpsPerCTA [16, 1], 16-column instructions): the four warp
+// groups wrap onto the tile's one 64-row block and compute it alike, so
+// every A descriptor starts at row 0, four 16-column tiles per K step.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [16, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [8, 2], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [16, 1], instrShape = [16, 16, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 16 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @wgmma_wrapped_warp_groups
+// CHECK-COUNT-8: nvg.wgmma {{.*}}m = 64 : i32, n = 16 : i32
+// CHECK-NOT: nvg.wgmma
+// CHECK: nvg.wgmma_wait_group
+  tt.func public @wgmma_wrapped_warp_groups() {
+    %a = arith.constant dense<1.000000e+00> : tensor<64x32xf16, #blocked>
+    %b = arith.constant dense<2.000000e+00> : tensor<32x64xf16, #blocked1>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %sa = ttg.local_alloc %a {allocation.offset = 0 : i32} : (tensor<64x32xf16, #blocked>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+    %sb = ttg.local_alloc %b {allocation.offset = 4096 : i32} : (tensor<32x64xf16, #blocked1>) -> !ttg.memdesc<32x64xf16, #shared1, #smem>
+    ttng.fence_async_shared {bCluster = false}
+    %d = ttng.warp_group_dot %sa, %sb, %zero {inputPrecision = 0 : i32} : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<32x64xf16, #shared1, #smem> -> tensor<64x64xf32, #mma>
+    tt.return
+  }
+}
+
+// -----
+
 // An asynchronous wgmma (isAsync) leaves its wait to ttng.warp_group_dot_wait,
 // whose tensors pass through the wait's registers (memory descriptors pass
 // on unchanged). tf32 (inputPrecision = tf32) takes K = 8, no transposes.
