@@ -14,7 +14,9 @@ interleave, reshape, gathers, dots, an associative scan) on 8 types at four
 shapes (2d); a matmul loop with a masked K (fp16, bf16, tf32, tf32x3,
 fp32, int8, both fp8, an fp16 accumulator; seven tile shapes with their
 warps and stages; B transposed or not; three epilogues; nine loop
-variants, also with 16 warps on a 64-row tile) (dots); 16 memory
+variants, also with 16 warps on a 64-row tile; a dot's result scanned,
+sorted, reduced, transposed, reshaped, gathered, joined, split, flipped)
+(dots); 16 memory
 and control-flow patterns (`other`, cache modifiers, eviction policies,
 block pointers, atomics with a mask, semantics and scope, scalar
 loads, while and nested loops, `tl.range` stages, an early return,
@@ -228,6 +230,31 @@ def dot_variant_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, strid
 
 
 @triton.jit
+def dot_epilogue_kernel(a_ptr, b_ptr, c_ptr, OP: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    d = tl.dot(tl.load(a_ptr + rm[:, None] * K + rk[None, :]), tl.load(b_ptr + rk[:, None] * N + rn[None, :]))
+    if OP == "cumsum1": y = tl.cumsum(d, 1)
+    elif OP == "cumsum0": y = tl.cumsum(d, 0)
+    elif OP == "sort1": y = tl.sort(d, 1)
+    elif OP == "argmax0": y = (tl.argmax(d, 0)[None, :] + tl.zeros_like(d).to(tl.int32)).to(d.dtype)
+    elif OP == "trans": y = tl.trans(tl.trans(d) * 2)
+    elif OP == "reshape": y = tl.reshape(tl.reshape(d, (N, M)) + 1, (M, N))
+    elif OP == "gather": y = tl.gather(d, (rn[None, :] + rm[:, None]) % N + tl.zeros_like(d).to(tl.int32), 1)
+    elif OP == "join": y = tl.sum(tl.join(d, d * 2), 2)
+    elif OP == "split":
+        p, q = tl.split(tl.reshape(d, (M, N // 2, 2)))
+        y = tl.reshape(tl.join(q, p), (M, N))
+    elif OP == "assoc": y = tl.associative_scan(d, 1, _combine)
+    elif OP == "where": y = tl.where(rm[:, None] > rn[None, :], d, 0)
+    elif OP == "max0": y = tl.max(d, 0)[None, :] + d
+    elif OP == "flip": y = tl.flip(d, 1)
+    else: y = d
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], y.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
 def memory_kernel(x_ptr, y_ptr, n, OP: tl.constexpr, B: tl.constexpr):
     pid = tl.program_id(0)
     offs = pid * B + tl.arange(0, B)
@@ -313,6 +340,9 @@ DOT_SHAPES = [(16, 16, 16, 1, 1), (32, 32, 32, 4, 2), (64, 64, 32, 4, 3), (128, 
               (64, 128, 64, 4, 4), (128, 64, 32, 4, 2), (32, 64, 64, 2, 1)]
 DOT_VARIANTS = ["persistent", "unroll2", "single_buffer", "no_licm", "static", "while", "two_dots", "scaled_acc",
                 "cond_store"]
+DOT_EPILOGUES = ["cumsum1", "cumsum0", "sort1", "argmax0", "trans", "reshape", "gather", "join", "split", "assoc",
+                 "where", "max0", "flip"]
+DOT_EPILOGUE_SHAPES = [(64, 64, 32, 4), (128, 64, 64, 8), (16, 32, 16, 1), (64, 128, 32, 4), (32, 32, 32, 2)]
 MEMORY_OPS = ["other", "cache_cg", "cache_cv", "evict", "block_ptr", "block_ptr_2d", "atomic_masked",
               "atomic_acq_rel", "atomic_scalar", "scalar", "while", "range_stages", "nested", "early_return",
               "assert", "print"]
@@ -362,6 +392,11 @@ def cases(only):
                    {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
                     "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32", "num_tiles": "i32"},
                    {"MODE": mode, "BM": bm, "BN": bn, "BK": bk}, {"num_warps": warps, "num_stages": stages})
+        for op, (m, n, k, warps), dt in itertools.product(DOT_EPILOGUES, DOT_EPILOGUE_SHAPES, ["fp16", "i8"]):
+            out = "i32" if dt == "i8" else "fp32"
+            yield (f"dot epilogue {op} {dt} {m}x{n} k{k} w{warps}", dot_epilogue_kernel,
+                   {"a_ptr": "*" + dt, "b_ptr": "*" + dt, "c_ptr": "*" + out}, {"OP": op, "M": m, "N": n, "K": k},
+                   {"num_warps": warps})
     if only in ("", "memory"):
         for op, dt, (b, warps) in itertools.product(MEMORY_OPS, MEMORY_TYPES, [(128, 4), (1024, 8), (32, 1)]):
             yield (f"{op} {dt} {b} w{warps}", memory_kernel, {"x_ptr": "*" + dt, "y_ptr": "*" + dt, "n": "i32"},
