@@ -13,7 +13,6 @@ bit-identical) and a total; a kernel passes when our error is within
 twice Triton's (or 1e-3); SKIP where Triton itself rejects the kernel."""
 
 import argparse
-import importlib.util
 import pathlib
 import sys
 import tempfile
@@ -21,7 +20,7 @@ import tempfile
 import torch
 import triton
 
-from paired import run_both
+from paired import fresh_module, run_both
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compare-ttgir.py"
 TORCH = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32, "fp8e4nv": torch.float8_e4m3fn,
@@ -30,10 +29,7 @@ TORCH = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32, "
 
 def sweep_module():
     """compare-ttgir.py loaded afresh: new @triton.jit objects."""
-    spec = importlib.util.spec_from_file_location(f"sweep{id(object())}", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return fresh_module(SCRIPT)
 
 
 def cases(module):

@@ -11,7 +11,6 @@ Prints `EPILOGUE name PASS|FAIL|REFUSED|SKIP ours=ERR triton=0 same=BOOL`
 per kernel and an `EPILOGUES` total; exits 1 on a failure or refusal."""
 
 import argparse
-import importlib.util
 import pathlib
 import sys
 import tempfile
@@ -19,17 +18,14 @@ import tempfile
 import torch
 import triton
 
-from paired import run_both
+from paired import fresh_module, run_both
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compile-sweep.py"
 
 
 def sweep_module():
     """compile-sweep.py loaded afresh: new @triton.jit objects."""
-    spec = importlib.util.spec_from_file_location(f"sweep{id(object())}", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return fresh_module(SCRIPT)
 
 
 def main():

@@ -18,7 +18,6 @@ bit-identical) and a total; a kernel passes when our error is within twice
 Triton's (or 1e-3); SKIP where Triton itself rejects the kernel."""
 
 import argparse
-import importlib.util
 import pathlib
 import sys
 import tempfile
@@ -26,7 +25,7 @@ import tempfile
 import torch
 import triton
 
-from paired import run_both
+from paired import fresh_module, run_both
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compile-sweep.py"
 M = N = 256
@@ -34,10 +33,7 @@ M = N = 256
 
 def sweep_module():
     """compile-sweep.py loaded afresh: new @triton.jit objects."""
-    spec = importlib.util.spec_from_file_location(f"sweep{id(object())}", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return fresh_module(SCRIPT)
 
 
 def reference(mode, a, b, bm, bn, bk):

@@ -7,8 +7,19 @@ compiler meant); each output's error is measured against the reference
 itself fails, REFUSED where this project refuses with a compile error; any
 other failure of ours propagates."""
 
+import importlib.util
+
 import torch
 import triton_rs
+
+
+def fresh_module(path):
+    """The Python file at `path` loaded afresh, as a module of its own: new
+    @triton.jit objects, so each compiler builds its kernels from scratch."""
+    spec = importlib.util.spec_from_file_location(f"fresh{id(object())}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def relative_error(out, ref):
