@@ -7,7 +7,7 @@ target) and the other does not, with the error. No GPU needed.
     scripts/compile-sweep.py [--arch 80 89 90] [--only casts|unary|2d|dots|memory]
 
 The kernels: `x.to(dtype)` between every pair of 14 types with each
-rounding mode (casts); 46 elementwise, math, reduction, scan, sort and
+rounding mode (casts); 48 elementwise, math, reduction, scan, sort and
 atomic ops on 9 types at three sizes and warp counts (unary); 19 2-D ops
 (reductions along either axis, scans, sort, transposes, join/split,
 interleave, reshape, gathers, dots, an associative scan) on 8 types at four
@@ -99,6 +99,8 @@ def unary_kernel(x_ptr, y_ptr, OP: tl.constexpr, N: tl.constexpr):
     elif OP == "atomic_add": y = tl.atomic_add(x_ptr + offs, x)
     elif OP == "atomic_max": y = tl.atomic_max(x_ptr + offs, x)
     elif OP == "atomic_xchg": y = tl.atomic_xchg(x_ptr + offs, x)
+    elif OP == "atomic_and": y = tl.atomic_and(x_ptr + offs, x)
+    elif OP == "atomic_xor": y = tl.atomic_xor(x_ptr + offs, x, sem="relaxed")
     elif OP == "atomic_cas": y = tl.atomic_cas(x_ptr + offs, x, x + 1)
     elif OP == "reshape": y = tl.reshape(tl.trans(tl.reshape(x, (N // 4, 4))), (N,))
     elif OP == "histogram": y = tl.histogram(x.to(tl.int32), N).to(x.dtype)
@@ -329,7 +331,7 @@ CAST_TYPES = {"i8": tl.int8, "i16": tl.int16, "i32": tl.int32, "i64": tl.int64, 
               "fp16": tl.float16, "bf16": tl.bfloat16, "fp32": tl.float32, "fp64": tl.float64,
               "fp8e5": tl.float8e5, "fp8e4nv": tl.float8e4nv, "fp8e4b15": tl.float8e4b15, "i1": tl.int1}
 UNARY_TYPES = ["fp16", "bf16", "fp32", "fp64", "i8", "i16", "i32", "i64", "u32"]
-UNARY_OPS = ['exp', 'exp2', 'log', 'log2', 'sqrt', 'sqrt_rn', 'rsqrt', 'sin', 'cos', 'abs', 'floor', 'ceil', 'erf', 'neg', 'sigmoid', 'softmax', 'cumsum', 'cumprod', 'sort', 'flip', 'sum', 'max', 'argmax', 'xor_sum', 'add', 'mul', 'div', 'fdiv', 'div_rn', 'mod', 'floordiv', 'max2', 'min2', 'clamp', 'fma', 'umulhi', 'shl', 'shr', 'and', 'where', 'atomic_add', 'atomic_max', 'atomic_xchg', 'atomic_cas', 'reshape', 'histogram']
+UNARY_OPS = ['exp', 'exp2', 'log', 'log2', 'sqrt', 'sqrt_rn', 'rsqrt', 'sin', 'cos', 'abs', 'floor', 'ceil', 'erf', 'neg', 'sigmoid', 'softmax', 'cumsum', 'cumprod', 'sort', 'flip', 'sum', 'max', 'argmax', 'xor_sum', 'add', 'mul', 'div', 'fdiv', 'div_rn', 'mod', 'floordiv', 'max2', 'min2', 'clamp', 'fma', 'umulhi', 'shl', 'shr', 'and', 'where', 'atomic_add', 'atomic_max', 'atomic_xchg', 'atomic_and', 'atomic_xor', 'atomic_cas', 'reshape', 'histogram']
 TWO_D_TYPES = ["fp16", "bf16", "fp32", "i8", "i32", "i64", "fp8e5", "fp8e4nv"]
 DOT_TYPES = {"fp16": ("fp16", tl.float32, "ieee"), "bf16": ("bf16", tl.float32, "ieee"),
              "tf32": ("fp32", tl.float32, "tf32"), "tf32x3": ("fp32", tl.float32, "tf32x3"),

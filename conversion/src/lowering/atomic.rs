@@ -94,10 +94,11 @@ fn rmw_instruction(kind: i64, ty: Type, bits: u32) -> Result<(String, String), S
         10 => ("exch", "b"),
         other => return Err(format!("unknown atomic_rmw kind {other}")),
     };
-    // Exchange moves bits: 32- and 64-bit floats too (as Triton's `b32` /
-    // `b64` exchange); the other kinds are integer or float arithmetic.
-    let exchange_float = kind == 10 && float && bits >= 32;
-    if (kind == 5) != float && !exchange_float {
+    // Exchange and the bitwise kinds work on bits: 32- and 64-bit floats
+    // too (as Triton's `b32` / `b64` forms, on the floats' bit patterns);
+    // the other kinds are integer or float arithmetic.
+    let bits_of_float = matches!(kind, 1..=3 | 10) && float && bits >= 32;
+    if (kind == 5) != float && !bits_of_float {
         return Err(format!("atomic_rmw kind {kind} does not apply to {ty}"));
     }
     let name = if kind == 5 && bits == 16 {

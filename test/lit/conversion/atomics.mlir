@@ -48,7 +48,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: "mov.u32 $0, 0x0;\0A\09@$4 atom.global.acq_rel.gpu.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b"
   // An exchange of floats moves their bits (Triton's b32 / b64).
   // CHECK: "mov.u32 $0, 0x0;\0A\09@$3 atom.global.gpu.acq_rel.exch.b32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
-  tt.func public @scalar_kinds(%p: !tt.ptr<i32>, %q: !tt.ptr<i64>, %f: !tt.ptr<f32>, %h: !tt.ptr<f16>, %v: i32, %w: i64, %x: f32, %y: f16, %m: i1) {
+  // So do and, or and xor of floats, on their bit patterns.
+  // CHECK: "mov.u32 $0, 0x0;\0A\09@$3 atom.global.gpu.acq_rel.and.b32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
+  // CHECK: "mov.u64 $0, 0x0;\0A\09@$3 atom.global.gpu.relaxed.xor.b64 $0, [ $1 + 0 ], $2;", "=l,l,l,b"
+  tt.func public @scalar_kinds(%p: !tt.ptr<i32>, %q: !tt.ptr<i64>, %f: !tt.ptr<f32>, %h: !tt.ptr<f16>, %d: !tt.ptr<f64>, %v: i32, %w: i64, %x: f32, %y: f16, %z: f64, %m: i1) {
     %0 = tt.atomic_rmw and, relaxed, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
     %1 = tt.atomic_rmw or, acquire, cta, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
     %2 = tt.atomic_rmw xor, release, sys, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
@@ -63,6 +66,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %11 = tt.atomic_rmw exch, acq_rel, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
     %12 = tt.atomic_cas acq_rel, gpu, %p, %v, %v : (!tt.ptr<i32>, i32, i32) -> i32
     %13 = tt.atomic_rmw exch, acq_rel, gpu, %f, %x, %m : (!tt.ptr<f32>, f32, i1) -> f32
+    %14 = tt.atomic_rmw and, acq_rel, gpu, %f, %x, %m : (!tt.ptr<f32>, f32, i1) -> f32
+    %15 = tt.atomic_rmw xor, relaxed, gpu, %d, %z, %m : (!tt.ptr<f64>, f64, i1) -> f64
     tt.return
   }
 
