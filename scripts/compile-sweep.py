@@ -373,7 +373,6 @@ def cases(only):
             acc = tl.int32 if dt.startswith("i") else tl.float32
             yield (f"{op} {dt} {m}x{n} w{warps}", two_d_kernel, {"x_ptr": "*" + dt, "y_ptr": "*" + dt},
                    {"OP": op, "M": m, "N": n, "ACC": acc}, {"num_warps": warps})
-
     if only in ("", "dots"):
         for name, (bm, bn, bk, warps, stages), trans_b, epilogue in itertools.product(
                 DOT_TYPES, DOT_SHAPES, [False, True], ["none", "relu", "rowmax"]):
@@ -406,7 +405,9 @@ def cases(only):
 
 
 def compile_with(mode, kernel, signature, constants, options, arch):
-    """'ok', or the last line of the compiler's error."""
+    """'ok', or one line of the compiler's error: its last line that names
+    an error (ptxas's complaint, not the repro command after it), else its
+    last line."""
     if mode == "ours":
         triton_rs.enable("strict")
     else:
@@ -421,7 +422,6 @@ def compile_with(mode, kernel, signature, constants, options, arch):
         return "ok"
     except Exception as e:  # either compiler's refusal or failure
         lines = [line for line in str(e).strip().splitlines() if line.strip()]
-        # ptxas's complaint rather than the repro command after it.
         errors = [line for line in lines if "error" in line]
         return ((errors or lines or ["?"])[-1])[:200]
 

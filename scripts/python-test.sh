@@ -4,7 +4,7 @@
 # from the package registry (Triton compiles for sm_90 without a GPU), then
 # runs python/tests: the compile API, the stage hook, tutorials 01, 02,
 # 04 and 05 compiled from their Python source through the hook to cubins,
-# and part of scripts/compile-sweep.py for sm_80 and sm_89.
+# and part of scripts/compile-sweep.py for sm_80, sm_89 and sm_90.
 # The environment is kept between runs in $TT_VENV (default
 # ~/.cache/triton-rs/venv). Extra arguments go to pytest.
 set -euo pipefail

@@ -51,11 +51,18 @@ fn first<'c, 'a>(
     found
 }
 
-/// Stops with `'<flag>' does not support <what> yet` at what `found` names.
-fn refuse(flag: &str, found: Found) -> PassResult {
+/// Stops with `'<flag>' does not support <what> yet` at what `found` names,
+/// followed by ` (<note>)` where there is a note.
+fn refuse(flag: &str, found: Found, note: Option<&str>) -> PassResult {
     match found {
         None => Ok(()),
-        Some((op, what)) => Err(fail(op, &format!("'{flag}' does not support {what} yet"))),
+        Some((op, what)) => {
+            let note = note.map(|n| format!(" ({n})")).unwrap_or_default();
+            Err(fail(
+                op,
+                &format!("'{flag}' does not support {what} yet{note}"),
+            ))
+        }
     }
 }
 
@@ -96,16 +103,11 @@ fn warp_specialization(module: OperationRef) -> PassResult {
     });
     // The hint is only a hint: the loop compiles, software-pipelined,
     // without it.
-    match found {
-        None => Ok(()),
-        Some((op, what)) => Err(fail(
-            op,
-            &format!(
-                "'nvgpu-warp-specialization' does not support {what} yet (without \
-                 `warp_specialize=True` on its `tl.range` the loop compiles, software-pipelined)"
-            ),
-        )),
-    }
+    refuse(
+        "nvgpu-warp-specialization",
+        found,
+        Some("without `warp_specialize=True` on its `tl.range` the loop compiles, software-pipelined"),
+    )
 }
 
 fn has_op_with_prefix(module: OperationRef, flag: &str, prefix: &str, what: &str) -> PassResult {
@@ -114,6 +116,7 @@ fn has_op_with_prefix(module: OperationRef, flag: &str, prefix: &str, what: &str
         first(module, |op| {
             op_name(op).starts_with(prefix).then(|| what.to_owned())
         }),
+        None,
     )
 }
 
