@@ -23,7 +23,9 @@
 //!   yielded for the new iteration arguments.
 //!
 //! The original dot stays behind, dead, for the next canonicalization (as
-//! in Triton). Loops Triton leaves alone are left alone.
+//! in Triton). A loop of one such dot that cannot be prefetched is rebuilt
+//! as it is, which drops its attributes, as Triton's rebuild does; other
+//! loops are left alone.
 
 use melior::ir::operation::OperationRef;
 use melior::ir::TypeLike;
@@ -67,11 +69,34 @@ fn run(module: OperationRef) -> PassResult {
         return Err(fail(module, "pattern application did not converge"));
     }
     for for_op in ir::collect_post(module.to_raw(), &|op| ir::is(op, "scf.for")) {
-        if let Some(plan) = plan(for_op) {
-            rewrite(for_op, &plan);
+        match initialize(for_op) {
+            Initialize::Fails => {}
+            Initialize::NothingToPrefetch => drop_attributes(for_op),
+            Initialize::Prefetch(plan) => rewrite(for_op, &plan),
         }
     }
     Ok(())
+}
+
+/// What `Prefetcher::initialize` makes of a loop.
+enum Initialize {
+    /// Not a loop of one MMA v2 or MFMA dot: left alone.
+    Fails,
+    /// One such dot, but it cannot be prefetched (K below the width,
+    /// operands not loaded from shared memory the loop carries). Triton
+    /// rebuilds the loop all the same, op for op: the same loop without
+    /// the old one's attributes (`tt.warp_specialize`, `tt.num_stages`, ...).
+    NothingToPrefetch,
+    /// The dot to prefetch.
+    Prefetch(Plan),
+}
+
+/// Triton builds the new loop from its bounds and arguments alone: the old
+/// loop's attributes do not carry over.
+fn drop_attributes(for_op: MlirOperation) {
+    for (name, _) in ir::attributes(for_op) {
+        ir::remove_attribute(for_op, &name);
+    }
 }
 
 fn tensor_parts(v: MlirValue) -> Option<(Vec<i64>, MlirType, Option<Layout>)> {
@@ -121,9 +146,9 @@ fn prefetch_source(v: MlirValue) -> Vec<MlirValue> {
 }
 
 /// `Prefetcher::initialize`.
-fn plan(for_op: MlirOperation) -> Option<Plan> {
+fn initialize(for_op: MlirOperation) -> Initialize {
     if !scf::is_well_formed_for(for_op) {
-        return None;
+        return Initialize::Fails;
     }
     let body = scf::body(for_op);
     let mut dots = Vec::new();
@@ -137,13 +162,20 @@ fn plan(for_op: MlirOperation) -> Option<Plan> {
                 version_major: 2, ..
             })
             | Some(Layout::AmdMfma { .. }) => dots.push(op),
-            _ => return None,
+            _ => return Initialize::Fails,
         }
     }
-    let [dot] = dots.as_slice() else {
-        return None;
-    };
-    let dot = *dot;
+    match dots.as_slice() {
+        [dot] => match plan(for_op, *dot) {
+            Some(plan) => Initialize::Prefetch(plan),
+            None => Initialize::NothingToPrefetch,
+        },
+        _ => Initialize::Fails,
+    }
+}
+
+/// The prefetch of `dot`, the one dot of `for_op`, where it has one.
+fn plan(for_op: MlirOperation, dot: MlirOperation) -> Option<Plan> {
     let (a, b) = (ir::operand(dot, 0), ir::operand(dot, 1));
     let (Some(Layout::DotOperand { k_width, .. }), Some((a_shape, a_element, _))) =
         (ir::tensor_layout(a), tensor_parts(a))
@@ -310,11 +342,7 @@ fn rewrite(for_op: MlirOperation, plan: &Plan) {
     ];
     let mut replacements = Vec::new();
     let new_for = scf::replace_for_with_new_signature(for_op, &first, &mut replacements);
-    // Triton builds the new loop from its bounds and arguments alone: the
-    // old loop's attributes do not carry over.
-    for (name, _) in ir::attributes(new_for) {
-        ir::remove_attribute(new_for, &name);
-    }
+    drop_attributes(new_for);
     for (old, new) in replacements {
         ir::replace_all_uses(old, new);
     }

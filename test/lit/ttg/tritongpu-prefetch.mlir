@@ -2,7 +2,7 @@
 // gives for the same input (scripts/triton-pass.py); checked here after the
 // canonicalization that follows it in make_ttgir (which drops the original,
 // dead dot).
-// RUN: tt-opt %s --tritongpu-prefetch --canonicalize | FileCheck %s
+// RUN: tt-opt %s --split-input-file --tritongpu-prefetch --canonicalize | FileCheck %s
 
 // K = 32 in two slices of 16 (kWidth 2): the first slices are loaded before
 // the loop and carried, the second ones loaded in the loop before the first
@@ -47,5 +47,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       scf.yield %d, %na, %nb : tensor<64x64xf32, #mma>, !ttg.memdesc<64x32xf16, #sh, #smem, mutable>, !ttg.memdesc<32x64xf16, #sh, #smem, mutable>
     } {tt.num_stages = 3 : i32}
     tt.return %r#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// One MMA v2 dot whose operands are not loaded from shared memory the loop
+// carries (a loop that was not pipelined): nothing to prefetch, but Triton
+// rebuilds the loop op for op all the same, and the rebuilt loop has none
+// of the old one's attributes.
+// CHECK-LABEL: @nothing_to_prefetch
+// CHECK: scf.for
+// CHECK: tt.dot
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }{{$}}
+// A loop of no dot keeps its attributes.
+// CHECK: scf.for
+// CHECK: } {tt.num_stages = 2 : i32, tt.warp_specialize}
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @nothing_to_prefetch(%pa: tensor<64x32x!tt.ptr<f16>, #blocked>, %pb: tensor<32x64x!tt.ptr<f16>, #blocked>, %n: i32) -> (tensor<64x64xf32, #mma>, i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32, #mma>) : i32 {
+      %la = tt.load %pa : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %lb = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #blocked>
+      %x = ttg.convert_layout %la : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %y = ttg.convert_layout %lb : tensor<32x64xf16, #blocked> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %x, %y, %acc : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    } {tt.num_stages = 2 : i32, tt.warp_specialize}
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%t = %c0) -> (i32) : i32 {
+      %u = arith.addi %t, %i : i32
+      scf.yield %u : i32
+    } {tt.num_stages = 2 : i32, tt.warp_specialize}
+    tt.return %r, %s : tensor<64x64xf32, #mma>, i32
   }
 }
