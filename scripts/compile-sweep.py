@@ -223,6 +223,13 @@ def dot_variant_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, strid
     elif MODE == "scaled_acc":
         for k in range(0, K, BK):
             acc = acc * 0.5 + tl.dot(tl.load(a_ptrs + k), tl.load(b_ptrs + k * stride_bk))
+    elif MODE == "warp_specialize":
+        # Triton 3.6 splits a 4-warp function whose loads feed a wgmma into
+        # producer and consumer warp groups (not built here: refused; with
+        # these pointer loads Triton's own pass fails too); elsewhere it
+        # only turns the function's pipelining off.
+        for k in tl.range(0, K, BK, warp_specialize=True):
+            acc = tl.dot(tl.load(a_ptrs + k), tl.load(b_ptrs + k * stride_bk), acc)
     elif MODE == "cond_store":
         for k in range(0, K, BK):
             acc = tl.dot(tl.load(a_ptrs + k), tl.load(b_ptrs + k * stride_bk), acc)
@@ -307,6 +314,11 @@ def memory_kernel(x_ptr, y_ptr, n, OP: tl.constexpr, B: tl.constexpr):
         for i in tl.range(0, n, B, num_stages=3):
             acc += tl.load(x_ptr + i + tl.arange(0, B), mask=i + tl.arange(0, B) < n, other=0)
         tl.store(y_ptr + tl.arange(0, B), acc)
+    elif OP == "range_ws":
+        acc = tl.zeros((B, ), x_ptr.dtype.element_ty)
+        for i in tl.range(0, n, B, warp_specialize=True):
+            acc += tl.load(x_ptr + i + tl.arange(0, B), mask=i + tl.arange(0, B) < n, other=0)
+        tl.store(y_ptr + tl.arange(0, B), acc)
     elif OP == "nested":
         acc = tl.zeros((B, ), x_ptr.dtype.element_ty)
         for i in range(0, 4):
@@ -341,12 +353,12 @@ DOT_TYPES = {"fp16": ("fp16", tl.float32, "ieee"), "bf16": ("bf16", tl.float32, 
 DOT_SHAPES = [(16, 16, 16, 1, 1), (32, 32, 32, 4, 2), (64, 64, 32, 4, 3), (128, 128, 64, 8, 3),
               (64, 128, 64, 4, 4), (128, 64, 32, 4, 2), (32, 64, 64, 2, 1)]
 DOT_VARIANTS = ["persistent", "unroll2", "single_buffer", "no_licm", "static", "while", "two_dots", "scaled_acc",
-                "cond_store"]
+                "cond_store", "warp_specialize"]
 DOT_EPILOGUES = ["cumsum1", "cumsum0", "sort1", "argmax0", "trans", "reshape", "gather", "join", "split", "assoc",
                  "where", "max0", "flip"]
 DOT_EPILOGUE_SHAPES = [(64, 64, 32, 4), (128, 64, 64, 8), (16, 32, 16, 1), (64, 128, 32, 4), (32, 32, 32, 2)]
 MEMORY_OPS = ["other", "cache_cg", "cache_cv", "evict", "block_ptr", "block_ptr_2d", "atomic_masked",
-              "atomic_acq_rel", "atomic_scalar", "scalar", "while", "range_stages", "nested", "early_return",
+              "atomic_acq_rel", "atomic_scalar", "scalar", "while", "range_stages", "range_ws", "nested", "early_return",
               "assert", "print"]
 MEMORY_TYPES = ["fp16", "fp32", "i32", "i64"]
 TWO_D_OPS = ['sum0', 'sum1', 'max1', 'argmin0', 'cumsum0', 'cumsum1', 'sort1', 'trans', 'permute', 'join', 'split', 'interleave', 'reshape', 'gather1', 'gather0', 'dot', 'dot_acc', 'where', 'assoc']

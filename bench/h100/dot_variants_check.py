@@ -2,10 +2,10 @@
 a persistent kernel whose tile and K loops are flattened, `tl.range` with
 `loop_unroll_factor=2`, `disallow_acc_multi_buffer`, `disable_licm`, a
 `tl.static_range` loop, a while loop, two chained dots, an accumulator
-scaled every step, a store inside the loop) run on the GPU at four tile
-shapes, compiled by Triton and by this project (triton_rs, strict mode;
-fresh @triton.jit objects and an empty cache for each), against each other
-and against torch in fp32.
+scaled every step, a store inside the loop, a `warp_specialize=True` loop)
+run on the GPU at four tile shapes, compiled by Triton and by this project
+(triton_rs, strict mode; fresh @triton.jit objects and an empty cache for
+each), against each other and against torch in fp32.
 
 usage: python3 dot_variants_check.py [--only TEXT] [--warps N]
 

@@ -519,11 +519,10 @@ fn convert_triton_to_tritongpu_matches_triton() {
     );
 }
 
-/// The `make_ttgir` passes whose work belongs to the dot path or to other
-/// hardware (`passes/src/ttgir/dot_path.rs`, and the TMA lowering, which
-/// no corpus kernel needs): where Triton changed the IR, ours must stop
-/// with a located "does not support" error; where Triton left it alone,
-/// ours must too.
+/// The `make_ttgir` passes whose work no corpus kernel needs (warp
+/// specialization, descriptors and TMA, tensor memory, MMA lowering):
+/// where Triton changed the IR, ours must stop with a located "does not
+/// support" error; where Triton left it alone, ours must too.
 const DOT_PATH_PASSES: &[&str] = &[
     "triton-nvidia-optimize-descriptor-encoding",
     "nvgpu-warp-specialization",
