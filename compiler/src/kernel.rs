@@ -26,6 +26,9 @@ pub struct Memory {
     shared: u32,
     global_scratch: (u32, u32),
     profile_scratch: (u32, u32),
+    /// `ttg.total-num-warps`: the warps of a warp-specialized kernel, its
+    /// partitions' included, which it must be launched with.
+    total_warps: Option<u32>,
 }
 
 fn attr_u32(module: &Module, name: &str, default: u32) -> u32 {
@@ -118,7 +121,7 @@ impl Kernel {
             name,
             target,
             ptx_version,
-            num_warps: self.num_warps,
+            num_warps: memory.total_warps.unwrap_or(self.num_warps),
             num_ctas: self.num_ctas,
             threads_per_warp: self.threads_per_warp,
             shared: memory.shared,
@@ -150,10 +153,12 @@ fn tma_descriptor(block: &TensorView) -> Result<TensorDescMeta, String> {
 }
 
 impl Memory {
-    /// Reads `ttg.shared` and the scratch sizes and alignments (0 and 1
-    /// when absent).
+    /// Reads `ttg.shared`, the scratch sizes and alignments (0 and 1
+    /// when absent) and `ttg.total-num-warps`.
     pub fn read(module: &Module) -> Self {
         Self {
+            total_warps: module_int(module, "ttg.total-num-warps")
+                .and_then(|v| u32::try_from(v).ok()),
             shared: attr_u32(module, "ttg.shared", 0),
             global_scratch: (
                 attr_u32(module, "ttg.global_scratch_memory_size", 0),

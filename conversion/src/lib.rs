@@ -12,6 +12,7 @@ pub mod allocation;
 pub mod check_matmul_two_cta;
 pub mod convert_nv_gpu_to_llvm;
 pub mod convert_triton_gpu_to_llvm;
+pub mod convert_warp_specialize_to_llvm;
 mod dataflow;
 pub mod enable_line_info;
 pub mod global_scratch_memory_allocation;
@@ -85,6 +86,7 @@ pub static PASSES: &[PassInfo] = &[
         ],
         kind: PassKind::Rust(convert_triton_gpu_to_llvm::factory),
     },
+    rust(&convert_warp_specialize_to_llvm::PASS),
     rust(&enable_line_info::PASS),
     rust(&gluon_inline::PASS),
     PassInfo {

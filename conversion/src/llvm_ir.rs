@@ -181,8 +181,8 @@ impl LlvmModule {
     /// Translates `module`, which must contain only ops with an LLVM IR
     /// translation (the `llvm` and `nvvm` dialects, `builtin.module`).
     pub fn from_mlir(module: &Module) -> Result<Self, TranslateError> {
-        // `ttg.warp_specialize` survives the conversions to LLVM here: the
-        // pass that turns it into the warps' dispatch is not built.
+        // `convert-warp-specialize-to-llvm` dispatches the partitions of
+        // kernels only: one left in a device function stops here.
         use tt_passes::ttir::loop_support::ir;
         let root = module.as_operation().to_raw();
         if let Some(&ws) = ir::collect_post(root, &|op| ir::is(op, "ttg.warp_specialize")).first() {
@@ -190,8 +190,8 @@ impl LlvmModule {
             let ws = unsafe { melior::ir::operation::OperationRef::from_raw(ws) };
             tt_passes::rust_pass::fail(
                 ws,
-                "translation to LLVM IR: ttg.warp_specialize is not supported yet \
-                 (convert-warp-specialize-to-llvm, which builds the warps' dispatch, is not built)",
+                "translation to LLVM IR: a ttg.warp_specialize in a device function is not \
+                 supported yet (convert-warp-specialize-to-llvm dispatches kernels' partitions)",
             );
             return Err(TranslateError);
         }

@@ -1,13 +1,9 @@
 //! `make-llir`: Triton 3.6's `make_llir` stage as a named pipeline, from
 //! TritonGPU IR to an LLVM-dialect module ready for translation.
 //!
-//! One of Triton's passes is left out: `convert-warp-specialize-to-llvm`
-//! (the dispatch of `ttg.warp_specialize`'s partitions to their warps) is
-//! not built, so a kernel with `ttg.warp_specialize` keeps the op, its
-//! regions lowered, and translation to LLVM IR refuses it with a located
-//! error. `enable-line-info` (debug scopes,
-//! hence `.loc` lines in the PTX) runs last unless `line-info=false`, the
-//! counterpart of Triton's `TRITON_DISABLE_LINE_INFO`.
+//! `enable-line-info` (debug scopes, hence `.loc` lines in the PTX) runs
+//! last unless `line-info=false`, the counterpart of Triton's
+//! `TRITON_DISABLE_LINE_INFO`.
 
 use tt_passes::{options::PassOptions, registry, stages::Target};
 
@@ -45,6 +41,7 @@ pub fn make_llir(options: &PassOptions) -> Result<String, String> {
         "canonicalize".to_owned(),
         "cse".to_owned(),
         "convert-nv-gpu-to-llvm".to_owned(),
+        "convert-warp-specialize-to-llvm".to_owned(),
         "canonicalize".to_owned(),
         "cse".to_owned(),
         "symbol-dce".to_owned(),

@@ -16,10 +16,11 @@ NON_DOT = ["vector_add", "add_print", "copy", "rgb2grey", "softmax", "swizzle", 
            "max_reduce", "prod_reduce"]
 
 
-def load_script(file_name):
-    """One of the repository's `scripts/*.py`, imported as a module (the
-    tests compile the kernels those sweeps define)."""
-    path = REPO / "scripts" / file_name
+def load_script(file_name, folder="scripts"):
+    """One of the repository's `scripts/*.py` (or of another `folder`),
+    imported as a module (the tests compile the kernels those sweeps and
+    checks define)."""
+    path = REPO / folder / file_name
     spec = importlib.util.spec_from_file_location(path.stem.replace("-", "_"), path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -229,6 +229,8 @@ class _Compilation:
         if self.fell_back:
             return self.triton["llir"](src, metadata)
         kernel = json.loads(self.result["metadata"])
+        # A warp-specialized kernel runs with its partitions' warps too.
+        metadata["num_warps"] = kernel["num_warps"]
         metadata["shared"] = kernel["shared"]
         metadata["tmem_size"] = 0
         metadata["global_scratch_size"] = kernel["global_scratch_size"]

@@ -644,6 +644,16 @@ pub fn packed_type<'c>(context: &'c melior::Context, types: &[Type<'c>]) -> Opti
 
 /// A literal (unnamed) LLVM struct of `types`.
 pub fn llvm_struct<'c>(context: &'c melior::Context, types: &[Type<'c>]) -> Type<'c> {
+    literal_struct(context, types, false)
+}
+
+/// A packed literal LLVM struct of `types`: its fields back to back, with
+/// no padding between them.
+pub fn packed_llvm_struct<'c>(context: &'c melior::Context, types: &[Type<'c>]) -> Type<'c> {
+    literal_struct(context, types, true)
+}
+
+fn literal_struct<'c>(context: &'c melior::Context, types: &[Type<'c>], packed: bool) -> Type<'c> {
     let fields: Vec<mlir_sys::MlirType> = types.iter().map(|t| t.to_raw()).collect();
     // SAFETY: `fields` outlives the call; a literal (unnamed) struct of
     // LLVM-compatible types is always valid.
@@ -652,7 +662,7 @@ pub fn llvm_struct<'c>(context: &'c melior::Context, types: &[Type<'c>]) -> Type
             context.to_raw(),
             fields.len() as isize,
             fields.as_ptr(),
-            false,
+            packed,
         ))
     }
 }

@@ -52,7 +52,7 @@ use tt_dialect::{ir as ttir, types::TensorView};
 use tt_passes::{analysis::axis_info::AxisInfoMap, rust_pass::Failure};
 use ttg_dialect::layout::MemDesc;
 
-pub use emit::{packed_type, Emitter};
+pub use emit::{packed_llvm_struct, packed_type, Emitter};
 pub use layout::{Distributed, ThreadIds};
 pub use nvg::lower_nvg_ops;
 
@@ -1145,8 +1145,15 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     .expect("argument attributes"),
             )
         });
+        // The function's own shared scratch (the warps' states of a
+        // warp-specialized kernel), where the allocation gave it one.
+        let offset = function
+            .attribute("allocation.offset")
+            .ok()
+            .map(|a| (Identifier::new(context, "allocation.offset"), a));
         let attributes: Vec<(Identifier, Attribute)> = attributes
             .into_iter()
+            .chain(offset)
             .chain(maxnreg.filter(|_| is_kernel))
             .chain(arg_attrs)
             .collect();

@@ -8,8 +8,9 @@
 //! its thread ids count from the partition's first thread. The values a
 //! partition's lowered code takes from the function (its global scratch
 //! pointer) become captures once the whole module is lowered
-//! (`nvg::isolate_partitions`). A CTA-wide barrier would wait for warps
-//! that never reach it, so regions that need one are refused.
+//! (`nvg::isolate_partitions`). A region's CTA-wide barriers
+//! (`nvvm.barrier0`) stay so: `convert-warp-specialize-to-llvm` makes them
+//! the barriers of the region's own warps, as Triton's does.
 
 use melior::ir::{
     attribute::AttributeLike,
@@ -205,17 +206,6 @@ pub fn lower<'c, 'a>(
     }
     // The warps meet again after the op, having touched any shared memory.
     lw.pending = Pending::unknown();
-    let mut barrier = false;
-    raw::walk_pre(new.to_raw(), &mut |inner| {
-        barrier |= raw::is(inner, "nvvm.barrier0");
-    });
-    if barrier {
-        return Err(
-            "a barrier across the CTA inside a ttg.warp_specialize region (its warps \
-             sharing shared memory or a debug barrier) is not supported yet"
-                .into(),
-        );
-    }
     Ok(())
 }
 

@@ -76,16 +76,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A CTA-wide barrier in a region would wait for the other group's warps.
+// A CTA-wide barrier in a region stays one here; the dispatch
+// (convert-warp-specialize-to-llvm) makes it its warp group's barrier.
+// CHECK-LABEL: llvm.func @barrier(
+// CHECK: ttg.warp_specialize
+// CHECK: default {
+// CHECK: nvvm.barrier0
+// CHECK: ttg.warp_yield
+// CHECK: partition0
+// CHECK: nvvm.barrier0
+// CHECK: ttg.warp_return
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @barrier() {
-    // expected-error @+1 {{a barrier across the CTA inside a ttg.warp_specialize region}}
     ttg.warp_specialize() attributes {warpGroupStartIds = array<i32: 4>}
     default {
       gpu.barrier
       ttg.warp_yield
     }
-    partition0() num_warps(1) {
+    partition0() num_warps(2) {
+      gpu.barrier
       ttg.warp_return
     } : () -> ()
     tt.return

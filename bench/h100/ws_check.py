@@ -1,0 +1,134 @@
+"""Warp-specialized kernels through this project's make_llir: a GEMM loop
+`tl.range(..., warp_specialize=True)` over tensor descriptors made in the
+kernel, at 4 warps, which Triton 3.6 splits into a producer warp group (the
+TMA loads) and two consumer warp groups (the wgmma dots), 12 warps in all.
+
+This project's make_ttgir refuses to build that split, so the TTGIR here is
+Triton's own (its `ttg.warp_specialize`, barriers and tokens); from there
+triton_rs compiles it (convert-triton-gpu-to-llvm, then
+convert-warp-specialize-to-llvm: the switch loop of the worker warps, the
+captures in shared memory, the warp groups' named barriers, `setmaxnreg`),
+and the kernel runs against Triton's and torch's results.
+
+usage: python3 ws_check.py [--only TEXT] [--one triton|ours] [--time]
+
+`--time` also times each kernel with both compilers, alternately (five
+rounds of `triton.testing.do_bench`, each side's median):
+`WSTIME name ours_ms triton_ms ratio`.
+
+`--one` launches each kernel with that compiler only (for
+compute-sanitizer: one compiler's kernels per run) and checks it against
+torch alone.
+
+Prints `WS name PASS|FAIL|REFUSED|SKIP ours=ERR triton=ERR same=BOOL`
+per kernel and `WS PASS=.. FAIL=.. REFUSED=.. SKIP=..`."""
+
+import argparse
+import sys
+import tempfile
+
+import torch
+import triton
+import triton_rs
+
+from paired import relative_error, run_both
+from ws_kernels import device_descriptors, from_tritons_ttgir
+
+
+def fresh(kernel):
+    """A new @triton.jit object of `kernel`'s function: compiled afresh."""
+    return triton.jit(kernel.fn)
+
+
+def launch(m, n, k, bm, bn, bk, stages, dtype):
+    torch.manual_seed(0)
+    a = torch.randn(m, k, device="cuda").to(dtype)
+    b = torch.randn(k, n, device="cuda").to(dtype)
+    c = torch.empty(m, n, device="cuda")
+    grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
+    fresh(device_descriptors)[grid](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk, num_warps=4, num_stages=stages)
+    torch.cuda.synchronize()
+    return c, a.float() @ b.float()
+
+
+def timed(m, n, k, bm, bn, bk, stages, dtype):
+    """(ours, Triton's) milliseconds for one GEMM, alternating."""
+    a = torch.randn(m, k, device="cuda").to(dtype)
+    b = torch.randn(k, n, device="cuda").to(dtype)
+    c = torch.empty(m, n, device="cuda")
+    grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
+    kernels = {"triton": fresh(device_descriptors), "ours": fresh(device_descriptors)}
+
+    def run(compiler):
+        if compiler == "ours":
+            triton_rs.enable("strict")
+        else:
+            triton_rs.disable()
+        kernels[compiler][grid](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk, num_warps=4, num_stages=stages)
+
+    times = {"triton": [], "ours": []}
+    try:
+        for _ in range(5):
+            for compiler in times:
+                times[compiler].append(triton.testing.do_bench(lambda: run(compiler)))
+    finally:
+        triton_rs.disable()
+    median = lambda xs: sorted(xs)[len(xs) // 2]
+    return median(times["ours"]), median(times["triton"])
+
+
+CASES = [
+    # M, N, K, BM, BN, BK, stages, dtype (the descriptors' row strides must
+    # be multiples of 16 bytes)
+    (512, 512, 512, 128, 128, 64, 3, torch.float16),
+    (1000, 704, 328, 128, 128, 64, 3, torch.float16),
+    (512, 512, 1024, 128, 256, 64, 2, torch.float16),
+    (256, 256, 256, 128, 64, 64, 2, torch.bfloat16),
+    (384, 384, 640, 128, 128, 32, 4, torch.float16),
+    (2048, 2048, 2048, 128, 128, 128, 2, torch.bfloat16),
+    (4096, 4096, 4096, 128, 128, 64, 4, torch.float16),
+    (8192, 8192, 4096, 128, 256, 64, 2, torch.float16),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", default="")
+    ap.add_argument("--one", choices=["triton", "ours"])
+    ap.add_argument("--time", action="store_true")
+    args = ap.parse_args()
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+    counts = {"PASS": 0, "FAIL": 0, "REFUSED": 0, "SKIP": 0}
+    with from_tritons_ttgir():
+        for case in CASES:
+            check(case, args, counts)
+    print("WS " + " ".join(f"{key}={value}" for key, value in counts.items()))
+    return 1 if counts["FAIL"] or counts["REFUSED"] else 0
+
+
+def check(case, args, counts):
+    """Runs one case of CASES (as `--only`, `--one` and `--time` ask)."""
+    m, n, k, bm, bn, bk, stages, dtype = case
+    name = f"{m}x{n}x{k} {bm}x{bn}x{bk} s{stages} {str(dtype).split('.')[-1]}"
+    if args.only not in name:
+        return
+    # Each case compiles afresh: no kernel of an earlier case is reused.
+    triton.knobs.cache.dir = tempfile.mkdtemp()
+    if args.one:
+        if args.one == "ours":
+            triton_rs.enable("strict")
+        out, ref = launch(m, n, k, bm, bn, bk, stages, dtype)
+        triton_rs.disable()
+        error = relative_error(out, ref)
+        verdict, line = ("PASS" if error < 1e-3 else "FAIL"), f"{args.one}={error:.2e}"
+    else:
+        verdict, line = run_both(name, lambda: launch(m, n, k, bm, bn, bk, stages, dtype))
+    counts[verdict] += 1
+    print(f"WS {name} {verdict} {line}", flush=True)
+    if args.time and verdict == "PASS" and not args.one:
+        ours, theirs = timed(m, n, k, bm, bn, bk, stages, dtype)
+        print(f"WSTIME {name} {ours:.4f} {theirs:.4f} {ours / theirs:.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""The warp-specialized kernel of `ws_check.py` (GPU) and of
+`python/tests/test_warp_specialize.py` (CPU), which Triton 3.6 splits into
+a producer warp group and two consumer warp groups at 4 warps, and the
+switch that makes triton_rs compile Triton's own TTGIR of it."""
+
+import contextlib
+
+import triton
+import triton.language as tl
+from triton_rs import _hook
+
+
+@triton.jit
+def device_descriptors(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C = A @ B (row-major, fp32 C) over tensor descriptors made in the
+    kernel, its K loop marked `warp_specialize=True`."""
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    da = tl.make_tensor_descriptor(a, [M, K], [K, 1], [BM, BK])
+    db = tl.make_tensor_descriptor(b, [K, N], [N, 1], [BK, BN])
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in tl.range(0, K, BK, warp_specialize=True):
+        acc = tl.dot(da.load([pm * BM, k]), db.load([k, pn * BN]), acc)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+class _Ttgir:
+    """Triton's TTGIR text, as the module the hook hands to triton_rs."""
+
+    def __init__(self, text, name):
+        self.text, self.name = text, name
+
+    def __str__(self):
+        return self.text
+
+    def get_entry_func_name(self):
+        return self.name
+
+    def set_attr(self, name, value):
+        raise RuntimeError(f"{name} on Triton's TTGIR")
+
+
+@contextlib.contextmanager
+def from_tritons_ttgir():
+    """While active, triton_rs's hook (when enabled) compiles Triton's own
+    TTGIR of each kernel (which must be warp-specialized) from make_llir on,
+    instead of building the TTGIR from the TTIR."""
+    ours = _hook._Compilation.ttgir
+
+    def ttgir(self, mod, metadata):
+        name = mod.get_entry_func_name()
+        text = str(self.triton["ttgir"](mod, metadata))
+        if "ttg.warp_specialize" not in text:
+            raise RuntimeError(f"{name}: Triton did not warp-specialize it")
+        return ours(self, _Ttgir(text, name), metadata)
+
+    _hook._Compilation.ttgir = ttgir
+    try:
+        yield
+    finally:
+        _hook._Compilation.ttgir = ours

@@ -1,0 +1,54 @@
+"""Warp-specialized kernels from Triton's own TTGIR (no GPU needed).
+
+At 4 warps Triton 3.6 splits a `warp_specialize=True` GEMM loop over tensor
+descriptors into a producer warp group and two consumer warp groups. This
+project's make_ttgir refuses to build that split, but its make_llir takes
+Triton's TTGIR of it: convert-warp-specialize-to-llvm dispatches the
+partitions to their warps. Through the hook (Triton's stages up to TTGIR,
+then this project's, then Triton's ptxas to a cubin), the kernel gets
+Triton's warp count and shared memory and the same register hand-offs
+(`setmaxnreg`) in the same order. `bench/h100/ws_check.py` runs them."""
+
+import re
+
+import pytest
+
+triton = pytest.importorskip("triton")
+
+import triton_rs  # noqa: E402
+from conftest import load_script  # noqa: E402
+from triton.backends.compiler import GPUTarget  # noqa: E402
+from triton.compiler import ASTSource  # noqa: E402
+
+KERNELS = load_script("ws_kernels.py", folder="bench/h100")
+
+
+def compile_with(mode, dtype, bn, bk, stages):
+    signature = {"a": "*" + dtype, "b": "*" + dtype, "c": "*fp32", "M": "i32", "N": "i32", "K": "i32",
+                 "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
+    constants = {"BM": 128, "BN": bn, "BK": bk}
+    if mode == "ours":
+        triton_rs.enable("strict")
+    else:
+        triton_rs.disable()
+    try:
+        return triton.compile(ASTSource(triton.jit(KERNELS.device_descriptors.fn), signature, constants),
+                              target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": stages})
+    finally:
+        triton_rs.disable()
+
+
+@pytest.mark.parametrize("dtype,bn,bk,stages", [("fp16", 128, 64, 3), ("bf16", 64, 64, 2), ("fp16", 256, 64, 2),
+                                                ("fp16", 128, 32, 4)])
+def test_tritons_warp_specialized_ttgir_compiles_to_a_cubin(dtype, bn, bk, stages):
+    theirs = compile_with("triton", dtype, bn, bk, stages)
+    assert "ttg.warp_specialize" in theirs.asm["ttgir"]
+    with KERNELS.from_tritons_ttgir():
+        ours = compile_with("ours", dtype, bn, bk, stages)
+    assert ours.metadata.triton_rs
+    assert ours.asm["cubin"]
+    assert ours.metadata.num_warps == theirs.metadata.num_warps == 12
+    assert ours.metadata.shared == theirs.metadata.shared
+    registers = lambda ptx: re.findall(r"setmaxnreg\.\w+\.sync\.aligned\.u32\s+\d+", ptx)
+    assert registers(ours.asm["ptx"]) == registers(theirs.asm["ptx"])
+    assert registers(ours.asm["ptx"])
