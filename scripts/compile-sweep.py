@@ -4,7 +4,11 @@ project's package (strict mode), for several targets, and prints every
 kernel that one compiler builds (to a cubin: Triton's ptxas runs for the
 target) and the other does not, with the error. No GPU needed.
 
-    scripts/compile-sweep.py [--arch 80 89 90] [--only casts|unary|2d|dots|memory]
+    scripts/compile-sweep.py [--arch 80 89 90] [--only casts|unary|2d|dots|memory] [--ttgir]
+
+With `--ttgir`, the TTGIR of every kernel both compile is compared too
+(printed by this project, locations dropped, SSA names renumbered), and the
+kernels whose TTGIR is not Triton's are named.
 
 The kernels: `x.to(dtype)` between every pair of 14 types with each
 rounding mode (casts); 48 elementwise, math, reduction, scan, sort and
@@ -32,6 +36,7 @@ import argparse
 import contextlib
 import io
 import itertools
+import re
 import sys
 
 import triton
@@ -416,10 +421,10 @@ def cases(only):
                    {"OP": op, "B": b}, {"num_warps": warps})
 
 
-def compile_with(mode, kernel, signature, constants, options, arch):
+def compile_with(mode, kernel, signature, constants, options, arch, ttgir=None):
     """'ok', or one line of the compiler's error: its last line that names
     an error (ptxas's complaint, not the repro command after it), else its
-    last line."""
+    last line. With `ttgir` (a list), the kernel's TTGIR is appended to it."""
     if mode == "ours":
         triton_rs.enable("strict")
     else:
@@ -429,8 +434,10 @@ def compile_with(mode, kernel, signature, constants, options, arch):
     try:
         # Triton prints a failing kernel's whole PTX before it raises.
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            triton.compile(ASTSource(kernel, signature, constants), target=GPUTarget("cuda", arch, 32),
-                           options=options)
+            compiled = triton.compile(ASTSource(kernel, signature, constants),
+                                      target=GPUTarget("cuda", arch, 32), options=options)
+        if ttgir is not None:
+            ttgir.append(compiled.asm["ttgir"])
         return "ok"
     except Exception as e:  # either compiler's refusal or failure
         lines = [line for line in str(e).strip().splitlines() if line.strip()]
@@ -438,16 +445,33 @@ def compile_with(mode, kernel, signature, constants, options, arch):
         return ((errors or lines or ["?"])[-1])[:200]
 
 
+def printed(ttgir):
+    """`ttgir` as this project prints it, without locations and with SSA
+    names numbered in order: two compilers' TTGIRs compare equal exactly when
+    they are the same ops (one printer for both sides)."""
+    text = triton_rs.compile(ttgir, stage="ttgir").ttgir
+    text = re.sub(r"\s*loc\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)", "", text)
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("#loc"))
+    names = {}
+    return re.sub(r"%[-\w#]+", lambda m: names.setdefault(m.group(0), f"%v{len(names)}"), text)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arch", type=int, nargs="+", default=[80, 89, 90])
     ap.add_argument("--only", choices=["casts", "unary", "2d", "dots", "memory"], default="")
+    ap.add_argument("--ttgir", action="store_true",
+                    help="also compare the TTGIR of the kernels both compile (names the ones that differ)")
     args = ap.parse_args()
-    total = ours_only = triton_only = neither = 0
+    total = ours_only = triton_only = neither = differ = 0
     for arch in args.arch:
         for name, kernel, signature, constants, options in cases(args.only):
-            theirs = compile_with("triton", kernel, signature, constants, options, arch)
-            ours = compile_with("ours", kernel, signature, constants, options, arch)
+            ttgirs = [] if args.ttgir else None
+            theirs = compile_with("triton", kernel, signature, constants, options, arch, ttgirs)
+            ours = compile_with("ours", kernel, signature, constants, options, arch, ttgirs)
+            if ttgirs is not None and len(ttgirs) == 2 and printed(ttgirs[0]) != printed(ttgirs[1]):
+                differ += 1
+                print(f"sm_{arch} {name}: TTGIR differs from Triton's", flush=True)
             total += 1
             neither += theirs != "ok" and ours != "ok"
             if theirs == "ok" and ours != "ok":
@@ -457,7 +481,8 @@ def main():
                 ours_only += 1
                 print(f"sm_{arch} {name}: only this project compiles it; Triton: {theirs[:100]}", flush=True)
     print(f"kernels: {total}, only Triton: {triton_only}, only this project: {ours_only}, "
-          f"neither (Triton's frontend or both refuse): {neither}")
+          f"neither (Triton's frontend or both refuse): {neither}"
+          + (f", TTGIR differs: {differ}" if args.ttgir else ""))
     triton_rs.disable()
     return 1 if triton_only else 0
 

@@ -5,8 +5,8 @@ are emulated or lack sm_90's bf16 arithmetic; the elementwise ops for sm_80;
 the memory and control-flow patterns for sm_80 and sm_90; and the matmul
 loops at two tile shapes for sm_80 (mma.sync, fp8 through f16), sm_89 (fp8
 mma.sync) and sm_90 (wgmma, 16 warps on a 64-row tile among them), with
-their results scanned, sorted, reduced, reshaped and gathered. No GPU
-needed."""
+their results scanned, sorted, reduced, reshaped and gathered. Their
+TTGIR is Triton's, op for op. No GPU needed."""
 
 import pytest
 
@@ -27,10 +27,13 @@ def test_what_triton_compiles_compiles_here(arch, only):
         if only == "dots" and not (" 32x32x32 " in name or " 64x64x32 " in name or
                                    (name.startswith("dot epilogue") and " fp16 64x64 " in name)):
             continue
-        if SWEEP.compile_with("triton", kernel, signature, constants, options, arch) != "ok":
+        ttgirs = []
+        if SWEEP.compile_with("triton", kernel, signature, constants, options, arch, ttgirs) != "ok":
             continue
-        ours = SWEEP.compile_with("ours", kernel, signature, constants, options, arch)
+        ours = SWEEP.compile_with("ours", kernel, signature, constants, options, arch, ttgirs)
         if ours != "ok":
             failed.append(f"{name}: {ours}")
+        elif SWEEP.printed(ttgirs[0]) != SWEEP.printed(ttgirs[1]):
+            failed.append(f"{name}: the TTGIR is not Triton's")
     SWEEP.triton_rs.disable()
     assert not failed, "\n".join(failed)
