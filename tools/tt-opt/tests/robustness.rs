@@ -548,7 +548,7 @@ fn tma_mutants_are_rejected_cleanly() {
 /// partition loops and the nvws dialect, tcgen05 latencies, scheduling,
 /// loop lowering and pipelining, MMA v5 in accelerate-matmul and
 /// dot-operands, the concurrency sanitizer), each with its pass list.
-const PASS_FILES: [(&str, &[&str], &str); 28] = [
+const PASS_FILES: [(&str, &[&str], &str); 31] = [
     (
         "test/lit/ttg/tritongpu-pipeline-tma.mlir",
         &[
@@ -661,6 +661,29 @@ const PASS_FILES: [(&str, &[&str], &str); 28] = [
             "--convert-triton-gpu-to-llvm",
         ],
         "fuzz-warp-specialize-lowering",
+    ),
+    (
+        "test/lit/conversion/warp-specialize-to-llvm.mlir",
+        &[
+            "--tritongpu-allocate-warp-groups",
+            "--allocate-shared-memory-nv",
+            "--convert-triton-gpu-to-llvm",
+            "--convert-warp-specialize-to-llvm",
+        ],
+        "fuzz-warp-specialize-dispatch",
+    ),
+    (
+        "test/lit/conversion/convert-warp-specialize-to-llvm.mlir",
+        &[
+            "-allow-unregistered-dialect",
+            "--convert-warp-specialize-to-llvm",
+        ],
+        "fuzz-warp-specialize-switch-loop",
+    ),
+    (
+        "test/lit/ttg/nvgpu-warp-specialization.mlir",
+        &["--nvgpu-warp-specialization=num-stages=3"],
+        "fuzz-nvgpu-warp-specialization",
     ),
     (
         "test/lit/ttg/tritongpu-partition-loops.mlir",
