@@ -418,6 +418,15 @@ fn lower_kernel(context: &Context, func: MlirOperation) -> PassResult {
         });
     }
 
+    // The worker warps never run the kernel's body: a CTA-wide barrier in a
+    // function it calls would wait for them forever.
+    if let Some(call) = call_reaching_barrier(func) {
+        return Err(fail(
+            op_ref(call),
+            "a call to a function with a CTA-wide barrier in a warp-specialized kernel is not \
+             supported yet (its barrier would wait for the warps of other partitions)",
+        ));
+    }
     // CTA-wide barriers become the barriers of their warp group.
     let mut barriers = Vec::new();
     raw::walk_pre(func, &mut |op| {
@@ -832,4 +841,32 @@ fn elide_trivial_captures(
             unsafe { mlir_sys::mlirBlockEraseArgument(first, i as u32) };
         }
     }
+}
+
+/// The first `llvm.call` under `func` whose callee, or a function that one
+/// calls, has an `nvvm.barrier0`.
+fn call_reaching_barrier(func: MlirOperation) -> Option<MlirOperation> {
+    fn has_barrier(function: MlirOperation, seen: &mut Vec<MlirOperation>) -> bool {
+        if seen.iter().any(|f| f.ptr == function.ptr) {
+            return false;
+        }
+        seen.push(function);
+        let mut found = false;
+        raw::walk_pre(function, &mut |op| {
+            found |= raw::is(op, "nvvm.barrier0")
+                || (raw::is(op, "llvm.call")
+                    && raw::callee(op).is_some_and(|f| has_barrier(f, seen)));
+        });
+        found
+    }
+    let mut calls = Vec::new();
+    raw::walk_pre(func, &mut |op| {
+        if raw::is(op, "llvm.call") {
+            calls.push(op);
+        }
+    });
+    let mut seen = vec![func];
+    calls
+        .into_iter()
+        .find(|&call| raw::callee(call).is_some_and(|f| has_barrier(f, &mut seen)))
 }

@@ -185,3 +185,27 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.total-num-warps" = 8 : i32} {
     llvm.return
   }
 }
+
+// -----
+
+// The workers never run the body: a CTA-wide barrier in a called function
+// would wait for them.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.total-num-warps" = 8 : i32} {
+  llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  llvm.func internal @helper() {
+    nvvm.barrier0
+    llvm.return
+  }
+  llvm.func @calls_a_barrier() attributes {nvvm.kernel = 1 : ui1} {
+    // expected-error @+1 {{a call to a function with a CTA-wide barrier in a warp-specialized kernel is not supported yet}}
+    llvm.call @helper() : () -> ()
+    ttg.warp_specialize() attributes {warpGroupStartIds = array<i32: 4>}
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(4) {
+      ttg.warp_return
+    } : () -> ()
+    llvm.return
+  }
+}
