@@ -250,6 +250,7 @@ fn partition_of(op: MlirOperation) -> Option<(MlirOperation, usize)> {
     None
 }
 
+/// The `array<i32: ...>` attribute `name` of `op`, widened.
 fn i32_array(op: MlirOperation, name: &str) -> Option<Vec<i64>> {
     raw::attribute(op, name)
         .and_then(raw::dense_i32_array)
@@ -360,7 +361,7 @@ fn lower_kernel(context: &Context, func: MlirOperation) -> PassResult {
         ));
     }
 
-    // Each op's partitions: warps, start warps, entry blocks.
+    // Each op with its partitions' warps, first warps and regions.
     struct Ws {
         op: MlirOperation,
         warps: Vec<i64>,
