@@ -34,9 +34,10 @@ fp8 conversions in the same process, which its ptxas then rejects.
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import itertools
-import re
+import pathlib
 import sys
 
 import triton
@@ -446,14 +447,20 @@ def compile_with(mode, kernel, signature, constants, options, arch, ttgir=None):
 
 
 def printed(ttgir):
-    """`ttgir` as this project prints it, without locations and with SSA
-    names numbered in order: two compilers' TTGIRs compare equal exactly when
+    """`ttgir` as this project prints it, normalised as
+    `scripts/compare-ttgir.py` normalises (locations dropped, SSA names
+    numbered in order): two compilers' TTGIRs compare equal exactly when
     they are the same ops (one printer for both sides)."""
-    text = triton_rs.compile(ttgir, stage="ttgir").ttgir
-    text = re.sub(r"\s*loc\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)", "", text)
-    text = "\n".join(line for line in text.splitlines() if not line.startswith("#loc"))
-    names = {}
-    return re.sub(r"%[-\w#]+", lambda m: names.setdefault(m.group(0), f"%v{len(names)}"), text)
+    global _compare_ttgir
+    if _compare_ttgir is None:
+        path = pathlib.Path(__file__).with_name("compare-ttgir.py")
+        spec = importlib.util.spec_from_file_location("compare_ttgir", path)
+        _compare_ttgir = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_compare_ttgir)
+    return _compare_ttgir.normalise(triton_rs.compile(ttgir, stage="ttgir").ttgir)
+
+
+_compare_ttgir = None
 
 
 def main():

@@ -40,12 +40,17 @@ def fresh(kernel):
     return triton.jit(kernel.fn)
 
 
-def launch(m, n, k, bm, bn, bk, stages, dtype):
+def gemm(m, n, k, bm, bn, dtype):
+    """A and B (seeded random), an empty fp32 C and the grid of one GEMM."""
     torch.manual_seed(0)
     a = torch.randn(m, k, device="cuda").to(dtype)
     b = torch.randn(k, n, device="cuda").to(dtype)
     c = torch.empty(m, n, device="cuda")
-    grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
+    return a, b, c, (triton.cdiv(m, bm), triton.cdiv(n, bn))
+
+
+def launch(m, n, k, bm, bn, bk, stages, dtype):
+    a, b, c, grid = gemm(m, n, k, bm, bn, dtype)
     fresh(device_descriptors)[grid](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk, num_warps=4, num_stages=stages)
     torch.cuda.synchronize()
     return c, a.float() @ b.float()
@@ -53,10 +58,7 @@ def launch(m, n, k, bm, bn, bk, stages, dtype):
 
 def timed(m, n, k, bm, bn, bk, stages, dtype):
     """(ours, Triton's) milliseconds for one GEMM, alternating."""
-    a = torch.randn(m, k, device="cuda").to(dtype)
-    b = torch.randn(k, n, device="cuda").to(dtype)
-    c = torch.empty(m, n, device="cuda")
-    grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
+    a, b, c, grid = gemm(m, n, k, bm, bn, dtype)
     kernels = {"triton": fresh(device_descriptors), "ours": fresh(device_descriptors)}
 
     def run(compiler):

@@ -142,7 +142,7 @@ fn at_start<'c, 'a>(
 
 /// `barrier.cta.sync.all id`: every thread of the CTA, from any code path.
 fn all_barrier(emit: &Emitter, id: i64) {
-    call_void(emit, "llvm.nvvm.barrier.cta.sync.all", &[emit.i32(id)]);
+    emit.call_void_intrinsic("llvm.nvvm.barrier.cta.sync.all", &[emit.i32(id)]);
 }
 
 /// `bar.sync id, threads` (`bar.warp.sync` for one warp).
@@ -150,27 +150,11 @@ fn named_barrier(emit: &Emitter, id: i64, threads: i64) {
     if threads == 32 {
         emit.warp_barrier();
     } else {
-        call_void(
-            emit,
+        emit.call_void_intrinsic(
             "llvm.nvvm.barrier.cta.sync.aligned.count",
             &[emit.i32(id), emit.i32(threads)],
         );
     }
-}
-
-/// A call of the void intrinsic `name`.
-fn call_void<'c, 'a>(emit: &Emitter<'c, 'a>, name: &str, operands: &[Value<'c, 'a>]) {
-    let segments = format!("array<i32: {}, 0>", operands.len());
-    emit.op(
-        "llvm.call_intrinsic",
-        operands,
-        &[],
-        &[
-            ("intrin", emit.string_attr(name)),
-            ("operandSegmentSizes", emit.attr(&segments)),
-            ("op_bundle_sizes", emit.attr("array<i32>")),
-        ],
-    );
 }
 
 /// `setmaxnreg` from `current` to `wanted` registers per thread (each
@@ -178,8 +162,7 @@ fn call_void<'c, 'a>(emit: &Emitter<'c, 'a>, name: &str, operands: &[Value<'c, '
 fn realloc_registers(emit: &Emitter, current: i64, wanted: i64) {
     let (current, wanted) = (current.min(256), wanted.min(256));
     let action = if wanted < current { "dec" } else { "inc" };
-    call_void(
-        emit,
+    emit.call_void_intrinsic(
         &format!("llvm.nvvm.setmaxnreg.{action}.sync.aligned.u32"),
         &[emit.i32(wanted)],
     );
@@ -187,13 +170,7 @@ fn realloc_registers(emit: &Emitter, current: i64, wanted: i64) {
 
 /// `@global_smem + offset`.
 fn shared_at<'c, 'a>(emit: &Emitter<'c, 'a>, offset: i64) -> Value<'c, 'a> {
-    let base = emit.value(
-        "llvm.mlir.addressof",
-        &[],
-        emit.ptr_type(3),
-        &[("global_name", emit.attr("@global_smem"))],
-    );
-    emit.byte_offset(base, offset)
+    emit.byte_offset(emit.global_smem(), offset)
 }
 
 /// The `allocation.offset` of `op` (0 where it has none).
@@ -234,20 +211,9 @@ fn partitions_of(ws: MlirOperation) -> Option<MlirOperation> {
 }
 
 /// The `ttg.warp_specialize` whose partition holds `op`, and that
-/// partition's index; `None` when `op` is outside every partition.
+/// partition's index (`None` outside every partition).
 fn partition_of(op: MlirOperation) -> Option<(MlirOperation, usize)> {
-    let mut current = op;
-    while let Some(parent) = raw::parent_op(current) {
-        if raw::is(parent, "ttg.warp_specialize.partitions") {
-            let region = raw::block_parent_region(raw::op_block(current));
-            let index = raw::regions(parent)
-                .iter()
-                .position(|r| r.ptr == region.ptr)?;
-            return Some((raw::parent_op(parent)?, index));
-        }
-        current = parent;
-    }
-    None
+    crate::lowering::partition_of(op_ref(op)).map(|(ws, index)| (ws.to_raw(), index))
 }
 
 /// The `array<i32: ...>` attribute `name` of `op`, widened.
@@ -255,24 +221,6 @@ fn i32_array(op: MlirOperation, name: &str) -> Option<Vec<i64>> {
     raw::attribute(op, name)
         .and_then(raw::dense_i32_array)
         .map(|v| v.into_iter().map(i64::from).collect())
-}
-
-/// Moves every op of `block` from `first` on to the end of `to`.
-fn move_ops_from(first: MlirOperation, to: MlirBlock) {
-    let block = raw::op_block(first);
-    let ops = raw::block_ops(block);
-    let start = ops
-        .iter()
-        .position(|o| o.ptr == first.ptr)
-        .unwrap_or(ops.len());
-    for &op in &ops[start..] {
-        // SAFETY: `op` is a live op of `block`; once detached, `to` takes
-        // ownership of it.
-        unsafe {
-            mlir_sys::mlirOperationRemoveFromParent(op);
-            mlir_sys::mlirBlockAppendOwnedOperation(to, op);
-        }
-    }
 }
 
 /// Moves the blocks of `region` into the function region `into`, after
@@ -487,12 +435,7 @@ fn lower_kernel(context: &Context, func: MlirOperation) -> PassResult {
     let emit = at_end(context, header.to_raw(), location);
     let tid = emit.special_register("tid.x");
     let wid = emit.udiv_by(tid, threads_per_warp);
-    let wid = emit.value(
-        "nvvm.shfl.sync",
-        &[emit.i32(-1), wid, emit.i32(0), emit.i32(31)],
-        emit.i32_type(),
-        &[("kind", emit.attr("#nvvm<shfl_kind idx>"))],
-    );
+    let wid = emit.warp_uniform(wid);
     let is_default = emit.icmp("ult", wid, emit.i32(default_warps));
     emit.cond_br(is_default, &entry_ref, &switch_loop)
         .map_err(|e| fail(op_ref(func), &e))?;
@@ -660,7 +603,7 @@ fn lower_kernel(context: &Context, func: MlirOperation) -> PassResult {
         let after = region_ref.insert_block_after(block_ref(block), Block::new(&[]));
         let next = raw::next_op(op);
         if let Some(next) = next {
-            move_ops_from(next, after.to_raw());
+            raw::move_tail(next, after.to_raw());
         }
         let emit = at_end(context, block, op_ref(op).location());
         let states = shared_at(&emit, state_offset);

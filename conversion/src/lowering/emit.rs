@@ -299,16 +299,55 @@ impl<'c, 'a> Emitter<'c, 'a> {
         operands: &[Value<'c, 'a>],
         result: Type<'c>,
     ) -> Value<'c, 'a> {
+        self.intrinsic_call(name, operands, &[result])
+            .result(0)
+            .expect("one result")
+            .into()
+    }
+
+    /// A call of the LLVM intrinsic `name` without a result
+    /// (`llvm.nvvm.barrier.cta.sync.all`, ...).
+    pub fn call_void_intrinsic(&self, name: &str, operands: &[Value<'c, 'a>]) {
+        self.intrinsic_call(name, operands, &[]);
+    }
+
+    fn intrinsic_call(
+        &self,
+        name: &str,
+        operands: &[Value<'c, 'a>],
+        results: &[Type<'c>],
+    ) -> OperationRef<'c, 'a> {
         let segments = format!("array<i32: {}, 0>", operands.len());
-        self.value(
+        self.op(
             "llvm.call_intrinsic",
             operands,
-            result,
+            results,
             &[
                 ("intrin", self.string_attr(name)),
                 ("operandSegmentSizes", self.attr(&segments)),
                 ("op_bundle_sizes", self.attr("array<i32>")),
             ],
+        )
+    }
+
+    /// The start of the kernel's dynamic shared memory (`@global_smem`).
+    pub fn global_smem(&self) -> Value<'c, 'a> {
+        self.value(
+            "llvm.mlir.addressof",
+            &[],
+            self.ptr_type(3),
+            &[("global_name", self.attr("@global_smem"))],
+        )
+    }
+
+    /// `value` as lane 0 holds it (`shfl.sync.idx` over the full warp), which
+    /// tells the compiler it is the same across the warp (a warp id).
+    pub fn warp_uniform(&self, value: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.value(
+            "nvvm.shfl.sync",
+            &[self.i32(-1), value, self.i32(0), self.i32(31)],
+            self.i32_type(),
+            &[("kind", self.attr("#nvvm<shfl_kind idx>"))],
         )
     }
 

@@ -55,6 +55,7 @@ use ttg_dialect::layout::MemDesc;
 pub use emit::{packed_llvm_struct, packed_type, Emitter};
 pub use layout::{Distributed, ThreadIds};
 pub use nvg::lower_nvg_ops;
+pub(crate) use nvg::partition_of;
 
 /// What the lowering of one op reports when it cannot proceed: the message
 /// becomes an error at the op.
@@ -337,13 +338,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
         if let Some(v) = self.shared_base {
             return v;
         }
-        let entry = self.prologue(Location::unknown(self.context));
-        let v = entry.value(
-            "llvm.mlir.addressof",
-            &[],
-            entry.ptr_type(3),
-            &[("global_name", entry.attr("@global_smem"))],
-        );
+        let v = self.prologue(Location::unknown(self.context)).global_smem();
         self.shared_base = Some(v);
         v
     }
@@ -356,13 +351,9 @@ impl<'c, 'a> Lowering<'c, 'a> {
             return v;
         }
         let (_, _, warp) = self.thread_ids();
-        let entry = self.prologue(Location::unknown(self.context));
-        let v = entry.value(
-            "nvvm.shfl.sync",
-            &[entry.i32(-1), warp, entry.i32(0), entry.i32(31)],
-            entry.i32_type(),
-            &[("kind", entry.attr("#nvvm<shfl_kind idx>"))],
-        );
+        let v = self
+            .prologue(Location::unknown(self.context))
+            .warp_uniform(warp);
         self.uniform_warp = Some(v);
         v
     }
@@ -766,19 +757,10 @@ fn return_unless_leader<'c>(
     region: RegionRef<'c, '_>,
     location: Location<'c>,
 ) {
-    use tt_passes::ttir::loop_support::ir as raw;
     let entry = region.first_block().expect("a kernel has an entry block");
     let body = region.insert_block_after(entry, Block::new(&[]));
     let exit = region.append_block(Block::new(&[]));
-    // SAFETY: the ops moved are detached from the live entry block before
-    // they are appended to the new one, in order; nothing else refers to
-    // the blocks' op lists meanwhile.
-    unsafe {
-        for op in raw::block_ops(entry.to_raw()) {
-            mlir_sys::mlirOperationRemoveFromParent(op);
-            mlir_sys::mlirBlockAppendOwnedOperation(body.to_raw(), op);
-        }
-    }
+    tt_passes::ttir::pointer_ir::move_ops(entry, body);
     let emit = Emitter {
         context,
         block: entry,
@@ -812,15 +794,14 @@ fn fold_prologue(branch: OperationRef) {
     use tt_passes::ttir::loop_support::ir as raw;
     let branch = branch.to_raw();
     let prologue = raw::op_block(branch);
-    // SAFETY: `branch` is a live `llvm.br` with one successor; the ops
-    // moved are detached before they are appended, and the emptied block,
-    // which no branch names any more, is detached before it is destroyed.
+    // SAFETY: `branch` is a live `llvm.br` with one successor; the emptied
+    // block, which no branch names any more, is detached before it is
+    // destroyed.
     unsafe {
         let body = mlir_sys::mlirOperationGetSuccessor(branch, 0);
         raw::erase(branch);
-        for op in raw::block_ops(body) {
-            mlir_sys::mlirOperationRemoveFromParent(op);
-            mlir_sys::mlirBlockAppendOwnedOperation(prologue, op);
+        if let Some(&first) = raw::block_ops(body).first() {
+            raw::move_tail(first, prologue);
         }
         mlir_sys::mlirBlockDetach(body);
         mlir_sys::mlirBlockDestroy(body);

@@ -126,7 +126,9 @@ fn collect<'c, 'a>(op: OperationRef<'c, 'a>, out: &mut Vec<OperationRef<'c, 'a>>
 /// The partition `op` sits in: its `ttg.warp_specialize` and the
 /// partition's index, for the innermost partition region around `op`
 /// (`None` in a default region or outside any).
-fn partition_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<(OperationRef<'c, 'a>, usize)> {
+pub(crate) fn partition_of<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+) -> Option<(OperationRef<'c, 'a>, usize)> {
     let mut child = op;
     let mut at = op.parent_operation();
     while let Some(p) = at {
@@ -195,13 +197,7 @@ fn warp_id<'c, 'a>(emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) -> Value<'c
     if let Some(start) = start {
         tid = emit.binary("llvm.sub", tid, start);
     }
-    let warp = emit.binary("llvm.udiv", tid, thirty_two);
-    emit.value(
-        "nvvm.shfl.sync",
-        &[emit.i32(-1), warp, emit.i32(0), emit.i32(31)],
-        emit.i32_type(),
-        &[("kind", emit.attr("#nvvm<shfl_kind idx>"))],
-    )
+    emit.warp_uniform(emit.binary("llvm.udiv", tid, thirty_two))
 }
 
 /// The fields of an LLVM struct type.
@@ -429,12 +425,7 @@ fn lower_tensor_memory<'c, 'a>(
     };
     let tid = emit.value("nvvm.read.ptx.sreg.tid.x", &[], emit.i32_type(), &[]);
     let pred = emit.icmp("ult", tid, emit.i32(32));
-    let shared = emit.value(
-        "llvm.mlir.addressof",
-        &[],
-        emit.ptr_type(3),
-        &[("global_name", emit.attr("@global_smem"))],
-    );
+    let shared = emit.global_smem();
     emit.void_asm(
         &format!(
             "@$0 tcgen05.alloc{exclusive}.cta_group::1.sync.aligned.shared::cta.b32 [$1], {size};"

@@ -71,24 +71,22 @@ fn specialize(func: MlirOperation) -> PassResult {
     else {
         return Ok(());
     };
-    // SAFETY: `func` is a live op of the module the pass runs on.
-    if tt_dialect::ir::lookup_num_warps(unsafe { OperationRef::from_raw(func) }) != Some(4) {
+    if ir::lookup_num_warps(func) != Some(4) {
         return Ok(());
     }
-    let has_else = !ops_where(func, |op| {
+    let has = |keep: &dyn Fn(MlirOperation) -> bool| !ops_where(func, keep).is_empty();
+    if has(&|op| {
         ir::is(op, "scf.if")
             && ir::regions(op)
                 .get(1)
                 .is_some_and(|r| !ir::blocks(*r).is_empty())
-    })
-    .is_empty();
-    if has_else {
+    }) {
         return Ok(());
     }
-    let has =
-        |names: &[&str]| !ops_where(func, |op| names.iter().any(|n| ir::is(op, n))).is_empty();
-    if has(&["ttng.warp_group_dot"]) && has(&["tt.load", "tt.descriptor_load"]) {
-        // SAFETY: as above; the loop is nested in `func`.
+    if has(&|op| ir::is(op, "ttng.warp_group_dot"))
+        && has(&|op| ir::is(op, "tt.load") || ir::is(op, "tt.descriptor_load"))
+    {
+        // SAFETY: the loop is a live op of the module the pass runs on.
         return Err(fail(
             unsafe { OperationRef::from_raw(marked) },
             "'nvgpu-warp-specialization' does not support loops marked 'tt.warp_specialize' around \

@@ -481,14 +481,8 @@ pub fn block_argument_owner<'c, 'a>(value: Value<'c, 'a>) -> Option<(BlockRef<'c
 
 /// Moves every op of `from` to the end of `to`, in order.
 pub fn move_ops<'c, 'a>(from: BlockRef<'c, 'a>, to: BlockRef<'c, 'a>) {
-    unsafe {
-        let mut op = sys::mlirBlockGetFirstOperation(from.to_raw());
-        while !op.ptr.is_null() {
-            let next = sys::mlirOperationGetNextInBlock(op);
-            sys::mlirOperationRemoveFromParent(op);
-            sys::mlirBlockAppendOwnedOperation(to.to_raw(), op);
-            op = next;
-        }
+    if let Some(first) = from.first_operation() {
+        crate::ttir::loop_support::ir::move_tail(first.to_raw(), to.to_raw());
     }
 }
 

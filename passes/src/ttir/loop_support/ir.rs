@@ -553,6 +553,22 @@ pub fn move_before(op: MlirOperation, before: MlirOperation) {
     unsafe { mlir_sys::mlirOperationMoveBefore(op, before) }
 }
 
+/// Moves `first` and every op after it in its block to the end of `to`,
+/// in order.
+pub fn move_tail(first: MlirOperation, to: MlirBlock) {
+    // SAFETY: each op is live; it is detached from its block before `to`
+    // takes ownership of it, and the next one is read before it moves.
+    unsafe {
+        let mut op = first;
+        while !op.ptr.is_null() {
+            let next = mlir_sys::mlirOperationGetNextInBlock(op);
+            mlir_sys::mlirOperationRemoveFromParent(op);
+            mlir_sys::mlirBlockAppendOwnedOperation(to, op);
+            op = next;
+        }
+    }
+}
+
 /// Destroys `op`, which must have no uses left.
 pub fn erase(op: MlirOperation) {
     unsafe { mlir_sys::mlirOperationDestroy(op) }
