@@ -174,6 +174,9 @@ impl Distributed {
 /// The thread's position: lane and warp ids, and per layout the run-time
 /// coordinates they contribute, computed once per function.
 pub struct ThreadIds<'c, 'a> {
+    /// The thread id counted from the warp group's first thread, unmasked
+    /// (what Triton's `ttg.warp_id` divides).
+    pub unmasked: Value<'c, 'a>,
     pub tid: Value<'c, 'a>,
     pub lane: Value<'c, 'a>,
     pub warp: Value<'c, 'a>,
@@ -184,19 +187,23 @@ pub struct ThreadIds<'c, 'a> {
 }
 
 impl<'c, 'a> ThreadIds<'c, 'a> {
-    /// Reads the thread id at the emitter's position. Inside a
-    /// `ttg.warp_specialize` partition (`group`: its first thread and its
-    /// thread count, a power of two) the id counts from the partition's
-    /// first thread, as Triton's `getThreadId` does there.
+    /// Reads the thread id at the emitter's position. With a warp group
+    /// (`group`: its first thread and its thread count, a power of two;
+    /// [`super::Lowering::thread_group`]) the id counts from the group's first
+    /// thread and is masked to its count, as Triton's `getThreadId` does.
     pub fn new(emit: &Emitter<'c, 'a>, threads_per_warp: i64, group: Option<(i64, i64)>) -> Self {
-        let mut tid = emit.special_register("tid.x");
+        let mut unmasked = emit.special_register("tid.x");
+        let mut tid = unmasked;
         if let Some((start, threads)) = group {
-            tid = emit.binary("llvm.sub", tid, emit.i32(start));
-            tid = emit.and(tid, emit.i32(threads - 1));
+            if start != 0 {
+                unmasked = emit.binary("llvm.sub", unmasked, emit.i32(start));
+            }
+            tid = emit.and(unmasked, emit.i32(threads - 1));
         }
         let lane = emit.and(tid, emit.i32(threads_per_warp - 1));
         let warp = emit.lshr(tid, emit.i32(threads_per_warp.trailing_zeros() as i64));
         Self {
+            unmasked,
             tid,
             lane,
             warp,

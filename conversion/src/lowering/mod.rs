@@ -266,12 +266,19 @@ impl<'c, 'a> Lowering<'c, 'a> {
             .map_or(self.num_warps, |(n, _)| n)
     }
 
-    /// The partition whose threads the ids count from
-    /// ([`ThreadIds::new`]): none outside `ttg.warp_specialize` partitions.
-    /// A partition not placed yet has none to count from: the op reading
-    /// them is refused.
+    /// The warp group whose threads the ids count from
+    /// ([`ThreadIds::new`]): its first thread and its thread count. Inside a
+    /// `ttg.warp_specialize` partition the partition's; elsewhere the
+    /// function's own warps from thread 0 (which, as Triton's `getThreadId`
+    /// does, bounds the id by their count: in a warp-specialized kernel
+    /// more warps run, and the bound is what lets the code generator see
+    /// that a test of the id is one of the default warps'). A partition not
+    /// placed yet has none to count from: the op reading them is refused.
     pub fn thread_group(&self) -> Option<(i64, i64)> {
-        match self.thread_group? {
+        let Some(group) = self.thread_group else {
+            return Some((0, self.num_warps * self.threads_per_warp));
+        };
+        match group {
             (Some(start), threads) => Some((start, threads)),
             (None, _) => {
                 self.refusal.replace(Some(
@@ -350,10 +357,14 @@ impl<'c, 'a> Lowering<'c, 'a> {
         if let Some(v) = self.uniform_warp {
             return v;
         }
-        let (_, _, warp) = self.thread_ids();
-        let v = self
-            .prologue(Location::unknown(self.context))
-            .warp_uniform(warp);
+        let threads_per_warp = self.threads_per_warp;
+        let v = self.with_threads(|threads, entry| {
+            let warp = entry.lshr(
+                threads.unmasked,
+                entry.i32(i64::from(threads_per_warp.trailing_zeros())),
+            );
+            entry.warp_uniform(warp)
+        });
         self.uniform_warp = Some(v);
         v
     }

@@ -31,7 +31,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
   // Every kind on a scalar: thread 0 only (tid == 0 and the mask).
   // CHECK-LABEL: llvm.func @scalar_kinds
-  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK: %[[RAW:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK: %[[TID:.*]] = llvm.and %[[RAW]]
   // CHECK: llvm.icmp "eq" %[[TID]]
   // CHECK: "mov.u32 $0, 0x0;\0A\09@$3 atom.global.gpu.relaxed.and.b32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
   // CHECK: atom.global.cta.acquire.or.b32

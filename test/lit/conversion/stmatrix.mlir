@@ -17,7 +17,8 @@
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: llvm.func @row_x4
-  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK: %[[RAW:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK: %[[TID:.*]] = llvm.and %[[RAW]]
   // CHECK: %[[M15:.*]] = llvm.mlir.constant(15 : i32)
   // CHECK: llvm.and %[[TID]], %[[M15]]
   // CHECK: %[[A0:.*]] = llvm.getelementptr %{{.*}}[%[[PART:.*]]] {{.*}}, f16

@@ -17,7 +17,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-LABEL: llvm.func @add(
 // CHECK-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>)
 // CHECK-SAME: attributes {nvvm.kernel = 1 : ui1, nvvm.reqntid = array<i32: 128>}
-// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[RAW:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[TID:.*]] = llvm.and %[[RAW]]
 // CHECK: %[[MASK:.*]] = llvm.mlir.constant(127 : i32)
 // CHECK-NEXT: %[[FIELD:.*]] = llvm.and %[[TID]], %[[MASK]]
 // CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i32)
@@ -157,7 +158,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
 // CHECK-LABEL: llvm.func @scalars
-// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[RAW:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[TID:.*]] = llvm.and %[[RAW]]
 // CHECK: "mov.u32 $0, 0x0;\0A\09ld.global.b32 { $0 }, [ $1 + 0 ];", "=r,l"
 // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32)
 // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID]], %[[ZERO]]
@@ -354,7 +356,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
 // CHECK-LABEL: llvm.func @swizzled_copy
-// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[RAW:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[TID:.*]] = llvm.and %[[RAW]]
 // CHECK: %[[BUF:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK: llvm.mlir.constant(72 : i32)
 // CHECK: llvm.mlir.constant(144 : i32)

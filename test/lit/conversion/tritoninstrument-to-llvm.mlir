@@ -83,7 +83,8 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
   // Thread 0 spins on the compare-and-swap while the predicate holds; the
   // CTA then waits for it.
   // CHECK-LABEL: llvm.func internal @lock_acquire
-  // CHECK: %[[TID:.+]] = nvvm.read.ptx.sreg.tid.x : i32
+  // CHECK: %[[RAW:.+]] = nvvm.read.ptx.sreg.tid.x : i32
+  // CHECK: %[[TID:.+]] = llvm.and %[[RAW]]
   // CHECK: %[[FIRST:.+]] = llvm.icmp "eq" %[[TID]]
   // CHECK: %[[ELECT:.+]] = llvm.and %[[FIRST]], %arg1 : i1
   // CHECK: llvm.cond_br %[[ELECT]], ^[[SPIN:.+]], ^[[DONE:.+]]
