@@ -23,7 +23,7 @@ from triton.compiler import ASTSource  # noqa: E402
 KERNELS = load_script("ws_kernels.py", folder="bench/h100")
 
 
-def compile_with(mode, dtype, bn, bk, stages):
+def compile_with(mode, dtype, bn, bk, stages, divisible=False):
     signature = {"a": "*" + dtype, "b": "*" + dtype, "c": "*fp32", "M": "i32", "N": "i32", "K": "i32",
                  "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
     constants = {"BM": 128, "BN": bn, "BK": bk}
@@ -32,7 +32,11 @@ def compile_with(mode, dtype, bn, bk, stages):
     else:
         triton_rs.disable()
     try:
-        return triton.compile(ASTSource(triton.jit(KERNELS.device_descriptors.fn), signature, constants),
+        # `divisible`: every argument a multiple of 16, as Triton's launcher
+        # specialises pointers and sizes it finds so.
+        attrs = {(i,): [["tt.divisibility", 16]] for i in range(6)} if divisible else None
+        source = ASTSource(triton.jit(KERNELS.device_descriptors.fn), signature, constants, attrs=attrs)
+        return triton.compile(source,
                               target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": stages})
     finally:
         triton_rs.disable()
@@ -52,3 +56,16 @@ def test_tritons_warp_specialized_ttgir_compiles_to_a_cubin(dtype, bn, bk, stage
     registers = lambda ptx: re.findall(r"setmaxnreg\.\w+\.sync\.aligned\.u32\s+\d+", ptx)
     assert registers(ours.asm["ptx"]) == registers(theirs.asm["ptx"])
     assert registers(ours.asm["ptx"])
+
+
+def test_partitions_know_their_captures_alignment():
+    """The epilogue runs in the consumer partitions, where M, N and C are
+    captures: their divisibility reaches the partitions' arguments, so the
+    masked stores of C are 16-byte vectors, as Triton's are (scalar stores
+    made this kernel 1.04-1.10 of Triton's time)."""
+    theirs = compile_with("triton", "fp16", 128, 64, 3, divisible=True)
+    with KERNELS.from_tritons_ttgir():
+        ours = compile_with("ours", "fp16", 128, 64, 3, divisible=True)
+    stores = lambda ptx: re.findall(r"st\.global(?:\.v\d)?\.b32", ptx)
+    assert stores(ours.asm["ptx"]) == stores(theirs.asm["ptx"])
+    assert "st.global.v4.b32" in stores(ours.asm["ptx"])

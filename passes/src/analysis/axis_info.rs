@@ -11,7 +11,8 @@
 //! over each function: seeds (`tt.make_range`, constants, function argument
 //! attributes, `tt.*` hints on ops), transfer functions per op, and joins
 //! (gcds) where control flow merges (`scf.for`, `scf.if`, `scf.while`, and
-//! the blocks `cf.br`/`cf.cond_br` branch to).
+//! the blocks `cf.br`/`cf.cond_br` branch to); a `ttg.warp_specialize`'s
+//! partitions take their arguments' facts from its explicit captures.
 //! What no rule covers gets Triton's pessimistic value, 1 everywhere.
 //!
 //! One departure: where straight-line arithmetic bounds a value (from
@@ -920,6 +921,26 @@ impl Solver {
                 let yielded = Self::terminator_operands(op, 1);
                 self.flow(&yielded, &before);
             }
+            // The partitions of a `ttg.warp_specialize` start from the op's
+            // explicit captures: each partition's arguments are them.
+            "ttg.warp_specialize.partitions" => {
+                let Some(ws) = op.parent_operation() else {
+                    return;
+                };
+                let captures: Vec<Value> = ws.operands().collect();
+                for r in 0..op.region_count() {
+                    self.flow(&captures, &Self::block_args(op, r));
+                    self.visit_region_blocks(op, r);
+                }
+            }
+            // Its results are what the default region yields.
+            "ttg.warp_specialize" => {
+                for r in 0..op.region_count() {
+                    self.visit_region_blocks(op, r);
+                }
+                let yielded = Self::terminator_operands(op, 0);
+                self.flow(&yielded, &Self::results(op));
+            }
             // Unstructured control flow (after `convert-scf-to-cf`, where
             // the LLVM lowering queries the map): a branch's forwarded
             // operands flow into its successors' arguments, and a loop
@@ -1212,6 +1233,35 @@ mod tests {
                 "contiguity = [1], divisibility = [1], constancy = [32], constant_value = <none>",
             ]
         );
+    }
+
+    #[test]
+    fn partitions_see_the_captures_facts() {
+        // A partition's argument is its explicit capture (here a multiple
+        // of 16); the op's result is what the default region yields.
+        let f = facts(
+            "%n: i32 {tt.divisibility = 16 : i32}",
+            "  %c = arith.constant 8 : i32
+  %r = ttg.warp_specialize(%n) attributes {warpGroupStartIds = array<i32: 4>}
+  default {
+    %d = arith.muli %n, %c : i32
+    ttg.warp_yield %d : i32
+  }
+  partition0(%m: i32) num_warps(4) {
+    %e = arith.addi %m, %m : i32
+    ttg.warp_return
+  } : (i32) -> i32",
+        );
+        let multiple = |d: i64| {
+            format!(
+                "contiguity = [1], divisibility = [{d}], constancy = [1], constant_value = <none>"
+            )
+        };
+        assert_eq!(f[2], multiple(128), "the default region's product");
+        assert_eq!(f[1], multiple(128), "the warp_specialize result");
+        // A sum keeps the gcd of its operands' divisors; without the
+        // capture's fact the argument's would be 1.
+        assert_eq!(f[3], multiple(16), "the partition's sum of its argument");
     }
 
     #[test]
