@@ -27,13 +27,14 @@ use ttg_dialect::layout::{tma_block_shape, Layout, MemDesc, Nvmma, UnswizzledNvm
 
 use super::{int_attr, layout::xor_of_bits, operand, Access, Emitter, LowerResult, Lowering};
 
-/// `tid.x == 0`: the one thread that drives a barrier.
+/// Thread 0 of the warp group ([`Lowering::thread_group`]): the one
+/// thread that drives a barrier.
 fn thread_zero<'c, 'a>(lw: &Lowering<'c, 'a>, emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
     let (tid, _, _) = lw.thread_ids();
     emit.icmp("eq", tid, emit.i32(0))
 }
 
-/// `tid.x < n`: the first `n` threads.
+/// The first `n` threads of the warp group.
 fn threads_below<'c, 'a>(lw: &Lowering<'c, 'a>, emit: &Emitter<'c, 'a>, n: i64) -> Value<'c, 'a> {
     let (tid, _, _) = lw.thread_ids();
     emit.icmp("slt", tid, emit.i32(n))
@@ -303,13 +304,7 @@ fn message_coordinates<'c, 'a>(
     base: &[Value<'c, 'a>],
     message: &Message,
 ) -> Result<Vec<Value<'c, 'a>>, String> {
-    if message.coordinates.len() > base.len() {
-        return Err(format!(
-            "a TMA copy of a {}-dimensional buffer through a {}-dimensional descriptor",
-            message.coordinates.len(),
-            base.len()
-        ));
-    }
+    fits(message, base.len())?;
     Ok(base
         .iter()
         .zip(
@@ -329,6 +324,18 @@ fn message_coordinates<'c, 'a>(
         .collect())
 }
 
+/// Refuses a message of more dimensions than the descriptor's `rank`.
+fn fits(message: &Message, rank: usize) -> Result<(), String> {
+    if message.coordinates.len() > rank {
+        return Err(format!(
+            "a TMA copy of a {}-dimensional buffer through a {}-dimensional descriptor",
+            message.coordinates.len(),
+            rank
+        ));
+    }
+    Ok(())
+}
+
 /// `elect.sync`: true in one lane of the warp.
 fn elect<'c, 'a>(emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
     emit.value("nvvm.elect.sync", &[], emit.int_type(1), &[])
@@ -345,21 +352,129 @@ fn tma_pred<'c, 'a>(
     index: usize,
     count: usize,
 ) -> Value<'c, 'a> {
-    let elect = elect(emit);
-    let elected = match pred {
-        Some(p) => emit.and(p, elect),
-        None => elect,
-    };
+    let elected = elected(emit, pred);
     if count == 1 {
         return emit.and(elected, threads_below(lw, emit, lw.threads_per_warp));
     }
-    let warps = lw
-        .thread_group()
-        .map_or(lw.num_warps, |(_, threads)| threads / lw.threads_per_warp)
-        .max(1);
+    let warps = group_warps(lw);
     let warp = lw.uniform_warp();
     let issuer = emit.icmp("eq", warp, emit.i32(index as i64 % warps));
     emit.and(elected, issuer)
+}
+
+/// The op's predicate (if any) and `elect.sync`'s.
+fn elected<'c, 'a>(emit: &Emitter<'c, 'a>, pred: Option<Value<'c, 'a>>) -> Value<'c, 'a> {
+    let elect = elect(emit);
+    match pred {
+        Some(p) => emit.and(p, elect),
+        None => elect,
+    }
+}
+
+/// The warps of the warp group that issues a copy's messages.
+fn group_warps(lw: &Lowering) -> i64 {
+    lw.thread_group()
+        .map_or(lw.num_warps, |(_, threads)| threads / lw.threads_per_warp)
+        .max(1)
+}
+
+/// Message `k` of `messages` as `k` times message 1 (its coordinates and
+/// its byte offset), when every message is: the boxes of one row of
+/// blocks along the innermost dimension, one after another in the buffer.
+fn message_step(messages: &[Message]) -> Option<&Message> {
+    let step = messages.get(1)?;
+    messages
+        .iter()
+        .zip(0..)
+        .all(|(m, k)| {
+            m.byte_offset == k * step.byte_offset
+                && m.coordinates.len() == step.coordinates.len()
+                && m.coordinates
+                    .iter()
+                    .zip(&step.coordinates)
+                    .all(|(&c, &s)| c == k * s)
+        })
+        .then_some(step)
+}
+
+/// One TMA instruction of a copy: its predicate, its coordinates
+/// (innermost first) and where its box starts in the buffer.
+struct Issue<'c, 'a> {
+    pred: Value<'c, 'a>,
+    coordinates: Vec<Value<'c, 'a>>,
+    start: Start<'c, 'a>,
+}
+
+/// A box's start in the buffer, in bytes from its base.
+enum Start<'c, 'a> {
+    Fixed(i64),
+    Computed(Value<'c, 'a>),
+}
+
+impl<'c, 'a> Start<'c, 'a> {
+    /// The address of the box: `base` moved by the start.
+    fn at(&self, emit: &Emitter<'c, 'a>, base: Value<'c, 'a>) -> Value<'c, 'a> {
+        match *self {
+            Start::Fixed(bytes) => emit.byte_offset(base, bytes),
+            Start::Computed(bytes) => emit.gep(base, bytes, emit.int_type(8)),
+        }
+    }
+}
+
+/// The instructions that issue a copy's `messages` from the coordinates
+/// `coords` (innermost first). Messages that step along the innermost
+/// dimension ([`message_step`]) go as Triton issues them: in rounds of one
+/// instruction, message `round + w` from warp `w` of the group (the
+/// warp's message found from its id), in as many rounds as the messages
+/// outnumber the warps. Others get one instruction each, message `k` from
+/// warp `k` modulo the group's warps.
+fn issues<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    pred: Option<Value<'c, 'a>>,
+    coords: &[Value<'c, 'a>],
+    messages: &[Message],
+) -> Result<Vec<Issue<'c, 'a>>, String> {
+    let Some(step) = message_step(messages) else {
+        return messages
+            .iter()
+            .enumerate()
+            .map(|(index, message)| {
+                Ok(Issue {
+                    pred: tma_pred(lw, emit, pred, index, messages.len()),
+                    coordinates: message_coordinates(emit, coords, message)?,
+                    start: Start::Fixed(message.byte_offset),
+                })
+            })
+            .collect();
+    };
+    fits(step, coords.len())?;
+    let warps = group_warps(lw) as usize;
+    let elected = elected(emit, pred);
+    let warp = lw.uniform_warp();
+    let mut out = Vec::new();
+    for first in (0..messages.len()).step_by(warps) {
+        let issuing = (messages.len() - first).min(warps);
+        let own = if issuing == 1 { emit.i32(0) } else { warp };
+        let index = if first == 0 {
+            own
+        } else {
+            emit.add(own, emit.i32(first as i64))
+        };
+        let times = |n: i64| emit.mul(index, emit.i32(n));
+        let coordinates = coords
+            .iter()
+            .zip(step.coordinates.iter().rev().chain(std::iter::repeat(&0)))
+            .map(|(&c, &s)| if s == 0 { c } else { emit.add(c, times(s)) })
+            .collect();
+        let below = threads_below(lw, emit, issuing as i64 * lw.threads_per_warp);
+        out.push(Issue {
+            pred: emit.and(elected, below),
+            coordinates,
+            start: Start::Computed(times(step.byte_offset)),
+        });
+    }
+    Ok(out)
 }
 
 /// The coordinates operands `first..first + rank` of `op`, innermost
@@ -427,13 +542,9 @@ pub fn copy_global_to_local<'c, 'a>(
         3 + rank
     );
     let constraints = format!("b,r,l{},r", ",r".repeat(rank));
-    for (index, message) in messages.iter().enumerate() {
-        let mut operands = vec![
-            tma_pred(lw, emit, pred, index, messages.len()),
-            emit.byte_offset(destination, message.byte_offset),
-            desc,
-        ];
-        operands.extend(message_coordinates(emit, &coords, message)?);
+    for issue in issues(lw, emit, pred, &coords, &messages)? {
+        let mut operands = vec![issue.pred, issue.start.at(emit, destination), desc];
+        operands.extend(issue.coordinates);
         operands.push(barrier_pointer);
         emit.void_asm(&asm, &constraints, &operands);
     }
@@ -510,10 +621,10 @@ fn bulk_to_global<'c, 'a>(
         2 + rank
     );
     let constraints = format!("b,l{},r", ",r".repeat(rank));
-    for (index, message) in messages.iter().enumerate() {
-        let mut operands = vec![tma_pred(lw, emit, None, index, messages.len()), desc];
-        operands.extend(message_coordinates(emit, &coords, message)?);
-        operands.push(emit.byte_offset(pointer, message.byte_offset));
+    for issue in issues(lw, emit, None, &coords, &messages)? {
+        let mut operands = vec![issue.pred, desc];
+        operands.extend(issue.coordinates);
+        operands.push(issue.start.at(emit, pointer));
         emit.void_asm(&asm, &constraints, &operands);
     }
     emit.op("nvvm.cp.async.bulk.commit.group", &[], &[], &[]);

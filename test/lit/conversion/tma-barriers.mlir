@@ -77,20 +77,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  // 128 halves a row are two 64-wide boxes (one 128-byte swizzle each):
-  // the second lands after the first's 64 rows (8192 bytes) and starts 64
-  // columns on; warp 0 issues the first, warp 1 (its id made uniform by a
-  // shuffle) the second.
+  // 128 halves a row are two 64-wide boxes (one 128-byte swizzle each),
+  // issued as Triton issues them: one instruction, run by warps 0 and 1
+  // (threads below 64), each warp's box found from its id (made uniform by
+  // a shuffle): box w lands 8192 * w bytes on (after the first's 64 rows)
+  // and starts 64 * w columns on.
   // CHECK-LABEL: llvm.func @several_messages
   // CHECK: %[[WARP:.*]] = nvvm.shfl.sync idx
-  // CHECK: "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4}], [$5];", "b,r,l,r,r,r" %{{.*}}, %[[BUF:.*]], %arg0, %arg2, %arg1, %{{.*}} :
-  // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
-  // CHECK: llvm.icmp "eq" %[[WARP]], %[[ONE]] : i32
-  // CHECK: %[[BYTES:.*]] = llvm.mlir.constant(8192 : i32) : i32
-  // CHECK: %[[SECOND:.*]] = llvm.getelementptr %[[BUF]][%[[BYTES]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
   // CHECK: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
-  // CHECK: %[[X:.*]] = llvm.add %arg2, %[[C64]] : i32
-  // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes {{.*}} %{{.*}}, %[[SECOND]], %arg0, %[[X]], %arg1, %{{.*}} :
+  // CHECK: %[[COLUMNS:.*]] = llvm.mul %[[WARP]], %[[C64]] : i32
+  // CHECK: %[[X:.*]] = llvm.add %arg2, %[[COLUMNS]] : i32
+  // CHECK: %[[THREADS:.*]] = llvm.mlir.constant(64 : i32) : i32
+  // CHECK: llvm.icmp "slt" %{{.*}}, %[[THREADS]] : i32
+  // CHECK: %[[C8192:.*]] = llvm.mlir.constant(8192 : i32) : i32
+  // CHECK: %[[BYTES:.*]] = llvm.mul %[[WARP]], %[[C8192]] : i32
+  // CHECK: %[[BOX:.*]] = llvm.getelementptr %{{.*}}[%[[BYTES]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4}], [$5];", "b,r,l,r,r,r" %{{.*}}, %[[BOX]], %arg0, %[[X]], %arg1, %{{.*}} :
   // CHECK-NOT: cp.async.bulk.tensor
   tt.func public @several_messages(%desc: !tt.tensordesc<tensor<64x128xf16, #nvmma>>, %x: i32, %y: i32, %pred: i1) {
     %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
@@ -103,18 +105,45 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 #bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // Four boxes and two warps: two rounds of one instruction, the second
+  // issuing boxes 2 and 3 (its warp's box: the warp id plus 2).
+  // CHECK-LABEL: llvm.func @more_messages_than_warps
+  // CHECK: %[[WARP:.*]] = nvvm.shfl.sync idx
+  // CHECK: llvm.mul %[[WARP]]
+  // CHECK: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
+  // CHECK: %[[SECOND:.*]] = llvm.add %[[WARP]], %[[C2]] : i32
+  // CHECK: llvm.mul %[[SECOND]]
+  // CHECK-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+  // CHECK-NOT: cp.async.bulk.tensor
+  tt.func public @more_messages_than_warps(%desc: !tt.tensordesc<tensor<64x256xf16, #nvmma>>, %x: i32, %y: i32) {
+    %true = arith.constant true
+    %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %buf = ttg.local_alloc {allocation.offset = 1024 : i32} : () -> !ttg.memdesc<64x256xf16, #nvmma, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar, %true : !tt.tensordesc<tensor<64x256xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x256xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32, rank = 3}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   // Three dimensions fold into 16 rows of 64 words: two boxes of 32
-  // columns, the second 16 rows x 128 bytes (2048) on, 32 columns on.
+  // columns, box w 16 rows x 128 bytes (2048) * w on and 32 * w columns on.
   // CHECK-LABEL: llvm.func @several_messages_3d
-  // CHECK: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4, $5}], [$6];", "b,r,l,r,r,r,r" %{{.*}}, %[[BUF:[0-9]+]], %arg0, %arg1, %arg1, %arg1,
-  // CHECK: %[[C2048:.*]] = llvm.mlir.constant(2048 : i32) : i32
-  // CHECK: %[[SECOND:.*]] = llvm.getelementptr %[[BUF]][%[[C2048]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: %[[WARP:.*]] = nvvm.shfl.sync idx
   // CHECK: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
-  // CHECK: %[[X:.*]] = llvm.add %arg1, %[[C32]] : i32
-  // CHECK: cp.async.bulk.tensor.3d{{.*}} %{{.*}}, %[[SECOND]], %arg0, %[[X]], %arg1, %arg1,
+  // CHECK: %[[COLUMNS:.*]] = llvm.mul %[[WARP]], %[[C32]] : i32
+  // CHECK: %[[X:.*]] = llvm.add %arg1, %[[COLUMNS]] : i32
+  // CHECK: %[[C2048:.*]] = llvm.mlir.constant(2048 : i32) : i32
+  // CHECK: %[[BYTES:.*]] = llvm.mul %[[WARP]], %[[C2048]] : i32
+  // CHECK: %[[BOX:.*]] = llvm.getelementptr %{{.*}}[%[[BYTES]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4, $5}], [$6];", "b,r,l,r,r,r,r" %{{.*}}, %[[BOX]], %arg0, %[[X]], %arg1, %arg1,
   // CHECK-NOT: cp.async.bulk.tensor
   tt.func public @several_messages_3d(%desc: !tt.tensordesc<tensor<2x8x64xi32, #nvmma>>, %x: i32, %pred: i1) {
     %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
@@ -197,12 +226,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   // A rank-reducing copy: the 8x64 buffer holds the descriptor's two
   // inner dimensions, the outer coordinate passes unchanged. Two boxes of
-  // 32 columns, the second 32 columns on.
+  // 32 columns, box w 32 * w columns on.
   // CHECK-LABEL: llvm.func @rank_reducing
-  // CHECK: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4, $5}], [$6];", "b,r,l,r,r,r,r" %{{.*}}, %{{.*}}, %arg0, %arg3, %arg2, %arg1,
+  // CHECK: %[[WARP:.*]] = nvvm.shfl.sync idx
   // CHECK: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
-  // CHECK: %[[X:.*]] = llvm.add %arg3, %[[C32]] : i32
-  // CHECK: cp.async.bulk.tensor.3d{{.*}}, %arg0, %[[X]], %arg2, %arg1,
+  // CHECK: %[[COLUMNS:.*]] = llvm.mul %[[WARP]], %[[C32]] : i32
+  // CHECK: %[[X:.*]] = llvm.add %arg3, %[[COLUMNS]] : i32
+  // CHECK: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4, $5}], [$6];", "b,r,l,r,r,r,r" %{{.*}}, %{{.*}}, %arg0, %[[X]], %arg2, %arg1,
   // CHECK-NOT: cp.async.bulk.tensor
   tt.func public @rank_reducing(%desc: !tt.tensordesc<tensor<1x8x64xi32, #nvmma3>>, %b: i32, %m: i32, %n: i32, %pred: i1) {
     %bar = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
