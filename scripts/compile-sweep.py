@@ -20,11 +20,11 @@ fp32, int8, both fp8, an fp16 accumulator; seven tile shapes with their
 warps and stages; B transposed or not; three epilogues; nine loop
 variants, also with 16 warps on a 64-row tile; a dot's result scanned,
 sorted, reduced, transposed, reshaped, gathered, joined, split, flipped)
-(dots); 16 memory
+(dots); 19 memory
 and control-flow patterns (`other`, cache modifiers, eviction policies,
 block pointers, atomics with a mask, semantics and scope, scalar
 loads, while and nested loops, `tl.range` stages, an early return,
-`device_assert`, `device_print`) on 4 types at three sizes (memory). Needs `triton==3.6.0` and the triton_rs package in the running
+`device_assert`, `device_print`, calls of `noinline` functions) on 4 types at three sizes (memory). Needs `triton==3.6.0` and the triton_rs package in the running
 Python. Exits non-zero if this project fails a kernel that Triton compiles.
 
 Give the targets in ascending order (the default): after compiling an fp8
@@ -39,12 +39,18 @@ import io
 import itertools
 import pathlib
 import sys
+import tempfile
 
 import triton
 import triton.language as tl
 import triton_rs
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
+
+# Triton compiles into a cache of the sweep's own, new in each process: a
+# kernel cached by another run would carry that run's names (a noinline
+# callee's symbol holds the module name the script had there).
+_CACHE = tempfile.TemporaryDirectory(prefix="compile-sweep-")
 
 
 @triton.jit
@@ -269,6 +275,24 @@ def dot_epilogue_kernel(a_ptr, b_ptr, c_ptr, OP: tl.constexpr, M: tl.constexpr, 
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], y.to(c_ptr.dtype.element_ty))
 
 
+@triton.jit(noinline=True)
+def _noinline_copy(src, dst, start, n, B: tl.constexpr):
+    offs = start + tl.arange(0, B)
+    mask = offs < n
+    tl.store(dst + offs, tl.load(src + offs, mask=mask) * 2, mask=mask)
+
+
+@triton.jit(noinline=True)
+def _noinline_scale(x, k):
+    return x * k
+
+
+@triton.jit(noinline=True)
+def _noinline_twice(src, dst, start, n, B: tl.constexpr):
+    _noinline_copy(src, dst, start, n, B)
+    _noinline_copy(dst, src, _noinline_scale(start, 3), n, B)
+
+
 @triton.jit
 def memory_kernel(x_ptr, y_ptr, n, OP: tl.constexpr, B: tl.constexpr):
     pid = tl.program_id(0)
@@ -343,6 +367,10 @@ def memory_kernel(x_ptr, y_ptr, n, OP: tl.constexpr, B: tl.constexpr):
         x = tl.load(x_ptr + offs, mask=mask)
         tl.device_print("x", x)
         tl.store(y_ptr + offs, x, mask=mask)
+    elif OP == "noinline":
+        _noinline_copy(x_ptr, y_ptr, pid * B, n, B)
+    elif OP == "noinline_graph":
+        _noinline_twice(x_ptr, y_ptr + 1, pid * B, n, B)
 
 
 CAST_TYPES = {"i8": tl.int8, "i16": tl.int16, "i32": tl.int32, "i64": tl.int64, "u8": tl.uint8, "u32": tl.uint32,
@@ -365,7 +393,7 @@ DOT_EPILOGUES = ["cumsum1", "cumsum0", "sort1", "argmax0", "trans", "reshape", "
 DOT_EPILOGUE_SHAPES = [(64, 64, 32, 4), (128, 64, 64, 8), (16, 32, 16, 1), (64, 128, 32, 4), (32, 32, 32, 2)]
 MEMORY_OPS = ["other", "cache_cg", "cache_cv", "evict", "block_ptr", "block_ptr_2d", "atomic_masked",
               "atomic_acq_rel", "atomic_scalar", "scalar", "while", "range_stages", "range_ws", "nested", "early_return",
-              "assert", "print"]
+              "assert", "print", "noinline", "noinline_graph"]
 MEMORY_TYPES = ["fp16", "fp32", "i32", "i64"]
 TWO_D_OPS = ['sum0', 'sum1', 'max1', 'argmin0', 'cumsum0', 'cumsum1', 'sort1', 'trans', 'permute', 'join', 'split', 'interleave', 'reshape', 'gather1', 'gather0', 'dot', 'dot_acc', 'where', 'assoc']
 
@@ -432,6 +460,7 @@ def compile_with(mode, kernel, signature, constants, options, arch, ttgir=None):
         triton_rs.disable()
     signature = dict(signature)
     signature.update({c: "constexpr" for c in constants})
+    cache, triton.knobs.cache.dir = triton.knobs.cache.dir, _CACHE.name
     try:
         # Triton prints a failing kernel's whole PTX before it raises.
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -444,6 +473,8 @@ def compile_with(mode, kernel, signature, constants, options, arch, ttgir=None):
         lines = [line for line in str(e).strip().splitlines() if line.strip()]
         errors = [line for line in lines if "error" in line]
         return ((errors or lines or ["?"])[-1])[:200]
+    finally:
+        triton.knobs.cache.dir = cache
 
 
 def printed(ttgir):

@@ -2,7 +2,8 @@
 for an older target compiles here too (to a cubin: Triton's ptxas checks the
 PTX for that target): the casts for sm_80 and sm_89, where fp8 conversions
 are emulated or lack sm_90's bf16 arithmetic; the elementwise ops for sm_80;
-the memory and control-flow patterns for sm_80 and sm_90; and the matmul
+the memory and control-flow patterns (calls of noinline functions among them)
+for sm_80 and sm_90; and the matmul
 loops at two tile shapes for sm_80 (mma.sync, fp8 through f16), sm_89 (fp8
 mma.sync) and sm_90 (wgmma, 16 warps on a 64-row tile among them), with
 their results scanned, sorted, reduced, reshaped and gathered. Their

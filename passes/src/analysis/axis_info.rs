@@ -29,11 +29,13 @@
 
 use std::collections::HashMap;
 
+use crate::ttir::loop_support::ir as lsir;
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationRef},
     Attribute, AttributeLike, BlockRef, RegionLike, Type, Value, ValueLike,
 };
+use mlir_sys::MlirOperation;
 use tt_dialect::{
     ir::{int_value, is_op, operand, result, splat_element},
     types::{bit_width, is_pointer, pointer_parts, TensorView},
@@ -292,15 +294,20 @@ fn hint_vector(attr: Attribute) -> Option<Vec<i64>> {
     }
 }
 
-/// Overrides `info` with the hints that `lookup` finds.
+/// Overrides `info` with the hints that `lookup` finds; a single integer
+/// holds for every dimension (as a function argument's does in Triton).
 fn apply_hints<'c>(info: &mut AxisInfo, lookup: impl Fn(&str) -> Option<Attribute<'c>>) {
+    let rank = info.rank();
     for (name, slot) in [
         ("tt.contiguity", &mut info.contiguity),
         ("tt.divisibility", &mut info.divisibility),
         ("tt.constancy", &mut info.constancy),
     ] {
         if let Some(v) = lookup(name).and_then(hint_vector) {
-            *slot = v;
+            *slot = match v[..] {
+                [one] if rank > 1 => vec![one; rank],
+                _ => v,
+            };
         }
     }
 }
@@ -312,24 +319,8 @@ fn op_hint<'c>(op: OperationRef<'c, '_>, name: &str) -> Option<Attribute<'c>> {
 
 /// The argument attribute `name` of argument `index` of the function `op`.
 fn arg_hint<'c>(op: OperationRef<'c, '_>, index: usize, name: &str) -> Option<Attribute<'c>> {
-    let arg_attrs = op.attribute("arg_attrs").ok()?;
-    unsafe {
-        let raw = arg_attrs.to_raw();
-        if !mlir_sys::mlirAttributeIsAArray(raw)
-            || index as isize >= mlir_sys::mlirArrayAttrGetNumElements(raw)
-        {
-            return None;
-        }
-        let dict = mlir_sys::mlirArrayAttrGetElement(raw, index as isize);
-        if !mlir_sys::mlirAttributeIsADictionary(dict) {
-            return None;
-        }
-        let name = melior::StringRef::new(name);
-        Attribute::from_option_raw(mlir_sys::mlirDictionaryAttrGetElementByName(
-            dict,
-            name.to_raw(),
-        ))
-    }
+    // SAFETY: an attribute of a live op, which lives as long as its context.
+    lsir::argument_attribute(op.to_raw(), index, name).map(|a| unsafe { Attribute::from_raw(a) })
 }
 
 fn is_function(op: OperationRef) -> bool {
@@ -674,18 +665,29 @@ pub struct AxisInfoMap {
 }
 
 impl AxisInfoMap {
-    /// Runs the analysis over every function in `module` (any op).
+    /// Runs the analysis over every function in `module` (any op), as
+    /// Triton's `ModuleAxisInfoAnalysis` does: callers before their
+    /// callees, each call's operands' facts (along dimension 0) joined into
+    /// the callee's `tt.contiguity`, `tt.divisibility` and `tt.constancy`
+    /// argument attributes, which this sets (as Triton does: they stay in
+    /// the IR) and the callee's analysis then starts from.
     pub fn analyze(module: OperationRef) -> AxisInfoMap {
         let mut solver = Solver::default();
-        let mut functions = Vec::new();
-        module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-            if is_function(op) {
-                functions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-            }
-            melior::ir::operation::WalkResult::Advance
-        });
-        for function in functions {
+        for function in callers_first(module.to_raw()) {
+            // SAFETY: a function op of the live module.
+            let function = unsafe { OperationRef::from_raw(function) };
             solver.run_function(function);
+            let mut calls = Vec::new();
+            lsir::walk_pre(function.to_raw(), &mut |op| {
+                if lsir::is(op, "tt.call") {
+                    calls.push(op);
+                }
+            });
+            for call in calls {
+                if let Some(callee) = lsir::callee(call).filter(|&f| lsir::is(f, "tt.func")) {
+                    solver.pass_arguments(call, callee);
+                }
+            }
         }
         AxisInfoMap {
             infos: solver.infos,
@@ -753,6 +755,61 @@ impl AxisInfoMap {
     }
 }
 
+/// The functions of `module` (or `module` itself, a function), callers
+/// before callees: Triton's order, the reverse of a post-order walk of the
+/// call graph from its roots (the functions nothing calls), in module
+/// order. Functions only reachable through a cycle come last.
+fn callers_first(module: MlirOperation) -> Vec<MlirOperation> {
+    let mut functions = Vec::new();
+    lsir::walk_pre(module, &mut |op| {
+        // SAFETY: a live op.
+        if is_function(unsafe { OperationRef::from_raw(op) }) {
+            functions.push(op);
+        }
+    });
+    let callees_of = |function: MlirOperation| {
+        let mut callees = Vec::new();
+        lsir::walk_pre(function, &mut |op| {
+            if lsir::is(op, "tt.call") || lsir::is(op, "func.call") {
+                if let Some(callee) = lsir::callee(op) {
+                    callees.push(callee);
+                }
+            }
+        });
+        callees
+    };
+    let called: Vec<MlirOperation> = functions.iter().flat_map(|&f| callees_of(f)).collect();
+    let mut order = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    fn visit(
+        function: MlirOperation,
+        callees_of: &dyn Fn(MlirOperation) -> Vec<MlirOperation>,
+        seen: &mut std::collections::HashSet<usize>,
+        order: &mut Vec<MlirOperation>,
+    ) {
+        if !seen.insert(function.ptr as usize) {
+            return;
+        }
+        for callee in callees_of(function) {
+            visit(callee, callees_of, seen, order);
+        }
+        order.push(function);
+    }
+    for &root in functions
+        .iter()
+        .filter(|f| !called.iter().any(|c| c.ptr == f.ptr))
+    {
+        visit(root, &callees_of, &mut seen, &mut order);
+    }
+    order.reverse();
+    order.extend(
+        functions
+            .into_iter()
+            .filter(|f| !seen.contains(&(f.ptr as usize))),
+    );
+    order
+}
+
 /// The fixpoint iteration: visits each function's ops in order, joining
 /// every new fact into the value's lattice element, until nothing changes.
 #[derive(Default)]
@@ -762,6 +819,33 @@ struct Solver {
 }
 
 impl Solver {
+    /// Joins the facts of `call`'s operands into `callee`'s argument
+    /// attributes (Triton's `ModuleAxisInfoAnalysis::update`): each the gcd
+    /// of what it was (2^62 where unset) and the operand's, along its
+    /// first dimension, as a 64-bit integer.
+    fn pass_arguments(&mut self, call: MlirOperation, callee: MlirOperation) {
+        let i64_type = unsafe { mlir_sys::mlirIntegerTypeGet(lsir::context(callee), 64) };
+        for (index, operand) in lsir::operands(call).into_iter().enumerate() {
+            // SAFETY: an operand of a live op.
+            let info = self.info(unsafe { Value::from_raw(operand) });
+            if info.rank() == 0 {
+                continue;
+            }
+            for (name, fact) in [
+                ("tt.contiguity", info.contiguity(0)),
+                ("tt.divisibility", info.divisibility(0)),
+                ("tt.constancy", info.constancy(0)),
+            ] {
+                let before = lsir::argument_attribute(callee, index, name)
+                    .and_then(lsir::integer_attr_value)
+                    .unwrap_or(MAX_DIVISOR);
+                // SAFETY: a live context and type.
+                let attr = unsafe { mlir_sys::mlirIntegerAttrGet(i64_type, gcd(fact, before)) };
+                lsir::set_argument_attribute(callee, index, name, attr);
+            }
+        }
+    }
+
     fn run_function(&mut self, function: OperationRef) {
         let Some(body) = function.first_region().and_then(|r| r.first_block()) else {
             return;
@@ -1262,6 +1346,48 @@ mod tests {
         // A sum keeps the gcd of its operands' divisors; without the
         // capture's fact the argument's would be 1.
         assert_eq!(f[3], multiple(16), "the partition's sum of its argument");
+    }
+
+    #[test]
+    fn calls_pass_their_operands_facts_to_the_callee() {
+        // The kernel calls @g twice: its argument attributes become the gcd
+        // of the two calls' operands (16 and 8 bytes aligned), and @g's
+        // own values start from them; @h, called from @g only, is analyzed
+        // after it and gets @g's sum.
+        let context = new_context(false);
+        let text = "tt.func @k(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  %c2 = arith.constant 2 : i32
+  tt.call @g(%p) : (!tt.ptr<f32>) -> ()
+  %q = tt.addptr %p, %c2 : !tt.ptr<f32>, i32
+  tt.call @g(%q) : (!tt.ptr<f32>) -> ()
+  tt.return
+}
+tt.func private @g(%x: !tt.ptr<f32>) {
+  %c4 = arith.constant 4 : i32
+  %y = tt.addptr %x, %c4 : !tt.ptr<f32>, i32
+  tt.call @h(%y) : (!tt.ptr<f32>) -> ()
+  tt.return
+}
+tt.func private @h(%z: !tt.ptr<f32>) {
+  tt.return
+}";
+        let module = Module::parse(&context, text).expect("parses");
+        let op: OperationRef = module.as_operation();
+        let map = AxisInfoMap::analyze(op);
+        let printed = op.to_string();
+        assert!(
+            printed.contains("tt.func private @g(%arg0: !tt.ptr<f32> {tt.constancy = 1 : i64, tt.contiguity = 1 : i64, tt.divisibility = 8 : i64})"),
+            "{printed}"
+        );
+        assert!(
+            printed.contains("tt.func private @h(%arg0: !tt.ptr<f32> {tt.constancy = 1 : i64, tt.contiguity = 1 : i64, tt.divisibility = 8 : i64})"),
+            "{printed}"
+        );
+        let add = crate::rust_pass::collect_ops(op, "tt.addptr")[1];
+        assert_eq!(map.divisibility(result(add, 0).unwrap(), 0), 8);
+        // Analyzing again joins the same facts: the attributes stay.
+        AxisInfoMap::analyze(op);
+        assert_eq!(op.to_string(), printed);
     }
 
     #[test]

@@ -612,6 +612,67 @@ pub fn set_attribute(op: MlirOperation, name: &str, attr: MlirAttribute) {
     unsafe { mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(name).to_raw(), attr) }
 }
 
+/// The attribute `name` of argument `index` of the function `func` (from
+/// its `arg_attrs`), if it has one.
+pub fn argument_attribute(func: MlirOperation, index: usize, name: &str) -> Option<MlirAttribute> {
+    let all = attribute(func, "arg_attrs")?;
+    // SAFETY: live attributes, read as an array and a dictionary only when
+    // they are ones.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAArray(all)
+            || index as isize >= mlir_sys::mlirArrayAttrGetNumElements(all)
+        {
+            return None;
+        }
+        let dict = mlir_sys::mlirArrayAttrGetElement(all, index as isize);
+        if !mlir_sys::mlirAttributeIsADictionary(dict) {
+            return None;
+        }
+        let attr =
+            mlir_sys::mlirDictionaryAttrGetElementByName(dict, StringRef::new(name).to_raw());
+        (!attr.ptr.is_null()).then_some(attr)
+    }
+}
+
+/// Sets the attribute `name` of argument `index` of the function `func`
+/// to `value` (`func.setArgAttr`): its `arg_attrs` get one dictionary per
+/// argument, empty where nothing was set.
+pub fn set_argument_attribute(func: MlirOperation, index: usize, name: &str, value: MlirAttribute) {
+    let ctx = context(func);
+    let arguments = regions(func)
+        .first()
+        .and_then(|r| blocks(*r).first().copied())
+        .map_or(0, |entry| block_args(entry).len())
+        .max(index + 1);
+    let old = attribute(func, "arg_attrs");
+    // SAFETY: `ctx` and every attribute read are live; the arrays passed
+    // to the constructors are read during the calls only.
+    unsafe {
+        let empty = mlir_sys::mlirDictionaryAttrGet(ctx, 0, std::ptr::null());
+        let mut dicts: Vec<MlirAttribute> = (0..arguments)
+            .map(|i| {
+                old.filter(|&a| {
+                    mlir_sys::mlirAttributeIsAArray(a)
+                        && (i as isize) < mlir_sys::mlirArrayAttrGetNumElements(a)
+                })
+                .map_or(empty, |a| mlir_sys::mlirArrayAttrGetElement(a, i as isize))
+            })
+            .collect();
+        let dict = dicts[index];
+        let key = mlir_sys::mlirIdentifierGet(ctx, StringRef::new(name).to_raw());
+        let mut entries: Vec<mlir_sys::MlirNamedAttribute> = (0
+            ..mlir_sys::mlirDictionaryAttrGetNumElements(dict))
+            .map(|i| mlir_sys::mlirDictionaryAttrGetElement(dict, i))
+            .filter(|e| !mlir_sys::mlirIdentifierEqual(e.name, key))
+            .collect();
+        entries.push(mlir_sys::mlirNamedAttributeGet(key, value));
+        dicts[index] =
+            mlir_sys::mlirDictionaryAttrGet(ctx, entries.len() as isize, entries.as_ptr());
+        let array = mlir_sys::mlirArrayAttrGet(ctx, dicts.len() as isize, dicts.as_ptr());
+        set_attribute(func, "arg_attrs", array);
+    }
+}
+
 pub fn remove_attribute(op: MlirOperation, name: &str) {
     unsafe {
         mlir_sys::mlirOperationRemoveAttributeByName(op, StringRef::new(name).to_raw());
