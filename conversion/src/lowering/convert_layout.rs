@@ -84,13 +84,9 @@ pub fn lower<'c, 'a>(
         }
     };
     let thread_part = |side: &Side| lw.thread_linear(emit, &side.lanes, &side.warps);
-    // `part ^ offset`, where `part` only has the bits some lane or warp
-    // of its side sets (`reach`).
+    // The bits some lane or warp of a side sets.
     let reach = |side: &Side| side.lanes.iter().chain(&side.warps).fold(0, |m, &w| m | w);
     let (store_reach, load_reach) = (reach(&plan.store), reach(&plan.load));
-    let address = |part: Value<'c, 'a>, reach: u32, offset: u32| {
-        emit.gep_xor(base, part, i64::from(reach), i64::from(offset), memory)
-    };
     // Matrix instructions where the plan chose the layout for them and the
     // side's layout over the scratch has their shape (stmatrix from sm_90,
     // ldmatrix from sm_75).
@@ -113,6 +109,15 @@ pub fn lower<'c, 'a>(
         Some(m) => m.thread_part(lw, emit),
         None => thread_part(&plan.load),
     };
+    // The scalar and vector accesses' addresses: `part ^ offset`, where
+    // `part` only has the bits some lane or warp of its side sets.
+    let addressing = |part, reach: u32| emit.xor_addressing(base, part, i64::from(reach), memory);
+    let store_addresses = store_matrices
+        .is_none()
+        .then(|| addressing(store_part, store_reach));
+    let load_addresses = load_matrices
+        .is_none()
+        .then(|| addressing(load_part, load_reach));
     let tile_bits = plan.swizzle.tile_bits();
     let in_tile = (1i64 << tile_bits) - 1;
     let round_of = |offset: i64| (offset >> tile_bits) as usize;
@@ -170,7 +175,13 @@ pub fn lower<'c, 'a>(
                 };
                 emit.op(
                     "llvm.store",
-                    &[data, address(store_part, store_reach, group.offset)],
+                    &[
+                        data,
+                        store_addresses
+                            .as_ref()
+                            .ok_or("no store addressing")?
+                            .at(emit, i64::from(group.offset)),
+                    ],
                     &[],
                     &[],
                 );
@@ -195,7 +206,10 @@ pub fn lower<'c, 'a>(
         }
         for group in plan.load.groups.iter().filter(|g| g.rep == rep) {
             let n = group.registers.len();
-            let at = address(load_part, load_reach, group.offset);
+            let at = load_addresses
+                .as_ref()
+                .ok_or("no load addressing")?
+                .at(emit, i64::from(group.offset));
             let elements = if plan.bits < 32 && (n as u32 * plan.bits).is_multiple_of(32) {
                 // Narrow elements filling whole 32-bit words are taken
                 // apart from the words by shifts: LLVM would otherwise

@@ -471,30 +471,34 @@ impl<'c, 'a> Emitter<'c, 'a> {
         )
     }
 
-    /// `&base[part ^ offset]`, where the thread-dependent `part` only has
-    /// bits of `reach`: the constant `offset`'s bits inside `reach` are
-    /// XOR-ed into `part`, its other bits are added as a second, constant
-    /// index, which the backend folds into the access's immediate offset
-    /// (Triton's additive strides).
-    pub fn gep_xor(
+    /// The addressing of shared-memory accesses `&base[part ^ offset]`
+    /// ([`XorAddressing::at`]), where the thread-dependent `part` (in
+    /// elements) only has bits of `reach`. Elements of 2 to 8 bytes are
+    /// addressed in bytes, as Triton addresses them: `part` is scaled here,
+    /// once, and each access XORs its constant into the scaled offset (one
+    /// instruction an access, where scaling after the XOR takes two).
+    pub fn xor_addressing(
         &self,
         base: Value<'c, 'a>,
         part: Value<'c, 'a>,
         reach: i64,
-        offset: i64,
         element: Type<'c>,
-    ) -> Value<'c, 'a> {
-        let (mixed, apart) = (offset & reach, offset & !reach);
-        let index = if mixed == 0 {
-            part
+    ) -> XorAddressing<'c, 'a> {
+        let bytes = tt_dialect::types::bit_width(element)
+            .filter(|&b| (16..=64).contains(&b) && b.is_power_of_two())
+            .map_or(1, |b| i64::from(b / 8));
+        let (part, unit) = if bytes > 1 {
+            let scaled = self.shl(part, self.i32(i64::from(bytes.trailing_zeros())));
+            (scaled, self.int_type(8))
         } else {
-            self.xor(part, self.i32(mixed))
+            (part, element)
         };
-        let at = self.gep(base, index, element);
-        if apart == 0 {
-            at
-        } else {
-            self.gep(at, self.i32(apart), element)
+        XorAddressing {
+            base,
+            part,
+            reach,
+            bytes,
+            unit,
         }
     }
 
@@ -703,5 +707,39 @@ fn literal_struct<'c>(context: &'c melior::Context, types: &[Type<'c>], packed: 
             fields.as_ptr(),
             packed,
         ))
+    }
+}
+
+/// Shared-memory addresses `&base[part ^ offset]` for constant `offset`s
+/// ([`Emitter::xor_addressing`]).
+pub struct XorAddressing<'c, 'a> {
+    base: Value<'c, 'a>,
+    /// The thread's part, scaled to `unit`s.
+    part: Value<'c, 'a>,
+    /// The bits (in elements) that `part` may have.
+    reach: i64,
+    /// Bytes of one element when `unit` is a byte, else 1.
+    bytes: i64,
+    unit: Type<'c>,
+}
+
+impl<'c, 'a> XorAddressing<'c, 'a> {
+    /// `&base[part ^ offset]` (`offset` in elements): the offset's bits
+    /// inside `reach` are XOR-ed into the thread's part, its other bits
+    /// are added as a second, constant index, which the backend folds into
+    /// the access's immediate offset (Triton's additive strides).
+    pub fn at(&self, emit: &Emitter<'c, 'a>, offset: i64) -> Value<'c, 'a> {
+        let (mixed, apart) = (offset & self.reach, offset & !self.reach);
+        let index = if mixed == 0 {
+            self.part
+        } else {
+            emit.xor(self.part, emit.i32(mixed * self.bytes))
+        };
+        let at = emit.gep(self.base, index, self.unit);
+        if apart == 0 {
+            at
+        } else {
+            emit.gep(at, emit.i32(apart * self.bytes), self.unit)
+        }
     }
 }

@@ -697,7 +697,7 @@ fn tensor_offsets(dist: &Distributed, desc: &MemDesc) -> Result<Option<Vec<Vec<i
 /// the view's offsets are a linear map (`offsets`, [`tensor_offsets`]), as
 /// Triton addresses shared memory: the thread's offset (its lane and warp
 /// bits) is computed once and each access's register constant joins it
-/// ([`Emitter::gep_xor`]). Otherwise each access's offset is computed from
+/// ([`Emitter::xor_addressing`]). Otherwise each access's offset is computed from
 /// its coordinates.
 fn access_addresses<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
@@ -723,11 +723,12 @@ fn access_addresses<'c, 'a>(
     let warps: Vec<i64> = dist.layout.bases("warp").iter().map(image).collect();
     let reach = lanes.iter().chain(&warps).fold(0, |m, &w| m | w);
     let thread = lw.thread_linear(emit, &lanes, &warps);
+    let addresses = emit.xor_addressing(base, thread, reach, element);
     Ok(dist
         .registers
         .iter()
         .step_by(vec)
-        .map(|c| emit.gep_xor(base, thread, reach, linear_offset_of(offsets, c), element))
+        .map(|c| addresses.at(emit, linear_offset_of(offsets, c)))
         .collect())
 }
 

@@ -178,18 +178,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32} {
 
 // The bits of a register's scratch offset that no lane or warp sets are
 // added, not XOR-ed, as a second constant index that the backend folds into
-// the access's immediate offset: the fifth store (32 elements on, a bit no
-// lane or warp reaches) shares the first store's thread part.
+// the access's immediate offset: the fifth store (32 elements, 128 bytes
+// on, a bit no lane or warp reaches) shares the first store's thread part.
+// The 4-byte elements are addressed in bytes: the thread part is scaled
+// once, and the second store XORs its 4 bytes into it.
 #rows4 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
 #cols4 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [0, 1]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
   // CHECK-LABEL: llvm.func @additive_offsets
-  // CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[BASE:.*]][%[[PART:.*]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+  // CHECK: %[[BASE:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[BASE]][%[[SCALED:.*]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
   // CHECK-NEXT: llvm.store %{{.*}}, %[[FIRST]] : vector<1xi32>, !llvm.ptr<3>
+  // CHECK: %[[C4:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[SECOND:.*]] = llvm.xor %[[SCALED]], %[[C4]] : i32
   // CHECK-COUNT-3: llvm.store
-  // CHECK: %[[AGAIN:.*]] = llvm.getelementptr %[[BASE]][%[[PART]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
-  // CHECK-NEXT: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
-  // CHECK-NEXT: %[[FIFTH:.*]] = llvm.getelementptr %[[AGAIN]][%[[C32]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+  // CHECK: %[[SAME:.*]] = llvm.getelementptr %[[BASE]][%[[SCALED]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
+  // CHECK-NEXT: %[[FIFTH:.*]] = llvm.getelementptr %[[SAME]][%[[C128]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
   // CHECK-NEXT: llvm.store %{{.*}}, %[[FIFTH]] : vector<1xi32>, !llvm.ptr<3>
   tt.func @additive_offsets(%src: tensor<32x32xf32, #rows4>, %out: tensor<32x32x!tt.ptr<f32>, #cols4>) {
     %cvt = ttg.convert_layout %src : tensor<32x32xf32, #rows4> -> tensor<32x32xf32, #cols4>

@@ -348,9 +348,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 // Shared addresses of copies into a swizzled buffer, as Triton computes
 // them: the thread's offset once (lane bit 3 is row 2, whose phase moves
 // the column group: 2 * 32 + 8 = 72; bit 4 is row 4: 144; the warp bits
-// are rows 8 and 16, phase 0: 256 and 512, tid & 96 shifted), then each copy's register constant (row
-// 32, phase 0: 1024 elements, a bit no lane or warp sets) as a second
-// constant index.
+// are rows 8 and 16, phase 0: 256 and 512, tid & 96 shifted), scaled to
+// bytes, then each copy's register constant (row 32, phase 0: 1024
+// elements, 2048 bytes, a bit no lane or warp sets) as a second constant
+// index.
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
 #smem = #ttg.shared_memory
@@ -363,9 +364,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: llvm.mlir.constant(144 : i32)
 // CHECK: llvm.mlir.constant(96 : i32)
 // CHECK: %[[THREAD:.*]] = llvm.xor
-// CHECK-NEXT: %[[FIRST:.*]] = llvm.getelementptr %[[BUF]][%[[THREAD]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
-// CHECK-NEXT: %[[AGAIN:.*]] = llvm.getelementptr %[[BUF]][%[[THREAD]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
-// CHECK-NEXT: %[[ROW32:.*]] = llvm.mlir.constant(1024 : i32)
+// CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK-NEXT: %[[BYTES:.*]] = llvm.shl %[[THREAD]], %[[ONE]]
+// CHECK-NEXT: %[[FIRST:.*]] = llvm.getelementptr %[[BUF]][%[[BYTES]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: %[[AGAIN:.*]] = llvm.getelementptr %[[BUF]][%[[BYTES]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: %[[ROW32:.*]] = llvm.mlir.constant(2048 : i32)
 // CHECK-NEXT: %[[SECOND:.*]] = llvm.getelementptr %[[AGAIN]][%[[ROW32]]]
 // CHECK-NEXT: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x10, 0x10;", "r,l" %[[FIRST]]
 // CHECK-NEXT: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x10, 0x10;", "r,l" %[[SECOND]]
@@ -1321,7 +1324,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[ROWLEN:.*]] = llvm.mlir.constant(64 : i32)
 // CHECK: %[[ROWOFF:.*]] = llvm.mul %[[ONE]], %[[ROWLEN]]
 // CHECK: %[[ROW:.*]] = llvm.getelementptr %{{.*}}[%[[ROWOFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-// CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[ROW]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i16
+// CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[ROW]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK: llvm.load %[[ADDR]] {alignment = 2 : i64} : !llvm.ptr<3> -> i16
   tt.func public @reinterpret(%p: tensor<128x!tt.ptr<i16>, #blocked>) {
     %c1 = arith.constant 1 : i32
