@@ -135,8 +135,8 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 ///   rounds over the same bytes.
 ///
 /// * `tt.gather`: the source tensor, `numel(src)` elements of
-///   `max(bits, 8) / 8` bytes (Triton's general path; it needs none where
-///   its layouts let warps shuffle, which the lowering does not do yet).
+///   `max(bits, 8) / 8` bytes (Triton's general path); none where the
+///   layouts let warps shuffle ([`crate::lowering::gather::warp_local`]).
 /// * `tt.call` (a `noinline` function): the shared memory the callee and
 ///   what it calls use (Triton's virtual buffer); the lowering hands the
 ///   callee a pointer to it.
@@ -367,6 +367,19 @@ fn atomic_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
 }
 
 fn gather_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
+    let axis = ir::attribute(op, "axis")
+        .and_then(ir::integer_attr_value)
+        .unwrap_or(0);
+    // SAFETY: the types of live operands.
+    let (src, indices) = unsafe {
+        (
+            Type::from_raw(ir::value_type(ir::operand(op, 0))),
+            Type::from_raw(ir::value_type(ir::operand(op, 1))),
+        )
+    };
+    if crate::lowering::gather::warp_local(src, indices, axis as usize) {
+        return Ok(0);
+    }
     let (shape, element, _) = tensor_of(op, ir::operand(op, 0))?;
     Ok(shape.iter().product::<i64>() as u64 * bits_of(op, element)?.max(8) / 8)
 }

@@ -14,7 +14,7 @@ mod dot;
 mod elementwise;
 mod emit;
 mod fp4;
-mod gather;
+pub(crate) mod gather;
 mod histogram;
 mod inline_asm;
 mod instrument;
