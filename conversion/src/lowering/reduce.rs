@@ -75,7 +75,8 @@ pub(super) fn from_int<'c, 'a>(
 }
 
 /// `shfl.sync.<kind>` of any value over the full warp: values of up to 32
-/// bits travel as one i32, 64-bit values as two.
+/// bits travel as one i32, 64-bit values as the two halves of a vector of
+/// two i32s (as Triton moves them: the halves stay a register pair).
 pub(super) fn shuffle<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     v: Value<'c, 'a>,
@@ -96,20 +97,14 @@ pub(super) fn shuffle<'c, 'a>(
     if types::bit_width(ty) <= 32 {
         return from_int(emit, one(to_int(emit, v, 32)), ty);
     }
-    let i64_type = emit.int_type(64);
-    let bits = to_int(emit, v, 64);
-    let lo = emit.value("llvm.trunc", &[bits], i32_type, &[]);
-    let hi = emit.value(
-        "llvm.trunc",
-        &[emit.lshr(bits, emit.int(i64_type, 32))],
-        i32_type,
-        &[],
-    );
-    let (lo, hi) = (one(lo), one(hi));
-    let lo = emit.value("llvm.zext", &[lo], i64_type, &[]);
-    let hi = emit.value("llvm.zext", &[hi], i64_type, &[]);
-    let joined = emit.or(lo, emit.shl(hi, emit.int(i64_type, 32)));
-    from_int(emit, joined, ty)
+    let pair = emit.vector_type(2, i32_type);
+    let halves = emit.bitcast(to_int(emit, v, 64), pair);
+    let half = |i: i64| emit.value("llvm.extractelement", &[halves, emit.i32(i)], i32_type, &[]);
+    let (lo, hi) = (one(half(0)), one(half(1)));
+    let undef = emit.value("llvm.mlir.undef", &[], pair, &[]);
+    let joined = emit.value("llvm.insertelement", &[undef, lo, emit.i32(0)], pair, &[]);
+    let joined = emit.value("llvm.insertelement", &[joined, hi, emit.i32(1)], pair, &[]);
+    from_int(emit, emit.bitcast(joined, emit.int_type(64)), ty)
 }
 
 /// The start of `op`'s scratch buffer: `@global_smem + allocation.offset`.
