@@ -270,57 +270,58 @@ impl<'c, 'a> ThreadIds<'c, 'a> {
 
 /// The XOR, over every `(id, weights)` pair and every set bit `k` of `id`,
 /// of `weights[k]`; zero weights cost nothing and no term gives the
-/// constant 0. A run of bits `k..k+n` whose weights are `w, 2w, 4w, ...`
-/// with `w` a power of two is one term, `(id & ((2^n - 1) << k))` shifted
-/// from bit `k` to `w`'s bit.
+/// constant 0. Each weight's bits are sorted by how far they move from
+/// `k` (Triton's `applyLinearLayout`): all the bits of an id that move by
+/// the same distance are one term, `(id & mask)` shifted by it, so a
+/// weight like `40 = 32 ^ 8` for bit 5 costs nothing beyond the terms that
+/// keep bit 5 in place and move bits down by 2. Negative weights take a
+/// term each.
 pub(super) fn xor_of_bits<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     parts: &[(Value<'c, 'a>, &[i64])],
 ) -> Value<'c, 'a> {
-    // (id, first bit, bits in the run, weight of the first bit)
-    let mut runs = Vec::new();
+    // (id, distance moved, the id's bits that move by it)
+    let mut groups: Vec<(Value<'c, 'a>, i64, i64)> = Vec::new();
+    let mut singles = Vec::new();
     for &(id, weights) in parts {
-        let mut k = 0;
-        while k < weights.len() {
-            let w = weights[k];
-            if w == 0 {
-                k += 1;
+        for (k, &w) in weights.iter().enumerate() {
+            if w < 0 {
+                singles.push((id, k, w));
                 continue;
             }
-            let mut n = 1;
-            if w > 0 && w & (w - 1) == 0 {
-                while k + n < weights.len() && weights[k + n] == w << n {
-                    n += 1;
+            let mut rest = w;
+            while rest != 0 {
+                let to = i64::from(rest.trailing_zeros());
+                rest &= rest - 1;
+                let by = to - k as i64;
+                match groups.iter_mut().find(|(v, d, _)| *d == by && *v == id) {
+                    Some(group) => group.2 |= 1 << k,
+                    None => groups.push((id, by, 1 << k)),
                 }
             }
-            runs.push((id, k, n, w));
-            k += n;
         }
     }
     // The bits that stay in place come first, then the moved ones (Triton's
     // order: LLVM then sees no bit permutation among the first terms to
     // fold into a bitreverse).
-    runs.sort_by_key(|&(_, k, _, w)| w != 1 << k);
+    groups.sort_by_key(|&(_, by, _)| by != 0);
     let mut acc: Option<Value> = None;
-    for (id, k, n, w) in runs {
-        let term = if w > 0 && w & (w - 1) == 0 {
-            // Mask in place, then shift to the weight's bit (Triton's form,
-            // which LLVM keeps when the masked bits have other users).
-            let field = emit.and(id, emit.i32(((1i64 << n) - 1) << k));
-            let to = i64::from(w.trailing_zeros());
-            match to.cmp(&(k as i64)) {
-                std::cmp::Ordering::Equal => field,
-                std::cmp::Ordering::Less => emit.lshr(field, emit.i32(k as i64 - to)),
-                std::cmp::Ordering::Greater => emit.shl(field, emit.i32(to - k as i64)),
-            }
-        } else {
-            let shifted = if k == 0 {
-                id
-            } else {
-                emit.lshr(id, emit.i32(k as i64))
-            };
-            emit.mul(emit.and(shifted, emit.i32(1)), emit.i32(w))
+    for (id, by, mask) in groups {
+        let field = emit.and(id, emit.i32(mask));
+        let term = match by.cmp(&0) {
+            std::cmp::Ordering::Equal => field,
+            std::cmp::Ordering::Less => emit.lshr(field, emit.i32(-by)),
+            std::cmp::Ordering::Greater => emit.shl(field, emit.i32(by)),
         };
+        acc = Some(acc.map_or(term, |a| emit.xor(a, term)));
+    }
+    for (id, k, w) in singles {
+        let shifted = if k == 0 {
+            id
+        } else {
+            emit.lshr(id, emit.i32(k as i64))
+        };
+        let term = emit.mul(emit.and(shifted, emit.i32(1)), emit.i32(w));
         acc = Some(acc.map_or(term, |a| emit.xor(a, term)));
     }
     acc.unwrap_or_else(|| emit.i32(0))

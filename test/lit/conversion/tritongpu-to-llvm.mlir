@@ -346,12 +346,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 // -----
 
 // Shared addresses of copies into a swizzled buffer, as Triton computes
-// them: the thread's offset once (lane bit 3 is row 2, whose phase moves
-// the column group: 2 * 32 + 8 = 72; bit 4 is row 4: 144; the warp bits
-// are rows 8 and 16, phase 0: 256 and 512, tid & 96 shifted), scaled to
-// bytes, then each copy's register constant (row 32, phase 0: 1024
-// elements, 2048 bytes, a bit no lane or warp sets) as a second constant
-// index.
+// them: the thread's offset once (lane bits 0-2 are column groups: 8, 16
+// and 32; lane bit 3 is row 2, whose phase moves the column group: 2 * 32
+// + 8 = 72; bit 4 is row 4: 144; the warp bits are rows 8 and 16, phase 0:
+// 256 and 512), grouped by how far each bit moves: tid & 24 stays in
+// place, tid & 127 moves up 3; then scaled to bytes, and each copy's
+// register constant (row 32, phase 0: 1024 elements, 2048 bytes, a bit no
+// lane or warp sets) as a second constant index.
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
 #smem = #ttg.shared_memory
@@ -360,10 +361,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[RAW:.*]] = nvvm.read.ptx.sreg.tid.x
 // CHECK: %[[TID:.*]] = llvm.and %[[RAW]]
 // CHECK: %[[BUF:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-// CHECK: llvm.mlir.constant(72 : i32)
-// CHECK: llvm.mlir.constant(144 : i32)
-// CHECK: llvm.mlir.constant(96 : i32)
-// CHECK: %[[THREAD:.*]] = llvm.xor
+// CHECK: %[[C24:.*]] = llvm.mlir.constant(24 : i32)
+// CHECK-NEXT: %[[STAYS:.*]] = llvm.and %[[TID]], %[[C24]]
+// CHECK-NEXT: %[[C127:.*]] = llvm.mlir.constant(127 : i32)
+// CHECK-NEXT: %[[MOVES:.*]] = llvm.and %[[TID]], %[[C127]]
+// CHECK-NEXT: %[[C3:.*]] = llvm.mlir.constant(3 : i32)
+// CHECK-NEXT: %[[UP:.*]] = llvm.shl %[[MOVES]], %[[C3]]
+// CHECK-NEXT: %[[THREAD:.*]] = llvm.xor %[[STAYS]], %[[UP]]
 // CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32)
 // CHECK-NEXT: %[[BYTES:.*]] = llvm.shl %[[THREAD]], %[[ONE]]
 // CHECK-NEXT: %[[FIRST:.*]] = llvm.getelementptr %[[BUF]][%[[BYTES]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
