@@ -208,19 +208,15 @@ fn within_warps<'c, 'a>(
             .fold(0, |acc, x| acc ^ x)
     };
     let thread = |out: &str| {
-        let lanes: Vec<i64> = indices
-            .layout
-            .bases("lane")
-            .iter()
-            .map(|b| through(b, out))
-            .collect();
-        let warps: Vec<i64> = indices
-            .layout
-            .bases("warp")
-            .iter()
-            .map(|b| through(b, out))
-            .collect();
-        lw.thread_linear(emit, &lanes, &warps)
+        let weights = |ids: &str| -> Vec<i64> {
+            indices
+                .layout
+                .bases(ids)
+                .iter()
+                .map(|b| through(b, out))
+                .collect()
+        };
+        lw.thread_linear(emit, &weights("lane"), &weights("warp"))
     };
     let (thread_lane, thread_register) = (thread("lane"), thread("register"));
     let gather_images =
