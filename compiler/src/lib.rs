@@ -746,7 +746,8 @@ module {
         let metadata = output.metadata.unwrap();
         assert_eq!(metadata.args[0].ty, tt_metadata::ArgType::TmaDescriptor);
         // A 128-byte swizzle holds 64 halves: two 64x64 boxes, as Triton's
-        // launcher is told to make them.
+        // launcher is told to make them, moved by one instruction that
+        // warps 0 and 1 each issue for their box, as Triton issues them.
         assert_eq!(
             metadata.tensordesc_meta,
             [tt_metadata::TensorDescMeta {
@@ -758,7 +759,7 @@ module {
             }]
         );
         let ptx = output.ptx.unwrap();
-        assert_eq!(ptx.matches("cp.async.bulk.tensor.2d").count(), 2, "{ptx}");
+        assert_eq!(ptx.matches("cp.async.bulk.tensor.2d").count(), 1, "{ptx}");
         assert!(
             ptx.contains(".param .align 64 .b8 copy_param_0[128]"),
             "{ptx}"
