@@ -109,8 +109,9 @@ pub fn lower<'c, 'a>(
         Some(m) => m.thread_part(lw, emit),
         None => thread_part(&plan.load),
     };
-    // The scalar and vector accesses' addresses: `part ^ offset`, where
-    // `part` only has the bits some lane or warp of its side sets.
+    // The scalar and vector accesses' addresses (a side without matrix
+    // instructions): `part ^ offset`, where `part` only has the bits some
+    // lane or warp of its side sets.
     let addressing = |part, reach: u32| emit.xor_addressing(base, part, i64::from(reach), memory);
     let store_addresses = store_matrices
         .is_none()
@@ -145,7 +146,7 @@ pub fn lower<'c, 'a>(
                     .collect();
                 m.store(emit, at, &words);
             }
-        } else {
+        } else if let Some(addresses) = &store_addresses {
             for group in plan.store.groups.iter().filter(|g| g.rep == rep) {
                 let elements: Vec<Value> = group
                     .registers
@@ -175,13 +176,7 @@ pub fn lower<'c, 'a>(
                 };
                 emit.op(
                     "llvm.store",
-                    &[
-                        data,
-                        store_addresses
-                            .as_ref()
-                            .ok_or("no store addressing")?
-                            .at(emit, i64::from(group.offset)),
-                    ],
+                    &[data, addresses.at(emit, i64::from(group.offset))],
                     &[],
                     &[],
                 );
@@ -204,12 +199,12 @@ pub fn lower<'c, 'a>(
             }
             continue;
         }
+        let Some(addresses) = &load_addresses else {
+            continue;
+        };
         for group in plan.load.groups.iter().filter(|g| g.rep == rep) {
             let n = group.registers.len();
-            let at = load_addresses
-                .as_ref()
-                .ok_or("no load addressing")?
-                .at(emit, i64::from(group.offset));
+            let at = addresses.at(emit, i64::from(group.offset));
             let elements = if plan.bits < 32 && (n as u32 * plan.bits).is_multiple_of(32) {
                 // Narrow elements filling whole 32-bit words are taken
                 // apart from the words by shifts: LLVM would otherwise

@@ -11,11 +11,9 @@
 //! and pointers as 64-bit integers (Triton's own lowering stops on
 //! pointers).
 
-use melior::ir::{operation::OperationRef, Value, ValueLike};
+use melior::ir::{operation::OperationRef, Type, Value, ValueLike};
 use tt_dialect::ir as ttir;
 use tt_dialect::types::TensorView;
-
-use melior::ir::Type;
 use ttg_dialect::linear_layout::LinearLayout;
 
 use super::{
@@ -37,14 +35,8 @@ fn warp_local_inverse(
     indices: &Distributed,
     axis: usize,
 ) -> Option<LinearLayout> {
-    let rank = src.shape.len();
-    let dims: Vec<String> = (0..rank).map(|d| format!("dim{d}")).collect();
-    let gathered = dims[axis].as_str();
-    let others: Vec<&str> = dims
-        .iter()
-        .map(String::as_str)
-        .filter(|&d| d != gathered)
-        .collect();
+    let dims = dim_names(src.shape.len());
+    let (gathered, others) = split_axis(&dims, axis);
     let groups = ["block", "warp"];
     let along = |l: &LinearLayout| l.sublayout(&groups, &[gathered]).sublayout_is_zero(&groups);
     if !along(&src.layout) || !along(&indices.layout) {
@@ -60,6 +52,22 @@ fn warp_local_inverse(
         .sublayout(&[gathered], &groups)
         .sublayout_is_zero(&[gathered])
         .then_some(inverse)
+}
+
+/// The layouts' output dimensions, `dim0` up.
+fn dim_names(rank: usize) -> Vec<String> {
+    (0..rank).map(|d| format!("dim{d}")).collect()
+}
+
+/// The gather axis's dimension name and the others', in order.
+fn split_axis(dims: &[String], axis: usize) -> (&str, Vec<&str>) {
+    let others = dims
+        .iter()
+        .enumerate()
+        .filter(|&(d, _)| d != axis)
+        .map(|(_, n)| n.as_str())
+        .collect();
+    (dims[axis].as_str(), others)
 }
 
 /// Whether the gather `op` (source and indices of types `src` and
@@ -183,10 +191,9 @@ fn within_warps<'c, 'a>(
     index_values: &[Value<'c, 'a>],
 ) -> Result<Vec<Value<'c, 'a>>, String> {
     let rank = indices.shape.len();
-    let dims: Vec<String> = (0..rank).map(|d| format!("dim{d}")).collect();
+    let dims = dim_names(rank);
     let all: Vec<&str> = dims.iter().map(String::as_str).collect();
-    let gathered = all[axis];
-    let others: Vec<&str> = all.iter().copied().filter(|&d| d != gathered).collect();
+    let (gathered, others) = split_axis(&dims, axis);
     let first = *values.first().ok_or("an empty source")?;
     // Where coordinate bit `bit` of dimension `d` lies in the source: its
     // register and lane bits.
@@ -243,9 +250,9 @@ fn within_warps<'c, 'a>(
             emit.xor(register, thread_register),
             emit.i32(constant("register")),
         );
-        let coordinates: Vec<(&str, i32)> = others
-            .iter()
-            .map(|&d| (d, column[all.iter().position(|&x| x == d).unwrap_or(0)]))
+        let coordinates: Vec<(&str, i32)> = (0..rank)
+            .filter(|&d| d != axis)
+            .map(|d| (all[d], column[d]))
             .collect();
         let base = column_part
             .apply(&coordinates)?
@@ -257,10 +264,12 @@ fn within_warps<'c, 'a>(
                 .apply(&[(gathered, i)])?
                 .first()
                 .map_or(0, |(_, v)| *v);
-            let source = (base ^ rest) as usize;
-            let v = *values.get(source).ok_or("a gather register out of range")?;
+            let source = base ^ rest;
+            let v = *values
+                .get(source as usize)
+                .ok_or("a gather register out of range")?;
             let moved = shuffle(emit, v, "idx", lane, 31);
-            let here = emit.icmp("eq", emit.i32((base ^ rest) as i64), register);
+            let here = emit.icmp("eq", emit.i32(i64::from(source)), register);
             result = emit.select(here, moved, result);
         }
         out.push(result);

@@ -296,15 +296,23 @@ fn block_starts(shape: &[i64], block: &[i64]) -> Vec<Vec<i64>> {
 }
 
 /// The coordinates of `message`: `base` (innermost first, as TMA takes
-/// them) moved by the message's block. A buffer of lower rank than the
-/// descriptor (a rank-reducing copy) holds its innermost dimensions; the
-/// others stay where `base` puts them.
+/// them) moved by `times` of the message's block (`times(delta)` the
+/// amount for a nonzero coordinate `delta`). A buffer of lower rank than
+/// the descriptor (a rank-reducing copy) holds its innermost dimensions;
+/// the others stay where `base` puts them.
 fn message_coordinates<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     base: &[Value<'c, 'a>],
     message: &Message,
+    times: impl Fn(i64) -> Value<'c, 'a>,
 ) -> Result<Vec<Value<'c, 'a>>, String> {
-    fits(message, base.len())?;
+    if message.coordinates.len() > base.len() {
+        return Err(format!(
+            "a TMA copy of a {}-dimensional buffer through a {}-dimensional descriptor",
+            message.coordinates.len(),
+            base.len()
+        ));
+    }
     Ok(base
         .iter()
         .zip(
@@ -318,22 +326,10 @@ fn message_coordinates<'c, 'a>(
             if delta == 0 {
                 c
             } else {
-                emit.add(c, emit.i32(delta))
+                emit.add(c, times(delta))
             }
         })
         .collect())
-}
-
-/// Refuses a message of more dimensions than the descriptor's `rank`.
-fn fits(message: &Message, rank: usize) -> Result<(), String> {
-    if message.coordinates.len() > rank {
-        return Err(format!(
-            "a TMA copy of a {}-dimensional buffer through a {}-dimensional descriptor",
-            message.coordinates.len(),
-            rank
-        ));
-    }
-    Ok(())
 }
 
 /// `elect.sync`: true in one lane of the warp.
@@ -442,13 +438,12 @@ fn issues<'c, 'a>(
             .map(|(index, message)| {
                 Ok(Issue {
                     pred: tma_pred(lw, emit, pred, index, messages.len()),
-                    coordinates: message_coordinates(emit, coords, message)?,
+                    coordinates: message_coordinates(emit, coords, message, |d| emit.i32(d))?,
                     start: Start::Fixed(message.byte_offset),
                 })
             })
             .collect();
     };
-    fits(step, coords.len())?;
     let warps = group_warps(lw) as usize;
     let elected = elected(emit, pred);
     let warp = lw.uniform_warp();
@@ -462,11 +457,7 @@ fn issues<'c, 'a>(
             emit.add(own, emit.i32(first as i64))
         };
         let times = |n: i64| emit.mul(index, emit.i32(n));
-        let coordinates = coords
-            .iter()
-            .zip(step.coordinates.iter().rev().chain(std::iter::repeat(&0)))
-            .map(|(&c, &s)| if s == 0 { c } else { emit.add(c, times(s)) })
-            .collect();
+        let coordinates = message_coordinates(emit, coords, step, times)?;
         let below = threads_below(lw, emit, issuing as i64 * lw.threads_per_warp);
         out.push(Issue {
             pred: emit.and(elected, below),

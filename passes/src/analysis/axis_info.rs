@@ -673,18 +673,11 @@ impl AxisInfoMap {
     /// the IR) and the callee's analysis then starts from.
     pub fn analyze(module: OperationRef) -> AxisInfoMap {
         let mut solver = Solver::default();
-        for function in callers_first(module.to_raw()) {
+        for (function, calls) in callers_first(module.to_raw()) {
             // SAFETY: a function op of the live module.
-            let function = unsafe { OperationRef::from_raw(function) };
-            solver.run_function(function);
-            let mut calls = Vec::new();
-            lsir::walk_pre(function.to_raw(), &mut |op| {
-                if lsir::is(op, "tt.call") {
-                    calls.push(op);
-                }
-            });
-            for call in calls {
-                if let Some(callee) = lsir::callee(call).filter(|&f| lsir::is(f, "tt.func")) {
+            solver.run_function(unsafe { OperationRef::from_raw(function) });
+            for (call, callee) in calls {
+                if lsir::is(call, "tt.call") && lsir::is(callee, "tt.func") {
                     solver.pass_arguments(call, callee);
                 }
             }
@@ -756,10 +749,13 @@ impl AxisInfoMap {
 }
 
 /// The functions of `module` (or `module` itself, a function), callers
-/// before callees: Triton's order, the reverse of a post-order walk of the
-/// call graph from its roots (the functions nothing calls), in module
-/// order. Functions only reachable through a cycle come last.
-fn callers_first(module: MlirOperation) -> Vec<MlirOperation> {
+/// before callees, each with its calls and their callees: Triton's order,
+/// the reverse of a post-order walk of the call graph from its roots (the
+/// functions nothing calls), in module order. Functions only reachable
+/// through a cycle come last.
+fn callers_first(
+    module: MlirOperation,
+) -> Vec<(MlirOperation, Vec<(MlirOperation, MlirOperation)>)> {
     let mut functions = Vec::new();
     lsir::walk_pre(module, &mut |op| {
         // SAFETY: a live op.
@@ -767,47 +763,58 @@ fn callers_first(module: MlirOperation) -> Vec<MlirOperation> {
             functions.push(op);
         }
     });
-    let callees_of = |function: MlirOperation| {
-        let mut callees = Vec::new();
-        lsir::walk_pre(function, &mut |op| {
-            if lsir::is(op, "tt.call") || lsir::is(op, "func.call") {
-                if let Some(callee) = lsir::callee(op) {
-                    callees.push(callee);
+    let mut calls: HashMap<usize, Vec<(MlirOperation, MlirOperation)>> = functions
+        .iter()
+        .map(|&function| {
+            let mut calls = Vec::new();
+            lsir::walk_pre(function, &mut |op| {
+                if lsir::is(op, "tt.call") || lsir::is(op, "func.call") {
+                    if let Some(callee) = lsir::callee(op) {
+                        calls.push((op, callee));
+                    }
                 }
-            }
-        });
-        callees
-    };
-    let called: Vec<MlirOperation> = functions.iter().flat_map(|&f| callees_of(f)).collect();
-    let mut order = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+            });
+            (function.ptr as usize, calls)
+        })
+        .collect();
+    let called: std::collections::HashSet<usize> = calls
+        .values()
+        .flatten()
+        .map(|(_, callee)| callee.ptr as usize)
+        .collect();
     fn visit(
         function: MlirOperation,
-        callees_of: &dyn Fn(MlirOperation) -> Vec<MlirOperation>,
+        calls: &HashMap<usize, Vec<(MlirOperation, MlirOperation)>>,
         seen: &mut std::collections::HashSet<usize>,
         order: &mut Vec<MlirOperation>,
     ) {
         if !seen.insert(function.ptr as usize) {
             return;
         }
-        for callee in callees_of(function) {
-            visit(callee, callees_of, seen, order);
+        for &(_, callee) in calls.get(&(function.ptr as usize)).into_iter().flatten() {
+            visit(callee, calls, seen, order);
         }
         order.push(function);
     }
+    let mut order = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for &root in functions
         .iter()
-        .filter(|f| !called.iter().any(|c| c.ptr == f.ptr))
+        .filter(|f| !called.contains(&(f.ptr as usize)))
     {
-        visit(root, &callees_of, &mut seen, &mut order);
+        visit(root, &calls, &mut seen, &mut order);
     }
     order.reverse();
     order.extend(
         functions
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|f| !seen.contains(&(f.ptr as usize))),
     );
     order
+        .into_iter()
+        .map(|f| (f, calls.remove(&(f.ptr as usize)).unwrap_or_default()))
+        .collect()
 }
 
 /// The fixpoint iteration: visits each function's ops in order, joining
