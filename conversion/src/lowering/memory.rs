@@ -504,12 +504,12 @@ pub(super) fn shared_offset<'c, 'a>(
     let inner = order[0];
     let mut column = coordinates[inner];
     if max_phase > 1 && rank >= 2 {
+        // The row's phase moves whole vectors, never past the row's end:
+        // the column XOR (phase * vec) mod columns, as Triton's layout.
         let row = coordinates[order[1]];
         let phase = emit.urem_by(emit.udiv_by(row, per_phase as i64), max_phase as i64);
-        let group = emit.udiv_by(column, vec as i64);
-        let within = emit.urem_by(column, vec as i64);
-        let swizzled = emit.xor(group, phase);
-        column = emit.add(emit.mul_by(swizzled, vec as i64), within);
+        let moved = emit.urem_by(emit.mul_by(phase, vec as i64), desc.shape[inner]);
+        column = emit.xor(column, moved);
     }
     let mut offset = column;
     for d in 0..rank {
@@ -543,7 +543,7 @@ fn nvmma_offset<'c, 'a>(
         }
         return Ok(emit.add(emit.mul_by(index, u.block_elements()), within));
     }
-    let l = Nvmma::of(desc)?;
+    let l = Nvmma::of_elements(desc)?;
     let rank = coordinates.len();
     let (column, row) = if rank > 2 {
         // Triton folds the leading dimensions into the rows.
@@ -589,12 +589,13 @@ fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
             let (order, strides) = swizzled_strides(desc, &order)?;
             let (vec, per_phase, max_phase) =
                 (i64::from(vec), i64::from(per_phase), i64::from(max_phase));
+            let columns = desc.shape[order[0]];
             Ok(Box::new(move |c: &[i64]| {
                 let inner = order[0];
                 let mut column = c[inner];
                 if max_phase > 1 && order.len() >= 2 {
                     let phase = c[order[1]] / per_phase % max_phase;
-                    column = ((column / vec) ^ phase) * vec + column % vec;
+                    column ^= phase * vec % columns;
                 }
                 (0..order.len())
                     .filter(|&d| d != inner)
@@ -605,7 +606,7 @@ fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
             if let Some(u) = UnswizzledNvmma::of(desc) {
                 return Ok(Box::new(move |c: &[i64]| u.offset(c)));
             }
-            let l = Nvmma::of(desc)?;
+            let l = Nvmma::of_elements(desc)?;
             let shape = desc.shape.clone();
             Ok(Box::new(move |c: &[i64]| {
                 if shape.len() > 2 {
@@ -964,14 +965,47 @@ pub fn memdesc_reshape<'c, 'a>(
     Ok(())
 }
 
-/// `ttg.memdesc_subslice` of an NVMMA buffer read by wgmma: the view's
-/// first element's address before swizzling, which is what a matrix
-/// descriptor starts from (the hardware swizzles by address, so a start
-/// inside a swizzle row or some 8-row groups on reads what the parent
-/// holds there). The wgmma lowering takes the parent's layout from the
-/// view's allocation shape. Views read otherwise (whose accesses this
-/// lowering computes from the view's own shape), views of other layouts
-/// and origins off a 16-byte boundary or an 8-row group are refused.
+/// Where the view `to` of `from` starting at `origin` begins, in elements
+/// from `from`'s base, when every element of the view sits at that start
+/// plus its offset in the view's own addressing (checked element by
+/// element over the view, up to 2^18 of them): then the view is a buffer
+/// of its own at that address. `None` otherwise (a slice across a swizzle
+/// pattern, or of the contiguous dimension of a swizzled buffer).
+fn subslice_start(from: &MemDesc, to: &MemDesc, origin: &[i64]) -> Result<Option<i64>, String> {
+    let total: i64 = to.shape.iter().product();
+    if total > 1 << 18 || origin.len() != to.shape.len() {
+        return Ok(None);
+    }
+    let parent = constant_offset(from)?;
+    let view = constant_offset(to)?;
+    let start = parent(origin);
+    let mut c = vec![0i64; to.shape.len()];
+    let mut at = c.clone();
+    for flat in 0..total {
+        let mut rest = flat;
+        for d in (0..c.len()).rev() {
+            c[d] = rest % to.shape[d];
+            rest /= to.shape[d];
+            at[d] = c[d] + origin[d];
+        }
+        if parent(&at) != start + view(&c) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(start))
+}
+
+/// `ttg.memdesc_subslice`. Read only by wgmma, of an NVMMA buffer: the
+/// view's first element's address before swizzling, which is what a
+/// matrix descriptor starts from (the hardware swizzles by address, so a
+/// start inside a swizzle row or some 8-row groups on reads what the
+/// parent holds there); the wgmma lowering takes the parent's layout from
+/// the view's allocation shape; origins off a 16-byte boundary or an
+/// 8-row group are refused. Read or written otherwise (whose accesses
+/// this lowering computes from the view's own addressing): the view's
+/// start, where the view is a buffer of its own there
+/// ([`subslice_start`]: a block of whole swizzle patterns); other views
+/// are refused.
 pub fn memdesc_subslice<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
@@ -984,12 +1018,21 @@ pub fn memdesc_subslice<'c, 'a>(
             .iter()
             .any(|n| ttir::is_op(user, n))
     });
-    if !only_wgmma {
-        return refused("read other than by wgmma");
-    }
-    let (src, _, to) = view_types(op)?;
+    let (src, from, to) = view_types(op)?;
     let offsets = tt_dialect::verify::i32_array_attr(op, "offsets")
         .ok_or("the offsets attribute is missing")?;
+    if !only_wgmma {
+        let origin: Vec<i64> = offsets.iter().map(|&o| i64::from(o)).collect();
+        let Some(start) = subslice_start(&from, &to, &origin)? else {
+            return refused(
+                "read other than by wgmma, whose elements are not laid out as a buffer of its own",
+            );
+        };
+        let element = lw.element_type(to.element);
+        let pointer = emit.gep(lw.scalar(src)?, emit.i32(start), element);
+        lw.set(view, vec![pointer]);
+        return Ok(());
+    }
     let Ok(layout) = Nvmma::of(&to) else {
         return refused("of a layout other than a 2-D swizzled NVMMA one");
     };
@@ -1155,7 +1198,7 @@ pub fn async_copy<'c, 'a>(
                     vec = vec.min(u.block[rank - 1].max(1) as usize);
                     rank - 1
                 }
-                None => Nvmma::of(&desc)?.contiguous_dim(rank),
+                None => Nvmma::of_elements(&desc)?.contiguous_dim(rank),
             };
             vec = if contiguous == dist.fastest_dim() {
                 vec
@@ -1233,4 +1276,106 @@ pub fn async_wait<'c, 'a>(
     lw.shared_access(emit, Access::Barrier);
     lw.set(result(op), vec![emit.i32(0)]);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use melior::ir::Type;
+    use ttg_dialect::{
+        layout::{Layout, MemDesc},
+        to_linear::{nvmma_shared_to_linear, shared_to_linear_layout},
+    };
+
+    use super::constant_offset;
+
+    /// The lowering's offset of every element of a `shape` f16 buffer in
+    /// `encoding` against the layout library's linear layout of it (which
+    /// maps each offset to the element stored there).
+    fn agrees(shape: &[i64], encoding: &str) {
+        let context = tt_passes::context::new_context(false);
+        let dims = shape.iter().map(|d| format!("{d}x")).collect::<String>();
+        let text = format!("!ttg.memdesc<{dims}f16, {encoding}, #ttg.shared_memory, mutable>");
+        let ty = Type::parse(&context, &text).expect("parses");
+        let desc = MemDesc::of(ty).expect("a memory descriptor");
+        let layout = Layout::read(desc.encoding).expect("a layout");
+        let linear = match layout {
+            Layout::NvmmaShared {
+                swizzling_byte_width,
+                transposed,
+                element_bit_width,
+                ..
+            } => nvmma_shared_to_linear(
+                shape,
+                swizzling_byte_width,
+                transposed,
+                element_bit_width,
+                false,
+            ),
+            other => shared_to_linear_layout(&other, shape),
+        }
+        .expect("a linear layout");
+        let offset_of = constant_offset(&desc).expect("supported");
+        let outs: Vec<String> = linear
+            .out_dim_names()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for offset in 0..shape.iter().product::<i64>() {
+            let at = linear.apply_index(&[offset as i32]);
+            let coordinates: Vec<i64> = (0..shape.len())
+                .map(|d| {
+                    let name = format!("dim{d}");
+                    outs.iter()
+                        .position(|o| *o == name)
+                        .map_or(0, |i| i64::from(at[i]))
+                })
+                .collect();
+            assert_eq!(
+                offset_of(&coordinates),
+                offset,
+                "{encoding} {shape:?} at {coordinates:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn swizzled_offsets_are_the_layouts() {
+        // A row's phase moves whole vectors within the row: vec x phases
+        // past the row's width wrap (16 = 8 x 2 columns of 8 vectors).
+        agrees(
+            &[32, 8],
+            "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+        );
+        agrees(
+            &[16, 16],
+            "#ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 8, order = [1, 0]}>",
+        );
+        agrees(
+            &[8, 64],
+            "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+        );
+        agrees(
+            &[16, 32],
+            "#ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [0, 1]}>",
+        );
+        agrees(
+            &[8, 16, 32],
+            "#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 2, 1]}>",
+        );
+    }
+
+    #[test]
+    fn nvmma_offsets_are_the_layouts_in_its_own_elements() {
+        agrees(&[16, 64], "#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>");
+        agrees(
+            &[64, 16],
+            "#ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = true, elementBitWidth = 16}>",
+        );
+        // An 8-bit layout over f16 elements: rows and chunks counted in
+        // the layout's elements (32 to a 32-byte row, 16 to a chunk).
+        agrees(
+            &[16, 64],
+            "#ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 8}>",
+        );
+    }
 }

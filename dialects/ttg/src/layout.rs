@@ -1324,8 +1324,21 @@ impl Nvmma {
     /// The layout of the view `desc`, or why it is not supported: 2-D, or
     /// of more dimensions and not transposed, whose leading dimensions
     /// Triton folds into the rows (see [`Nvmma::row_of`]); such a view
-    /// must be its whole allocation.
+    /// must be its whole allocation. The layout's element width must be
+    /// the view's (as wgmma and TMA read it).
     pub fn of(desc: &MemDesc) -> Result<Self, String> {
+        Self::read(desc, true)
+    }
+
+    /// [`Nvmma::of`] where the layout's element width may differ from the
+    /// view's: element offsets, rows and swizzle chunks counted in the
+    /// layout's elements, as Triton's linear layout of the encoding counts
+    /// them (how a plain load or store addresses such a buffer).
+    pub fn of_elements(desc: &MemDesc) -> Result<Self, String> {
+        Self::read(desc, false)
+    }
+
+    fn read(desc: &MemDesc, same_width: bool) -> Result<Self, String> {
         let Some(Layout::NvmmaShared {
             swizzling_byte_width,
             transposed,
@@ -1350,12 +1363,12 @@ impl Nvmma {
                 alloc_shape: vec![rows, desc.shape[rank - 1]],
                 ..desc.clone()
             };
-            return Self::of(&folded);
+            return Self::read(&folded, same_width);
         }
         if fp4_padded
             || rank != 2
             || swizzling_byte_width == 0
-            || Some(element_bit_width) != bits
+            || same_width && Some(element_bit_width) != bits
             || ![8, 16, 32, 64].contains(&element_bit_width)
         {
             return Err(
