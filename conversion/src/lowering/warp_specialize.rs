@@ -18,9 +18,8 @@ use melior::ir::{
     operation::{OperationBuilder, OperationLike, OperationRef},
     Block, BlockRef, Identifier, Location, Region, RegionLike, Type, Value, ValueLike,
 };
-use tt_dialect::{ir as ttir, types::TensorView};
+use tt_dialect::ir as ttir;
 use tt_passes::ttir::loop_support::ir as raw;
-use ttg_dialect::layout::MemDesc;
 
 use super::{emit::Emitter, LowerResult, Lowering, Pending};
 
@@ -70,16 +69,6 @@ pub fn lower<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let location = op.location();
-    for result in op.results() {
-        let ty = result.r#type();
-        if TensorView::of(ty).is_some() || MemDesc::of(ty).is_some() {
-            return Err(
-                "a ttg.warp_specialize whose default region yields tensors or memory \
-                 descriptors is not supported yet"
-                    .into(),
-            );
-        }
-    }
     let captures: Vec<Value<'c, 'a>> = op
         .operands()
         .map(|v| lw.pack_abi(emit, v))
@@ -201,8 +190,11 @@ pub fn lower<'c, 'a>(
             return Err(String::new());
         }
     }
+    // The default region's results cross its end as a function's results
+    // do (a tensor as the struct of its registers).
     for (old, result) in op.results().zip(new.results()) {
-        lw.set(old.into(), vec![result.into()]);
+        let values = lw.unpack_abi(emit, result.into(), old.r#type());
+        lw.set(old.into(), values);
     }
     // The warps meet again after the op, having touched any shared memory.
     lw.pending = Pending::unknown();
@@ -274,7 +266,7 @@ pub fn terminator<'c, 'a>(
 ) -> LowerResult {
     let operands: Vec<Value<'c, 'a>> = op
         .operands()
-        .map(|v| lw.scalar(v))
+        .map(|v| lw.pack_abi(emit, v))
         .collect::<Result<_, _>>()?;
     let name = op.name();
     emit.op(

@@ -255,10 +255,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @k_slice_loaded(%p: tensor<16x64x!tt.ptr<f16>, #blocked>) {
     %sb = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
-    // expected-error @+1 {{'ttg.memdesc_subslice' read other than by wgmma is not supported yet}}
+    // expected-error @+1 {{'ttg.memdesc_subslice' read other than by wgmma, whose elements are not laid out as a buffer of its own is not supported yet}}
     %k1 = ttg.memdesc_subslice %sb[16, 0] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable, 64x64>
     %t = ttg.local_load %k1 : !ttg.memdesc<16x64xf16, #shared, #smem, mutable, 64x64> -> tensor<16x64xf16, #blocked>
     tt.store %p, %t : tensor<16x64x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A slice of whole swizzle patterns (rows 32 to 63 of a buffer whose
+// pattern repeats every 8 rows) is a buffer of its own 32 rows on: its
+// base moves by 32 x 64 elements and its accesses are the whole buffer's.
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @row_slice_loaded
+  // CHECK: %[[C:.*]] = llvm.mlir.constant(2048 : i32) : i32
+  // CHECK-NEXT: %[[VIEW:.*]] = llvm.getelementptr %{{.*}}[%[[C]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+  // CHECK: llvm.getelementptr %[[VIEW]][
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+  tt.func public @row_slice_loaded(%p: tensor<32x64x!tt.ptr<f16>, #blocked>) {
+    %sb = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %h = ttg.memdesc_subslice %sb[32, 0] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable, 64x64>
+    %t = ttg.local_load %h : !ttg.memdesc<32x64xf16, #shared, #smem, mutable, 64x64> -> tensor<32x64xf16, #blocked>
+    tt.store %p, %t : tensor<32x64x!tt.ptr<f16>, #blocked>
     tt.return
   }
 }

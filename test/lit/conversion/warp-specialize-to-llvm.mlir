@@ -105,8 +105,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 #b4 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @tensor_result() {
-    // expected-error @+1 {{a ttg.warp_specialize whose default region yields tensors or memory descriptors is not supported yet}}
+  // A tensor result leaves the default region as the struct of the
+  // thread's registers (Gluon's default partitions return tensors).
+  // CHECK-LABEL: llvm.func @tensor_result
+  // CHECK: %[[WS:.*]] = ttg.warp_specialize()
+  // CHECK: ttg.warp_yield %{{.*}} : !llvm.struct<(i32)>
+  // CHECK: } : () -> !llvm.struct<(i32)>
+  // CHECK: %[[V:.*]] = llvm.extractvalue %[[WS]][0] : !llvm.struct<(i32)>
+  // CHECK: st.global.b32 {{.*}} %[[V]]
+  tt.func public @tensor_result(%p: tensor<128x!tt.ptr<i32>, #b4>) {
     %r = ttg.warp_specialize() attributes {warpGroupStartIds = array<i32: 4>}
     default {
       %v = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b4>
@@ -115,6 +122,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     partition0() num_warps(1) {
       ttg.warp_return
     } : () -> tensor<128xi32, #b4>
+    tt.store %p, %r : tensor<128x!tt.ptr<i32>, #b4>
     tt.return
   }
 }
