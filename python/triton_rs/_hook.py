@@ -1,4 +1,4 @@
-"""Triton 3.6's stage hook: @triton.jit kernels compiled by this project.
+"""Triton 3.6's stage hook: @triton.jit and @gluon.jit kernels compiled by this project.
 
 ``enable()`` hooks the NVIDIA backend's ``add_stages`` (after it has run
 ``triton.knobs.runtime.add_stages_inspection_hook``, so a user's own hook
@@ -6,7 +6,9 @@ keeps working, and so does ours when a test resets Triton's knobs) and
 replaces its ``ttgir``, ``llir`` and ``ptx`` stages.
 Triton's frontend, its ``make_ttir``, ptxas (the ``cubin`` stage), the
 launcher and the autotuner stay Triton's. The ``ttgir`` stage compiles the
-TTIR to PTX in one call; the later stages hand out its results and fill in
+TTIR to PTX in one call (a Gluon kernel's after Triton's ``gluon_to_ttgir``,
+which resolves the layouts its author left to the compiler, from
+``make_llir`` on); the later stages hand out its results and fill in
 the metadata fields Triton's stages fill (``shared``, the scratch sizes,
 ``name``, ``tensordesc_meta``, ...), so ``kernel.asm["ttgir"]``,
 ``["llir"]`` and ``["ptx"]`` show this project's output.
@@ -125,7 +127,7 @@ def _unsupported(options, language):
     """Why this compilation cannot go through this compiler, or None."""
     from triton.backends.compiler import Language
 
-    if language != Language.TRITON:
+    if language not in (Language.TRITON, Language.GLUON):
         return f"{language.name.lower()} kernels"
     if options.instrumentation_mode:
         return f"instrumentation mode '{options.instrumentation_mode}'"
@@ -183,12 +185,20 @@ class _Compilation:
 
     def ttgir(self, mod, metadata):
         from triton import knobs
+        from triton.backends.compiler import Language
         from triton.backends.nvidia.compiler import get_ptx_version_from_options
 
         options = self.options
         libdevice = dict(options.extern_libs).get("libdevice")
         name = mod.get_entry_func_name()
-        if options.maxnreg is not None:
+        gluon = self.language == Language.GLUON
+        if gluon:
+            # A Gluon kernel is TTGIR already, its layouts the author's:
+            # Triton's gluon_to_ttgir only resolves the ones left to the
+            # compiler (auto and coalesced encodings) and inlines; this
+            # project compiles the result from make_llir on.
+            mod = self.triton["ttgir"](mod, metadata)
+        elif options.maxnreg is not None:
             # As Triton's make_ttgir does; the lowering reads it.
             from triton._C.libtriton import ir
 
@@ -196,7 +206,7 @@ class _Compilation:
         try:
             self.result = _triton_rs.compile(
                 str(mod),
-                name=f"{name}.ttir",
+                name=f"{name}.ttgir" if gluon else f"{name}.ttir",
                 capability=self.capability,
                 num_warps=options.num_warps,
                 num_stages=options.num_stages,
@@ -216,7 +226,7 @@ class _Compilation:
             self._count_fallback(name, str(error))
             for stage in ("ttgir", "llir", "ptx"):
                 self.stages[stage] = self.triton[stage]
-            return self.triton["ttgir"](mod, metadata)
+            return mod if gluon else self.triton["ttgir"](mod, metadata)
         with _lock:
             _stats["compiled"] += 1
         # How Triton's launcher builds each TMA descriptor argument, as
