@@ -464,21 +464,40 @@ pub fn store<'c, 'a>(
     Ok(())
 }
 
+/// The extents a swizzled view is addressed through: its allocation's
+/// trailing dimensions, as Triton reads a view through its buffer's
+/// geometry (a slice keeps the buffer's row length and swizzle), where
+/// they hold the view; else the view's own shape.
+fn geometry(desc: &MemDesc) -> Vec<i64> {
+    let rank = desc.shape.len();
+    let alloc = &desc.alloc_shape;
+    if alloc.len() >= rank {
+        let trailing = &alloc[alloc.len() - rank..];
+        if trailing.iter().zip(&desc.shape).all(|(&a, &s)| a >= s) {
+            return trailing.to_vec();
+        }
+    }
+    desc.shape.clone()
+}
+
 /// The strides (in elements) of a swizzled view's dimensions, `order[0]`
-/// contiguous, with that order as indices.
-fn swizzled_strides(desc: &MemDesc, order: &[u32]) -> Result<(Vec<usize>, Vec<i64>), String> {
+/// contiguous, with that order as indices, and the extent of its
+/// contiguous dimension (the [`geometry`]'s).
+fn swizzled_strides(desc: &MemDesc, order: &[u32]) -> Result<(Vec<usize>, Vec<i64>, i64), String> {
     let rank = desc.shape.len();
     let order: Vec<usize> = order.iter().map(|&o| o as usize).collect();
     if order.len() != rank {
         return Err("the shared layout's order does not match the view's rank".into());
     }
+    let extents = geometry(desc);
     let mut strides = vec![0i64; rank];
     let mut stride = 1;
     for &d in &order {
         strides[d] = stride;
-        stride *= desc.shape[d];
+        stride *= extents[d];
     }
-    Ok((order, strides))
+    let columns = extents[order[0]];
+    Ok((order, strides, columns))
 }
 
 /// Where element `coordinates` of a shared-memory view lives, in
@@ -500,7 +519,7 @@ pub(super) fn shared_offset<'c, 'a>(
         _ => return Err("only swizzled and NVMMA shared layouts are supported yet".into()),
     };
     let rank = desc.shape.len();
-    let (order, strides) = swizzled_strides(desc, &order)?;
+    let (order, strides, columns) = swizzled_strides(desc, &order)?;
     let inner = order[0];
     let mut column = coordinates[inner];
     if max_phase > 1 && rank >= 2 {
@@ -508,7 +527,7 @@ pub(super) fn shared_offset<'c, 'a>(
         // the column XOR (phase * vec) mod columns, as Triton's layout.
         let row = coordinates[order[1]];
         let phase = emit.urem_by(emit.udiv_by(row, per_phase as i64), max_phase as i64);
-        let moved = emit.urem_by(emit.mul_by(phase, vec as i64), desc.shape[inner]);
+        let moved = emit.urem_by(emit.mul_by(phase, vec as i64), columns);
         column = emit.xor(column, moved);
     }
     let mut offset = column;
@@ -586,10 +605,9 @@ fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
             order,
             ..
         }) => {
-            let (order, strides) = swizzled_strides(desc, &order)?;
+            let (order, strides, columns) = swizzled_strides(desc, &order)?;
             let (vec, per_phase, max_phase) =
                 (i64::from(vec), i64::from(per_phase), i64::from(max_phase));
-            let columns = desc.shape[order[0]];
             Ok(Box::new(move |c: &[i64]| {
                 let inner = order[0];
                 let mut column = c[inner];
@@ -969,8 +987,9 @@ pub fn memdesc_reshape<'c, 'a>(
 /// from `from`'s base, when every element of the view sits at that start
 /// plus its offset in the view's own addressing (checked element by
 /// element over the view, up to 2^18 of them): then the view is a buffer
-/// of its own at that address. `None` otherwise (a slice across a swizzle
-/// pattern, or of the contiguous dimension of a swizzled buffer).
+/// of its own at that address (read through its allocation's rows,
+/// [`geometry`]). `None` otherwise (a slice that starts inside a swizzle
+/// pattern).
 fn subslice_start(from: &MemDesc, to: &MemDesc, origin: &[i64]) -> Result<Option<i64>, String> {
     let total: i64 = to.shape.iter().product();
     if total > 1 << 18 || origin.len() != to.shape.len() {
@@ -1286,7 +1305,7 @@ mod tests {
         to_linear::{nvmma_shared_to_linear, shared_to_linear_layout},
     };
 
-    use super::constant_offset;
+    use super::{constant_offset, subslice_start};
 
     /// The lowering's offset of every element of a `shape` f16 buffer in
     /// `encoding` against the layout library's linear layout of it (which
@@ -1362,6 +1381,28 @@ mod tests {
             &[8, 16, 32],
             "#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 2, 1]}>",
         );
+    }
+
+    #[test]
+    fn slices_of_whole_swizzle_patterns_are_buffers_of_their_own() {
+        let context = tt_passes::context::new_context(false);
+        let desc = |shape: &str| {
+            let text = format!(
+                "!ttg.memdesc<{shape}xf16, #ttg.swizzled_shared<{{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}}>, #ttg.shared_memory, mutable, 128x128>"
+            );
+            MemDesc::of(Type::parse(&context, &text).expect("parses")).expect("a descriptor")
+        };
+        let (whole, rows, tile) = (desc("128x128"), desc("64x128"), desc("64x64"));
+        // Rows 64 on; then columns 64 on, read through the buffer's rows.
+        assert_eq!(subslice_start(&whole, &rows, &[64, 0]), Ok(Some(64 * 128)));
+        assert_eq!(subslice_start(&rows, &tile, &[0, 64]), Ok(Some(64)));
+        assert_eq!(
+            subslice_start(&whole, &tile, &[64, 64]),
+            Ok(Some(64 * 128 + 64))
+        );
+        // Starts inside a swizzle pattern: its elements are elsewhere.
+        assert_eq!(subslice_start(&whole, &rows, &[4, 0]), Ok(None));
+        assert_eq!(subslice_start(&rows, &desc("64x32"), &[0, 8]), Ok(None));
     }
 
     #[test]
