@@ -18,7 +18,7 @@ import tempfile
 import torch
 import triton
 
-from paired import fresh_module, run_both
+from paired import Tally, fresh_module, run_both
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compile-sweep.py"
 
@@ -34,7 +34,7 @@ def main():
     args = ap.parse_args()
     triton.knobs.cache.dir = tempfile.mkdtemp()
     sweep = sweep_module()
-    counts = {"PASS": 0, "FAIL": 0, "REFUSED": 0, "SKIP": 0}
+    tally = Tally("EPILOGUE", "EPILOGUES")
     for op in sweep.DOT_EPILOGUES:
         for m, n, k, warps in sweep.DOT_EPILOGUE_SHAPES:
             for dtype in ("fp16", "i8"):
@@ -55,11 +55,8 @@ def main():
                     torch.cuda.synchronize()
                     return c, None
 
-                status, detail = run_both(name, launch)
-                counts[status] += 1
-                print(f"EPILOGUE {name} {status} {detail}", flush=True)
-    print("EPILOGUES " + " ".join(f"{k}={v}" for k, v in counts.items()))
-    return 1 if counts["FAIL"] or counts["REFUSED"] else 0
+                tally.record(name, *run_both(name, launch))
+    return tally.finish()
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import tempfile
 import torch
 import triton
 
-from paired import fresh_module, run_both
+from paired import Tally, fresh_module, run_both
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compile-sweep.py"
 M = N = 256
@@ -79,7 +79,7 @@ def main():
     args = ap.parse_args()
     triton.knobs.cache.dir = tempfile.mkdtemp()
     shapes = sweep_module().DOT_SHAPES[1:5]
-    counts = {"PASS": 0, "FAIL": 0, "REFUSED": 0, "SKIP": 0}
+    tally = Tally("VARIANT", "VARIANTS")
     for mode in sweep_module().DOT_VARIANTS:
         for bm, bn, bk, warps, stages in shapes:
             warps = args.warps or warps
@@ -90,11 +90,8 @@ def main():
             a = (torch.randn(M, 4 * bk, device="cuda") * 0.5).half()
             b = (torch.randn(4 * bk, N, device="cuda") * 0.5).half()
             ref = reference(mode, a, b, bm, bn, bk)
-            verdict, line = run_both(name, lambda: (run(mode, bm, bn, bk, warps, stages, a, b), ref))
-            counts[verdict] += 1
-            print(f"VARIANT {name} {verdict} {line}", flush=True)
-    print("VARIANTS " + " ".join(f"{k}={v}" for k, v in counts.items()))
-    return 1 if counts["FAIL"] or counts["REFUSED"] else 0
+            tally.record(name, *run_both(name, lambda: (run(mode, bm, bn, bk, warps, stages, a, b), ref)))
+    return tally.finish()
 
 
 if __name__ == "__main__":

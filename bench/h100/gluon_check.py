@@ -21,7 +21,7 @@ import torch
 import triton
 import triton_rs
 
-from paired import fresh_module, judge, run_both
+from paired import Tally, fresh_module, judge, run_both
 
 KERNELS = pathlib.Path(__file__).resolve().parent / "gluon_kernels.py"
 TORCH_TYPES = {"fp16": torch.float16, "fp32": torch.float32, "i8": torch.int8, "i32": torch.int32,
@@ -116,12 +116,7 @@ def main():
     ap.add_argument("--only", default="")
     args = ap.parse_args()
     triton.knobs.cache.dir = tempfile.mkdtemp()
-    counts = {"PASS": 0, "FAIL": 0, "REFUSED": 0, "SKIP": 0}
-
-    def record(name, status, detail):
-        counts[status] += 1
-        print(f"GLUON {name} {status} {detail}", flush=True)
-
+    tally = Tally("GLUON", "GLUON")
     cases = fresh_module(KERNELS).cases()
     for name, kernel, kargs, constexprs, warps in cases:
         if args.only not in name:
@@ -147,12 +142,11 @@ def main():
                 status, detail = "SKIP", "both refuse: " + str(e).strip().splitlines()[-1][:120]
             finally:
                 triton_rs.disable()
-        record(name, status, detail)
+        tally.record(name, status, detail)
     name = "tma copy fp16 64x64"
     if args.only in name:
-        record(name, *run_both(name, lambda: tma_launch(fresh_module(KERNELS))))
-    print("GLUON " + " ".join(f"{k}={v}" for k, v in counts.items()))
-    return 1 if counts["FAIL"] or counts["REFUSED"] else 0
+        tally.record(name, *run_both(name, lambda: tma_launch(fresh_module(KERNELS))))
+    return tally.finish()
 
 
 if __name__ == "__main__":

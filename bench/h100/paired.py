@@ -60,3 +60,21 @@ def run_both(name, launch):
         triton_rs.disable()
     (ours, ref), (theirs, _) = results["ours"], results["triton"]
     return judge(ours, theirs, theirs.float() if ref is None else ref)
+
+
+class Tally:
+    """The verdicts of a check's cases: each printed as `TAG name STATUS
+    detail` as it comes, then `TOTAL PASS=.. FAIL=.. REFUSED=.. SKIP=..`."""
+
+    def __init__(self, tag, total):
+        self.tag, self.total = tag, total
+        self.counts = {"PASS": 0, "FAIL": 0, "REFUSED": 0, "SKIP": 0}
+
+    def record(self, name, status, detail):
+        self.counts[status] += 1
+        print(f"{self.tag} {name} {status} {detail}", flush=True)
+
+    def finish(self):
+        """Prints the totals; the exit status (1 on a failure or refusal)."""
+        print(self.total + " " + " ".join(f"{k}={v}" for k, v in self.counts.items()))
+        return 1 if self.counts["FAIL"] or self.counts["REFUSED"] else 0

@@ -19,7 +19,7 @@ import tempfile
 import torch
 import triton
 
-from paired import fresh_module, run_both
+from paired import Tally, fresh_module, run_both
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "compile-sweep.py"
 TORCH_TYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32, "i8": torch.int8,
@@ -39,7 +39,7 @@ def main():
     ap.add_argument("--only", default="")
     args = ap.parse_args()
     triton.knobs.cache.dir = tempfile.mkdtemp()
-    counts = {"PASS": 0, "FAIL": 0, "REFUSED": 0, "SKIP": 0}
+    tally = Tally("TWO_D", "TWO_D")
     for name, _, _, constants, options in fresh_module(SCRIPT).cases("2d"):
         if args.only not in name:
             continue
@@ -52,11 +52,8 @@ def main():
             torch.cuda.synchronize()
             return (y.float() if y.dtype.is_floating_point else y.to(torch.float64)), None
 
-        status, detail = run_both(name, launch)
-        counts[status] += 1
-        print(f"TWO_D {name} {status} {detail}", flush=True)
-    print("TWO_D " + " ".join(f"{k}={v}" for k, v in counts.items()))
-    return 1 if counts["FAIL"] or counts["REFUSED"] else 0
+        tally.record(name, *run_both(name, launch))
+    return tally.finish()
 
 
 if __name__ == "__main__":
