@@ -8,7 +8,7 @@ kernel's runtime arguments and their Triton signature types, in order;
 choice to its author, so these reach lowerings that Triton's own
 make_ttgir never produces: conversions between arbitrary blocked, linear,
 MMA and dot-operand layouts, reductions and scans over them, shared memory
-with swizzled and NVMMA layouts and their sub-slices, wgmma and mma.sync from shared or
+with swizzled, NVMMA and padded layouts and their sub-slices, wgmma and mma.sync from shared or
 register operands, TMA copies with mbarriers, cp.async, and explicit warp
 specialization."""
 
@@ -253,6 +253,8 @@ def cases():
         "nvmma128": gl.NVMMASharedLayout(128, 16),
         "nvmma64": gl.NVMMASharedLayout(64, 16),
         "nvmma32t": gl.NVMMASharedLayout(32, 16, transposed=True),
+        "padded": gl.PaddedSharedLayout.with_identity_for([[64, 4]], [64, 64], [1, 0]),
+        "padded2": gl.PaddedSharedLayout.with_identity_for([[16, 2], [128, 8]], [64, 64], [0, 1]),
     }
     for t in ("fp16", "fp32", "i8"):
         for sname, slayout in shared.items():

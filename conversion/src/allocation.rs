@@ -479,6 +479,16 @@ fn explicit_buffer(op: MlirOperation) -> Result<Option<(u64, u64)>, Unsupported>
         return Err(unsupported(op, "allocations outside shared memory"));
     }
     let layout = Layout::read(desc.encoding);
+    let bits = bits_of(op, desc.element)?;
+    let numel: i64 = desc.alloc_shape.iter().product();
+    if let Some(padded @ Layout::PaddedShared { .. }) = &layout {
+        let padded = ttg_dialect::to_linear::Padded::of(padded).map_err(|e| unsupported(op, &e))?;
+        let alignment = match ir::attribute(op, "alignment") {
+            Some(a) => ir::integer_attr_value(a).unwrap_or(16) as u64,
+            None => 16,
+        };
+        return Ok(Some((padded.size(numel) as u64 * bits / 8, alignment)));
+    }
     let default_alignment = match &layout {
         // Triton's default alignment of shared encodings.
         Some(Layout::SwizzledShared { cga, .. } | Layout::AmdRotatingShared { cga, .. })
@@ -494,7 +504,7 @@ fn explicit_buffer(op: MlirOperation) -> Result<Option<(u64, u64)>, Unsupported>
         _ => {
             return Err(unsupported(
                 op,
-                "shared encodings other than single-CTA swizzled_shared, amd_rotating_shared and nvmma_shared",
+                "shared encodings other than single-CTA swizzled_shared, amd_rotating_shared, nvmma_shared and padded_shared",
             ))
         }
     };
@@ -502,8 +512,6 @@ fn explicit_buffer(op: MlirOperation) -> Result<Option<(u64, u64)>, Unsupported>
         Some(a) => ir::integer_attr_value(a).unwrap_or(default_alignment as i64) as u64,
         None => default_alignment,
     };
-    let bits = bits_of(op, desc.element)?;
-    let numel: i64 = desc.alloc_shape.iter().product();
     Ok(Some((numel as u64 * bits / 8, alignment)))
 }
 

@@ -9,7 +9,10 @@ use melior::ir::{
     attribute::AttributeLike, operation::OperationRef, r#type::TypeLike, Type, Value, ValueLike,
 };
 use tt_dialect::{ir as ttir, types::TensorView};
-use ttg_dialect::layout::{Layout, MemDesc, Nvmma, UnswizzledNvmma};
+use ttg_dialect::{
+    layout::{Layout, MemDesc, Nvmma, UnswizzledNvmma},
+    to_linear::Padded,
+};
 
 use super::{
     pointee_type, result, types, value_at, Access, Distributed, Emitter, LowerResult, Lowering,
@@ -516,7 +519,10 @@ pub(super) fn shared_offset<'c, 'a>(
             ..
         }) => (vec, per_phase, max_phase, order),
         Some(Layout::NvmmaShared { .. }) => return nvmma_offset(emit, desc, coordinates),
-        _ => return Err("only swizzled and NVMMA shared layouts are supported yet".into()),
+        Some(padded @ Layout::PaddedShared { .. }) => {
+            return padded_offset(emit, &Padded::of(&padded)?, coordinates)
+        }
+        _ => return Err("only swizzled, NVMMA and padded shared layouts are supported yet".into()),
     };
     let rank = desc.shape.len();
     let (order, strides, columns) = swizzled_strides(desc, &order)?;
@@ -536,6 +542,29 @@ pub(super) fn shared_offset<'c, 'a>(
             continue;
         }
         offset = emit.add(offset, emit.mul_by(coordinates[d], strides[d]));
+    }
+    Ok(offset)
+}
+
+/// Where element `coordinates` of a padded view lives, in elements from
+/// the view's base: the XOR of its coordinate bits' unpadded offsets,
+/// then the padding before it.
+fn padded_offset<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    padded: &Padded,
+    coordinates: &[Value<'c, 'a>],
+) -> Result<Value<'c, 'a>, String> {
+    let mut unpadded = emit.i32(0);
+    for (&c, along) in coordinates.iter().zip(&padded.bases) {
+        for (k, &base) in along.iter().enumerate() {
+            let bit = emit.urem_by(emit.udiv_by(c, 1 << k), 2);
+            unpadded = emit.xor(unpadded, emit.mul_by(bit, base));
+        }
+    }
+    let mut offset = unpadded;
+    for &(interval, padding) in &padded.pads {
+        let before = emit.mul_by(emit.udiv_by(unpadded, 1 << interval), 1 << padding);
+        offset = emit.add(offset, before);
     }
     Ok(offset)
 }
@@ -634,7 +663,11 @@ fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
                 }
             }))
         }
-        _ => Err("only swizzled and NVMMA shared layouts are supported yet".into()),
+        Some(padded @ Layout::PaddedShared { .. }) => {
+            let padded = Padded::of(&padded)?;
+            Ok(Box::new(move |c: &[i64]| padded.offset(c)))
+        }
+        _ => Err("only swizzled, NVMMA and padded shared layouts are supported yet".into()),
     }
 }
 
@@ -885,9 +918,39 @@ fn view_types<'c, 'a>(
     Ok((src, from, to))
 }
 
+/// Whether every element of `from` sits where the view `to` (its
+/// dimensions permuted by `order`: result dimension `d` is source
+/// dimension `order[d]`) places it, checked element by element (up to
+/// 2^18 of them).
+fn permuted_in_place(from: &MemDesc, to: &MemDesc, order: &[i32]) -> Result<bool, String> {
+    let total: i64 = from.shape.iter().product();
+    let rank = from.shape.len();
+    if total > 1 << 18 || order.len() != rank || to.shape.len() != rank {
+        return Ok(false);
+    }
+    let (source, result) = (constant_offset(from)?, constant_offset(to)?);
+    let mut c = vec![0i64; rank];
+    let mut permuted = c.clone();
+    for flat in 0..total {
+        let mut rest = flat;
+        for d in (0..rank).rev() {
+            c[d] = rest % from.shape[d];
+            rest /= from.shape[d];
+        }
+        for (d, &o) in order.iter().enumerate() {
+            permuted[d] = c[o as usize];
+        }
+        if source(&c) != result(&permuted) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// `ttg.memdesc_trans`: the same bytes seen with permuted dimensions, so
 /// the same base; checked to be the layout that describes them (NVMMA:
-/// `transposed` flipped; swizzled: the order permuted with the shape).
+/// `transposed` flipped; swizzled: the order permuted with the shape;
+/// padded: every element where the result places it, [`permuted_in_place`]).
 pub fn memdesc_trans<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     _emit: &Emitter<'c, 'a>,
@@ -936,6 +999,9 @@ pub fn memdesc_trans<'c, 'a>(
                 .filter_map(|&s| order.iter().position(|&o| o as u32 == s).map(|d| d as u32))
                 .collect();
             (v1, p1, m1) == (v2, p2, m2) && inverse == o2
+        }
+        (Some(Layout::PaddedShared { .. }), Some(Layout::PaddedShared { .. })) => {
+            permuted_in_place(&from, &to, &order)?
         }
         _ => false,
     };

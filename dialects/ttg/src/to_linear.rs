@@ -499,6 +499,110 @@ pub fn padded_linear_component(layout: &Layout) -> Result<LinearLayout, String> 
 }
 
 /// A layout from `offset` and `block` bases, its output sizes inferred.
+/// How a single-CTA `#ttg.padded_shared` buffer places its elements: the
+/// inverse of its linear component (an element's unpadded offset, the XOR
+/// of the offsets of its coordinates' set bits), then the padding Triton
+/// inserts (`padding` elements after every `interval`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Padded {
+    /// `[d][k]`: the unpadded offset of the element at `2^k` along `d`.
+    pub bases: Vec<Vec<i64>>,
+    /// `(log2 interval, log2 padding)` pairs.
+    pub pads: Vec<(u32, u32)>,
+}
+
+impl Padded {
+    /// The placement of `layout` (a padded_shared layout without CTA
+    /// bases, whose linear component is a bijection onto its shape).
+    pub fn of(layout: &Layout) -> Result<Self, String> {
+        let Layout::PaddedShared {
+            intervals,
+            paddings,
+            block,
+            ..
+        } = layout
+        else {
+            return Err("expected a padded_shared layout".into());
+        };
+        if !block.is_empty() {
+            return Err("padded_shared layouts split across CTAs".into());
+        }
+        let pads = intervals
+            .iter()
+            .zip(paddings)
+            .map(|(&i, &p)| {
+                (i.is_power_of_two() && p.is_power_of_two())
+                    .then(|| (i.trailing_zeros(), p.trailing_zeros()))
+                    .ok_or("padded_shared intervals and paddings must be powers of two")
+            })
+            .collect::<Result<_, _>>()?;
+        let linear = padded_linear_component(layout)?;
+        let shape: Vec<i64> = linear.outs().iter().map(|(_, s)| i64::from(*s)).collect();
+        let total: i64 = shape.iter().product();
+        if total > 1 << 20 || linear.total_in_size() != total {
+            return Err("a padded_shared layout that is no bijection onto its shape".into());
+        }
+        // Each coordinate bit's offset, read off the offsets that land on
+        // one set bit.
+        let mut bases: Vec<Vec<i64>> = shape
+            .iter()
+            .map(|s| vec![-1; s.trailing_zeros() as usize])
+            .collect();
+        let offsets = linear.in_dim_size_log2(to_linear_amd::OFFSET);
+        for u in 0..1i64 << offsets {
+            let at = linear.apply_index(&[u as i32, 0]);
+            let set: Vec<(usize, u32)> = at
+                .iter()
+                .enumerate()
+                .filter(|(_, &x)| x != 0)
+                .map(|(d, &x)| (d, x as u32))
+                .collect();
+            if let [(d, x)] = set[..] {
+                if x.is_power_of_two() {
+                    bases[d][x.trailing_zeros() as usize] = u;
+                }
+            }
+        }
+        if bases.iter().flatten().any(|&b| b < 0) {
+            return Err("a padded_shared layout that is no bijection onto its shape".into());
+        }
+        Ok(Self { bases, pads })
+    }
+
+    /// The padded offset of unpadded offset `u`.
+    pub fn pad(&self, u: i64) -> i64 {
+        self.pads
+            .iter()
+            .fold(u, |acc, &(i, p)| acc + ((u >> i) << p))
+    }
+
+    /// The offset (in elements, padding included) of the element at
+    /// `coordinates`.
+    pub fn offset(&self, coordinates: &[i64]) -> i64 {
+        let u = coordinates
+            .iter()
+            .zip(&self.bases)
+            .flat_map(|(&c, along)| {
+                along
+                    .iter()
+                    .enumerate()
+                    .filter(move |(k, _)| c >> k & 1 == 1)
+                    .map(|(_, &b)| b)
+            })
+            .fold(0, |acc, b| acc ^ b);
+        self.pad(u)
+    }
+
+    /// The elements a buffer of `numel` elements spans, padding included
+    /// (none after the last element), as Triton sizes it.
+    pub fn size(&self, numel: i64) -> i64 {
+        self.pads.iter().fold(numel, |acc, &(i, p)| {
+            let last = if numel % (1 << i) == 0 { 1 << p } else { 0 };
+            acc + ((numel >> i) << p) - last
+        })
+    }
+}
+
 fn offset_block_layout(offset: &[Vec<i64>], block: &[Vec<i64>]) -> Result<LinearLayout, String> {
     let rank = offset.iter().chain(block).next().map_or(0, Vec::len);
     let convert = |bases: &[Vec<i64>]| -> Result<Vec<Vec<i32>>, String> {
@@ -1355,6 +1459,35 @@ pub(crate) mod tests {
         };
         assert!(to_linear_layout(&shared, &[16]).is_err());
         assert!(to_linear_layout(&Layout::nvidia_mma(1, &[1, 1], &[]), &[16, 16]).is_err());
+    }
+
+    #[test]
+    fn padded_placement() {
+        let layout =
+            |intervals: Vec<u32>, paddings: Vec<u32>, order: &[u32]| Layout::PaddedShared {
+                intervals,
+                paddings,
+                offsets: vec![],
+                block: vec![],
+                order: order.to_vec(),
+                shape: vec![64, 64],
+            };
+        // Row-major 64 x 64, 4 elements of padding after every 32: element
+        // (r, c) at u = 64 r + c, then u / 32 * 4 more.
+        let p = Padded::of(&layout(vec![32], vec![4], &[1, 0])).unwrap();
+        for (r, c) in [(0, 0), (0, 31), (0, 32), (1, 0), (63, 63)] {
+            let u = 64 * r + c;
+            assert_eq!(p.offset(&[r, c]), u + u / 32 * 4, "({r}, {c})");
+        }
+        // Triton's sizes (metadata.shared of 64 x 64 i32 buffers): no
+        // padding after the last element.
+        assert_eq!(p.size(4096) * 4, 18416);
+        let two = Padded::of(&layout(vec![16, 64], vec![4, 8], &[0, 1])).unwrap();
+        assert_eq!(two.size(4096) * 4, 22480);
+        // Column-major: (r, c) at u = r + 64 c.
+        let u = 5 + 64;
+        assert_eq!(two.offset(&[5, 1]), u + u / 16 * 4 + u / 64 * 8);
+        assert!(Padded::of(&layout(vec![24], vec![4], &[1, 0])).is_err());
     }
 
     #[test]

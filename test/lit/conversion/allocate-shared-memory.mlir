@@ -191,3 +191,26 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// Padded buffers span their elements and the padding between them, none
+// after the last (Triton's sizes: 64 x 64 i32 with 4 elements after every
+// 32, 16384 + 4 x (128 - 1) x 4 bytes; two intervals add up).
+#padded = #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>
+#padded2 = #ttg.padded_shared<[16:+4, 64:+8] {order = [0, 1], shape = [64, 64]}>
+#smem = #ttg.shared_memory
+// CHECK: module attributes {{{.*}}ttg.shared = 40896 : i32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @padded
+  tt.func @padded() {
+    // The larger buffer first, as Triton places them.
+    // CHECK: ttg.local_alloc {allocation.offset = 22480 : i32}
+    %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xi32, #padded, #smem, mutable>
+    // CHECK: ttg.local_alloc {allocation.offset = 0 : i32}
+    %b = ttg.local_alloc : () -> !ttg.memdesc<64x64xi32, #padded2, #smem, mutable>
+    ttg.local_dealloc %a : !ttg.memdesc<64x64xi32, #padded, #smem, mutable>
+    ttg.local_dealloc %b : !ttg.memdesc<64x64xi32, #padded2, #smem, mutable>
+    tt.return
+  }
+}
