@@ -4,6 +4,8 @@
 //! `ldmatrix`), `local_store`; stores of a value, by `local_store` or
 //! `local_alloc`, use `stmatrix` where the layouts allow it, see `ldmatrix`)
 //! and asynchronous copies from global to shared memory (`cp.async`).
+//! Shared buffers are swizzled, NVMMA or padded; a view is a pointer to its
+//! first element, its elements addressed through its allocation's geometry.
 
 use melior::ir::{
     attribute::AttributeLike, operation::OperationRef, r#type::TypeLike, Type, Value, ValueLike,

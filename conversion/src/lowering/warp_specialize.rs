@@ -2,7 +2,8 @@
 //! later pass, `convert-warp-specialize-to-llvm`, turns it into the warps'
 //! dispatch), but the code of its regions is lowered like a function body.
 //! The default region runs on the function's warps and uses its values
-//! directly. Each partition gets a prologue of its own: its captures
+//! directly; its results leave it in their LLVM form (a tensor as the
+//! struct of its registers) and are unpacked after the op. Each partition gets a prologue of its own: its captures
 //! arrive in their LLVM form (a tensor as the struct of its registers, a
 //! memory descriptor as its base and offsets) and are unpacked there, and
 //! its thread ids count from the partition's first thread. The values a
