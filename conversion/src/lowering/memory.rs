@@ -13,7 +13,7 @@ use melior::ir::{
 use tt_dialect::{ir as ttir, types::TensorView};
 use ttg_dialect::{
     layout::{Layout, MemDesc, Nvmma, UnswizzledNvmma},
-    to_linear::Padded,
+    to_linear::{xor_of_set_bits, Padded},
 };
 
 use super::{
@@ -725,16 +725,7 @@ pub(super) fn linear_offsets(desc: &MemDesc) -> Result<Option<Vec<Vec<i64>>>, St
 /// are the linear map `offsets` ([`linear_offsets`]): the XOR of the
 /// offsets of its coordinates' set bits.
 pub(super) fn linear_offset_of(offsets: &[Vec<i64>], c: &[i32]) -> i64 {
-    c.iter()
-        .zip(offsets)
-        .flat_map(|(&x, along)| {
-            along
-                .iter()
-                .enumerate()
-                .filter(move |(k, _)| x >> k & 1 == 1)
-                .map(|(_, &o)| o)
-        })
-        .fold(0, |acc, o| acc ^ o)
+    xor_of_set_bits(offsets, c.iter().map(|&x| i64::from(x)))
 }
 
 /// The shared view `desc`'s offsets as a linear map ([`linear_offsets`]),

@@ -499,6 +499,23 @@ pub fn padded_linear_component(layout: &Layout) -> Result<LinearLayout, String> 
 }
 
 /// A layout from `offset` and `block` bases, its output sizes inferred.
+/// The image of `coordinates` under a map given per dimension by the
+/// images of its powers of two (`bases[d][k]`: the image of `2^k` along
+/// `d`): the XOR of the images of the coordinates' set bits.
+pub fn xor_of_set_bits(bases: &[Vec<i64>], coordinates: impl IntoIterator<Item = i64>) -> i64 {
+    coordinates
+        .into_iter()
+        .zip(bases)
+        .flat_map(|(c, along)| {
+            along
+                .iter()
+                .enumerate()
+                .filter(move |(k, _)| c >> k & 1 == 1)
+                .map(|(_, &b)| b)
+        })
+        .fold(0, |acc, b| acc ^ b)
+}
+
 /// How a single-CTA `#ttg.padded_shared` buffer places its elements: the
 /// inverse of its linear component (an element's unpadded offset, the XOR
 /// of the offsets of its coordinates' set bits), then the padding Triton
@@ -579,18 +596,7 @@ impl Padded {
     /// The offset (in elements, padding included) of the element at
     /// `coordinates`.
     pub fn offset(&self, coordinates: &[i64]) -> i64 {
-        let u = coordinates
-            .iter()
-            .zip(&self.bases)
-            .flat_map(|(&c, along)| {
-                along
-                    .iter()
-                    .enumerate()
-                    .filter(move |(k, _)| c >> k & 1 == 1)
-                    .map(|(_, &b)| b)
-            })
-            .fold(0, |acc, b| acc ^ b);
-        self.pad(u)
+        self.pad(xor_of_set_bits(&self.bases, coordinates.iter().copied()))
     }
 
     /// The elements a buffer of `numel` elements spans, padding included
