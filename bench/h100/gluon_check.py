@@ -82,10 +82,12 @@ def elementwise_case(name, args, constexprs, warps):
     return launch
 
 
-def gemm_case(constexprs, warps):
-    """launch(kernel) for the C = A @ B cases (fp16 in, fp32 out)."""
+def gemm_case(args, constexprs, warps):
+    """launch(kernel) for the C = A @ B cases (A and B of `a_ptr`'s type,
+    fp32 out)."""
     M, N, K = constexprs["M"], constexprs["N"], constexprs["K"]
-    a, b = operand("fp16", (M, K), 1), operand("fp16", (K, N), 2)
+    dt = args["a_ptr"][1:]
+    a, b = operand(dt, (M, K), 1), operand(dt, (K, N), 2)
     ref = a.float() @ b.float()
 
     def launch(kernel):
@@ -139,7 +141,7 @@ def main():
             continue
         kernel_name = kernel.fn.__name__
         if "a_ptr" in kargs:
-            body = gemm_case(constexprs, warps)
+            body = gemm_case(kargs, constexprs, warps)
         else:
             body = elementwise_case(name, kargs, constexprs, warps)
 

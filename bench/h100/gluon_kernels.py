@@ -282,9 +282,15 @@ def cases():
                                  B_SHARED=gl.NVMMASharedLayout(swizzle, 16), ACC=acc, A_IN_REGISTERS=a_in_registers),
                             4))
     for warps in ([2, 2], [4, 1], [1, 4]):
-        out.append((f"mma_v2 64x64x32 warps{warps}", mma_v2_kernel, gemm,
-                    dict(M=64, N=64, K=32, LOAD=LAYOUTS_4["wide"], ACC=gl.NVMMADistributedLayout([2, 0], warps, [16, 8]),
-                         K_WIDTH=2), 4))
+        acc = gl.NVMMADistributedLayout([2, 0], warps, [16, 8])
+        for k_width in (2, 4, 8):
+            out.append((f"mma_v2 fp16 64x64x32 warps{warps} kWidth{k_width}", mma_v2_kernel, gemm,
+                        dict(M=64, N=64, K=32, LOAD=LAYOUTS_4["wide"], ACC=acc, K_WIDTH=k_width), 4))
+        # tf32: one element a register, kWidth 1 to 8.
+        tf32 = {"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32"}
+        for k_width in (1, 2, 8):
+            out.append((f"mma_v2 tf32 64x64x32 warps{warps} kWidth{k_width}", mma_v2_kernel, tf32,
+                        dict(M=64, N=64, K=32, LOAD=LAYOUTS_4["wide"], ACC=acc, K_WIDTH=k_width), 4))
     for worker in (1, 2, 4):
         out.append((f"warp_specialize {worker}-warp worker", warp_specialize_kernel, ptrs("fp32"),
                     dict(WORKER_WARPS=worker), 4))

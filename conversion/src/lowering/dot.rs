@@ -266,9 +266,10 @@ fn mma_v2<'c, 'a>(
     let (row, col) = (rank - 2, rank - 1);
     let p = inst.per_register;
     // Each lane holds `width` consecutive K elements of a K step: `p` (the
-    // instruction's own fragment), or `2 p` (operands upcast from 8 bits:
-    // A and B then hold the same permutation of K, which the sum over K
-    // does not see).
+    // instruction's own fragment), or a power-of-two multiple of it
+    // (operands upcast from 8 bits, or a layout's larger kWidth: A and B
+    // then hold the same permutation of K, which the sum over K does not
+    // see).
     let k_width = |v: Value<'c, 'a>| match TensorView::of(v.r#type())
         .and_then(|t| t.encoding)
         .and_then(Layout::read)
@@ -277,7 +278,10 @@ fn mma_v2<'c, 'a>(
         _ => 0,
     };
     let width = k_width(a);
-    if k_width(b) != width || !(width == p || ((width == 2 * p || width == 4 * p) && !inst.wide)) {
+    // `width = 2^j p` (j >= 1): each lane's K elements feed `2^(j-1)`
+    // instructions, `2 p` at a time.
+    let permuted = width > p && width % (2 * p) == 0 && (width / p).count_ones() == 1;
+    if k_width(b) != width || !(width == p || permuted && !inst.wide) {
         return Err(format!(
             "'tt.dot' with mma.sync operands of kWidth {width} and {} is not supported yet",
             k_width(b)
