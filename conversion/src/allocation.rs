@@ -478,29 +478,28 @@ fn explicit_buffer(op: MlirOperation) -> Result<Option<(u64, u64)>, Unsupported>
     if memory_space(desc.memory_space) != Some(MemorySpace::Shared) {
         return Err(unsupported(op, "allocations outside shared memory"));
     }
-    let layout = Layout::read(desc.encoding);
-    let bits = bits_of(op, desc.element)?;
     let numel: i64 = desc.alloc_shape.iter().product();
-    if let Some(padded @ Layout::PaddedShared { .. }) = &layout {
-        let padded = ttg_dialect::to_linear::Padded::of(padded).map_err(|e| unsupported(op, &e))?;
-        let alignment = match ir::attribute(op, "alignment") {
-            Some(a) => ir::integer_attr_value(a).unwrap_or(16) as u64,
-            None => 16,
-        };
-        return Ok(Some((padded.size(numel) as u64 * bits / 8, alignment)));
-    }
-    let default_alignment = match &layout {
-        // Triton's default alignment of shared encodings.
+    // The elements the buffer spans and Triton's default alignment of its
+    // shared encoding.
+    let (elements, default_alignment) = match &Layout::read(desc.encoding) {
         Some(Layout::SwizzledShared { cga, .. } | Layout::AmdRotatingShared { cga, .. })
             if cga.is_empty() =>
         {
-            16
+            (numel, 16)
         }
         Some(Layout::NvmmaShared {
             swizzling_byte_width,
             cga,
             ..
-        }) if cga.is_empty() => 128 * u64::from((*swizzling_byte_width / 16).max(1)),
+        }) if cga.is_empty() => (
+            numel,
+            128 * u64::from((*swizzling_byte_width / 16).max(1)),
+        ),
+        Some(padded @ Layout::PaddedShared { .. }) => {
+            let padded =
+                ttg_dialect::to_linear::Padded::of(padded).map_err(|e| unsupported(op, &e))?;
+            (padded.size(numel), 16)
+        }
         _ => {
             return Err(unsupported(
                 op,
@@ -512,7 +511,8 @@ fn explicit_buffer(op: MlirOperation) -> Result<Option<(u64, u64)>, Unsupported>
         Some(a) => ir::integer_attr_value(a).unwrap_or(default_alignment as i64) as u64,
         None => default_alignment,
     };
-    Ok(Some((numel as u64 * bits / 8, alignment)))
+    let bits = bits_of(op, desc.element)?;
+    Ok(Some((elements as u64 * bits / 8, alignment)))
 }
 
 /// MLIR's `Liveness` for the blocks under one op.

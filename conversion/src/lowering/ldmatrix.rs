@@ -35,7 +35,7 @@ use ttg_dialect::layout::{Layout, MemDesc, Nvmma};
 
 use super::{
     dot::{holds_fragment, register_index},
-    memory::{linear_offset_of, linear_offsets, shared_offset},
+    memory::{linear_offset_of, linear_offsets, SharedAddressing},
     types, Emitter, Lowering,
 };
 
@@ -159,11 +159,12 @@ pub fn load<'c, 'a>(
         ("shape", emit.attr("#nvvm.ld_st_matrix_shape<m = 8, n = 8>")),
     ];
     let mut values: Vec<Option<Value<'c, 'a>>> = vec![None; dist.len()];
+    let addressing = SharedAddressing::of(desc)?;
     for (k0, o0, targets) in plan {
         let mut coordinates = vec![emit.i32(0); 2];
         coordinates[outer] = emit.add(thread_outer, emit.i32(o0 as i64));
         coordinates[k_dim] = emit.add(thread_k, emit.i32(k0 as i64));
-        let offset = shared_offset(emit, desc, &coordinates)?;
+        let offset = addressing.offset(emit, desc, &coordinates)?;
         let address = emit.gep(base, offset, element);
         let result = emit.value("nvvm.ldmatrix", &[address], result_type, &attributes);
         let words: Vec<Value<'c, 'a>> = if matrices == 1 {

@@ -505,47 +505,88 @@ fn swizzled_strides(desc: &MemDesc, order: &[u32]) -> Result<(Vec<usize>, Vec<i6
     Ok((order, strides, columns))
 }
 
-/// Where element `coordinates` of a shared-memory view lives, in
-/// elements from the view's base, for a swizzled shared layout.
-pub(super) fn shared_offset<'c, 'a>(
-    emit: &Emitter<'c, 'a>,
-    desc: &MemDesc,
-    coordinates: &[Value<'c, 'a>],
-) -> Result<Value<'c, 'a>, String> {
-    let (vec, per_phase, max_phase, order) = match Layout::read(desc.encoding) {
-        Some(Layout::SwizzledShared {
-            vec,
-            per_phase,
-            max_phase,
-            order,
-            ..
-        }) => (vec, per_phase, max_phase, order),
-        Some(Layout::NvmmaShared { .. }) => return nvmma_offset(emit, desc, coordinates),
-        Some(padded @ Layout::PaddedShared { .. }) => {
-            return padded_offset(emit, &Padded::of(&padded)?, coordinates)
+/// How a shared view's elements are addressed, its layout read once (a
+/// padded layout's placement is worked out over the whole buffer, so the
+/// accesses of one op do not redo it).
+pub(super) enum SharedAddressing {
+    Swizzled {
+        vec: i64,
+        per_phase: i64,
+        max_phase: i64,
+        order: Vec<usize>,
+        strides: Vec<i64>,
+        columns: i64,
+    },
+    Nvmma,
+    Padded(Padded),
+}
+
+impl SharedAddressing {
+    /// The addressing of the view `desc`.
+    pub(super) fn of(desc: &MemDesc) -> Result<Self, String> {
+        match Layout::read(desc.encoding) {
+            Some(Layout::SwizzledShared {
+                vec,
+                per_phase,
+                max_phase,
+                order,
+                ..
+            }) => {
+                let (order, strides, columns) = swizzled_strides(desc, &order)?;
+                Ok(Self::Swizzled {
+                    vec: i64::from(vec),
+                    per_phase: i64::from(per_phase),
+                    max_phase: i64::from(max_phase),
+                    order,
+                    strides,
+                    columns,
+                })
+            }
+            Some(Layout::NvmmaShared { .. }) => Ok(Self::Nvmma),
+            Some(padded @ Layout::PaddedShared { .. }) => Ok(Self::Padded(Padded::of(&padded)?)),
+            _ => Err("only swizzled, NVMMA and padded shared layouts are supported yet".into()),
         }
-        _ => return Err("only swizzled, NVMMA and padded shared layouts are supported yet".into()),
-    };
-    let rank = desc.shape.len();
-    let (order, strides, columns) = swizzled_strides(desc, &order)?;
-    let inner = order[0];
-    let mut column = coordinates[inner];
-    if max_phase > 1 && rank >= 2 {
-        // The row's phase moves whole vectors, never past the row's end:
-        // the column XOR (phase * vec) mod columns, as Triton's layout.
-        let row = coordinates[order[1]];
-        let phase = emit.urem_by(emit.udiv_by(row, per_phase as i64), max_phase as i64);
-        let moved = emit.urem_by(emit.mul_by(phase, vec as i64), columns);
-        column = emit.xor(column, moved);
     }
-    let mut offset = column;
-    for d in 0..rank {
-        if d == inner {
-            continue;
+
+    /// Where element `coordinates` of the view `desc` (the one this
+    /// addressing was read from) lives, in elements from the view's base.
+    pub(super) fn offset<'c, 'a>(
+        &self,
+        emit: &Emitter<'c, 'a>,
+        desc: &MemDesc,
+        coordinates: &[Value<'c, 'a>],
+    ) -> Result<Value<'c, 'a>, String> {
+        let (vec, per_phase, max_phase, order, strides, columns) = match self {
+            Self::Swizzled {
+                vec,
+                per_phase,
+                max_phase,
+                order,
+                strides,
+                columns,
+            } => (*vec, *per_phase, *max_phase, order, strides, *columns),
+            Self::Nvmma => return nvmma_offset(emit, desc, coordinates),
+            Self::Padded(padded) => return Ok(padded_offset(emit, padded, coordinates)),
+        };
+        let inner = order[0];
+        let mut column = coordinates[inner];
+        if max_phase > 1 && order.len() >= 2 {
+            // The row's phase moves whole vectors, never past the row's
+            // end: the column XOR (phase * vec) mod columns, as Triton's
+            // layout.
+            let row = coordinates[order[1]];
+            let phase = emit.urem_by(emit.udiv_by(row, per_phase), max_phase);
+            let moved = emit.urem_by(emit.mul_by(phase, vec), columns);
+            column = emit.xor(column, moved);
         }
-        offset = emit.add(offset, emit.mul_by(coordinates[d], strides[d]));
+        let mut offset = column;
+        for (d, &stride) in strides.iter().enumerate() {
+            if d != inner {
+                offset = emit.add(offset, emit.mul_by(coordinates[d], stride));
+            }
+        }
+        Ok(offset)
     }
-    Ok(offset)
 }
 
 /// Where element `coordinates` of a padded view lives, in elements from
@@ -555,7 +596,7 @@ fn padded_offset<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     padded: &Padded,
     coordinates: &[Value<'c, 'a>],
-) -> Result<Value<'c, 'a>, String> {
+) -> Value<'c, 'a> {
     let mut unpadded = emit.i32(0);
     for (&c, along) in coordinates.iter().zip(&padded.bases) {
         for (k, &base) in along.iter().enumerate() {
@@ -568,7 +609,7 @@ fn padded_offset<'c, 'a>(
         let before = emit.mul_by(emit.udiv_by(unpadded, 1 << interval), 1 << padding);
         offset = emit.add(offset, before);
     }
-    Ok(offset)
+    offset
 }
 
 /// Where element `coordinates` of an NVMMA view lives, in elements from
@@ -625,7 +666,7 @@ fn nvmma_offset<'c, 'a>(
 /// A map from a view's coordinates to the offsets of its elements.
 type OffsetMap = Box<dyn Fn(&[i64]) -> i64>;
 
-/// [`shared_offset`] of constant coordinates, computed here: the layout
+/// [`SharedAddressing::offset`] of constant coordinates, computed here: the layout
 /// is read once, the function returned maps coordinates to offsets.
 fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
     match Layout::read(desc.encoding) {
@@ -757,10 +798,11 @@ fn access_addresses<'c, 'a>(
     let dist = lw.distributed(ty)?;
     let Some(offsets) = offsets else {
         let coordinates = lw.coordinates(emit, ty)?;
+        let addressing = SharedAddressing::of(desc)?;
         return coordinates
             .iter()
             .step_by(vec)
-            .map(|c| Ok(emit.gep(base, shared_offset(emit, desc, c)?, element)))
+            .map(|c| Ok(emit.gep(base, addressing.offset(emit, desc, c)?, element)))
             .collect();
     };
     let image = |b: &Vec<i32>| linear_offset_of(offsets, b);
@@ -916,28 +958,37 @@ fn view_types<'c, 'a>(
 /// dimension `order[d]`) places it, checked element by element (up to
 /// 2^18 of them).
 fn permuted_in_place(from: &MemDesc, to: &MemDesc, order: &[i32]) -> Result<bool, String> {
-    let total: i64 = from.shape.iter().product();
     let rank = from.shape.len();
-    if total > 1 << 18 || order.len() != rank || to.shape.len() != rank {
+    if order.len() != rank || to.shape.len() != rank {
         return Ok(false);
     }
     let (source, result) = (constant_offset(from)?, constant_offset(to)?);
-    let mut c = vec![0i64; rank];
-    let mut permuted = c.clone();
-    for flat in 0..total {
-        let mut rest = flat;
-        for d in (0..rank).rev() {
-            c[d] = rest % from.shape[d];
-            rest /= from.shape[d];
-        }
+    let mut permuted = vec![0i64; rank];
+    Ok(every_element(&from.shape, |c| {
         for (d, &o) in order.iter().enumerate() {
             permuted[d] = c[o as usize];
         }
-        if source(&c) != result(&permuted) {
-            return Ok(false);
-        }
+        source(c) == result(&permuted)
+    }))
+}
+
+/// Whether `holds` is true of every element of `shape` (its coordinates,
+/// in row-major order); false for shapes of over 2^18 elements, which are
+/// not checked.
+fn every_element(shape: &[i64], mut holds: impl FnMut(&[i64]) -> bool) -> bool {
+    let total: i64 = shape.iter().product();
+    if total > 1 << 18 {
+        return false;
     }
-    Ok(true)
+    let mut c = vec![0i64; shape.len()];
+    (0..total).all(|flat| {
+        let mut rest = flat;
+        for d in (0..c.len()).rev() {
+            c[d] = rest % shape[d];
+            rest /= shape[d];
+        }
+        holds(&c)
+    })
 }
 
 /// `ttg.memdesc_trans`: the same bytes seen with permuted dimensions, so
@@ -1050,27 +1101,20 @@ pub fn memdesc_reshape<'c, 'a>(
 /// [`geometry`]). `None` otherwise (a slice that starts inside a swizzle
 /// pattern).
 fn subslice_start(from: &MemDesc, to: &MemDesc, origin: &[i64]) -> Result<Option<i64>, String> {
-    let total: i64 = to.shape.iter().product();
-    if total > 1 << 18 || origin.len() != to.shape.len() {
+    if origin.len() != to.shape.len() {
         return Ok(None);
     }
     let parent = constant_offset(from)?;
     let view = constant_offset(to)?;
     let start = parent(origin);
-    let mut c = vec![0i64; to.shape.len()];
-    let mut at = c.clone();
-    for flat in 0..total {
-        let mut rest = flat;
-        for d in (0..c.len()).rev() {
-            c[d] = rest % to.shape[d];
-            rest /= to.shape[d];
-            at[d] = c[d] + origin[d];
+    let mut at = vec![0i64; origin.len()];
+    let fits = every_element(&to.shape, |c| {
+        for (a, (&x, &o)) in at.iter_mut().zip(c.iter().zip(origin)) {
+            *a = x + o;
         }
-        if parent(&at) != start + view(&c) {
-            return Ok(None);
-        }
-    }
-    Ok(Some(start))
+        parent(&at) == start + view(c)
+    });
+    Ok(fits.then_some(start))
 }
 
 /// `ttg.memdesc_subslice`. Read only by wgmma, of an NVMMA buffer: the
