@@ -8,9 +8,10 @@ kernel's runtime arguments and their Triton signature types, in order;
 choice to its author, so these reach lowerings that Triton's own
 make_ttgir never produces: conversions between arbitrary blocked, linear,
 MMA and dot-operand layouts, reductions and scans over them, shared memory
-with swizzled, NVMMA and padded layouts and their sub-slices, wgmma and mma.sync from shared or
-register operands, TMA copies with mbarriers, cp.async, and explicit warp
-specialization."""
+with swizzled, NVMMA, padded and shared linear layouts and their
+sub-slices, wgmma and mma.sync from shared or register operands (shared
+ones swizzled or in unswizzled core matrices), TMA copies with mbarriers,
+cp.async, and explicit warp specialization."""
 
 import triton.experimental.gluon.language as gl
 from triton.experimental import gluon
@@ -219,6 +220,21 @@ LAYOUTS_4 = {
 TYPES = ("fp32", "fp16", "i8", "i64")
 
 
+def _core_matrices(rows, cols, bits, transposed=False):
+    """A shared linear layout of wgmma's unswizzled core matrices over a rows x cols buffer: 16-byte rows
+    of the contiguous dimension (the columns, or the rows if transposed), all the rows of one 16-byte
+    column, then the next column."""
+    if transposed:
+        inner = _core_matrices(cols, rows, bits)
+        return gl.SharedLinearLayout([[b[1], b[0]] for b in inner.offset_bases])
+    chunk = 128 // bits
+    log2 = lambda x: x.bit_length() - 1  # noqa: E731
+    bases = [[0, 1 << i] for i in range(log2(chunk))]
+    bases += [[1 << i, 0] for i in range(log2(rows))]
+    bases += [[0, chunk << i] for i in range(log2(cols // chunk))]
+    return gl.SharedLinearLayout(bases)
+
+
 def cases():
     """Every case, in a fixed order."""
     out = []
@@ -255,10 +271,11 @@ def cases():
         "nvmma32t": gl.NVMMASharedLayout(32, 16, transposed=True),
         "padded": gl.PaddedSharedLayout.with_identity_for([[64, 4]], [64, 64], [1, 0]),
         "padded2": gl.PaddedSharedLayout.with_identity_for([[16, 2], [128, 8]], [64, 64], [0, 1]),
+        "core": _core_matrices(64, 64, 16),
     }
     for t in ("fp16", "fp32", "i8"):
         for sname, slayout in shared.items():
-            if sname.startswith("nvmma") and t != "fp16":
+            if (sname.startswith("nvmma") or sname == "core") and t != "fp16":
                 continue
             for reg, dst in (("rows", "cols"), ("wide", "mma3"), ("linear", "rows"), ("mma2", "single")):
                 for transpose in (False, True):
@@ -281,6 +298,16 @@ def cases():
                             dict(M=64, N=n, K=64, LOAD=LAYOUTS_4["wide"], A_SHARED=gl.NVMMASharedLayout(swizzle, 16),
                                  B_SHARED=gl.NVMMASharedLayout(swizzle, 16), ACC=acc, A_IN_REGISTERS=a_in_registers),
                             4))
+    # Unswizzled operands in core matrices: A K-major or M-major, B K-major, or N-major at N = 32 (wider
+    # N-major tiles meet a ptxas bug Gluon's test_mma_shared_inputs skips).
+    for a_major, b_major, n in (("K", "K", 64), ("M", "K", 128), ("K", "N", 32), ("nvmma128", "K", 64)):
+        a_shared = (gl.NVMMASharedLayout(128, 16) if a_major == "nvmma128" else
+                    _core_matrices(64, 64, 16, transposed=a_major == "M"))
+        acc = gl.NVMMADistributedLayout([3, 0], [4, 1], [16, n, 16])
+        out.append((f"wgmma 64x{n}x64 core matrices A {a_major} B {b_major}", wgmma_kernel, gemm,
+                    dict(M=64, N=n, K=64, LOAD=LAYOUTS_4["wide"], A_SHARED=a_shared,
+                         B_SHARED=_core_matrices(64, n, 16, transposed=b_major == "K"), ACC=acc,
+                         A_IN_REGISTERS=False), 4))
     for warps in ([2, 2], [4, 1], [1, 4]):
         acc = gl.NVMMADistributedLayout([2, 0], warps, [16, 8])
         for k_width in (2, 4, 8):

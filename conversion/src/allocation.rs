@@ -500,10 +500,13 @@ fn explicit_buffer(op: MlirOperation) -> Result<Option<(u64, u64)>, Unsupported>
                 ttg_dialect::to_linear::Padded::of(padded).map_err(|e| unsupported(op, &e))?;
             (padded.size(numel), 16)
         }
+        Some(Layout::SharedLinear {
+            block, alignment, ..
+        }) if block.iter().flatten().all(|&b| b == 0) => (numel, u64::from(*alignment)),
         _ => {
             return Err(unsupported(
                 op,
-                "shared encodings other than single-CTA swizzled_shared, amd_rotating_shared, nvmma_shared and padded_shared",
+                "shared encodings other than single-CTA swizzled_shared, amd_rotating_shared, nvmma_shared, padded_shared and shared_linear",
             ))
         }
     };

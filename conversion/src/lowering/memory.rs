@@ -4,8 +4,9 @@
 //! `ldmatrix`), `local_store`; stores of a value, by `local_store` or
 //! `local_alloc`, use `stmatrix` where the layouts allow it, see `ldmatrix`)
 //! and asynchronous copies from global to shared memory (`cp.async`).
-//! Shared buffers are swizzled, NVMMA or padded; a view is a pointer to its
-//! first element, its elements addressed through its allocation's geometry.
+//! Shared buffers are swizzled, NVMMA, padded or shared linear; a view is a
+//! pointer to its first element, its elements addressed through its
+//! allocation's geometry.
 
 use melior::ir::{
     attribute::AttributeLike, operation::OperationRef, r#type::TypeLike, Type, Value, ValueLike,
@@ -13,7 +14,7 @@ use melior::ir::{
 use tt_dialect::{ir as ttir, types::TensorView};
 use ttg_dialect::{
     layout::{Layout, MemDesc, Nvmma, UnswizzledNvmma},
-    to_linear::{xor_of_set_bits, Padded},
+    to_linear::{shared_to_linear_layout, standard_out_dim_names, xor_of_set_bits, Padded},
 };
 
 use super::{
@@ -519,6 +520,9 @@ pub(super) enum SharedAddressing {
     },
     Nvmma,
     Padded(Padded),
+    /// A shared linear layout: per dimension, the offset of each bit of
+    /// the coordinate ([`shared_linear_offsets`]).
+    Linear(Vec<Vec<i64>>),
 }
 
 impl SharedAddressing {
@@ -544,7 +548,10 @@ impl SharedAddressing {
             }
             Some(Layout::NvmmaShared { .. }) => Ok(Self::Nvmma),
             Some(padded @ Layout::PaddedShared { .. }) => Ok(Self::Padded(Padded::of(&padded)?)),
-            _ => Err("only swizzled, NVMMA and padded shared layouts are supported yet".into()),
+            Some(linear @ Layout::SharedLinear { .. }) => {
+                Ok(Self::Linear(shared_linear_offsets(&linear, desc)?))
+            }
+            _ => Err(UNSUPPORTED.into()),
         }
     }
 
@@ -567,6 +574,7 @@ impl SharedAddressing {
             } => (*vec, *per_phase, *max_phase, order, strides, *columns),
             Self::Nvmma => return nvmma_offset(emit, desc, coordinates),
             Self::Padded(padded) => return Ok(padded_offset(emit, padded, coordinates)),
+            Self::Linear(bases) => return Ok(xor_of_coordinate_bits(emit, bases, coordinates)),
         };
         let inner = order[0];
         let mut column = coordinates[inner];
@@ -589,6 +597,79 @@ impl SharedAddressing {
     }
 }
 
+/// The shared layouts [`SharedAddressing`] reads.
+const UNSUPPORTED: &str =
+    "only swizzled, NVMMA, padded and single-CTA shared linear layouts are supported yet";
+
+/// The offsets of a view `desc` in the shared linear layout `layout`, as
+/// `[d][k]`: the offset of element `2^k` along dimension `d`, every
+/// element's offset the XOR of its coordinate bits' (the inverse of the
+/// layout's bases). The layout spans the view (the whole buffer, or a
+/// transposed or reshaped view of it), or the view is part of the buffer
+/// the layout spans (a slice, one buffer of several): then its bits are
+/// the buffer's trailing dimensions' low ones, relative to the view's
+/// start. Every CTA must hold all of the buffer.
+fn shared_linear_offsets(layout: &Layout, desc: &MemDesc) -> Result<Vec<Vec<i64>>, String> {
+    let Layout::SharedLinear { block, .. } = layout else {
+        return Err("expected a shared linear layout".into());
+    };
+    if block.iter().flatten().any(|&b| b != 0) {
+        return Err(
+            "shared linear layouts split across the CTAs of a cluster are not supported yet".into(),
+        );
+    }
+    let (spanned, linear) = match shared_to_linear_layout(layout, &desc.shape) {
+        Ok(linear) => (&desc.shape, linear),
+        Err(_) => (
+            &desc.alloc_shape,
+            shared_to_linear_layout(layout, &desc.alloc_shape)?,
+        ),
+    };
+    let inverse = linear
+        .invert()
+        .map_err(|_| "a shared linear layout that is not one-to-one".to_owned())?;
+    let rank = desc.shape.len();
+    let dims = standard_out_dim_names(spanned.len());
+    let trailing = &dims[spanned.len().saturating_sub(rank)..];
+    if trailing.len() != rank
+        || desc
+            .shape
+            .iter()
+            .zip(&spanned[spanned.len() - rank..])
+            .any(|(&s, &whole)| s <= 0 || s & (s - 1) != 0 || s > whole)
+    {
+        return Err(format!(
+            "a {:?} view of a {:?} shared linear buffer is not supported yet",
+            desc.shape, desc.alloc_shape
+        ));
+    }
+    Ok(trailing
+        .iter()
+        .zip(&desc.shape)
+        .map(|(d, &extent)| {
+            (0..extent.trailing_zeros() as usize)
+                .map(|k| i64::from(inverse.basis(d, k, ttg_dialect::to_linear_amd::OFFSET)))
+                .collect()
+        })
+        .collect())
+}
+
+/// The XOR, over the set bits `k` of each coordinate `d`, of `bases[d][k]`.
+fn xor_of_coordinate_bits<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    bases: &[Vec<i64>],
+    coordinates: &[Value<'c, 'a>],
+) -> Value<'c, 'a> {
+    let mut offset = emit.i32(0);
+    for (&c, along) in coordinates.iter().zip(bases) {
+        for (k, &base) in along.iter().enumerate() {
+            let bit = emit.urem_by(emit.udiv_by(c, 1 << k), 2);
+            offset = emit.xor(offset, emit.mul_by(bit, base));
+        }
+    }
+    offset
+}
+
 /// Where element `coordinates` of a padded view lives, in elements from
 /// the view's base: the XOR of its coordinate bits' unpadded offsets,
 /// then the padding before it.
@@ -597,13 +678,7 @@ fn padded_offset<'c, 'a>(
     padded: &Padded,
     coordinates: &[Value<'c, 'a>],
 ) -> Value<'c, 'a> {
-    let mut unpadded = emit.i32(0);
-    for (&c, along) in coordinates.iter().zip(&padded.bases) {
-        for (k, &base) in along.iter().enumerate() {
-            let bit = emit.urem_by(emit.udiv_by(c, 1 << k), 2);
-            unpadded = emit.xor(unpadded, emit.mul_by(bit, base));
-        }
-    }
+    let unpadded = xor_of_coordinate_bits(emit, &padded.bases, coordinates);
     let mut offset = unpadded;
     for &(interval, padding) in &padded.pads {
         let before = emit.mul_by(emit.udiv_by(unpadded, 1 << interval), 1 << padding);
@@ -664,11 +739,11 @@ fn nvmma_offset<'c, 'a>(
 }
 
 /// A map from a view's coordinates to the offsets of its elements.
-type OffsetMap = Box<dyn Fn(&[i64]) -> i64>;
+pub(super) type OffsetMap = Box<dyn Fn(&[i64]) -> i64>;
 
 /// [`SharedAddressing::offset`] of constant coordinates, computed here: the layout
 /// is read once, the function returned maps coordinates to offsets.
-fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
+pub(super) fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
     match Layout::read(desc.encoding) {
         Some(Layout::SwizzledShared {
             vec,
@@ -710,7 +785,13 @@ fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
             let padded = Padded::of(&padded)?;
             Ok(Box::new(move |c: &[i64]| padded.offset(c)))
         }
-        _ => Err("only swizzled, NVMMA and padded shared layouts are supported yet".into()),
+        Some(linear @ Layout::SharedLinear { .. }) => {
+            let bases = shared_linear_offsets(&linear, desc)?;
+            Ok(Box::new(move |c: &[i64]| {
+                xor_of_set_bits(&bases, c.iter().copied())
+            }))
+        }
+        _ => Err(UNSUPPORTED.into()),
     }
 }
 
@@ -994,7 +1075,8 @@ fn every_element(shape: &[i64], mut holds: impl FnMut(&[i64]) -> bool) -> bool {
 /// `ttg.memdesc_trans`: the same bytes seen with permuted dimensions, so
 /// the same base; checked to be the layout that describes them (NVMMA:
 /// `transposed` flipped; swizzled: the order permuted with the shape;
-/// padded: every element where the result places it, [`permuted_in_place`]).
+/// padded and shared linear: every element where the result places it,
+/// [`permuted_in_place`]).
 pub fn memdesc_trans<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     _emit: &Emitter<'c, 'a>,
@@ -1044,7 +1126,8 @@ pub fn memdesc_trans<'c, 'a>(
                 .collect();
             (v1, p1, m1) == (v2, p2, m2) && inverse == o2
         }
-        (Some(Layout::PaddedShared { .. }), Some(Layout::PaddedShared { .. })) => {
+        (Some(Layout::PaddedShared { .. }), Some(Layout::PaddedShared { .. }))
+        | (Some(Layout::SharedLinear { .. }), Some(Layout::SharedLinear { .. })) => {
             permuted_in_place(&from, &to, &order)?
         }
         _ => false,

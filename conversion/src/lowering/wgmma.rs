@@ -15,6 +15,10 @@
 //! swizzle rows) and the swizzle mode. A K step moves the start address
 //! within a swizzle row (K-major) or by whole rows (M/N-major), which
 //! the hardware's address-based swizzle supports without a base offset.
+//! Operands in other layouts (Gluon's shared linear layouts) are read
+//! without swizzle where their view is core matrices of eight 16-byte
+//! rows at two strides, checked element by element for every tile an
+//! instruction reads.
 //!
 //! Each thread's accumulator registers are matched to the instruction's
 //! fragment (lane `l`: row `l / 4` (+ 8), columns `2 (l % 4)` (+ 1, + 8k))
@@ -25,8 +29,8 @@
 //! else at the `warp_group_dot_wait`) whose registers, packed into one
 //! struct, keep every use of the results after it. fp8 dots whose
 //! `maxNumImpreciseAcc` is at most K add each group of partial products
-//! into the accumulator in f32, as Triton does. Operand A in registers and
-//! unswizzled layouts are refused.
+//! into the accumulator in f32, as Triton does. Operand A may also come
+//! from registers, in the instruction's fragment layout.
 
 use std::collections::HashMap;
 
@@ -37,7 +41,7 @@ use melior::ir::{
 use tt_dialect::{ir as ttir, types::TensorView};
 use ttg_dialect::layout::{Layout, MemDesc, Nvmma};
 
-use super::{Distributed, Emitter, LowerResult, Lowering};
+use super::{memory::OffsetMap, Distributed, Emitter, LowerResult, Lowering};
 
 /// `ttng.fence_async_shared`: later async-proxy accesses (wgmma, TMA) see
 /// earlier generic-proxy writes to shared memory.
@@ -107,14 +111,34 @@ fn instruction(a: &str, b: &str, d: &str, tf32: bool) -> Option<Instruction> {
     })
 }
 
+/// How an operand's elements are placed in shared memory, as its
+/// descriptor's swizzle mode describes them.
+enum Placement {
+    /// An NVMMA layout swizzled over rows of 32, 64 or 128 bytes.
+    Swizzled(Nvmma),
+    /// No swizzle: core matrices of eight 16-byte rows, 128 contiguous
+    /// bytes each, one stride apart along the rows and another along the
+    /// columns; the view's offsets (`offsets`) are checked to place every
+    /// element an instruction reads that way ([`Operand::check_tiles`]).
+    Interleaved {
+        offsets: OffsetMap,
+        /// Elements between core matrices eight rows apart.
+        row_stride: i64,
+        /// Elements between core matrices 16 bytes of columns apart.
+        column_stride: i64,
+    },
+}
+
 /// One operand's shared memory as wgmma reads it.
 struct Operand {
-    layout: Nvmma,
+    placement: Placement,
     /// Bytes per element.
     bytes: i64,
     /// The operand's M (A) or N (B) dimension in its view: 0 for A, 1 for
     /// B; K is the other.
     outer_dim: usize,
+    /// Whether K is the contiguous dimension.
+    k_major: bool,
     /// The descriptor's constant bits: offsets and swizzle mode.
     constant: i64,
 }
@@ -126,7 +150,13 @@ impl Operand {
         if desc.shape.len() != 2 {
             return Err("wgmma operands of other than two dimensions are not supported yet".into());
         }
-        let layout = Nvmma::of(desc)?;
+        if let Ok(layout) = Nvmma::of(desc) {
+            return Self::swizzled(layout, outer_dim, extent);
+        }
+        Self::interleaved(desc, outer_dim)
+    }
+
+    fn swizzled(layout: Nvmma, outer_dim: usize, extent: i64) -> Result<Self, String> {
         let bytes = layout.element_bits / 8;
         let mode = match layout.swizzle {
             128 => 1i64,
@@ -152,26 +182,128 @@ impl Operand {
             return Err("a wgmma operand this large is not supported yet".into());
         }
         Ok(Operand {
-            layout,
+            placement: Placement::Swizzled(layout),
             bytes,
             outer_dim,
+            k_major,
             constant: mode << 62 | stride << 32 | leading << 16,
         })
     }
 
-    /// Whether K is the contiguous dimension.
-    fn k_major(&self) -> bool {
-        self.layout.inner != self.outer_dim
+    /// An operand in any other layout whose view is laid out in core
+    /// matrices (a shared linear layout built for it, an unswizzled
+    /// buffer of 16-byte rows): its contiguous dimension is the one whose
+    /// unit step is the next element, the strides are read at row 8 and at
+    /// column 16 bytes. The descriptor's leading field holds the stride
+    /// along K and its stride field the one along M/N, for both majors,
+    /// as in Triton's descriptors.
+    fn interleaved(desc: &MemDesc, outer_dim: usize) -> Result<Self, String> {
+        let refuse = || {
+            "wgmma operands in shared layouts other than NVMMA-swizzled or core matrices of 16-byte rows are not supported yet"
+                .to_owned()
+        };
+        let offsets = super::memory::constant_offset(desc).map_err(|_| refuse())?;
+        let bits = tt_dialect::types::bit_width(desc.element).map_or(0, i64::from);
+        if ![8, 16, 32].contains(&bits) {
+            return Err(refuse());
+        }
+        let (bytes, per_chunk) = (bits / 8, 128 / bits);
+        let shape = desc.shape.clone();
+        let at = |d: usize, x: i64| {
+            let mut c = [0i64; 2];
+            c[d] = x;
+            (x < shape[d]).then(|| offsets(&c))
+        };
+        let inner = (0..2).find(|&d| at(d, 1) == Some(1)).ok_or_else(refuse)?;
+        let row_stride = at(1 - inner, 8).unwrap_or(0);
+        let column_stride = at(inner, per_chunk).unwrap_or(0);
+        let field = |elements: i64| (elements * bytes) >> 4;
+        if [row_stride, column_stride]
+            .iter()
+            .any(|&s| s % per_chunk != 0 || field(s) >= 1 << 14)
+        {
+            return Err(refuse());
+        }
+        let k_major = inner != outer_dim;
+        let (along_k, along_outer) = if k_major {
+            (column_stride, row_stride)
+        } else {
+            (row_stride, column_stride)
+        };
+        Ok(Operand {
+            placement: Placement::Interleaved {
+                offsets,
+                row_stride,
+                column_stride,
+            },
+            bytes,
+            outer_dim,
+            k_major,
+            constant: field(along_outer) << 32 | field(along_k) << 16,
+        })
     }
 
     /// The byte offset, before swizzling, of element (`outer`, `k`).
     fn offset(&self, outer: i64, k: i64) -> i64 {
-        let (row, column) = if self.k_major() {
-            (outer, k)
-        } else {
-            (k, outer)
+        let (row, column) = if self.k_major { (outer, k) } else { (k, outer) };
+        match &self.placement {
+            Placement::Swizzled(layout) => layout.unswizzled(row, column) * self.bytes,
+            Placement::Interleaved { offsets, .. } => {
+                let mut c = [0i64; 2];
+                c[self.outer_dim] = outer;
+                c[1 - self.outer_dim] = k;
+                offsets(&c) * self.bytes
+            }
+        }
+    }
+
+    /// Checks, for an unswizzled operand, that each instruction reads the
+    /// elements the view holds: for every warp offset `w` (M/N elements),
+    /// every instruction origin (`outer`, `k`) and every element of its
+    /// `extent` x `depth` tile, the view's offset is the start address
+    /// (the warp's and the origin's offsets, as the lowering adds them)
+    /// plus where the descriptor's core matrices place the element.
+    fn check_tiles(
+        &self,
+        warps: &[i64],
+        origins: &[(i64, i64)],
+        extent: i64,
+        depth: i64,
+    ) -> Result<(), String> {
+        let Placement::Interleaved {
+            row_stride,
+            column_stride,
+            ..
+        } = &self.placement
+        else {
+            return Ok(());
         };
-        self.layout.unswizzled(row, column) * self.bytes
+        let per_chunk = 16 / self.bytes;
+        let placed = |o: i64, k: i64| {
+            let (row, column) = if self.k_major { (o, k) } else { (k, o) };
+            (row % 8 * per_chunk
+                + row / 8 * row_stride
+                + column % per_chunk
+                + column / per_chunk * column_stride)
+                * self.bytes
+        };
+        for &w in warps {
+            let warp_start = self.offset(w, 0);
+            for &(outer, k) in origins {
+                let start = warp_start + self.offset(outer, k);
+                if start % 16 != 0 {
+                    return Err("a wgmma operand tile that starts off a 16-byte boundary is not supported yet".into());
+                }
+                for o in 0..extent {
+                    for kk in 0..depth {
+                        if self.offset(w + outer + o, k + kk) != start + placed(o, kk) {
+                            return Err("a wgmma operand whose shared layout is not core matrices at two strides is not supported yet".into());
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -236,7 +368,7 @@ pub fn warp_group_dot<'c, 'a>(
         .map(|desc| Operand::new(desc, 0, 64))
         .transpose()?;
     let ob = Operand::new(&desc_b, 1, instr_n)?;
-    let (trans_a, trans_b) = (oa.as_ref().is_some_and(|o| !o.k_major()), !ob.k_major());
+    let (trans_a, trans_b) = (oa.as_ref().is_some_and(|o| !o.k_major), !ob.k_major);
     if !inst.transposes && (trans_a || trans_b) {
         return Err(format!(
             "wgmma on {ta} needs both operands K-major in shared memory"
@@ -289,12 +421,33 @@ pub fn warp_group_dot<'c, 'a>(
     );
     // The runtime part of each operand's start (>> 4): whole rows
     // (K-major) or an M/N offset that keeps each tile inside its column
-    // block (M/N-major: rows are K; blocks and tiles nest).
-    let runtime = |o: &Operand, warp_index: Value<'c, 'a>, per_warp: i64, warps: i64| {
-        if o.k_major() {
+    // block (M/N-major: rows are K; blocks and tiles nest); for core
+    // matrices, the warp index times its first warp's offset where the
+    // warps present (`indices`) start that far apart.
+    let runtime = |o: &Operand,
+                   warp_index: Value<'c, 'a>,
+                   per_warp: i64,
+                   warps: i64,
+                   indices: &[i64]| {
+        let layout = match &o.placement {
+            Placement::Swizzled(layout) => layout,
+            Placement::Interleaved { .. } => {
+                let step = o.offset(per_warp, 0);
+                if indices
+                    .iter()
+                    .any(|&w| o.offset(w * per_warp, 0) != w * step)
+                {
+                    return Err(format!(
+                        "wgmma tiles of {per_warp} M/N elements over {warps} warp groups not evenly apart in shared memory are not supported yet"
+                    ));
+                }
+                return Ok(emit.mul_by(warp_index, step >> 4));
+            }
+        };
+        if o.k_major {
             // Linear in the warp's index while its rows stay in one group
             // of column blocks or step over whole groups.
-            let group = o.layout.block_rows;
+            let group = layout.block_rows;
             if per_warp % group != 0 && per_warp * warps > group {
                 return Err(format!(
                     "wgmma tiles of {per_warp} M/N elements over {warps} warp groups in {group}-row groups are not supported yet"
@@ -302,7 +455,7 @@ pub fn warp_group_dot<'c, 'a>(
             }
             return Ok(emit.mul_by(warp_index, o.offset(per_warp, 0) >> 4));
         }
-        let (row, span) = (o.layout.row_elements, per_warp * warps);
+        let (row, span) = (layout.row_elements, per_warp * warps);
         if span % row != 0 && row % span != 0 {
             return Err(format!(
                 "wgmma tiles of {per_warp} M/N elements over {warps} warp groups in {row}-element column blocks are not supported yet"
@@ -310,7 +463,7 @@ pub fn warp_group_dot<'c, 'a>(
         }
         let x = emit.mul_by(warp_index, per_warp);
         let elements = emit.add(
-            emit.mul_by(emit.udiv_by(x, row), o.layout.block_elements()),
+            emit.mul_by(emit.udiv_by(x, row), layout.block_elements()),
             emit.urem_by(x, row),
         );
         Ok(emit.lshr(emit.mul_by(elements, o.bytes), emit.i32(4)))
@@ -326,11 +479,38 @@ pub fn warp_group_dot<'c, 'a>(
     // Warps along a dimension beyond what the tile needs repeat the first
     // ones' tiles (the indices above wrap), so only that many start apart.
     let (spread_m, spread_n) = (wpt[0].min(m / 16), wpt[1].min(n / instr_n));
-    let term_b = runtime(&ob, warp_n, instr_n, spread_n)?;
+    // The indices `warp_m` and `warp_n` take, over the warp groups.
+    let groups = (0..wpt[0] * wpt[1]).step_by(4);
+    let indices_m: Vec<i64> = groups.clone().map(|g| g % wpt[0] % (m / 16)).collect();
+    let indices_n: Vec<i64> = groups
+        .map(|g| g / wpt[0] % wpt[1] % (n / instr_n))
+        .collect();
+    let steps: Vec<i64> = (0..depth / inst.k).map(|ks| ks * inst.k).collect();
+    let origins = |reps: i64, stride: i64| -> Vec<(i64, i64)> {
+        (0..reps)
+            .flat_map(|r| steps.iter().map(move |&k| (r * stride, k)))
+            .collect()
+    };
+    let scaled = |indices: &[i64], per_warp: i64| -> Vec<i64> {
+        indices.iter().map(|&w| w * per_warp).collect()
+    };
+    let term_b = runtime(&ob, warp_n, instr_n, spread_n, &indices_n)?;
+    ob.check_tiles(
+        &scaled(&indices_n, instr_n),
+        &origins(reps_n, wpt[1] * instr_n),
+        instr_n,
+        inst.k,
+    )?;
     let base_b = start(&ob, b, term_b)?;
     let a_operand = match &oa {
         Some(o) => {
-            let term = runtime(o, warp_m, 16, spread_m)?;
+            let term = runtime(o, warp_m, 16, spread_m, &indices_m)?;
+            o.check_tiles(
+                &scaled(&indices_m, 16),
+                &origins(reps_m, wpt[0] * 16),
+                64,
+                inst.k,
+            )?;
             AOperand::Shared(o, start(o, a, term)?)
         }
         None => AOperand::Registers(registers_of_a(lw, emit, a, &dd, inst.k, reps_m, wpt[0])?),

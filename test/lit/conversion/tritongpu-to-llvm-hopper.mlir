@@ -157,6 +157,68 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 16 : i32, ttg.sha
 
 // -----
 
+// Operands in shared linear layouts of core matrices (Gluon's unswizzled
+// wgmma operands): eight 16-byte rows, 128 contiguous bytes, at two
+// strides; descriptor mode 0, the leading field the stride along K and
+// the stride field the one along M/N, as Triton's. A (64x32, K-major):
+// rows 8 apart at 128 B (stride field 8), K cores at 1024 B (leading 64);
+// the second K step starts 2048 B on (+128). B (32x64, N-major): K rows 8
+// apart at 128 B (leading 8), N cores at 512 B (stride 32), trans-b; its
+// second K step starts 16 rows on, 256 B (+16).
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#linear_a = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16]]}, alignment = 16>
+#linear_b = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]]}, alignment = 16>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: llvm.func @wgmma_core_matrices
+// CHECK: %[[DESC_B:.*]] = llvm.mlir.constant(137439477760 : i64) : i64
+// CHECK: %[[B:.*]] = llvm.or %{{.*}}, %[[DESC_B]] : i64
+// CHECK: %[[DESC_A:.*]] = llvm.mlir.constant(34363932672 : i64) : i64
+// CHECK: %[[A:.*]] = llvm.or %{{.*}}, %[[DESC_A]] : i64
+// CHECK: nvg.wgmma %[[A]], %[[B]], %{{.*}} {eltTypeA = 4 : i32, eltTypeB = 4 : i32, eltTypeC = 7 : i32, k = 16 : i32, layoutA = 0 : i32, layoutB = 0 : i32, m = 64 : i32, n = 64 : i32}
+// CHECK: %[[STEP_A:.*]] = llvm.mlir.constant(128 : i64) : i64
+// CHECK: %[[A1:.*]] = llvm.add %[[A]], %[[STEP_A]] : i64
+// CHECK: %[[STEP_B:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK: %[[B1:.*]] = llvm.add %[[B]], %[[STEP_B]] : i64
+// CHECK: nvg.wgmma %[[A1]], %[[B1]], %{{.*}}, %{{.*}}
+  tt.func public @wgmma_core_matrices() {
+    %a = arith.constant dense<1.000000e+00> : tensor<64x32xf16, #blocked>
+    %b = arith.constant dense<2.000000e+00> : tensor<32x64xf16, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %sa = ttg.local_alloc %a {allocation.offset = 0 : i32} : (tensor<64x32xf16, #blocked>) -> !ttg.memdesc<64x32xf16, #linear_a, #smem>
+    %sb = ttg.local_alloc %b {allocation.offset = 4096 : i32} : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #linear_b, #smem>
+    ttng.fence_async_shared {bCluster = false}
+    %d = ttng.warp_group_dot %sa, %sb, %zero {inputPrecision = 0 : i32} : !ttg.memdesc<64x32xf16, #linear_a, #smem> * !ttg.memdesc<32x64xf16, #linear_b, #smem> -> tensor<64x64xf32, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// A shared linear operand whose rows are not 16 bytes apart (row-major
+// 64-byte rows) is no set of core matrices: refused.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#row_major = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]]}, alignment = 16>
+#linear_b = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]]}, alignment = 16>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wgmma_row_major_linear() {
+    %a = arith.constant dense<1.000000e+00> : tensor<64x32xf16, #blocked>
+    %b = arith.constant dense<2.000000e+00> : tensor<32x64xf16, #blocked>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %sa = ttg.local_alloc %a {allocation.offset = 0 : i32} : (tensor<64x32xf16, #blocked>) -> !ttg.memdesc<64x32xf16, #row_major, #smem>
+    %sb = ttg.local_alloc %b {allocation.offset = 4096 : i32} : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #linear_b, #smem>
+    ttng.fence_async_shared {bCluster = false}
+    // expected-error @+1 {{a wgmma operand whose shared layout is not core matrices at two strides is not supported yet}}
+    %d = ttng.warp_group_dot %sa, %sb, %zero {inputPrecision = 0 : i32} : !ttg.memdesc<64x32xf16, #row_major, #smem> * !ttg.memdesc<32x64xf16, #linear_b, #smem> -> tensor<64x64xf32, #mma>
+    tt.return
+  }
+}
+
+// -----
+
 // An asynchronous wgmma (isAsync) leaves its wait to ttng.warp_group_dot_wait,
 // whose tensors pass through the wait's registers (memory descriptors pass
 // on unchanged). tf32 (inputPrecision = tf32) takes K = 8, no transposes.
