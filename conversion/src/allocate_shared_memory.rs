@@ -66,10 +66,6 @@ fn allocate(module: OperationRef, flag: &str) -> PassResult {
             &format!("'{flag}' does not support {what} yet"),
         )
     };
-    let num_ctas = ir::attribute(m, "ttg.num-ctas")
-        .and_then(ir::integer_attr_value)
-        .unwrap_or(1);
-    tt_passes::ttgir::plan_cta::refuse_split_cluster_tensors(module, num_ctas, flag)?;
     let funcs: Vec<_> = ir::region_ops(ir::regions(m)[0])
         .into_iter()
         .filter(|&op| ir::is(op, "tt.func"))

@@ -30,7 +30,7 @@ use tt_dialect::types::{bit_width, TensorView};
 use tt_passes::ttir::loop_support::ir::{self, Blk, Op, Val};
 use ttg_dialect::convert_layout::{classify, plan, shuffle_plan, Movement, Plan, ShufflePlan};
 use ttg_dialect::layout::{memory_space, Layout, MemDesc, MemorySpace};
-use ttg_dialect::to_linear::to_linear_layout;
+use ttg_dialect::to_linear::{per_cta, to_linear_layout};
 
 /// Alignment of every scratch buffer, in bytes.
 pub const SCRATCH_ALIGNMENT: u64 = 128;
@@ -224,14 +224,24 @@ pub(crate) enum Conversion {
     Shared(Box<Plan>),
 }
 
-/// The movement of a `ttg.convert_layout` and its plan.
+/// The movement of a `ttg.convert_layout` and its plan: within each CTA,
+/// where the CTAs of a cluster split the tensor (both layouts must give
+/// each CTA the same part).
 pub(crate) fn convert_plan(op: MlirOperation) -> Result<Conversion, Unsupported> {
-    let (shape, element, src) = tensor_of(op, ir::operand(op, 0))?;
-    let (_, _, dst) = tensor_of(op, ir::result(op, 0))?;
+    let (shape, element, src) = tensor_of(op, ir::operand(op, 0), true)?;
+    let (_, _, dst) = tensor_of(op, ir::result(op, 0), true)?;
     let linear = |layout: &Layout| {
-        to_linear_layout(layout, &shape).map_err(|e| unsupported(op, format!("this layout ({e})")))
+        to_linear_layout(layout, &shape)
+            .and_then(|ll| per_cta(&ll, &shape))
+            .map_err(|e| unsupported(op, format!("this layout ({e})")))
     };
-    let (src, dst) = (linear(&src)?, linear(&dst)?);
+    let ((src, src_cta), (dst, dst_cta)) = (linear(&src)?, linear(&dst)?);
+    if src_cta != dst_cta {
+        return Err(unsupported(
+            op,
+            "ttg.convert_layout between layouts that give the CTAs of a cluster different parts",
+        ));
+    }
     let fail = |e: String| unsupported(op, format!("ttg.convert_layout with {e}"));
     match classify(&src, &dst).map_err(|e| unsupported(op, e))? {
         Movement::Registers => Ok(Conversion::Registers),
@@ -260,9 +270,13 @@ fn convert_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     })
 }
 
+/// The shape, element type and layout of the tensor `value`, an operand or
+/// result of `op`; refused where its layout spreads over several CTAs
+/// unless `clusters` (a caller that works on each CTA's part).
 fn tensor_of(
     op: MlirOperation,
     value: MlirValue,
+    clusters: bool,
 ) -> Result<(Vec<i64>, Type<'static>, Layout), Unsupported> {
     let ty = unsafe { Type::from_raw(ir::value_type(value)) };
     let view = TensorView::of(ty).ok_or_else(|| unsupported(op, "a non-tensor operand"))?;
@@ -270,7 +284,7 @@ fn tensor_of(
         .encoding
         .and_then(Layout::read)
         .ok_or_else(|| unsupported(op, "tensors without a layout"))?;
-    if layout.ctas().unwrap_or(1) > 1 {
+    if !clusters && layout.ctas().unwrap_or(1) > 1 {
         return Err(unsupported(op, "tensors spread over several CTAs"));
     }
     let element = unsafe { Type::from_raw(view.element.to_raw()) };
@@ -308,14 +322,14 @@ fn reduce_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     let axis = ir::attribute(op, "axis")
         .and_then(ir::integer_attr_value)
         .ok_or_else(|| unsupported(op, "tt.reduce without an axis"))? as usize;
-    let (shape, _, layout) = tensor_of(op, ir::operand(op, 0))?;
+    let (shape, _, layout) = tensor_of(op, ir::operand(op, 0), false)?;
     let warps = warps_along(op, &layout, &shape, axis)?;
     if warps == 1 {
         return Ok(0);
     }
     let mut bytes_per_elem = 0;
     for value in ir::operands(op) {
-        let (_, element, _) = tensor_of(op, value)?;
+        let (_, element, _) = tensor_of(op, value, false)?;
         bytes_per_elem += bits_of(op, element)?.div_ceil(8);
     }
     let others: i64 = shape
@@ -337,7 +351,7 @@ fn scan_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
         crate::lowering::scan::scratch_elements(&dist, axis).map_err(|e| unsupported(op, e))?;
     let mut bytes_per_elem = 0;
     for value in ir::operands(op) {
-        let (_, element, _) = tensor_of(op, value)?;
+        let (_, element, _) = tensor_of(op, value, false)?;
         bytes_per_elem += bits_of(op, element)?.div_ceil(8);
     }
     Ok(elems * bytes_per_elem)
@@ -357,7 +371,7 @@ fn atomic_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     if TensorView::of(result_ty).is_none() {
         return Ok(elem_bytes);
     }
-    let (shape, _, layout) = tensor_of(op, result)?;
+    let (shape, _, layout) = tensor_of(op, result, false)?;
     let ll = to_linear_layout(&layout, &shape)
         .map_err(|e| unsupported(op, format!("this layout ({e})")))?;
     if ll.free_variable_masks().iter().all(|(_, mask)| *mask == 0) {
@@ -380,7 +394,7 @@ fn gather_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     if crate::lowering::gather::warp_local(src, indices, axis as usize) {
         return Ok(0);
     }
-    let (shape, element, _) = tensor_of(op, ir::operand(op, 0))?;
+    let (shape, element, _) = tensor_of(op, ir::operand(op, 0), false)?;
     Ok(shape.iter().product::<i64>() as u64 * bits_of(op, element)?.max(8) / 8)
 }
 
@@ -399,7 +413,7 @@ fn call_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
 }
 
 fn histogram_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
-    let (shape, element, _) = tensor_of(op, ir::result(op, 0))?;
+    let (shape, element, _) = tensor_of(op, ir::result(op, 0), false)?;
     let mut module = op;
     while let Some(parent) = ir::parent_op(module) {
         module = parent;
@@ -478,20 +492,17 @@ fn explicit_buffer(op: MlirOperation) -> Result<Option<(u64, u64)>, Unsupported>
     if memory_space(desc.memory_space) != Some(MemorySpace::Shared) {
         return Err(unsupported(op, "allocations outside shared memory"));
     }
-    let numel: i64 = desc.alloc_shape.iter().product();
+    // In a cluster whose CTAs split the buffer, each CTA allocates its part.
+    let (local, _) = desc.per_cta().map_err(|e| unsupported(op, &e))?;
+    let numel: i64 = local.alloc_shape.iter().product();
     // The elements the buffer spans and Triton's default alignment of its
     // shared encoding.
     let (elements, default_alignment) = match &Layout::read(desc.encoding) {
-        Some(Layout::SwizzledShared { cga, .. } | Layout::AmdRotatingShared { cga, .. })
-            if cga.is_empty() =>
-        {
-            (numel, 16)
-        }
+        Some(Layout::SwizzledShared { .. } | Layout::AmdRotatingShared { .. }) => (numel, 16),
         Some(Layout::NvmmaShared {
             swizzling_byte_width,
-            cga,
             ..
-        }) if cga.is_empty() => (
+        }) => (
             numel,
             128 * u64::from((*swizzling_byte_width / 16).max(1)),
         ),
@@ -500,13 +511,11 @@ fn explicit_buffer(op: MlirOperation) -> Result<Option<(u64, u64)>, Unsupported>
                 ttg_dialect::to_linear::Padded::of(padded).map_err(|e| unsupported(op, &e))?;
             (padded.size(numel), 16)
         }
-        Some(Layout::SharedLinear {
-            block, alignment, ..
-        }) if block.iter().flatten().all(|&b| b == 0) => (numel, u64::from(*alignment)),
+        Some(Layout::SharedLinear { alignment, .. }) => (numel, u64::from(*alignment)),
         _ => {
             return Err(unsupported(
                 op,
-                "shared encodings other than single-CTA swizzled_shared, amd_rotating_shared, nvmma_shared, padded_shared and shared_linear",
+                "shared encodings other than swizzled_shared, amd_rotating_shared, nvmma_shared, padded_shared and shared_linear",
             ))
         }
     };

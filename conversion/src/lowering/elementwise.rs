@@ -1043,6 +1043,7 @@ fn constant<'c, 'a>(
             .layout
             .bases(dim)
             .iter()
+            .chain(&layout.block)
             .any(|b| b.iter().any(|&x| x != 0))
         {
             return Err(

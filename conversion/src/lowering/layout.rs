@@ -1,7 +1,8 @@
 //! Which tensor elements each thread holds: a distributed tensor type's
 //! linear layout, the compile-time coordinates of each of a thread's
 //! registers, and the run-time coordinates contributed by its lane and
-//! warp. An element's coordinates are the XOR of the two parts.
+//! warp. An element's coordinates are the XOR of the two parts, and in a
+//! cluster of CTAs that split the tensor, of the CTA's offset.
 
 use std::collections::HashMap;
 
@@ -10,7 +11,7 @@ use tt_dialect::types::TensorView;
 use ttg_dialect::{
     layout::Layout,
     linear_layout::LinearLayout,
-    to_linear::{standard_out_dim_names, to_linear_layout},
+    to_linear::{per_cta, standard_out_dim_names, to_linear_layout},
 };
 
 use super::emit::Emitter;
@@ -18,14 +19,24 @@ use super::emit::Emitter;
 /// A distributed tensor type, as the lowering needs it.
 #[derive(Clone, Debug)]
 pub struct Distributed {
+    /// The tensor's extent in one CTA: its shape, divided along the
+    /// dimensions a cluster's CTAs split.
     pub shape: Vec<i64>,
+    /// The CTA's registers, lanes and warps onto its part ([`per_cta`]).
     pub layout: LinearLayout,
     /// The coordinates of each register (lane and warp 0), per dimension.
     pub registers: Vec<Vec<i32>>,
+    /// Per bit of the CTA's id in its cluster, the coordinates its part
+    /// moves by (zero where those CTAs hold the same part; none without
+    /// a cluster).
+    pub block: Vec<Vec<i32>>,
 }
 
 impl Distributed {
-    /// Reads `ty`, a ranked tensor with a distributed encoding.
+    /// Reads `ty`, a ranked tensor with a distributed encoding. In a
+    /// cluster of CTAs, each CTA's part: the lowering works on it as on a
+    /// tensor of its own, and only what the coordinates mean (a range, a
+    /// printed index) and which CTAs write adds the CTA's offsets.
     pub fn of(ty: Type) -> Result<Self, String> {
         let tensor = TensorView::of(ty).ok_or_else(|| format!("expected a tensor, got {ty}"))?;
         let encoding = tensor
@@ -35,17 +46,12 @@ impl Distributed {
         if !encoding.is_distributed() {
             return Err(format!("the tensor type {ty} has no distributed layout"));
         }
-        let shape = tensor.shape.to_vec();
-        let mut layout = to_linear_layout(&encoding, &shape)?;
-        if layout.in_dim_size("block") > 1 {
-            if !layout.sublayout_is_zero(&["block"]) {
-                return Err(
-                    "layouts split across the CTAs of a cluster are not supported yet".into(),
-                );
-            }
-            // Every CTA of the cluster holds the whole tensor: as in one CTA.
-            layout = layout.remove_zero_bases_along("block");
-        }
+        let (layout, cta) = per_cta(&to_linear_layout(&encoding, tensor.shape)?, tensor.shape)
+            .map_err(|_| {
+                "layouts split across the CTAs of a cluster other than in tiles are not supported yet"
+                    .to_owned()
+            })?;
+        let shape = cta.shape;
         let names = standard_out_dim_names(shape.len());
         let registers = (0..layout.in_dim_size("register"))
             .map(|r| {
@@ -60,6 +66,7 @@ impl Distributed {
             shape,
             layout,
             registers,
+            block: cta.block,
         })
     }
 

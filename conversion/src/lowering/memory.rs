@@ -269,21 +269,28 @@ pub(super) fn owner_mask<'c, 'a>(
     mask
 }
 
-/// [`owner_mask`] for a write to global memory. In a cluster a tensor
-/// reaches the lowering only when every CTA holds all of it
-/// ([`Distributed::of`]): the cluster's first CTA writes it, as Triton
-/// predicates on the CTA's id.
+/// [`owner_mask`] for a write to global memory. In a cluster, of the CTAs
+/// that hold the same part of the tensor (those whose ranks differ only in
+/// bits without an offset, [`Distributed::block`], or beyond them) the one
+/// with those bits clear writes it, as Triton predicates on the CTA's id.
 pub(super) fn global_owner_mask<'c, 'a>(
     lw: &Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     dist: Option<&Distributed>,
 ) -> Option<Value<'c, 'a>> {
     let mask = owner_mask(lw, emit, dist);
-    if lw.num_ctas == 1 || dist.is_none() {
+    let Some(dist) = dist.filter(|_| lw.num_ctas > 1) else {
+        return mask;
+    };
+    let bits = (64 - (lw.num_ctas - 1).leading_zeros()) as usize;
+    let free = (0..bits)
+        .filter(|&i| dist.block.get(i).is_none_or(|b| b.iter().all(|&x| x == 0)))
+        .fold(0i64, |m, i| m | 1 << i);
+    if free == 0 {
         return mask;
     }
     let rank = emit.special_register("cluster.ctarank");
-    let first = emit.icmp("eq", rank, emit.i32(0));
+    let first = emit.icmp("eq", emit.and(rank, emit.i32(free)), emit.i32(0));
     Some(mask.map_or(first, |m| emit.and(m, first)))
 }
 
@@ -599,7 +606,7 @@ impl SharedAddressing {
 
 /// The shared layouts [`SharedAddressing`] reads.
 const UNSUPPORTED: &str =
-    "only swizzled, NVMMA, padded and single-CTA shared linear layouts are supported yet";
+    "only swizzled, NVMMA, padded and shared linear layouts are supported yet";
 
 /// The offsets of a view `desc` in the shared linear layout `layout`, as
 /// `[d][k]`: the offset of element `2^k` along dimension `d`, every
@@ -608,21 +615,25 @@ const UNSUPPORTED: &str =
 /// transposed or reshaped view of it), or the view is part of the buffer
 /// the layout spans (a slice, one buffer of several): then its bits are
 /// the buffer's trailing dimensions' low ones, relative to the view's
-/// start. Every CTA must hold all of the buffer.
+/// start. In a cluster `desc` is one CTA's part ([`cta_view`]), which the
+/// layout's offset bases span.
 fn shared_linear_offsets(layout: &Layout, desc: &MemDesc) -> Result<Vec<Vec<i64>>, String> {
-    let Layout::SharedLinear { block, .. } = layout else {
+    let Layout::SharedLinear {
+        offset, alignment, ..
+    } = layout
+    else {
         return Err("expected a shared linear layout".into());
     };
-    if block.iter().flatten().any(|&b| b != 0) {
-        return Err(
-            "shared linear layouts split across the CTAs of a cluster are not supported yet".into(),
-        );
-    }
-    let (spanned, linear) = match shared_to_linear_layout(layout, &desc.shape) {
+    let one_cta = Layout::SharedLinear {
+        offset: offset.clone(),
+        block: Vec::new(),
+        alignment: *alignment,
+    };
+    let (spanned, linear) = match shared_to_linear_layout(&one_cta, &desc.shape) {
         Ok(linear) => (&desc.shape, linear),
         Err(_) => (
             &desc.alloc_shape,
-            shared_to_linear_layout(layout, &desc.alloc_shape)?,
+            shared_to_linear_layout(&one_cta, &desc.alloc_shape)?,
         ),
     };
     let inverse = linear
@@ -982,6 +993,33 @@ pub fn local_alloc<'c, 'a>(
     Ok(())
 }
 
+/// The part of the shared view of type `ty` that this CTA holds (the
+/// whole view unless the CTAs of a cluster split it, [`MemDesc::per_cta`]),
+/// checked to be where the tensor layout `dist` accessing it puts the
+/// CTA's part of the tensor (`parts`: per bit of the CTA's id, the
+/// tensor coordinates each operand dimension reads): each CTA reads and
+/// writes its own shared memory.
+pub(super) fn cta_view<'c>(
+    ty: Type<'c>,
+    parts: Option<&[Vec<i32>]>,
+) -> Result<MemDesc<'c>, String> {
+    let desc = MemDesc::of(ty).ok_or("expected a shared-memory descriptor")?;
+    let (local, offsets) = desc.per_cta()?;
+    if let Some(parts) = parts {
+        let zero = vec![0i64; desc.shape.len()];
+        let widen = |b: &Vec<i32>| b.iter().map(|&x| i64::from(x)).collect::<Vec<i64>>();
+        let alike = (0..parts.len().max(offsets.len()))
+            .all(|i| parts.get(i).map_or(zero.clone(), widen) == *offsets.get(i).unwrap_or(&zero));
+        if !alike {
+            return Err(
+                "a shared buffer and a tensor split differently across the CTAs of a cluster are not supported yet"
+                    .into(),
+            );
+        }
+    }
+    Ok(local)
+}
+
 /// Stores the tensor `src` into the shared view `desc`, at `base`.
 fn store_shared<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
@@ -990,7 +1028,8 @@ fn store_shared<'c, 'a>(
     desc_value: Value<'c, 'a>,
     base: Value<'c, 'a>,
 ) -> LowerResult {
-    let desc = MemDesc::of(desc_value.r#type()).ok_or("expected a shared-memory descriptor")?;
+    let parts = lw.distributed(src.r#type())?.block.clone();
+    let desc = cta_view(desc_value.r#type(), Some(&parts))?;
     let element = lw.element_type(desc.element);
     let values = lw.get(src)?;
     let span = lw.buffer_span(desc_value);
@@ -1304,9 +1343,10 @@ pub fn local_load<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let src = ttir::operand(op, 0).ok_or("missing buffer")?;
-    let desc = MemDesc::of(src.r#type()).ok_or("expected a memory descriptor")?;
-    let base = lw.scalar(src)?;
     let ty = result(op).r#type();
+    let parts = lw.distributed(ty)?.block.clone();
+    let desc = cta_view(src.r#type(), Some(&parts))?;
+    let base = lw.scalar(src)?;
     let element = lw.element_type(ty);
     let span = lw.buffer_span(src);
     lw.shared_access(emit, Access::Read(span));

@@ -50,7 +50,7 @@ use melior::{
 };
 use tt_dialect::{ir as ttir, types::TensorView};
 use tt_passes::{analysis::axis_info::AxisInfoMap, rust_pass::Failure};
-use ttg_dialect::layout::MemDesc;
+use ttg_dialect::layout::{Layout, MemDesc};
 
 pub use emit::{packed_llvm_struct, packed_type, Emitter};
 pub use layout::{Distributed, ThreadIds};
@@ -337,6 +337,29 @@ impl<'c, 'a> Lowering<'c, 'a> {
                     .collect()
             })
             .collect())
+    }
+
+    /// Where this CTA's part of the tensor `dist` starts, per dimension,
+    /// in a cluster whose CTAs split it: the XOR, over the set bits of the
+    /// CTA's rank in the cluster, of their offsets. `None` where every CTA
+    /// holds the whole tensor.
+    pub fn cta_offsets(
+        &self,
+        emit: &Emitter<'c, 'a>,
+        dist: &Distributed,
+    ) -> Option<Vec<Value<'c, 'a>>> {
+        if dist.block.iter().flatten().all(|&x| x == 0) {
+            return None;
+        }
+        let rank = emit.special_register("cluster.ctarank");
+        Some(
+            (0..dist.rank())
+                .map(|d| {
+                    let weights: Vec<i64> = dist.block.iter().map(|b| i64::from(b[d])).collect();
+                    layout::xor_of_bits(emit, &[(rank, &weights)])
+                })
+                .collect(),
+        )
     }
 
     /// The base of the dynamic shared memory (`@global_smem`), as a
@@ -677,6 +700,49 @@ pub fn pointee_type(ty: Type) -> Option<Type> {
     }
 }
 
+/// Whether the op `name` lowers tensors and buffers split across the
+/// CTAs of a cluster (each CTA's part, [`Distributed::of`]): elementwise
+/// ops, the ops that relate a layout to its broadcast or slice, global and
+/// shared loads and stores, conversions within each CTA, and wgmma.
+fn splits_allowed(name: &str) -> bool {
+    const OPS: &[&str] = &[
+        "tt.splat",
+        "tt.make_range",
+        "tt.broadcast",
+        "tt.expand_dims",
+        "tt.addptr",
+        "tt.load",
+        "tt.store",
+        "tt.bitcast",
+        "tt.fp_to_fp",
+        "tt.int_to_ptr",
+        "tt.ptr_to_int",
+        "tt.precise_sqrt",
+        "tt.precise_divf",
+        "tt.mulhiui",
+        "tt.clampf",
+        "tt.extern_elementwise",
+        "ttg.local_alloc",
+        "ttg.local_load",
+        "ttg.local_store",
+        "ttg.local_dealloc",
+        "ttg.convert_layout",
+        "ttng.warp_group_dot",
+        "ttng.warp_group_dot_wait",
+        "cf.br",
+        "cf.cond_br",
+    ];
+    OPS.contains(&name) || name.starts_with("arith.") || name.starts_with("math.")
+}
+
+/// Whether an operand or result of `op` is a tensor or buffer whose layout
+/// gives the CTAs of a cluster different parts.
+fn touches_split_values(op: OperationRef) -> bool {
+    let split = |ty: Type| Layout::of_type(ty).is_some_and(|l| l.splits_across_ctas());
+    op.operands().any(|v| split(v.r#type()))
+        || (0..op.result_count()).any(|i| op.result(i).is_ok_and(|r| split(r.r#type())))
+}
+
 /// The module attribute (an i32, on a module of `"ttg.num-ctas" = 1`) of
 /// kernels compiled for one CTA and launched in clusters of that many
 /// CTAs: the cluster is the program (`tt.get_program_id` is the cluster's
@@ -744,11 +810,6 @@ pub fn lower_module<'c, 'a>(
         no_flags: ["#arith.fastmath<none>", "#arith.overflow<none>"]
             .map(|text| Attribute::parse(context, text).expect("arith is loaded")),
     };
-    tt_passes::ttgir::plan_cta::refuse_split_cluster_tensors(
-        module,
-        lowering.num_ctas,
-        "convert-triton-gpu-to-llvm",
-    )?;
     refuse_amd_layouts(module)?;
     declare_shared_memory(context, module);
     let functions = tt_passes::rust_pass::collect_ops(module, "tt.func");
@@ -1462,6 +1523,11 @@ impl<'c, 'a> Lowering<'c, 'a> {
     fn lower_op(&mut self, emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) -> LowerResult {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
+        if self.num_ctas > 1 && !splits_allowed(&name) && touches_split_values(op) {
+            return Err(format!(
+                "'{name}' on tensors or buffers split across the CTAs of a cluster is not supported yet"
+            ));
+        }
         match name.as_str() {
             "tt.return" => {
                 let values: Vec<Value<'c, 'a>> = op

@@ -68,9 +68,16 @@ pub fn make_range<'c, 'a>(
         .map_or(0, |(v, _)| v);
     let ty = result(op).r#type();
     let coordinates = lw.coordinates(emit, ty)?;
+    // In a cluster whose CTAs split the range, each CTA's part starts at
+    // its offset (above the part's own bits: the XOR adds it).
+    let dist = lw.distributed(ty)?;
+    let cta = lw.cta_offsets(emit, &dist);
     let values = coordinates
         .into_iter()
-        .map(|c| emit.add(c[0], emit.i32(start)))
+        .map(|c| {
+            let index = cta.as_ref().map_or(c[0], |o| emit.xor(c[0], o[0]));
+            emit.add(index, emit.i32(start))
+        })
         .collect();
     lw.set(result(op), values);
     Ok(())
@@ -105,18 +112,20 @@ pub(super) fn register_map(
         .collect()
 }
 
-/// Whether the lane and warp parts of two layouts place the kept
-/// dimensions alike.
+/// Whether the lane and warp parts of two layouts, and the parts the CTAs
+/// of a cluster hold, place the kept dimensions alike.
 pub(super) fn same_thread_parts(
     src: &Distributed,
     dst: &Distributed,
     to_src: impl Fn(&[i32]) -> Vec<i32>,
 ) -> bool {
-    ["lane", "warp"].iter().all(|in_dim| {
-        let a = src.layout.bases(in_dim);
-        let b = dst.layout.bases(in_dim);
+    let alike = |a: &[Vec<i32>], b: &[Vec<i32>]| {
         a.len() == b.len() && a.iter().zip(b).all(|(x, y)| *x == to_src(y))
-    })
+    };
+    ["lane", "warp"]
+        .iter()
+        .all(|in_dim| alike(src.layout.bases(in_dim), dst.layout.bases(in_dim)))
+        && alike(&src.block, &dst.block)
 }
 
 /// `tt.broadcast` and `tt.expand_dims`: registers of the result pick the

@@ -325,7 +325,7 @@ pub fn warp_group_dot<'c, 'a>(
         }
         _ => return Err("operand A must be a 2-D tensor or memory descriptor".into()),
     };
-    let desc_b = MemDesc::of(b.r#type()).ok_or("operand B must be in shared memory")?;
+    MemDesc::of(b.r#type()).ok_or("operand B must be in shared memory")?;
     let Some(Layout::NvidiaMma {
         version_major: 3,
         warps_per_cta,
@@ -340,11 +340,24 @@ pub fn warp_group_dot<'c, 'a>(
     let tf32 = ttir::inherent_attribute(op, "inputPrecision")
         .and_then(ttir::int_value)
         .is_none_or(|(v, _)| v == 0);
-    let (tb, td) = (desc_b.element.to_string(), lw.element_type(d.r#type()));
+    let td = lw.element_type(d.r#type());
+    let dd = lw.distributed(d.r#type())?;
+    // In a cluster whose CTAs split the result, each CTA computes its part
+    // from its parts of A (its rows) and B (its columns), in its own shared
+    // memory.
+    let rows: Vec<Vec<i32>> = dd.block.iter().map(|b| vec![b[0], 0]).collect();
+    let columns: Vec<Vec<i32>> = dd.block.iter().map(|b| vec![0, b[1]]).collect();
+    let desc_a = desc_a
+        .map(|_| super::memory::cta_view(a.r#type(), Some(&rows)))
+        .transpose()?;
+    if desc_a.is_none() && lw.distributed(a.r#type())?.block != rows {
+        return Err("a wgmma A operand in registers split across the CTAs of a cluster other than by its rows is not supported yet".into());
+    }
+    let desc_b = super::memory::cta_view(b.r#type(), Some(&columns))?;
+    let tb = desc_b.element.to_string();
     let Some(inst) = instruction(&ta, &tb, &td.to_string(), tf32) else {
         return Err(format!("wgmma on {ta} x {tb} -> {td} is not supported yet"));
     };
-    let dd = lw.distributed(d.r#type())?;
     if dd.rank() != 2 || instr_shape.len() != 3 || warps_per_cta.len() != 2 {
         return Err("'ttng.warp_group_dot' of rank other than 2 is not supported yet".into());
     }

@@ -1091,6 +1091,78 @@ impl<'c> MemDesc<'c> {
             && self.alloc_shape[self.alloc_shape.len() - rank..] == self.shape[..]
     }
 
+    /// The part of the buffer one CTA of a thread-block cluster holds and,
+    /// per bit of the CTA's id, the coordinates its part starts at: where
+    /// the encoding splits the buffer across the cluster (a CGA layout,
+    /// in tiles, or shared linear block bases, in elements), each
+    /// dimension's extent over the CTAs that split it, those CTAs' tiles
+    /// one after another along it; the view itself and its encoding's
+    /// (zero) bases otherwise. A split view must be its whole allocation.
+    pub fn per_cta(&self) -> Result<(Self, Vec<Vec<i64>>), String> {
+        let (bases, in_tiles) = match Layout::read(self.encoding) {
+            Some(
+                Layout::NvmmaShared { cga, .. }
+                | Layout::SwizzledShared { cga, .. }
+                | Layout::AmdRotatingShared { cga, .. },
+            ) => (cga, true),
+            Some(Layout::SharedLinear { block, .. } | Layout::PaddedShared { block, .. }) => {
+                (block, false)
+            }
+            _ => return Ok((self.clone(), Vec::new())),
+        };
+        if bases.iter().flatten().all(|&x| x == 0) {
+            return Ok((self.clone(), bases));
+        }
+        let rank = self.shape.len();
+        let bad = || {
+            format!(
+                "a {:?} view of a {:?} buffer split across the CTAs of a cluster this way is not supported yet",
+                self.shape, self.alloc_shape
+            )
+        };
+        if self.alloc_shape != self.shape || bases.iter().any(|b| b.len() != rank) {
+            return Err(bad());
+        }
+        let mut along: Vec<Vec<i64>> = vec![Vec::new(); rank];
+        for basis in &bases {
+            let nonzero: Vec<(usize, i64)> = basis
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|&(_, x)| x != 0)
+                .collect();
+            match nonzero.as_slice() {
+                [] => {}
+                &[(d, x)] if x > 0 && x & (x - 1) == 0 => along[d].push(x),
+                _ => return Err(bad()),
+            }
+        }
+        let mut tile = self.shape.clone();
+        for (d, entries) in along.iter_mut().enumerate() {
+            entries.sort_unstable();
+            tile[d] = self.shape[d] >> entries.len();
+            let unit = if in_tiles { 1 } else { tile[d] };
+            if tile[d] < 1 || (0..entries.len()).any(|j| entries[j] != unit << j) {
+                return Err(bad());
+            }
+        }
+        let offsets = bases
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .zip(&tile)
+                    .map(|(&x, &t)| if in_tiles { x * t } else { x })
+                    .collect()
+            })
+            .collect();
+        let local = Self {
+            shape: tile.clone(),
+            alloc_shape: tile,
+            ..self.clone()
+        };
+        Ok((local, offsets))
+    }
+
     /// Reads `ty` if it is a `!ttg.memdesc`.
     pub fn of(ty: Type<'c>) -> Option<Self> {
         let raw = ty.to_raw();

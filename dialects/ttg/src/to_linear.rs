@@ -187,6 +187,81 @@ pub fn combine_cta_cga_with_shape(
     cta.try_mul(&cga_layout)?.transpose_outs(&names(&dims))
 }
 
+/// What one CTA of a thread-block cluster holds of a tensor split across
+/// the cluster ([`per_cta`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerCta {
+    /// The CTA's tile: each dimension's extent over the CTAs that split it.
+    pub shape: Vec<i64>,
+    /// Per bit of the CTA's id in the cluster, the coordinates its tile
+    /// moves by (zero for a bit whose CTAs hold the same tile).
+    pub block: Vec<Vec<i32>>,
+}
+
+/// Splits a layout over `shape` (inputs `register`, `lane`, `warp` and
+/// `block`) into one CTA's part and the CTAs' offsets: where every block
+/// basis is zero or one power of two along one dimension, the block bases
+/// of a dimension are its top bits (its extent over the CTA tile times 1,
+/// 2, 4, ...), and no register, lane or warp basis reaches past the tile.
+/// The layout returned maps the CTA's registers, lanes and warps onto its
+/// tile (no block bases); the coordinates a CTA holds are those of the
+/// tile XOR-ed with its offset.
+pub fn per_cta(layout: &LinearLayout, shape: &[i64]) -> Result<(LinearLayout, PerCta), String> {
+    let rank = shape.len();
+    let dims = standard_out_dim_names(rank);
+    let layout = &layout.transpose_outs(&names(&dims))?;
+    let block: Vec<Vec<i32>> = if layout.has_in_dim(BLOCK) {
+        (0..layout.in_dim_size_log2(BLOCK) as usize)
+            .map(|k| dims.iter().map(|d| layout.basis(BLOCK, k, d)).collect())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let bad =
+        || format!("a layout whose CTAs of the cluster do not each hold one tile of {shape:?}");
+    let mut splits = vec![Vec::new(); rank];
+    for basis in &block {
+        let nonzero: Vec<(usize, i32)> = basis
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(_, x)| x != 0)
+            .collect();
+        match nonzero.as_slice() {
+            [] => {}
+            &[(d, x)] if x > 0 && x & (x - 1) == 0 => splits[d].push(i64::from(x)),
+            _ => return Err(bad()),
+        }
+    }
+    let mut tile = shape.to_vec();
+    for (d, split) in splits.iter_mut().enumerate() {
+        split.sort_unstable();
+        tile[d] = shape[d] >> split.len();
+        let top: Vec<i64> = (0..split.len()).map(|j| tile[d] << j).collect();
+        if tile[d] < 1 || *split != top {
+            return Err(bad());
+        }
+    }
+    let mut ins = Vec::new();
+    for name in ["register", "lane", "warp"] {
+        let bases: Vec<Vec<i32>> = if layout.has_in_dim(name) {
+            layout.bases(name).to_vec()
+        } else {
+            Vec::new()
+        };
+        ins.push((name.to_owned(), bases));
+    }
+    ins.push((BLOCK.to_owned(), Vec::new()));
+    let outs: Vec<(String, i32)> = dims
+        .iter()
+        .zip(&tile)
+        .map(|(d, &t)| i32::try_from(t).map(|t| (d.clone(), t)))
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    let local = LinearLayout::new(ins, outs).map_err(|_| bad())?;
+    Ok((local, PerCta { shape: tile, block }))
+}
+
 /// Rows-major order of a batch of matrices (`[rank-1, ..., 0]`), with the
 /// two fastest swapped for column-major (Triton's `getMatrixOrder`).
 pub fn matrix_order(rank: usize, row_major: bool) -> Vec<u32> {
@@ -920,6 +995,56 @@ pub(crate) mod tests {
         // A tensor smaller than the CGA: both blocks hold the same data.
         let ll = to_linear_layout(&b, &[1]).unwrap();
         assert_eq!(ll.bases(BLOCK), &[vec![0]]);
+    }
+
+    #[test]
+    fn per_cta_parts() {
+        // Two CTAs split a 2-D tensor along its rows, two more hold the
+        // same parts: each CTA's tile is half the rows.
+        let b = Layout::Blocked {
+            size_per_thread: vec![1, 4],
+            threads_per_warp: vec![8, 4],
+            warps_per_cta: vec![4, 1],
+            order: vec![1, 0],
+            cga: vec![vec![0, 0], vec![1, 0]],
+        };
+        let ll = to_linear_layout(&b, &[128, 16]).unwrap();
+        let (local, cta) = per_cta(&ll, &[128, 16]).unwrap();
+        assert_eq!(cta.shape, vec![64, 16]);
+        assert_eq!(cta.block, v(&[&[0, 0], &[64, 0]]));
+        assert_eq!(local.out_dim_size("dim0"), 64);
+        assert_eq!(local.in_dim_size(BLOCK), 1);
+        assert_eq!(local.bases(REGISTER), ll.bases(REGISTER));
+        // Every CTA's element is its tile's, moved by its offset.
+        for block in 0..4 {
+            for reg in 0..local.in_dim_size(REGISTER) {
+                let whole = ll.apply(&[(REGISTER, reg), (BLOCK, block)]).unwrap();
+                let part = local.apply(&[(REGISTER, reg)]).unwrap();
+                let offset = [0, 1].map(|bit| {
+                    if block >> bit & 1 == 1 {
+                        cta.block[bit].clone()
+                    } else {
+                        vec![0, 0]
+                    }
+                });
+                for d in 0..2 {
+                    assert_eq!(whole[d].1, part[d].1 ^ offset[0][d] ^ offset[1][d]);
+                }
+            }
+        }
+        // A block basis inside the tile (a CTA's elements interleaved with
+        // another's) is no tile split.
+        let interleaved = LinearLayout::from_bases(
+            vec![
+                (REGISTER.into(), v(&[&[2]])),
+                (LANE.into(), Vec::new()),
+                (WARP.into(), Vec::new()),
+                (BLOCK.into(), v(&[&[1]])),
+            ],
+            &["dim0"],
+        )
+        .unwrap();
+        assert!(per_cta(&interleaved, &[4]).is_err());
     }
 
     /// Direct formula: the element a blocked layout gives (register, lane,

@@ -8,8 +8,8 @@
 //! such a module is refused with an error at its first tensor op
 //! ([`refuse_cluster_tensors`], which the other passes that would need CTA
 //! layouts share) rather than passed through unplanned. The LLVM lowering
-//! takes what a plan could leave alone, tensors that every CTA holds whole
-//! ([`refuse_split_cluster_tensors`]).
+//! takes clusters whose layouts are given (Gluon's), each CTA computing its
+//! part of the tensors split across the cluster.
 
 use melior::ir::{
     attribute::IntegerAttribute,
@@ -17,7 +17,6 @@ use melior::ir::{
 };
 
 use mlir_sys::MlirOperation;
-use ttg_dialect::layout::Layout;
 
 use crate::rust_pass::{fail, PassResult, RustPass};
 use crate::ttir::loop_support::ir;
@@ -53,25 +52,6 @@ pub fn refuse_cluster_tensors(module: OperationRef, num_ctas: i64, flag: &str) -
         ir::first_tensor_op(module.to_raw()),
         &format!(
             "'{flag}' does not support tensors with \"ttg.num-ctas\" = {num_ctas} (thread-block clusters) yet"
-        ),
-    )
-}
-
-/// For the LLVM lowering and its shared-memory allocation: with
-/// `"ttg.num-ctas"` above 1, tensors and memory descriptors whose layouts
-/// give every CTA of the cluster the whole tensor (all CGA bases zero) are
-/// lowered as in one CTA; a located error at the first op with one that
-/// the layout splits across the CTAs, or that has no layout to tell.
-pub fn refuse_split_cluster_tensors(module: OperationRef, num_ctas: i64, flag: &str) -> PassResult {
-    if num_ctas == 1 {
-        return Ok(());
-    }
-    let split =
-        |ty: melior::ir::Type| Layout::of_type(ty).is_none_or(|layout| layout.splits_across_ctas());
-    refuse_first(
-        ir::first_op_with_type(module.to_raw(), split),
-        &format!(
-            "'{flag}' does not support tensors split across the CTAs of a thread-block cluster (\"ttg.num-ctas\" = {num_ctas}) yet"
         ),
     )
 }

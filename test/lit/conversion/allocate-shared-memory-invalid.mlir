@@ -17,14 +17,21 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Thread-block clusters: tensors that every CTA holds whole only (this
-// layout gives each of the two CTAs half of it).
+// Thread-block clusters: a reduction over a tensor the cluster's CTAs
+// split (here along the reduced axis) is refused where its scratch is
+// sized; loads, stores and conversions within each CTA are allocated
+// (allocate-shared-memory.mlir).
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = [[1]]}>
 module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @two_ctas_tensor() {
-    // expected-error @+1 {{'allocate-shared-memory-nv' does not support tensors split across the CTAs of a thread-block cluster ("ttg.num-ctas" = 2) yet}}
-    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
-    tt.return
+  tt.func @two_ctas_reduce() -> i32 {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    // expected-error @+1 {{'allocate-shared-memory-nv' does not support tensors spread over several CTAs yet}}
+    %s = "tt.reduce"(%r) <{axis = 0 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.addi %a, %b : i32
+      tt.reduce.return %c : i32
+    }) : (tensor<256xi32, #blocked>) -> i32
+    tt.return %s : i32
   }
 }
 

@@ -214,3 +214,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// In a cluster whose CTAs split a buffer, each CTA allocates its part: a
+// 128x64 f16 NVMMA buffer split along its rows over two CTAs takes 64x64
+// elements (8192 bytes); one shared linear buffer split the same way
+// (block basis [64, 0] elements) 64x64 too; one broadcast to both CTAs
+// (CGA basis zero) all of it.
+#split = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = [[1, 0]]}>
+#bcast = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = [[0, 0]]}>
+#linear = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32]], block = [[64, 0]]}, alignment = 16>
+#smem = #ttg.shared_memory
+// CHECK: module attributes {{{.*}}ttg.shared = 32768 : i32
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @cluster_parts
+  tt.func @cluster_parts() {
+    // CHECK: ttg.local_alloc {allocation.offset = 0 : i32}
+    %a = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #bcast, #smem, mutable>
+    // CHECK: ttg.local_alloc {allocation.offset = 16384 : i32}
+    %b = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #split, #smem, mutable>
+    // CHECK: ttg.local_alloc {allocation.offset = 24576 : i32}
+    %c = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #linear, #smem, mutable>
+    ttg.local_dealloc %a : !ttg.memdesc<128x64xf16, #bcast, #smem, mutable>
+    ttg.local_dealloc %b : !ttg.memdesc<128x64xf16, #split, #smem, mutable>
+    ttg.local_dealloc %c : !ttg.memdesc<128x64xf16, #linear, #smem, mutable>
+    tt.return
+  }
+}

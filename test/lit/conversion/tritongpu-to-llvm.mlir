@@ -1536,22 +1536,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // A cluster of four CTAs whose tensors every CTA holds whole (CGA bases all
 // zero): lowered as in one CTA, the program id is the cluster's, and only
 // the cluster's first CTA writes to global memory (stores and atomics), as
-// Triton predicates on the CTA's id. TMA in a cluster is refused.
+// Triton predicates on the CTA's id: the two bits of its rank that hold
+// the same tensor clear. TMA in a cluster is refused.
 #bcast = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = [[0], [0]]}>
 module attributes {"ttg.num-ctas" = 4 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: llvm.func @cluster_broadcast
   // CHECK-SAME: nvvm.cluster_dim = array<i32: 4>
   // CHECK: nvvm.read.ptx.sreg.clusterid.x
   // CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank
-  // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[RANK]]
+  // CHECK: %[[THREE:.*]] = llvm.mlir.constant(3 : i32)
+  // CHECK: %[[BITS:.*]] = llvm.and %[[RANK]], %[[THREE]]
+  // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[BITS]]
   // CHECK: st.global.b32 {{.*}}, %[[FIRST]]
   // CHECK: %[[RANK2:.*]] = nvvm.read.ptx.sreg.cluster.ctarank
-  // CHECK: %[[FIRST2:.*]] = llvm.icmp "eq" %[[RANK2]]
+  // CHECK: %[[BITS2:.*]] = llvm.and %[[RANK2]]
+  // CHECK: %[[FIRST2:.*]] = llvm.icmp "eq" %[[BITS2]]
   // CHECK: atom.global{{.*}}, %[[FIRST2]]
   // A tensor the four warps hold alike: warp 0 of the first CTA stores.
   // CHECK: %[[WARP0:.*]] = llvm.icmp "eq"
   // CHECK: %[[RANK3:.*]] = nvvm.read.ptx.sreg.cluster.ctarank
-  // CHECK: %[[FIRST3:.*]] = llvm.icmp "eq" %[[RANK3]]
+  // CHECK: %[[BITS3:.*]] = llvm.and %[[RANK3]]
+  // CHECK: %[[FIRST3:.*]] = llvm.icmp "eq" %[[BITS3]]
   // CHECK: %[[OWNER:.*]] = llvm.and %[[WARP0]], %[[FIRST3]]
   // CHECK: st.global.b32 {{.*}}, %[[OWNER]]
   tt.func public @cluster_broadcast(%p: !tt.ptr<i32>) {
@@ -1567,6 +1572,60 @@ module attributes {"ttg.num-ctas" = 4 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %ps32 = tt.splat %p : !tt.ptr<i32> -> tensor<32x!tt.ptr<i32>, #bcast>
     %q32 = tt.addptr %ps32, %r32 : tensor<32x!tt.ptr<i32>, #bcast>, tensor<32xi32, #bcast>
     tt.store %q32, %v32 : tensor<32x!tt.ptr<i32>, #bcast>
+    tt.return
+  }
+}
+
+// -----
+
+// A cluster whose two CTAs split a tensor (CGA basis [1]): each CTA lowers
+// its part, 256 of the 512 elements, as a tensor of its own; a range adds
+// the CTA's offset (bit 0 of its rank moves 256 elements), its shared
+// buffer is its part, the conversion stays within the CTA, and every CTA
+// stores its part (no rank test).
+#split = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = [[1]]}>
+#split2 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = [[1]]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0], CGALayout = [[1]]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 2048 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @cluster_split
+  // CHECK-SAME: nvvm.cluster_dim = array<i32: 2>
+  // CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank
+  // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32)
+  // CHECK: %[[BIT:.*]] = llvm.and %[[RANK]], %[[ONE]]
+  // CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32)
+  // CHECK: %[[OFFSET:.*]] = llvm.shl %[[BIT]], %[[EIGHT]]
+  // CHECK: llvm.xor %{{.*}}, %[[OFFSET]]
+  // CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+  // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+  // CHECK-NOT: cluster.ctarank
+  // CHECK: st.global.b32
+  // CHECK-NOT: cluster.ctarank
+  // CHECK: st.global.b32
+  tt.func public @cluster_split(%p: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #split>
+    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<512x!tt.ptr<i32>, #split>
+    %pp = tt.addptr %ps, %r : tensor<512x!tt.ptr<i32>, #split>, tensor<512xi32, #split>
+    %s = ttg.local_alloc %r {allocation.offset = 0 : i32} : (tensor<512xi32, #split>) -> !ttg.memdesc<512xi32, #shared, #smem>
+    %l = ttg.local_load %s : !ttg.memdesc<512xi32, #shared, #smem> -> tensor<512xi32, #split2>
+    %c = ttg.convert_layout %pp {allocation.offset = 0 : i32} : tensor<512x!tt.ptr<i32>, #split> -> tensor<512x!tt.ptr<i32>, #split2>
+    tt.store %c, %l : tensor<512x!tt.ptr<i32>, #split2>
+    tt.return
+  }
+}
+
+// -----
+
+// A reduction over a tensor the cluster's CTAs split is refused.
+#split = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = [[1]]}>
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @cluster_split_reduce(%r: tensor<512xi32, #split>) {
+    // expected-error @+1 {{'tt.reduce' on tensors or buffers split across the CTAs of a cluster is not supported yet}}
+    %s = "tt.reduce"(%r) <{axis = 0 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %c = arith.addi %a, %b : i32
+      tt.reduce.return %c : i32
+    }) : (tensor<512xi32, #split>) -> i32
     tt.return
   }
 }
