@@ -43,7 +43,7 @@ def as_float(t):
     return t.float() if t.dtype.is_floating_point else t.to(torch.float64)
 
 
-def elementwise_case(name, args, constexprs, warps):
+def elementwise_case(name, args, constexprs, options):
     """launch(kernel) for the cases over x -> y of `x_ptr`'s type, each
     launch returning (output, torch's reference)."""
     dt = args["x_ptr"][1:]
@@ -75,14 +75,14 @@ def elementwise_case(name, args, constexprs, warps):
 
     def launch(kernel):
         y = torch.zeros(y_shape, device="cuda", dtype=x.dtype)
-        kernel[(1, )](x, y, **constexprs, num_warps=warps)
+        kernel[(1, )](x, y, **constexprs, **options)
         torch.cuda.synchronize()
         return as_float(y), ref
 
     return launch
 
 
-def gemm_case(args, constexprs, warps):
+def gemm_case(args, constexprs, options):
     """launch(kernel) for the C = A @ B cases (A and B of `a_ptr`'s type,
     fp32 out)."""
     M, N, K = constexprs["M"], constexprs["N"], constexprs["K"]
@@ -92,7 +92,7 @@ def gemm_case(args, constexprs, warps):
 
     def launch(kernel):
         c = torch.zeros((M, N), device="cuda", dtype=torch.float32)
-        kernel[(1, )](a, b, c, **constexprs, num_warps=warps)
+        kernel[(1, )](a, b, c, **constexprs, **options)
         torch.cuda.synchronize()
         return c, ref
 
@@ -136,14 +136,14 @@ def main():
     triton.knobs.cache.dir = tempfile.mkdtemp()
     tally = Tally("GLUON", "GLUON")
     cases = fresh_module(KERNELS).cases()
-    for name, kernel, kargs, constexprs, warps in cases:
+    for name, kernel, kargs, constexprs, options in cases:
         if args.only not in name:
             continue
         kernel_name = kernel.fn.__name__
         if "a_ptr" in kargs:
-            body = gemm_case(kargs, constexprs, warps)
+            body = gemm_case(kargs, constexprs, options)
         else:
-            body = elementwise_case(name, kargs, constexprs, warps)
+            body = elementwise_case(name, kargs, constexprs, options)
 
         def launch(body=body, kernel_name=kernel_name):
             return body(getattr(fresh_module(KERNELS), kernel_name))

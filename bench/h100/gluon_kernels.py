@@ -2,9 +2,10 @@
 writes the layouts) for `gluon_check.py` (GPU, both compilers) and
 `python/tests/test_gluon.py` (CPU, compiled through triton_rs's hook).
 
-Each case is (name, kernel, args, constexprs, num_warps): `args` names the
+Each case is (name, kernel, args, constexprs, options): `args` names the
 kernel's runtime arguments and their Triton signature types, in order;
-`constexprs` the layouts, shapes and switches. Gluon leaves every layout
+`constexprs` the layouts, shapes and switches; `options` the launch's
+`num_warps` and, for thread-block clusters, `num_ctas`. Gluon leaves every layout
 choice to its author, so these reach lowerings that Triton's own
 make_ttgir never produces: conversions between arbitrary blocked, linear,
 MMA and dot-operand layouts, reductions and scans over them, shared memory
@@ -109,6 +110,21 @@ def wgmma_kernel(a_ptr, b_ptr, c_ptr, M: gl.constexpr, N: gl.constexpr, K: gl.co
         hopper.fence_async_shared()
         acc = hopper.warpgroup_mma(a_smem, b_smem, acc, is_async=True)
         acc = hopper.warpgroup_mma_wait(0, deps=[acc])
+    gl.store(c_ptr + _offsets(M, N, ACC), acc)
+
+
+@gluon.jit
+def wgmma_cluster_kernel(a_ptr, b_ptr, c_ptr, M: gl.constexpr, N: gl.constexpr, K: gl.constexpr,
+                         LOAD_A: gl.constexpr, LOAD_B: gl.constexpr, A_SHARED: gl.constexpr, B_SHARED: gl.constexpr,
+                         ACC: gl.constexpr):
+    """C = A @ B by one wgmma per CTA of a cluster that splits C: each CTA
+    loads its rows of A and its columns of B (their own CGA layouts)."""
+    a = gl.load(a_ptr + _offsets(M, K, LOAD_A))
+    b = gl.load(b_ptr + _offsets(K, N, LOAD_B))
+    a_smem = gl.allocate_shared_memory(a.dtype, [M, K], A_SHARED, a)
+    b_smem = gl.allocate_shared_memory(b.dtype, [K, N], B_SHARED, b)
+    hopper.fence_async_shared()
+    acc = hopper.warpgroup_mma(a_smem, b_smem, gl.zeros([M, N], gl.float32, ACC))
     gl.store(c_ptr + _offsets(M, N, ACC), acc)
 
 
@@ -321,4 +337,41 @@ def cases():
     for worker in (1, 2, 4):
         out.append((f"warp_specialize {worker}-warp worker", warp_specialize_kernel, ptrs("fp32"),
                     dict(WORKER_WARPS=worker), 4))
+    out = [(name, kernel, args, constexprs, {"num_warps": warps}) for name, kernel, args, constexprs, warps in out]
+    return out + cluster_cases()
+
+
+def cluster_cases():
+    """Kernels of thread-block clusters whose CTAs split the tensors (CGA
+    layouts): conversions and shared memory within each CTA, and wgmma with
+    each CTA's rows of A and columns of B."""
+    out = []
+    ptrs = {"x_ptr": "*fp16", "y_ptr": "*fp16"}
+    rows2 = [[1, 0]]  # two CTAs, each 32 of the 64 rows
+    split = lambda spt, tpw, wpc, order, cga: gl.BlockedLayout(spt, tpw, wpc, order, cga_layout=cga)  # noqa: E731
+    wide = split([1, 8], [2, 16], [2, 2], [1, 0], rows2)
+    cols = split([4, 1], [8, 4], [1, 4], [0, 1], rows2)
+    out.append(("cluster2 convert fp16 wide->cols", convert_kernel, ptrs, dict(M=64, N=64, SRC=wide, DST=cols),
+                {"num_warps": 4, "num_ctas": 2}))
+    for sname, slayout in (("swizzled", gl.SwizzledSharedLayout(8, 1, 8, [1, 0], cga_layout=rows2)),
+                           ("nvmma128", gl.NVMMASharedLayout(128, 16, cga_layout=rows2))):
+        out.append((f"cluster2 shared fp16 {sname} wide->cols", shared_kernel, ptrs,
+                    dict(M=64, N=64, REG=wide, SHARED=slayout, OUT=cols, TRANSPOSE=False),
+                    {"num_warps": 4, "num_ctas": 2}))
+    gemm = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32"}
+    # [CTAs along M, CTAs along N]: A split by rows (the same rows for the
+    # CTAs along N), B by columns, C both ways.
+    for ctas in ([2, 1], [2, 2], [1, 4]):
+        from triton._C.libtriton.gluon_ir import make_cga_layout
+        cga_a = make_cga_layout(ctas, [ctas[0], 1], [1, 0])
+        cga_b = make_cga_layout(ctas, [1, ctas[1]], [1, 0])
+        cga_c = make_cga_layout(ctas, ctas, [1, 0])
+        M, N, K = 64 * ctas[0], 64 * ctas[1], 64
+        out.append((f"cluster{ctas[0] * ctas[1]} wgmma {M}x{N}x{K} ctas{ctas}", wgmma_cluster_kernel, gemm,
+                    dict(M=M, N=N, K=K, LOAD_A=split([1, 8], [4, 8], [4, 1], [1, 0], cga_a),
+                         LOAD_B=split([1, 8], [4, 8], [4, 1], [1, 0], cga_b),
+                         A_SHARED=gl.NVMMASharedLayout(128, 16, cga_layout=cga_a),
+                         B_SHARED=gl.NVMMASharedLayout(128, 16, cga_layout=cga_b),
+                         ACC=gl.NVMMADistributedLayout([3, 0], [4, 1], [16, 64, 16], cga_layout=cga_c)),
+                    {"num_warps": 4, "num_ctas": ctas[0] * ctas[1]}))
     return out

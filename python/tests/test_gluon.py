@@ -17,7 +17,7 @@ KERNELS = load_script("gluon_kernels.py", folder="bench/h100")
 CASES = KERNELS.cases()
 
 
-def compile_ours(kernel, args, constexprs, num_warps, capability=90):
+def compile_ours(kernel, args, constexprs, options, capability=90):
     from triton.experimental.gluon._runtime import GluonASTSource
 
     signature = dict(args)
@@ -28,7 +28,7 @@ def compile_ours(kernel, args, constexprs, num_warps, capability=90):
     triton_rs.reset_stats()
     try:
         return triton.compile(GluonASTSource(kernel, signature, constexprs, attrs),
-                              target=GPUTarget("cuda", capability, 32), options={"num_warps": num_warps})
+                              target=GPUTarget("cuda", capability, 32), options=options)
     finally:
         triton_rs.disable()
 
@@ -36,11 +36,11 @@ def compile_ours(kernel, args, constexprs, num_warps, capability=90):
 def test_every_case_compiles_through_this_project(tmp_path, monkeypatch):
     monkeypatch.setattr(triton.knobs.cache, "dir", str(tmp_path))
     refused = []
-    for name, kernel, args, constexprs, warps in CASES:
+    for name, kernel, args, constexprs, options in CASES:
         if name.startswith("scan") and ("linear" in name or "mma" in name and "axis0" in name):
             continue  # neither compiler lowers these scans (gluon_check.py shows it on the GPU)
         try:
-            compiled = compile_ours(kernel, args, constexprs, warps)
+            compiled = compile_ours(kernel, args, constexprs, options)
         except triton_rs.CompileError as error:
             refused.append((name, str(error).strip().splitlines()[-1]))
             continue
@@ -51,8 +51,8 @@ def test_every_case_compiles_through_this_project(tmp_path, monkeypatch):
 
 
 def test_default_partition_returns_a_tensor():
-    name, kernel, args, constexprs, warps = next(c for c in CASES if c[0].startswith("warp_specialize 4"))
-    compiled = compile_ours(kernel, args, constexprs, warps)
+    name, kernel, args, constexprs, options = next(c for c in CASES if c[0].startswith("warp_specialize 4"))
+    compiled = compile_ours(kernel, args, constexprs, options)
     # The default partition's 4 warps and the worker's 4, as Triton counts them.
     assert compiled.metadata.num_warps == 8
     assert "ttg.warp_yield" in compiled.asm["ttgir"] and "setmaxnreg" in compiled.asm["ptx"]
@@ -60,14 +60,25 @@ def test_default_partition_returns_a_tensor():
 
 def test_sliced_buffer_is_stored_at_its_rows():
     # The second half's rows start 32 x 64 f16 elements (4096 bytes) on.
-    name, kernel, args, constexprs, warps = next(c for c in CASES if c[0] == "shared-halves fp16 swizzled")
-    compiled = compile_ours(kernel, args, constexprs, warps)
+    name, kernel, args, constexprs, options = next(c for c in CASES if c[0] == "shared-halves fp16 swizzled")
+    compiled = compile_ours(kernel, args, constexprs, options)
     assert "ttg.memdesc_subslice" in compiled.asm["ttgir"]
     assert "4096" in compiled.asm["llir"]
 
 
 def test_a_slice_across_the_contiguous_dimension_is_refused_with_its_location():
-    name, kernel, args, constexprs, warps = next(c for c in CASES if c[0] == "shared-halves fp16 plain")
+    name, kernel, args, constexprs, options = next(c for c in CASES if c[0] == "shared-halves fp16 plain")
     constexprs = dict(constexprs, SHARED=KERNELS.gl.SwizzledSharedLayout(8, 1, 8, [0, 1]))
     with pytest.raises(triton_rs.CompileError, match=r"gluon_kernels\.py:\d+:\d+: error: .*memdesc_subslice"):
-        compile_ours(kernel, args, constexprs, warps)
+        compile_ours(kernel, args, constexprs, options)
+
+
+def test_cluster_ctas_compute_their_parts():
+    # Four CTAs along N: each loads and multiplies its 64 columns of B, in
+    # its own shared memory (64x64 fp16 of A and of B, not the whole B).
+    name, kernel, args, constexprs, options = next(c for c in CASES if c[0].startswith("cluster4 wgmma") and "[1, 4]" in c[0])
+    compiled = compile_ours(kernel, args, constexprs, options)
+    assert compiled.metadata.num_ctas == 4
+    assert "%cluster_ctarank" in compiled.asm["ptx"]
+    assert ".reqnctapercluster 4" in compiled.asm["ptx"] or ".explicitcluster" in compiled.asm["ptx"]
+    assert 2 * 64 * 64 * 2 <= compiled.metadata.shared < 64 * 256 * 2
