@@ -14,6 +14,8 @@ sub-slices, wgmma and mma.sync from shared or register operands (shared
 ones swizzled or in unswizzled core matrices), TMA copies with mbarriers,
 cp.async, and explicit warp specialization."""
 
+import itertools
+
 import triton.experimental.gluon.language as gl
 from triton.experimental import gluon
 from triton.experimental.gluon.language.nvidia import hopper
@@ -343,8 +345,8 @@ def cases():
 
 def cluster_cases():
     """Kernels of thread-block clusters whose CTAs split the tensors (CGA
-    layouts): conversions and shared memory within each CTA, and wgmma with
-    each CTA's rows of A and columns of B."""
+    layouts): conversions, shared memory and reductions within each CTA,
+    and wgmma with each CTA's rows of A and columns of B."""
     out = []
     ptrs = {"x_ptr": "*fp16", "y_ptr": "*fp16"}
     rows2 = [[1, 0]]  # two CTAs, each 32 of the 64 rows
@@ -358,6 +360,11 @@ def cluster_cases():
         out.append((f"cluster2 shared fp16 {sname} wide->cols", shared_kernel, ptrs,
                     dict(M=64, N=64, REG=wide, SHARED=slayout, OUT=cols, TRANSPOSE=False),
                     {"num_warps": 4, "num_ctas": 2}))
+    # Reductions along the columns, which the CTAs do not split ("cols":
+    # across warps, through scratch).
+    for (lname, layout), op in itertools.product((("wide", wide), ("cols", cols)), ("sum", "max")):
+        out.append((f"cluster2 reduce fp32 {lname} axis1 {op}", reduce_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32"},
+                    dict(M=64, N=64, LAYOUT=layout, AXIS=1, OP=op), {"num_warps": 4, "num_ctas": 2}))
     gemm = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32"}
     # [CTAs along M, CTAs along N]: A split by rows (the same rows for the
     # CTAs along N), B by columns, C both ways.

@@ -30,6 +30,7 @@ use tt_dialect::types::{bit_width, TensorView};
 use tt_passes::ttir::loop_support::ir::{self, Blk, Op, Val};
 use ttg_dialect::convert_layout::{classify, plan, shuffle_plan, Movement, Plan, ShufflePlan};
 use ttg_dialect::layout::{memory_space, Layout, MemDesc, MemorySpace};
+use ttg_dialect::linear_layout::LinearLayout;
 use ttg_dialect::to_linear::{per_cta, to_linear_layout};
 
 /// Alignment of every scratch buffer, in bytes.
@@ -297,42 +298,51 @@ fn bits_of(op: MlirOperation, ty: Type) -> Result<u64, Unsupported> {
         .ok_or_else(|| unsupported(op, format!("elements of type {ty}")))
 }
 
-/// `2^k` for the `k` warp bases of `layout` (over `shape`) that move along
-/// `axis`: the warps holding distinct data along it.
-fn warps_along(
-    op: MlirOperation,
-    layout: &Layout,
-    shape: &[i64],
-    axis: usize,
-) -> Result<u64, Unsupported> {
-    let ll = to_linear_layout(layout, shape)
-        .map_err(|e| unsupported(op, format!("this layout ({e})")))?;
+/// How many warps of the layout `ll` hold different parts of dimension
+/// `axis`.
+fn warps_in(ll: &LinearLayout, axis: usize) -> u64 {
     let out = format!("dim{axis}");
     let Some(k) = ll.out_dim_index(&out) else {
-        return Ok(1);
+        return 1;
     };
     if !ll.has_in_dim("warp") {
-        return Ok(1);
+        return 1;
     }
     let n = ll.bases("warp").iter().filter(|b| b[k] != 0).count();
-    Ok(1 << n)
+    1 << n
 }
 
+/// A reduction's scratch: in a cluster whose CTAs split the operand (along
+/// other dimensions than the reduced one), each CTA's part.
 fn reduce_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     let axis = ir::attribute(op, "axis")
         .and_then(ir::integer_attr_value)
         .ok_or_else(|| unsupported(op, "tt.reduce without an axis"))? as usize;
-    let (shape, _, layout) = tensor_of(op, ir::operand(op, 0), false)?;
-    let warps = warps_along(op, &layout, &shape, axis)?;
+    let (shape, _, layout) = tensor_of(op, ir::operand(op, 0), true)?;
+    let (local, cta) = to_linear_layout(&layout, &shape)
+        .and_then(|ll| per_cta(&ll, &shape))
+        .map_err(|e| unsupported(op, format!("this layout ({e})")))?;
+    if cta
+        .block
+        .iter()
+        .any(|b| b.get(axis).is_some_and(|&x| x != 0))
+    {
+        return Err(unsupported(
+            op,
+            "reductions along a dimension the CTAs of a cluster split",
+        ));
+    }
+    let warps = warps_in(&local, axis);
     if warps == 1 {
         return Ok(0);
     }
     let mut bytes_per_elem = 0;
     for value in ir::operands(op) {
-        let (_, element, _) = tensor_of(op, value, false)?;
+        let (_, element, _) = tensor_of(op, value, true)?;
         bytes_per_elem += bits_of(op, element)?.div_ceil(8);
     }
-    let others: i64 = shape
+    let others: i64 = cta
+        .shape
         .iter()
         .enumerate()
         .filter(|&(d, _)| d != axis)

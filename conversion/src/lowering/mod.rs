@@ -700,11 +700,19 @@ pub fn pointee_type(ty: Type) -> Option<Type> {
     }
 }
 
-/// Whether the op `name` lowers tensors and buffers split across the
-/// CTAs of a cluster (each CTA's part, [`Distributed::of`]): elementwise
-/// ops, the ops that relate a layout to its broadcast or slice, global and
-/// shared loads and stores, conversions within each CTA, and wgmma.
-fn splits_allowed(name: &str) -> bool {
+/// Whether the op `op` (named `name`) lowers tensors and buffers split
+/// across the CTAs of a cluster (each CTA's part, [`Distributed::of`]):
+/// elementwise ops, the ops that relate a layout to its broadcast or
+/// slice, global and shared loads and stores, conversions within each
+/// CTA, reductions along a dimension the CTAs do not split, and wgmma.
+fn splits_allowed(op: OperationRef, name: &str) -> bool {
+    if name == "tt.reduce" {
+        let operand = op.operand(0).ok().map(|v| Distributed::of(v.r#type()));
+        return match (operand, axis(op)) {
+            (Some(Ok(dist)), Ok(axis)) => dist.block.iter().all(|b| b[axis] == 0),
+            _ => false,
+        };
+    }
     const OPS: &[&str] = &[
         "tt.splat",
         "tt.make_range",
@@ -1523,7 +1531,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
     fn lower_op(&mut self, emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) -> LowerResult {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
-        if self.num_ctas > 1 && !splits_allowed(&name) && touches_split_values(op) {
+        if self.num_ctas > 1 && !splits_allowed(op, &name) && touches_split_values(op) {
             return Err(format!(
                 "'{name}' on tensors or buffers split across the CTAs of a cluster is not supported yet"
             ));

@@ -17,15 +17,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Thread-block clusters: a reduction over a tensor the cluster's CTAs
-// split (here along the reduced axis) is refused where its scratch is
-// sized; loads, stores and conversions within each CTA are allocated
+// Thread-block clusters: a reduction along a dimension the cluster's CTAs
+// split is refused where its scratch is sized; reductions along the other
+// dimensions, and conversions, take scratch for each CTA's part
 // (allocate-shared-memory.mlir).
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = [[1]]}>
 module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @two_ctas_reduce() -> i32 {
     %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
-    // expected-error @+1 {{'allocate-shared-memory-nv' does not support tensors spread over several CTAs yet}}
+    // expected-error @+1 {{'allocate-shared-memory-nv' does not support reductions along a dimension the CTAs of a cluster split yet}}
     %s = "tt.reduce"(%r) <{axis = 0 : i32}> ({
     ^bb0(%a: i32, %b: i32):
       %c = arith.addi %a, %b : i32

@@ -242,3 +242,23 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A reduction along a dimension the cluster's CTAs do not split takes
+// scratch for each CTA's part: 32 of the 64 rows, four warps across the
+// reduced dimension, 4 bytes each (512 bytes, not 1024).
+#wide = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0], CGALayout = [[1, 0]]}>
+// CHECK: module attributes {{{.*}}ttg.shared = 512 : i32
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @cluster_row_sums
+  tt.func @cluster_row_sums(%x: tensor<64x64xf32, #wide>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #wide}>> {
+    // CHECK: allocation.offset = 0 : i32
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<64x64xf32, #wide>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #wide}>>
+    tt.return %s : tensor<64xf32, #ttg.slice<{dim = 1, parent = #wide}>>
+  }
+}
