@@ -345,8 +345,8 @@ def cases():
 
 def cluster_cases():
     """Kernels of thread-block clusters whose CTAs split the tensors (CGA
-    layouts): conversions, shared memory and reductions within each CTA,
-    and wgmma with each CTA's rows of A and columns of B."""
+    layouts): conversions, shared memory, reductions and scans within each
+    CTA, and wgmma with each CTA's rows of A and columns of B."""
     out = []
     ptrs = {"x_ptr": "*fp16", "y_ptr": "*fp16"}
     rows2 = [[1, 0]]  # two CTAs, each 32 of the 64 rows
@@ -365,6 +365,10 @@ def cluster_cases():
     for (lname, layout), op in itertools.product((("wide", wide), ("cols", cols)), ("sum", "max")):
         out.append((f"cluster2 reduce fp32 {lname} axis1 {op}", reduce_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32"},
                     dict(M=64, N=64, LAYOUT=layout, AXIS=1, OP=op), {"num_warps": 4, "num_ctas": 2}))
+    for (lname, layout), reverse in itertools.product((("wide", wide), ("cols", cols)), (False, True)):
+        out.append((f"cluster2 scan fp32 {lname} axis1{' reverse' if reverse else ''}", scan_kernel,
+                    {"x_ptr": "*fp32", "y_ptr": "*fp32"}, dict(M=64, N=64, LAYOUT=layout, AXIS=1, REVERSE=reverse),
+                    {"num_warps": 4, "num_ctas": 2}))
     gemm = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32"}
     # [CTAs along M, CTAs along N]: A split by rows (the same rows for the
     # CTAs along N), B by columns, C both ways.

@@ -357,11 +357,22 @@ fn scan_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
         .ok_or_else(|| unsupported(op, "tt.scan without an axis"))? as usize;
     let ty = unsafe { Type::from_raw(ir::value_type(ir::operand(op, 0))) };
     let dist = crate::lowering::Distributed::of(ty).map_err(|e| unsupported(op, e))?;
+    if dist
+        .block
+        .iter()
+        .any(|b| b.get(axis).is_some_and(|&x| x != 0))
+    {
+        return Err(unsupported(
+            op,
+            "scans along a dimension the CTAs of a cluster split",
+        ));
+    }
+    // Each CTA's part, in a cluster whose CTAs split the other dimensions.
     let elems =
         crate::lowering::scan::scratch_elements(&dist, axis).map_err(|e| unsupported(op, e))?;
     let mut bytes_per_elem = 0;
     for value in ir::operands(op) {
-        let (_, element, _) = tensor_of(op, value, false)?;
+        let (_, element, _) = tensor_of(op, value, true)?;
         bytes_per_elem += bits_of(op, element)?.div_ceil(8);
     }
     Ok(elems * bytes_per_elem)

@@ -704,12 +704,13 @@ pub fn pointee_type(ty: Type) -> Option<Type> {
 /// across the CTAs of a cluster (each CTA's part, [`Distributed::of`]):
 /// elementwise ops, the ops that relate a layout to its broadcast or
 /// slice, global and shared loads and stores, conversions within each
-/// CTA, reductions along a dimension the CTAs do not split, and wgmma.
+/// CTA, transposes, joins and splits, reductions and scans along a
+/// dimension the CTAs do not split, and wgmma.
 fn splits_allowed(op: OperationRef, name: &str) -> bool {
-    if name == "tt.reduce" {
+    if name == "tt.reduce" || name == "tt.scan" {
         let operand = op.operand(0).ok().map(|v| Distributed::of(v.r#type()));
         return match (operand, axis(op)) {
-            (Some(Ok(dist)), Ok(axis)) => dist.block.iter().all(|b| b[axis] == 0),
+            (Some(Ok(dist)), Ok(axis)) => dist.block.iter().all(|b| b.get(axis) == Some(&0)),
             _ => false,
         };
     }
@@ -718,6 +719,9 @@ fn splits_allowed(op: OperationRef, name: &str) -> bool {
         "tt.make_range",
         "tt.broadcast",
         "tt.expand_dims",
+        "tt.trans",
+        "tt.join",
+        "tt.split",
         "tt.addptr",
         "tt.load",
         "tt.store",

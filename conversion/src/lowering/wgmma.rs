@@ -345,6 +345,9 @@ pub fn warp_group_dot<'c, 'a>(
     // In a cluster whose CTAs split the result, each CTA computes its part
     // from its parts of A (its rows) and B (its columns), in its own shared
     // memory.
+    if dd.rank() != 2 {
+        return Err("'ttng.warp_group_dot' of rank other than 2 is not supported yet".into());
+    }
     let rows: Vec<Vec<i32>> = dd.block.iter().map(|b| vec![b[0], 0]).collect();
     let columns: Vec<Vec<i32>> = dd.block.iter().map(|b| vec![0, b[1]]).collect();
     let desc_a = desc_a
@@ -358,7 +361,7 @@ pub fn warp_group_dot<'c, 'a>(
     let Some(inst) = instruction(&ta, &tb, &td.to_string(), tf32) else {
         return Err(format!("wgmma on {ta} x {tb} -> {td} is not supported yet"));
     };
-    if dd.rank() != 2 || instr_shape.len() != 3 || warps_per_cta.len() != 2 {
+    if instr_shape.len() != 3 || warps_per_cta.len() != 2 {
         return Err("'ttng.warp_group_dot' of rank other than 2 is not supported yet".into());
     }
     let (m, n) = (dd.shape[0], dd.shape[1]);
