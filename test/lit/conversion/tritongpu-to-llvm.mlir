@@ -1629,3 +1629,24 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A transpose of a tensor the cluster's CTAs split along its rows gives
+// each CTA its columns of the result (the verifier keeps the CGA bases
+// transposed with the layout): registers renumbered within each thread,
+// as in one CTA.
+#rows = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = [[1, 0]]}>
+#cols = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1], CGALayout = [[0, 1]]}>
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @cluster_trans
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: st.global.b32
+  tt.func public @cluster_trans(%p: !tt.ptr<f32>) {
+    %x = arith.constant dense<1.000000e+00> : tensor<64x32xf32, #rows>
+    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<64x32xf32, #rows> -> tensor<32x64xf32, #cols>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>, #cols>
+    tt.store %ps, %t : tensor<32x64x!tt.ptr<f32>, #cols>
+    tt.return
+  }
+}
