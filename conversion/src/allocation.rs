@@ -31,7 +31,7 @@ use tt_passes::ttir::loop_support::ir::{self, Blk, Op, Val};
 use ttg_dialect::convert_layout::{classify, plan, shuffle_plan, Movement, Plan, ShufflePlan};
 use ttg_dialect::layout::{memory_space, Layout, MemDesc, MemorySpace};
 use ttg_dialect::linear_layout::LinearLayout;
-use ttg_dialect::to_linear::{per_cta, to_linear_layout};
+use ttg_dialect::to_linear::{per_cta, splits_dimension, to_linear_layout};
 
 /// Alignment of every scratch buffer, in bytes.
 pub const SCRATCH_ALIGNMENT: u64 = 128;
@@ -318,21 +318,16 @@ fn reduce_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     let axis = ir::attribute(op, "axis")
         .and_then(ir::integer_attr_value)
         .ok_or_else(|| unsupported(op, "tt.reduce without an axis"))? as usize;
-    let (shape, _, layout) = tensor_of(op, ir::operand(op, 0), true)?;
-    let (local, cta) = to_linear_layout(&layout, &shape)
-        .and_then(|ll| per_cta(&ll, &shape))
-        .map_err(|e| unsupported(op, format!("this layout ({e})")))?;
-    if cta
-        .block
-        .iter()
-        .any(|b| b.get(axis).is_some_and(|&x| x != 0))
-    {
+    // SAFETY: the operand of a live op has a live type.
+    let ty = unsafe { Type::from_raw(ir::value_type(ir::operand(op, 0))) };
+    let dist = crate::lowering::Distributed::of(ty).map_err(|e| unsupported(op, e))?;
+    if splits_dimension(&dist.block, axis) {
         return Err(unsupported(
             op,
             "reductions along a dimension the CTAs of a cluster split",
         ));
     }
-    let warps = warps_in(&local, axis);
+    let warps = warps_in(&dist.layout, axis);
     if warps == 1 {
         return Ok(0);
     }
@@ -341,7 +336,7 @@ fn reduce_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
         let (_, element, _) = tensor_of(op, value, true)?;
         bytes_per_elem += bits_of(op, element)?.div_ceil(8);
     }
-    let others: i64 = cta
+    let others: i64 = dist
         .shape
         .iter()
         .enumerate()
@@ -355,13 +350,10 @@ fn scan_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     let axis = ir::attribute(op, "axis")
         .and_then(ir::integer_attr_value)
         .ok_or_else(|| unsupported(op, "tt.scan without an axis"))? as usize;
+    // SAFETY: the operand of a live op has a live type.
     let ty = unsafe { Type::from_raw(ir::value_type(ir::operand(op, 0))) };
     let dist = crate::lowering::Distributed::of(ty).map_err(|e| unsupported(op, e))?;
-    if dist
-        .block
-        .iter()
-        .any(|b| b.get(axis).is_some_and(|&x| x != 0))
-    {
+    if splits_dimension(&dist.block, axis) {
         return Err(unsupported(
             op,
             "scans along a dimension the CTAs of a cluster split",

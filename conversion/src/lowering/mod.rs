@@ -50,7 +50,10 @@ use melior::{
 };
 use tt_dialect::{ir as ttir, types::TensorView};
 use tt_passes::{analysis::axis_info::AxisInfoMap, rust_pass::Failure};
-use ttg_dialect::layout::{Layout, MemDesc};
+use ttg_dialect::{
+    layout::{Layout, MemDesc},
+    to_linear::splits_dimension,
+};
 
 pub use emit::{packed_llvm_struct, packed_type, Emitter};
 pub use layout::{Distributed, ThreadIds};
@@ -710,7 +713,7 @@ fn splits_allowed(op: OperationRef, name: &str) -> bool {
     if name == "tt.reduce" || name == "tt.scan" {
         let operand = op.operand(0).ok().map(|v| Distributed::of(v.r#type()));
         return match (operand, axis(op)) {
-            (Some(Ok(dist)), Ok(axis)) => dist.block.iter().all(|b| b.get(axis) == Some(&0)),
+            (Some(Ok(dist)), Ok(axis)) => !splits_dimension(&dist.block, axis),
             _ => false,
         };
     }

@@ -1113,39 +1113,16 @@ impl<'c> MemDesc<'c> {
         if bases.iter().flatten().all(|&x| x == 0) {
             return Ok((self.clone(), bases));
         }
-        let rank = self.shape.len();
         let bad = || {
             format!(
                 "a {:?} view of a {:?} buffer split across the CTAs of a cluster this way is not supported yet",
                 self.shape, self.alloc_shape
             )
         };
-        if self.alloc_shape != self.shape || bases.iter().any(|b| b.len() != rank) {
+        if self.alloc_shape != self.shape {
             return Err(bad());
         }
-        let mut along: Vec<Vec<i64>> = vec![Vec::new(); rank];
-        for basis in &bases {
-            let nonzero: Vec<(usize, i64)> = basis
-                .iter()
-                .copied()
-                .enumerate()
-                .filter(|&(_, x)| x != 0)
-                .collect();
-            match nonzero.as_slice() {
-                [] => {}
-                &[(d, x)] if x > 0 && x & (x - 1) == 0 => along[d].push(x),
-                _ => return Err(bad()),
-            }
-        }
-        let mut tile = self.shape.clone();
-        for (d, entries) in along.iter_mut().enumerate() {
-            entries.sort_unstable();
-            tile[d] = self.shape[d] >> entries.len();
-            let unit = if in_tiles { 1 } else { tile[d] };
-            if tile[d] < 1 || (0..entries.len()).any(|j| entries[j] != unit << j) {
-                return Err(bad());
-            }
-        }
+        let tile = crate::to_linear::cta_tile(&self.shape, &bases, in_tiles).ok_or_else(bad)?;
         let offsets = bases
             .iter()
             .map(|b| {

@@ -198,6 +198,45 @@ pub struct PerCta {
     pub block: Vec<Vec<i32>>,
 }
 
+/// One CTA's tile of a tensor or buffer of `shape` that the CTAs of a
+/// cluster split by `block` (per bit of the CTA's id, its offset per
+/// dimension: zero, or one power of two along one dimension): each
+/// dimension's extent over the CTAs that split it, where the CTAs' offsets
+/// along a dimension are its tile's extent times 1, 2, 4, ... (`in_tiles`:
+/// they count tiles, 1, 2, 4, ...). `None` where `block` does not tile
+/// `shape` that way.
+pub fn cta_tile(shape: &[i64], block: &[Vec<i64>], in_tiles: bool) -> Option<Vec<i64>> {
+    let rank = shape.len();
+    let mut along: Vec<Vec<i64>> = vec![Vec::new(); rank];
+    for basis in block {
+        if basis.len() != rank {
+            return None;
+        }
+        let mut nonzero = basis.iter().copied().enumerate().filter(|&(_, x)| x != 0);
+        match (nonzero.next(), nonzero.next()) {
+            (None, _) => {}
+            (Some((d, x)), None) if x > 0 && x & (x - 1) == 0 => along[d].push(x),
+            _ => return None,
+        }
+    }
+    let mut tile = shape.to_vec();
+    for (d, entries) in along.iter_mut().enumerate() {
+        entries.sort_unstable();
+        tile[d] = shape[d] >> entries.len();
+        let unit = if in_tiles { 1 } else { tile[d] };
+        if tile[d] < 1 || (0..entries.len()).any(|j| entries[j] != unit << j) {
+            return None;
+        }
+    }
+    Some(tile)
+}
+
+/// Whether the CTAs' offsets `block` ([`PerCta::block`]) move along
+/// dimension `axis`: the CTAs of the cluster hold different parts of it.
+pub fn splits_dimension(block: &[Vec<i32>], axis: usize) -> bool {
+    block.iter().any(|b| b.get(axis).is_some_and(|&x| x != 0))
+}
+
 /// Splits a layout over `shape` (inputs `register`, `lane`, `warp` and
 /// `block`) into one CTA's part and the CTAs' offsets: where every block
 /// basis is zero or one power of two along one dimension, the block bases
@@ -219,29 +258,11 @@ pub fn per_cta(layout: &LinearLayout, shape: &[i64]) -> Result<(LinearLayout, Pe
     };
     let bad =
         || format!("a layout whose CTAs of the cluster do not each hold one tile of {shape:?}");
-    let mut splits = vec![Vec::new(); rank];
-    for basis in &block {
-        let nonzero: Vec<(usize, i32)> = basis
-            .iter()
-            .copied()
-            .enumerate()
-            .filter(|&(_, x)| x != 0)
-            .collect();
-        match nonzero.as_slice() {
-            [] => {}
-            &[(d, x)] if x > 0 && x & (x - 1) == 0 => splits[d].push(i64::from(x)),
-            _ => return Err(bad()),
-        }
-    }
-    let mut tile = shape.to_vec();
-    for (d, split) in splits.iter_mut().enumerate() {
-        split.sort_unstable();
-        tile[d] = shape[d] >> split.len();
-        let top: Vec<i64> = (0..split.len()).map(|j| tile[d] << j).collect();
-        if tile[d] < 1 || *split != top {
-            return Err(bad());
-        }
-    }
+    let wide: Vec<Vec<i64>> = block
+        .iter()
+        .map(|b| b.iter().map(|&x| i64::from(x)).collect())
+        .collect();
+    let tile = cta_tile(shape, &wide, false).ok_or_else(bad)?;
     let mut ins = Vec::new();
     for name in ["register", "lane", "warp"] {
         let bases: Vec<Vec<i32>> = if layout.has_in_dim(name) {
