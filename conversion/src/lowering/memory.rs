@@ -558,7 +558,9 @@ impl SharedAddressing {
             Some(linear @ Layout::SharedLinear { .. }) => {
                 Ok(Self::Linear(shared_linear_offsets(&linear, desc)?))
             }
-            _ => Err(UNSUPPORTED.into()),
+            _ => Err(
+                "only swizzled, NVMMA, padded and shared linear layouts are supported yet".into(),
+            ),
         }
     }
 
@@ -603,10 +605,6 @@ impl SharedAddressing {
         Ok(offset)
     }
 }
-
-/// The shared layouts [`SharedAddressing`] reads.
-const UNSUPPORTED: &str =
-    "only swizzled, NVMMA, padded and shared linear layouts are supported yet";
 
 /// The offsets of a view `desc` in the shared linear layout `layout`, as
 /// `[d][k]`: the offset of element `2^k` along dimension `d`, every
@@ -753,57 +751,47 @@ fn nvmma_offset<'c, 'a>(
 pub(super) type OffsetMap = Box<dyn Fn(&[i64]) -> i64>;
 
 /// [`SharedAddressing::offset`] of constant coordinates, computed here: the layout
-/// is read once, the function returned maps coordinates to offsets.
+/// is read once ([`SharedAddressing::of`]), the function returned maps
+/// coordinates to offsets.
 pub(super) fn constant_offset(desc: &MemDesc) -> Result<OffsetMap, String> {
-    match Layout::read(desc.encoding) {
-        Some(Layout::SwizzledShared {
+    Ok(match SharedAddressing::of(desc)? {
+        SharedAddressing::Swizzled {
             vec,
             per_phase,
             max_phase,
             order,
-            ..
-        }) => {
-            let (order, strides, columns) = swizzled_strides(desc, &order)?;
-            let (vec, per_phase, max_phase) =
-                (i64::from(vec), i64::from(per_phase), i64::from(max_phase));
-            Ok(Box::new(move |c: &[i64]| {
-                let inner = order[0];
-                let mut column = c[inner];
-                if max_phase > 1 && order.len() >= 2 {
-                    let phase = c[order[1]] / per_phase % max_phase;
-                    column ^= phase * vec % columns;
-                }
-                (0..order.len())
-                    .filter(|&d| d != inner)
-                    .fold(column, |acc, d| acc + c[d] * strides[d])
-            }))
-        }
-        Some(Layout::NvmmaShared { .. }) => {
+            strides,
+            columns,
+        } => Box::new(move |c: &[i64]| {
+            let inner = order[0];
+            let mut column = c[inner];
+            if max_phase > 1 && order.len() >= 2 {
+                let phase = c[order[1]] / per_phase % max_phase;
+                column ^= phase * vec % columns;
+            }
+            (0..order.len())
+                .filter(|&d| d != inner)
+                .fold(column, |acc, d| acc + c[d] * strides[d])
+        }),
+        SharedAddressing::Nvmma => {
             if let Some(u) = UnswizzledNvmma::of(desc) {
                 return Ok(Box::new(move |c: &[i64]| u.offset(c)));
             }
             let l = Nvmma::of_elements(desc)?;
             let shape = desc.shape.clone();
-            Ok(Box::new(move |c: &[i64]| {
+            Box::new(move |c: &[i64]| {
                 if shape.len() > 2 {
                     l.offset(Nvmma::row_of(&shape, c), c[shape.len() - 1])
                 } else {
                     l.offset(c[1 - l.inner], c[l.inner])
                 }
-            }))
+            })
         }
-        Some(padded @ Layout::PaddedShared { .. }) => {
-            let padded = Padded::of(&padded)?;
-            Ok(Box::new(move |c: &[i64]| padded.offset(c)))
+        SharedAddressing::Padded(padded) => Box::new(move |c: &[i64]| padded.offset(c)),
+        SharedAddressing::Linear(bases) => {
+            Box::new(move |c: &[i64]| xor_of_set_bits(&bases, c.iter().copied()))
         }
-        Some(linear @ Layout::SharedLinear { .. }) => {
-            let bases = shared_linear_offsets(&linear, desc)?;
-            Ok(Box::new(move |c: &[i64]| {
-                xor_of_set_bits(&bases, c.iter().copied())
-            }))
-        }
-        _ => Err(UNSUPPORTED.into()),
-    }
+    })
 }
 
 /// The view's offsets as a linear map over the bits of its coordinates:
@@ -1028,8 +1016,8 @@ fn store_shared<'c, 'a>(
     desc_value: Value<'c, 'a>,
     base: Value<'c, 'a>,
 ) -> LowerResult {
-    let parts = lw.distributed(src.r#type())?.block.clone();
-    let desc = cta_view(desc_value.r#type(), Some(&parts))?;
+    let dist = lw.distributed(src.r#type())?;
+    let desc = cta_view(desc_value.r#type(), Some(&dist.block))?;
     let element = lw.element_type(desc.element);
     let values = lw.get(src)?;
     let span = lw.buffer_span(desc_value);
@@ -1038,7 +1026,6 @@ fn store_shared<'c, 'a>(
         plan.emit_store(lw, emit, base, element, &values);
         return Ok(());
     }
-    let dist = lw.distributed(src.r#type())?;
     let offsets = tensor_offsets(&dist, &desc)?;
     let vec = shared_vector(&dist, offsets.as_deref(), element);
     let addresses = access_addresses(lw, emit, src.r#type(), &desc, offsets.as_deref(), base, vec)?;
@@ -1344,8 +1331,8 @@ pub fn local_load<'c, 'a>(
 ) -> LowerResult {
     let src = ttir::operand(op, 0).ok_or("missing buffer")?;
     let ty = result(op).r#type();
-    let parts = lw.distributed(ty)?.block.clone();
-    let desc = cta_view(src.r#type(), Some(&parts))?;
+    let dist = lw.distributed(ty)?;
+    let desc = cta_view(src.r#type(), Some(&dist.block))?;
     let base = lw.scalar(src)?;
     let element = lw.element_type(ty);
     let span = lw.buffer_span(src);
@@ -1355,7 +1342,6 @@ pub fn local_load<'c, 'a>(
         return Ok(());
     }
     if let Some(plan) = super::ldmatrix::Matrices::for_load(lw, &desc, ty)? {
-        let dist = lw.distributed(ty)?;
         let broadcast = dist
             .layout
             .bases("register")
@@ -1367,7 +1353,6 @@ pub fn local_load<'c, 'a>(
         lw.set(result(op), values);
         return Ok(());
     }
-    let dist = lw.distributed(ty)?;
     let offsets = tensor_offsets(&dist, &desc)?;
     let vec = shared_vector(&dist, offsets.as_deref(), element);
     let addresses = access_addresses(lw, emit, ty, &desc, offsets.as_deref(), base, vec)?;

@@ -1538,7 +1538,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
     fn lower_op(&mut self, emit: &Emitter<'c, 'a>, op: OperationRef<'c, 'a>) -> LowerResult {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
-        if self.num_ctas > 1 && !splits_allowed(op, &name) && touches_split_values(op) {
+        if self.num_ctas > 1 && touches_split_values(op) && !splits_allowed(op, &name) {
             return Err(format!(
                 "'{name}' on tensors or buffers split across the CTAs of a cluster is not supported yet"
             ));

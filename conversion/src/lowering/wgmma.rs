@@ -258,14 +258,16 @@ impl Operand {
     }
 
     /// Checks, for an unswizzled operand, that each instruction reads the
-    /// elements the view holds: for every warp offset `w` (M/N elements),
-    /// every instruction origin (`outer`, `k`) and every element of its
-    /// `extent` x `depth` tile, the view's offset is the start address
-    /// (the warp's and the origin's offsets, as the lowering adds them)
-    /// plus where the descriptor's core matrices place the element.
+    /// elements the view holds: for every warp index `w` present (its
+    /// tiles `per_warp` M/N elements on), every instruction origin
+    /// (`outer`, `k`) and every element of its `extent` x `depth` tile, the
+    /// view's offset is the start address as the lowering computes it (`w`
+    /// times the first warp's offset, plus the origin's) plus where the
+    /// descriptor's core matrices place the element.
     fn check_tiles(
         &self,
         warps: &[i64],
+        per_warp: i64,
         origins: &[(i64, i64)],
         extent: i64,
         depth: i64,
@@ -287,16 +289,16 @@ impl Operand {
                 + column / per_chunk * column_stride)
                 * self.bytes
         };
+        let step = self.offset(per_warp, 0);
         for &w in warps {
-            let warp_start = self.offset(w, 0);
             for &(outer, k) in origins {
-                let start = warp_start + self.offset(outer, k);
+                let start = w * step + self.offset(outer, k);
                 if start % 16 != 0 {
                     return Err("a wgmma operand tile that starts off a 16-byte boundary is not supported yet".into());
                 }
                 for o in 0..extent {
                     for kk in 0..depth {
-                        if self.offset(w + outer + o, k + kk) != start + placed(o, kk) {
+                        if self.offset(w * per_warp + outer + o, k + kk) != start + placed(o, kk) {
                             return Err("a wgmma operand whose shared layout is not core matrices at two strides is not supported yet".into());
                         }
                     }
@@ -438,26 +440,13 @@ pub fn warp_group_dot<'c, 'a>(
     // The runtime part of each operand's start (>> 4): whole rows
     // (K-major) or an M/N offset that keeps each tile inside its column
     // block (M/N-major: rows are K; blocks and tiles nest); for core
-    // matrices, the warp index times its first warp's offset where the
-    // warps present (`indices`) start that far apart.
-    let runtime = |o: &Operand,
-                   warp_index: Value<'c, 'a>,
-                   per_warp: i64,
-                   warps: i64,
-                   indices: &[i64]| {
+    // matrices, the warp index times its first warp's offset, which
+    // `check_tiles` verifies for every warp present.
+    let runtime = |o: &Operand, warp_index: Value<'c, 'a>, per_warp: i64, warps: i64| {
         let layout = match &o.placement {
             Placement::Swizzled(layout) => layout,
             Placement::Interleaved { .. } => {
-                let step = o.offset(per_warp, 0);
-                if indices
-                    .iter()
-                    .any(|&w| o.offset(w * per_warp, 0) != w * step)
-                {
-                    return Err(format!(
-                        "wgmma tiles of {per_warp} M/N elements over {warps} warp groups not evenly apart in shared memory are not supported yet"
-                    ));
-                }
-                return Ok(emit.mul_by(warp_index, step >> 4));
+                return Ok(emit.mul_by(warp_index, o.offset(per_warp, 0) >> 4))
             }
         };
         if o.k_major {
@@ -507,12 +496,10 @@ pub fn warp_group_dot<'c, 'a>(
             .flat_map(|r| steps.iter().map(move |&k| (r * stride, k)))
             .collect()
     };
-    let scaled = |indices: &[i64], per_warp: i64| -> Vec<i64> {
-        indices.iter().map(|&w| w * per_warp).collect()
-    };
-    let term_b = runtime(&ob, warp_n, instr_n, spread_n, &indices_n)?;
+    let term_b = runtime(&ob, warp_n, instr_n, spread_n)?;
     ob.check_tiles(
-        &scaled(&indices_n, instr_n),
+        &indices_n,
+        instr_n,
         &origins(reps_n, wpt[1] * instr_n),
         instr_n,
         inst.k,
@@ -520,13 +507,8 @@ pub fn warp_group_dot<'c, 'a>(
     let base_b = start(&ob, b, term_b)?;
     let a_operand = match &oa {
         Some(o) => {
-            let term = runtime(o, warp_m, 16, spread_m, &indices_m)?;
-            o.check_tiles(
-                &scaled(&indices_m, 16),
-                &origins(reps_m, wpt[0] * 16),
-                64,
-                inst.k,
-            )?;
+            let term = runtime(o, warp_m, 16, spread_m)?;
+            o.check_tiles(&indices_m, 16, &origins(reps_m, wpt[0] * 16), 64, inst.k)?;
             AOperand::Shared(o, start(o, a, term)?)
         }
         None => AOperand::Registers(registers_of_a(lw, emit, a, &dd, inst.k, reps_m, wpt[0])?),
