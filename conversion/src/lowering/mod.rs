@@ -396,9 +396,17 @@ impl<'c, 'a> Lowering<'c, 'a> {
     }
 
     /// `@global_smem + offset` bytes (an offset the allocation assigned).
+    /// In a kernel the symbol's address is taken where the op needs it,
+    /// right before the byte offset is added, as Triton's lowering does; a
+    /// device function adds the offset to the base its caller passed.
     pub fn shared_at(&mut self, emit: &Emitter<'c, 'a>, offset: u64) -> Value<'c, 'a> {
-        let base = self.shared_base();
-        emit.gep(base, emit.i32(offset as i64), emit.int_type(8))
+        let offset = emit.i32(offset as i64);
+        let base = if self.in_kernel {
+            emit.global_smem()
+        } else {
+            self.shared_base()
+        };
+        emit.gep(base, offset, emit.int_type(8))
     }
 
     /// Orders shared-memory accesses across threads: a `bar.sync` (with one

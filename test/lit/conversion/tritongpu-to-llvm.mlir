@@ -291,9 +291,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 1024 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
 // CHECK-LABEL: llvm.func @pipelined
-// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
 // CHECK: %[[OFFSET:.*]] = llvm.mlir.constant(512 : i32)
-// CHECK: llvm.getelementptr %[[BASE]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK-NEXT: llvm.getelementptr %[[BASE]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK-COUNT-2: "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x4, $2;", "r,l,r"
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 0
@@ -809,9 +809,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK: llvm.getelementptr %[[SHARED]]
 // CHECK: st.shared
 // CHECK-LABEL: llvm.func @k
-// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
 // CHECK: %[[OFFSET:.*]] = llvm.mlir.constant(1024 : i32) : i32
-// CHECK: %[[AT:.*]] = llvm.getelementptr %[[BASE]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: %[[BASE:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK-NEXT: %[[AT:.*]] = llvm.getelementptr %[[BASE]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK: llvm.call @sum(%{{.*}}, %[[AT]], %{{.*}}, %{{.*}}) : (!llvm.ptr<1>, !llvm.ptr<3>, !llvm.ptr<1>, !llvm.ptr<1>) -> f32
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 1040 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -1114,6 +1114,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.shar
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK: nvvm.barrier0
 // CHECK-NEXT: llvm.mlir.constant(1024 : i32) : i32
+// CHECK-NEXT: llvm.mlir.addressof @global_smem
 // CHECK-NEXT: llvm.getelementptr
 // CHECK-NEXT: llvm.call @sum_again
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
