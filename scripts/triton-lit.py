@@ -13,10 +13,17 @@ under it).
     scripts/triton-lit.py [--tests DIR] [--tools DIR] [--update]
 
 Files stay as upstream wrote them, except for the cases named in
-`test/triton-lit/skipped-cases.txt` (`path | text | reason`: the case of
-`path`, split at `// -----`, that contains `text`), which are cut from a
-copy of the file before it runs; at most 10% of a file's cases may be cut,
-and the runner prints each with its reason.
+`test/triton-lit/skipped-cases.txt` (`path | text | kind | reason`: the
+case of `path`, split at `// -----`, that contains `text`), which are cut
+from a copy of the file before it runs; at most 10% of a file's cases may
+be cut, and the runner prints each with its kind and reason. `kind` is
+`refusal` where this project stops the case with a located error (Triton
+emits code the target cannot run), or `ir-shape` where the case checks the
+shape of Triton's own intermediate LLVM dialect (the struct each op packs
+its registers into and the next op unpacks, an unpredicated store of
+duplicated elements) rather than what the code computes: this project's
+lowering hands registers from op to op without the struct, and the reason
+says what the case's checks need and what this project emits instead.
 
 Exit status 1 when a file fails that the list does not name (a regression,
 or a new file), or passes while the list names it (it leaves the list only
@@ -55,6 +62,7 @@ def first_error(output):
 
 
 KINDS = ("blackwell", "amd", "upstream", "todo")
+SKIP_KINDS = ("refusal", "ir-shape")
 
 
 def read_list():
@@ -72,14 +80,17 @@ def read_list():
 
 
 def read_skips():
-    """(path, text, reason) for each skipped case."""
+    """(path, text, kind, reason) for each skipped case."""
     skips = []
     if os.path.exists(SKIPS):
         for line in open(SKIPS):
             line = line.strip()
             if line and not line.startswith("#"):
-                path, text, reason = (part.strip() for part in line.split(" | ", 2))
-                skips.append((path, text, reason))
+                path, text, kind, reason = (part.strip() for part in line.split(" | ", 3))
+                if kind not in SKIP_KINDS:
+                    sys.exit(f"triton-lit: skip '{text}' of {path}: kind '{kind}' is not one of "
+                             + ", ".join(SKIP_KINDS))
+                skips.append((path, text, kind, reason))
     return skips
 
 
@@ -88,13 +99,13 @@ def cut_cases(tests, copy, skips):
     skip that names no case, several, or more than 10% of a file's."""
     shutil.copytree(tests, copy)
     by_file = collections.defaultdict(list)
-    for path, text, reason in skips:
-        by_file[path].append((text, reason))
+    for path, text, _, _ in skips:
+        by_file[path].append(text)
     for path, cases in sorted(by_file.items()):
         source = open(os.path.join(tests, path)).read()
         parts = SPLIT.split(source)
         keep = [True] * len(parts)
-        for text, reason in cases:
+        for text in cases:
             hits = [i for i, part in enumerate(parts) if text in part]
             if len(hits) != 1:
                 sys.exit(f"triton-lit: skip '{text}' of {path} matches {len(hits)} cases, not one")
@@ -148,8 +159,8 @@ def main():
     passed = sum(p for p, _ in per_folder.values())
     print(f"{'total':<18} {passed:>3} of {len(outcomes):>3} pass")
     print(f"skipped cases: {len(skips)}")
-    for path, text, reason in skips:
-        print(f"  {path} ({text}): {reason}")
+    for path, text, kind, reason in skips:
+        print(f"  {path}, the case of '{text}' [{kind}]: {reason}")
 
     failing = {p: first_error(o) for p, (c, o) in outcomes.items() if c != "PASS"}
     expected = read_list()
