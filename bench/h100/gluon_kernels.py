@@ -95,6 +95,32 @@ def shared_store_kernel(x_ptr, y_ptr, M: gl.constexpr, N: gl.constexpr, REG: gl.
 
 
 @gluon.jit
+def _tile_offsets(TM: gl.constexpr, TN: gl.constexpr, N: gl.constexpr, LAYOUT: gl.constexpr):
+    """Offsets of a TM x TN tile in LAYOUT within rows of N elements."""
+    rows = gl.arange(0, TM, layout=gl.SliceLayout(1, LAYOUT))
+    cols = gl.arange(0, TN, layout=gl.SliceLayout(0, LAYOUT))
+    return rows[:, None] * N + cols[None, :]
+
+
+@gluon.jit
+def shared_tiles_kernel(x_ptr, y_ptr, M: gl.constexpr, N: gl.constexpr, TM: gl.constexpr, TN: gl.constexpr,
+                        REG: gl.constexpr, SHARED: gl.constexpr, OUT: gl.constexpr):
+    """x stored into an allocated buffer tile by tile (a slice of columns
+    of a slice of rows), then read back tile by tile into y. Tiles narrower
+    than the swizzle pattern start inside it."""
+    smem = gl.allocate_shared_memory(x_ptr.dtype.element_ty, [M, N], SHARED)
+    for i in gl.static_range(M // TM):
+        for j in gl.static_range(N // TN):
+            tile = smem.slice(i * TM, TM, dim=0).slice(j * TN, TN, dim=1)
+            tile.store(gl.load(x_ptr + i * TM * N + j * TN + _tile_offsets(TM, TN, N, REG)))
+    gl.thread_barrier()
+    for i in gl.static_range(M // TM):
+        for j in gl.static_range(N // TN):
+            tile = smem.slice(i * TM, TM, dim=0).slice(j * TN, TN, dim=1)
+            gl.store(y_ptr + i * TM * N + j * TN + _tile_offsets(TM, TN, N, OUT), tile.load(OUT))
+
+
+@gluon.jit
 def wgmma_kernel(a_ptr, b_ptr, c_ptr, M: gl.constexpr, N: gl.constexpr, K: gl.constexpr, LOAD: gl.constexpr,
                  A_SHARED: gl.constexpr, B_SHARED: gl.constexpr, ACC: gl.constexpr, A_IN_REGISTERS: gl.constexpr):
     """C = A @ B by one wgmma, B (and A unless A_IN_REGISTERS) from shared
@@ -300,9 +326,17 @@ def cases():
                     out.append((f"shared {t} {sname} {reg}->{dst}{' T' if transpose else ''}", shared_kernel, ptrs(t),
                                 dict(M=64, N=64, REG=LAYOUTS_4[reg], SHARED=slayout, OUT=LAYOUTS_4[dst],
                                      TRANSPOSE=transpose), 4))
-            if sname != "colmajor":  # a slice of its contiguous dimension: refused
-                out.append((f"shared-halves {t} {sname}", shared_store_kernel, ptrs(t),
-                            dict(M=64, N=64, REG=LAYOUTS_4["wide"], SHARED=slayout, OUT=LAYOUTS_4["rows"]), 4))
+            out.append((f"shared-halves {t} {sname}", shared_store_kernel, ptrs(t),
+                        dict(M=64, N=64, REG=LAYOUTS_4["wide"], SHARED=slayout, OUT=LAYOUTS_4["rows"]), 4))
+    # Tiles inside swizzle patterns 64 elements wide (8 vectors of 8), and
+    # of whole patterns.
+    for t in ("fp16", "i8"):
+        for sname, slayout in (("rows", gl.SwizzledSharedLayout(8, 1, 8, [1, 0])),
+                               ("cols", gl.SwizzledSharedLayout(8, 1, 8, [0, 1]))):
+            for tm, tn in ((64, 32), (32, 64), (16, 16), (64, 64)):
+                out.append((f"shared-tiles {t} {sname} {tm}x{tn}", shared_tiles_kernel, ptrs(t),
+                            dict(M=128, N=64, TM=tm, TN=tn, REG=LAYOUTS_4["wide"], SHARED=slayout,
+                                 OUT=LAYOUTS_4["rows"]), 4))
     for sname in ("plain", "swizzled", "nvmma128"):
         out.append((f"cp.async fp16 {sname}", cp_async_kernel, ptrs("fp16"),
                     dict(M=64, N=64, LOAD=LAYOUTS_4["wide"], SHARED=shared[sname], OUT=LAYOUTS_4["rows"]), 4))

@@ -4,6 +4,8 @@ project compiles it from make_llir on, Triton's ptxas makes the cubin.
 The kernels are `bench/h100/gluon_kernels.py`'s, which
 `bench/h100/gluon_check.py` runs on the GPU against Triton's."""
 
+import re
+
 import pytest
 
 triton = pytest.importorskip("triton")
@@ -66,11 +68,31 @@ def test_sliced_buffer_is_stored_at_its_rows():
     assert "4096" in compiled.asm["llir"]
 
 
-def test_a_slice_across_the_contiguous_dimension_is_refused_with_its_location():
-    name, kernel, args, constexprs, options = next(c for c in CASES if c[0] == "shared-halves fp16 plain")
-    constexprs = dict(constexprs, SHARED=KERNELS.gl.SwizzledSharedLayout(8, 1, 8, [0, 1]))
-    with pytest.raises(triton_rs.CompileError, match=r"gluon_kernels\.py:\d+:\d+: error: .*memdesc_subslice"):
-        compile_ours(kernel, args, constexprs, options)
+def test_a_tile_inside_a_swizzle_pattern_xors_its_start():
+    # 32 columns from column 32 of rows 64 wide whose swizzle spans all 64:
+    # the tile's elements are its start XOR-ed with their offsets (the
+    # start, 32 elements, is 64 bytes).
+    name, kernel, args, constexprs, options = next(c for c in CASES if c[0] == "shared-tiles fp16 rows 64x32")
+    compiled = compile_ours(kernel, args, constexprs, options)
+    assert "ttg.memdesc_subslice" in compiled.asm["ttgir"]
+    assert re.search(r"xor i32 %\w+, 64\b", compiled.asm["llir"])
+
+
+def test_a_tile_inside_a_swizzle_pattern_is_refused_elsewhere_with_its_location():
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+
+    @gluon.jit
+    def transposed_tile(x_ptr, y_ptr, LAYOUT: gl.constexpr, SHARED: gl.constexpr):
+        smem = gl.allocate_shared_memory(gl.float16, [64, 64], SHARED)
+        tile = smem.slice(32, 32, dim=1).permute([1, 0])
+        rows = gl.arange(0, 32, layout=gl.SliceLayout(1, LAYOUT))
+        cols = gl.arange(0, 64, layout=gl.SliceLayout(0, LAYOUT))
+        gl.store(y_ptr + rows[:, None] * 64 + cols[None, :], tile.load(LAYOUT))
+
+    constexprs = dict(LAYOUT=KERNELS.LAYOUTS_4["rows"], SHARED=KERNELS.gl.SwizzledSharedLayout(8, 1, 8, [1, 0]))
+    with pytest.raises(triton_rs.CompileError, match=r"test_gluon\.py:\d+:\d+: error: .*starts inside its buffer's swizzle pattern"):
+        compile_ours(transposed_tile, {"x_ptr": "*fp16", "y_ptr": "*fp16"}, constexprs, {"num_warps": 4})
 
 
 def test_cluster_ctas_compute_their_parts():

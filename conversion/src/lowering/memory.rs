@@ -858,25 +858,61 @@ fn tensor_offsets(dist: &Distributed, desc: &MemDesc) -> Result<Option<Vec<Vec<i
     linear_offsets(desc)
 }
 
+/// How a tensor layout sees the offsets of a shared view it accesses: a
+/// linear map of its coordinates' bits (`None` where they are not one),
+/// XOR-ed with `start` (an [`XorView`]'s, else 0).
+struct ViewOffsets {
+    linear: Option<Vec<Vec<i64>>>,
+    start: i64,
+}
+
+impl ViewOffsets {
+    /// The view `desc`'s own offsets ([`tensor_offsets`]) from 0.
+    fn own(dist: &Distributed, desc: &MemDesc) -> Result<ViewOffsets, String> {
+        Ok(ViewOffsets {
+            linear: tensor_offsets(dist, desc)?,
+            start: 0,
+        })
+    }
+
+    /// The view's offsets where `xor` says it starts inside its buffer's
+    /// swizzle pattern (the tensor must then have the view's shape), else
+    /// its own.
+    fn of(dist: &Distributed, desc: &MemDesc, xor: Option<XorView>) -> Result<ViewOffsets, String> {
+        match xor {
+            Some(view) if dist.shape == desc.shape => Ok(ViewOffsets {
+                linear: Some(view.offsets),
+                start: view.start,
+            }),
+            Some(_) => Err(XorView::REFUSAL.into()),
+            None => ViewOffsets::own(dist, desc),
+        }
+    }
+}
+
 /// The address of the first element of each access of `vec` consecutive
 /// registers of the tensor `ty` in the shared view `desc` at `base`. Where
-/// the view's offsets are a linear map (`offsets`, [`tensor_offsets`]), as
-/// Triton addresses shared memory: the thread's offset (its lane and warp
-/// bits) is computed once and each access's register constant joins it
-/// ([`Emitter::xor_addressing`]). Otherwise each access's offset is computed from
-/// its coordinates.
+/// the view's offsets are a linear map (`view.linear`), as Triton
+/// addresses shared memory: the thread's offset (its lane and warp bits)
+/// is computed once, XOR-ed with the view's start, and each access's
+/// register constant joins it ([`Emitter::xor_addressing`]). Otherwise
+/// each access's offset is computed from its coordinates.
 fn access_addresses<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     ty: Type<'c>,
     desc: &MemDesc<'c>,
-    offsets: Option<&[Vec<i64>]>,
+    view: &ViewOffsets,
     base: Value<'c, 'a>,
     vec: usize,
 ) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = lw.element_type(desc.element);
     let dist = lw.distributed(ty)?;
-    let Some(offsets) = offsets else {
+    let start = view.start;
+    let Some(offsets) = view.linear.as_deref() else {
+        if start != 0 {
+            return Err(XorView::REFUSAL.into());
+        }
         let coordinates = lw.coordinates(emit, ty)?;
         let addressing = SharedAddressing::of(desc)?;
         return coordinates
@@ -888,8 +924,11 @@ fn access_addresses<'c, 'a>(
     let image = |b: &Vec<i32>| linear_offset_of(offsets, b);
     let lanes: Vec<i64> = dist.layout.bases("lane").iter().map(image).collect();
     let warps: Vec<i64> = dist.layout.bases("warp").iter().map(image).collect();
-    let reach = lanes.iter().chain(&warps).fold(0, |m, &w| m | w);
-    let thread = lw.thread_linear(emit, &lanes, &warps);
+    let reach = lanes.iter().chain(&warps).fold(start, |m, &w| m | w);
+    let mut thread = lw.thread_linear(emit, &lanes, &warps);
+    if start != 0 {
+        thread = emit.xor(thread, emit.i32(start));
+    }
     let addresses = emit.xor_addressing(base, thread, reach, element);
     Ok(dist
         .registers
@@ -905,16 +944,17 @@ fn access_addresses<'c, 'a>(
 /// and every other bit (the remaining registers, lanes, warps) keep the
 /// group's start a multiple of the width, as Triton vectorises its shared
 /// loads and stores. 1 where the view's offsets are not a linear map
-/// (`offsets`, [`tensor_offsets`]) or the element is not 8, 16, 32 or 64
-/// bits wide.
-fn shared_vector(dist: &Distributed, offsets: Option<&[Vec<i64>]>, element: Type) -> usize {
+/// (`view.linear`) or the element is not 8, 16, 32 or 64 bits wide. The
+/// view's start is XOR-ed into every offset, so it too keeps the group's
+/// start a multiple of the width.
+fn shared_vector(dist: &Distributed, view: &ViewOffsets, element: Type) -> usize {
     let bits = types::bit_width(element);
     if types::float_bits(element).is_none() && tt_dialect::ir::int_width(element).is_none()
         || ![8, 16, 32, 64].contains(&bits)
     {
         return 1;
     }
-    let Some(offsets) = offsets else {
+    let Some(offsets) = view.linear.as_deref() else {
         return 1;
     };
     let layout = &dist.layout;
@@ -934,6 +974,7 @@ fn shared_vector(dist: &Distributed, offsets: Option<&[Vec<i64>]>, element: Type
         && registers[k..]
             .iter()
             .chain(&others)
+            .chain(std::iter::once(&view.start))
             .any(|o| o & ((1 << k) - 1) != 0)
     {
         k -= 1;
@@ -976,7 +1017,7 @@ pub fn local_alloc<'c, 'a>(
     let desc_value = result(op);
     lw.set(desc_value, vec![pointer]);
     if let Some(src) = ttir::operand(op, 0) {
-        store_shared(lw, emit, src, desc_value, pointer)?;
+        store_shared(lw, emit, src, desc_value, pointer, None)?;
     }
     Ok(())
 }
@@ -1008,27 +1049,32 @@ pub(super) fn cta_view<'c>(
     Ok(local)
 }
 
-/// Stores the tensor `src` into the shared view `desc`, at `base`.
+/// Stores the tensor `src` into the shared view `desc`, at `base` (its
+/// buffer's base where `xor` says the view starts inside the buffer's
+/// swizzle pattern).
 fn store_shared<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
     src: Value<'c, 'a>,
     desc_value: Value<'c, 'a>,
     base: Value<'c, 'a>,
+    xor: Option<XorView>,
 ) -> LowerResult {
     let dist = lw.distributed(src.r#type())?;
     let desc = cta_view(desc_value.r#type(), Some(&dist.block))?;
     let element = lw.element_type(desc.element);
     let values = lw.get(src)?;
     let span = lw.buffer_span(desc_value);
-    if let Some(plan) = super::ldmatrix::Matrices::for_store(lw, &desc, src.r#type())? {
-        lw.shared_access(emit, Access::Write(span));
-        plan.emit_store(lw, emit, base, element, &values);
-        return Ok(());
+    if xor.is_none() {
+        if let Some(plan) = super::ldmatrix::Matrices::for_store(lw, &desc, src.r#type())? {
+            lw.shared_access(emit, Access::Write(span));
+            plan.emit_store(lw, emit, base, element, &values);
+            return Ok(());
+        }
     }
-    let offsets = tensor_offsets(&dist, &desc)?;
-    let vec = shared_vector(&dist, offsets.as_deref(), element);
-    let addresses = access_addresses(lw, emit, src.r#type(), &desc, offsets.as_deref(), base, vec)?;
+    let view = ViewOffsets::of(&dist, &desc, xor)?;
+    let vec = shared_vector(&dist, &view, element);
+    let addresses = access_addresses(lw, emit, src.r#type(), &desc, &view, base, vec)?;
     lw.shared_access(emit, Access::Write(span));
     let (moved, alignment) = shared_access_type(emit, element, vec);
     for (group, address) in values.chunks(vec).zip(addresses) {
@@ -1046,8 +1092,8 @@ pub fn local_store<'c, 'a>(
 ) -> LowerResult {
     let src = ttir::operand(op, 0).ok_or("missing value")?;
     let dst = ttir::operand(op, 1).ok_or("missing buffer")?;
-    let base = lw.scalar(dst)?;
-    store_shared(lw, emit, src, dst, base)
+    let (base, xor) = lw.shared_view(dst)?;
+    store_shared(lw, emit, src, dst, base, xor)
 }
 
 /// A view op's source buffer and the memory descriptors it maps between.
@@ -1202,6 +1248,77 @@ pub fn memdesc_reshape<'c, 'a>(
     Ok(())
 }
 
+/// A `ttg.memdesc_subslice` view that starts inside its buffer's swizzle
+/// pattern (32 columns of a buffer whose swizzle spans 64): its elements
+/// are not its start plus their offsets, as in a buffer of its own, but
+/// its start XOR-ed with them. Where the buffer's offsets are a linear
+/// map of its coordinates' bits ([`linear_offsets`]) and the view's origin
+/// is a multiple of its power-of-two shape (so that `origin + c` is
+/// `origin ^ c` for every coordinate `c` of the view), the element at `c`
+/// is at `start ^ offsets(c)`: `start` the origin's offset and `offsets`
+/// the buffer's own for the view's coordinate bits. The view's value is
+/// its buffer's base; `ttg.local_load` and `ttg.local_store` address it
+/// so, and every other op refuses it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct XorView {
+    /// Per dimension, the offset (in elements) of each coordinate bit of
+    /// the view.
+    offsets: Vec<Vec<i64>>,
+    /// The origin's offset from the buffer's base, in elements.
+    start: i64,
+}
+
+impl XorView {
+    /// Why an op other than a local load or store cannot take such a view.
+    pub const REFUSAL: &'static str = "a 'ttg.memdesc_subslice' view that starts inside its buffer's swizzle pattern is only read and written by ttg.local_load and ttg.local_store, whole, yet";
+
+    /// The view of shape `shape` at `origin` of a buffer (or view) whose
+    /// offsets are the linear map `bases` from `start`; `None` where the
+    /// view's shape is not a power of two or the origin is not a multiple
+    /// of it.
+    fn within(bases: &[Vec<i64>], start: i64, shape: &[i64], origin: &[i64]) -> Option<XorView> {
+        if origin.len() != shape.len() || bases.len() != shape.len() {
+            return None;
+        }
+        let mut offsets = Vec::with_capacity(shape.len());
+        for ((along, &n), &o) in bases.iter().zip(shape).zip(origin) {
+            if n <= 0 || n & (n - 1) != 0 || o % n != 0 || n.trailing_zeros() as usize > along.len()
+            {
+                return None;
+            }
+            offsets.push(along[..n.trailing_zeros() as usize].to_vec());
+        }
+        Some(XorView {
+            offsets,
+            start: start ^ xor_of_set_bits(bases, origin.iter().copied()),
+        })
+    }
+
+    /// The view `to` at `origin` of the buffer `from` (a single CTA's,
+    /// with offsets that are a linear map), checked element by element
+    /// against `from`'s addressing.
+    fn of(from: &MemDesc, to: &MemDesc, origin: &[i64]) -> Result<Option<XorView>, String> {
+        if from.per_cta()?.0.shape != from.shape {
+            return Ok(None);
+        }
+        let Some(bases) = linear_offsets(from)? else {
+            return Ok(None);
+        };
+        let Some(view) = XorView::within(&bases, 0, &to.shape, origin) else {
+            return Ok(None);
+        };
+        let parent = constant_offset(from)?;
+        let mut at = vec![0i64; origin.len()];
+        let fits = every_element(&to.shape, |c| {
+            for (a, (&x, &o)) in at.iter_mut().zip(c.iter().zip(origin)) {
+                *a = x + o;
+            }
+            parent(&at) == view.start ^ xor_of_set_bits(&view.offsets, c.iter().copied())
+        });
+        Ok(fits.then_some(view))
+    }
+}
+
 /// Where the view `to` of `from` starting at `origin` begins, in elements
 /// from `from`'s base, when every element of the view sits at that start
 /// plus its offset in the view's own addressing (checked element by
@@ -1235,8 +1352,11 @@ fn subslice_start(from: &MemDesc, to: &MemDesc, origin: &[i64]) -> Result<Option
 /// 8-row group are refused. Read or written otherwise (whose accesses
 /// this lowering computes from the view's own addressing): the view's
 /// start, where the view is a buffer of its own there
-/// ([`subslice_start`]: a block of whole swizzle patterns); other views
-/// are refused.
+/// ([`subslice_start`]: a block of whole swizzle patterns); else, where it
+/// starts inside a swizzle pattern of a buffer whose offsets are a linear
+/// map, its buffer's base with the start recorded as an [`XorView`] (read
+/// and written only by `ttg.local_load` and `ttg.local_store`); other
+/// views are refused.
 pub fn memdesc_subslice<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
@@ -1254,14 +1374,28 @@ pub fn memdesc_subslice<'c, 'a>(
         .ok_or("the offsets attribute is missing")?;
     if !only_wgmma {
         let origin: Vec<i64> = offsets.iter().map(|&o| i64::from(o)).collect();
-        let Some(start) = subslice_start(&from, &to, &origin)? else {
+        let (base, inside) = lw.shared_view(src)?;
+        if let Some(parent) = inside {
+            // A view of a view inside a swizzle pattern: the same buffer,
+            // from further in.
+            let Some(narrowed) = XorView::within(&parent.offsets, parent.start, &to.shape, &origin)
+            else {
+                return Err(XorView::REFUSAL.into());
+            };
+            lw.set_xor_view(view, base, narrowed);
+            return Ok(());
+        }
+        if let Some(start) = subslice_start(&from, &to, &origin)? {
+            let element = lw.element_type(to.element);
+            lw.set(view, vec![emit.gep(base, emit.i32(start), element)]);
+            return Ok(());
+        }
+        let Some(inside) = XorView::of(&from, &to, &origin)? else {
             return refused(
-                "read other than by wgmma, whose elements are not laid out as a buffer of its own",
+                "read other than by wgmma, whose elements are neither laid out as a buffer of its own nor a linear map of its buffer's",
             );
         };
-        let element = lw.element_type(to.element);
-        let pointer = emit.gep(lw.scalar(src)?, emit.i32(start), element);
-        lw.set(view, vec![pointer]);
+        lw.set_xor_view(view, base, inside);
         return Ok(());
     }
     let Ok(layout) = Nvmma::of(&to) else {
@@ -1333,15 +1467,16 @@ pub fn local_load<'c, 'a>(
     let ty = result(op).r#type();
     let dist = lw.distributed(ty)?;
     let desc = cta_view(src.r#type(), Some(&dist.block))?;
-    let base = lw.scalar(src)?;
+    let (base, xor) = lw.shared_view(src)?;
     let element = lw.element_type(ty);
     let span = lw.buffer_span(src);
     lw.shared_access(emit, Access::Read(span));
-    if let Some(values) = super::ldmatrix::load(lw, emit, &desc, base, ty)? {
+    if xor.is_some() {
+        // Read through the buffer's addressing below.
+    } else if let Some(values) = super::ldmatrix::load(lw, emit, &desc, base, ty)? {
         lw.set(result(op), values);
         return Ok(());
-    }
-    if let Some(plan) = super::ldmatrix::Matrices::for_load(lw, &desc, ty)? {
+    } else if let Some(plan) = super::ldmatrix::Matrices::for_load(lw, &desc, ty)? {
         let broadcast = dist
             .layout
             .bases("register")
@@ -1353,9 +1488,9 @@ pub fn local_load<'c, 'a>(
         lw.set(result(op), values);
         return Ok(());
     }
-    let offsets = tensor_offsets(&dist, &desc)?;
-    let vec = shared_vector(&dist, offsets.as_deref(), element);
-    let addresses = access_addresses(lw, emit, ty, &desc, offsets.as_deref(), base, vec)?;
+    let view = ViewOffsets::of(&dist, &desc, xor)?;
+    let vec = shared_vector(&dist, &view, element);
+    let addresses = access_addresses(lw, emit, ty, &desc, &view, base, vec)?;
     let (moved, alignment) = shared_access_type(emit, element, vec);
     let elements = if vec == 1 {
         element
@@ -1447,8 +1582,8 @@ pub fn async_copy<'c, 'a>(
     let span = lw.buffer_span(dst);
     lw.shared_access(emit, Access::Write(span));
     let cache = if bytes == 16 { "cg" } else { "ca" };
-    let offsets = tensor_offsets(&dist, &desc)?;
-    let addresses = access_addresses(lw, emit, src.r#type(), &desc, offsets.as_deref(), base, vec)?;
+    let view = ViewOffsets::own(&dist, &desc)?;
+    let addresses = access_addresses(lw, emit, src.r#type(), &desc, &view, base, vec)?;
     for (start, address) in (0..dist.len()).step_by(vec).zip(addresses) {
         // A masked-off copy reads no byte and zero-fills (source size 0);
         // without a mask the source size is the immediate copy size.
@@ -1516,7 +1651,7 @@ mod tests {
         to_linear::{nvmma_shared_to_linear, shared_to_linear_layout},
     };
 
-    use super::{constant_offset, subslice_start};
+    use super::{constant_offset, subslice_start, XorView};
 
     /// The lowering's offset of every element of a `shape` f16 buffer in
     /// `encoding` against the layout library's linear layout of it (which
@@ -1614,6 +1749,58 @@ mod tests {
         // Starts inside a swizzle pattern: its elements are elsewhere.
         assert_eq!(subslice_start(&whole, &rows, &[4, 0]), Ok(None));
         assert_eq!(subslice_start(&rows, &desc("64x32"), &[0, 8]), Ok(None));
+    }
+
+    #[test]
+    fn slices_inside_a_swizzle_pattern_xor_their_start() {
+        let context = tt_passes::context::new_context(false);
+        let desc = |shape: &str| {
+            let text = format!(
+                "!ttg.memdesc<{shape}xf16, #ttg.swizzled_shared<{{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}}>, #ttg.shared_memory, mutable, 128x128>"
+            );
+            MemDesc::of(Type::parse(&context, &text).expect("parses")).expect("a descriptor")
+        };
+        // The buffer's swizzle, written out: row r's vectors of 8 columns
+        // are XOR-ed with r mod 8.
+        let swizzled = |r: i64, c: i64| r * 128 + ((c >> 3) ^ (r & 7)) * 8 + (c & 7);
+        let address = |view: &XorView, r: i64, c: i64| {
+            let bits = |x: i64, along: &Vec<i64>| {
+                along
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| x >> k & 1 == 1)
+                    .fold(0, |a, (_, &o)| a ^ o)
+            };
+            view.start ^ bits(r, &view.offsets[0]) ^ bits(c, &view.offsets[1])
+        };
+        let whole = desc("128x128");
+        // 32 columns from column 32: inside the 64-column pattern.
+        assert_eq!(subslice_start(&whole, &desc("64x32"), &[64, 32]), Ok(None));
+        let view = XorView::of(&whole, &desc("64x32"), &[64, 32])
+            .expect("supported")
+            .expect("a linear view");
+        assert_eq!(view.start, swizzled(64, 32));
+        // A 16x16 view of that view, from its row 16 and column 16.
+        let inner = XorView::within(&view.offsets, view.start, &[16, 16], &[16, 16])
+            .expect("within the view");
+        for r in 0..64 {
+            for c in 0..32 {
+                assert_eq!(address(&view, r, c), swizzled(64 + r, 32 + c), "({r}, {c})");
+                if r < 16 && c < 16 {
+                    assert_eq!(
+                        address(&inner, r, c),
+                        swizzled(80 + r, 48 + c),
+                        "({r}, {c})"
+                    );
+                }
+            }
+        }
+        // Origins that are not a multiple of the view's shape are refused.
+        assert_eq!(XorView::of(&whole, &desc("64x32"), &[64, 8]), Ok(None));
+        assert_eq!(
+            XorView::within(&view.offsets, view.start, &[16, 16], &[8, 0]),
+            None
+        );
     }
 
     #[test]

@@ -131,6 +131,10 @@ pub struct Lowering<'c, 'a> {
     /// them (the others return at once).
     pub leader_cta_only: bool,
     values: HashMap<usize, Vec<Value<'c, 'a>>>,
+    /// The shared-memory views that start inside their buffer's swizzle
+    /// pattern ([`memory::XorView`]), by value: their value is their
+    /// buffer's base, which only the ops that know the view's start read.
+    xor_views: HashMap<usize, memory::XorView>,
     blocks: HashMap<usize, BlockRef<'c, 'a>>,
     prologue: Option<(BlockRef<'c, 'a>, OperationRef<'c, 'a>)>,
     /// This thread's ids, read at the end of the prologue the first time
@@ -195,6 +199,9 @@ fn scratch_offset(op: OperationRef) -> Result<u64, String> {
 impl<'c, 'a> Lowering<'c, 'a> {
     /// The values that stand for `value`.
     pub fn get(&self, value: Value<'c, '_>) -> Result<Vec<Value<'c, 'a>>, String> {
+        if self.xor_views.contains_key(&key(value)) {
+            return Err(memory::XorView::REFUSAL.into());
+        }
         self.values
             .get(&key(value))
             .cloned()
@@ -208,6 +215,36 @@ impl<'c, 'a> Lowering<'c, 'a> {
             [v] => Ok(*v),
             _ => Err("expected a scalar operand".into()),
         }
+    }
+
+    /// The shared-memory view `value`: its base pointer and, for a view
+    /// that starts inside its buffer's swizzle pattern, where it starts
+    /// ([`memory::XorView`]; its base is then the buffer's).
+    pub fn shared_view(
+        &self,
+        value: Value<'c, '_>,
+    ) -> Result<(Value<'c, 'a>, Option<memory::XorView>), String> {
+        match self.xor_views.get(&key(value)) {
+            Some(view) => {
+                let base = self.values.get(&key(value)).and_then(|v| v.first());
+                let base = base.ok_or("an operand was not converted (internal error)")?;
+                Ok((*base, Some(view.clone())))
+            }
+            None => Ok((self.scalar(value)?, None)),
+        }
+    }
+
+    /// Records that the shared-memory view `value` stands for its
+    /// buffer's base `base`, starting inside the buffer's swizzle pattern
+    /// as `view` says.
+    pub fn set_xor_view(
+        &mut self,
+        value: Value<'c, '_>,
+        base: Value<'c, 'a>,
+        view: memory::XorView,
+    ) {
+        self.values.insert(key(value), vec![base]);
+        self.xor_views.insert(key(value), view);
     }
 
     /// Records what stands for `value`.
@@ -815,6 +852,7 @@ pub fn lower_module<'c, 'a>(
         num_ctas: num_ctas.max(leader_cluster),
         leader_cta_only: leader_cluster > 1,
         values: HashMap::new(),
+        xor_views: HashMap::new(),
         blocks: HashMap::new(),
         prologue: None,
         threads: std::cell::RefCell::new(None),
@@ -1259,6 +1297,7 @@ impl<'c, 'a> Lowering<'c, 'a> {
         let branch = unsafe { OperationRef::<'c, 'a>::from_raw(branch.to_raw()) };
         self.prologue = Some((prologue_block, branch));
         self.values.clear();
+        self.xor_views.clear();
         self.blocks.clear();
         self.shared_base = None;
         self.uniform_warp = None;

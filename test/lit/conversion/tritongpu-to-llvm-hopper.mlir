@@ -311,13 +311,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 
 // -----
 
+// A K slice (rows 16 to 31) of a transposed NVMMA buffer, whose rows are
+// its contiguous dimension and whose 128-byte swizzle spans all 64 of
+// them, starts inside the swizzle: each element is at the slice's start
+// (16 elements) XOR-ed with the buffer's offset of it, so the thread's
+// offset is XOR-ed with 16 once, before it is scaled to bytes.
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @k_slice_loaded
+  // CHECK: %[[START:.*]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK-NEXT: %[[AT:.*]] = llvm.xor %{{.*}}, %[[START]] : i32
+  // CHECK: llvm.shl %[[AT]]
+  // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> f16
+  // CHECK-NOT: llvm.load
   tt.func public @k_slice_loaded(%p: tensor<16x64x!tt.ptr<f16>, #blocked>) {
     %sb = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
-    // expected-error @+1 {{'ttg.memdesc_subslice' read other than by wgmma, whose elements are not laid out as a buffer of its own is not supported yet}}
     %k1 = ttg.memdesc_subslice %sb[16, 0] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable, 64x64>
     %t = ttg.local_load %k1 : !ttg.memdesc<16x64xf16, #shared, #smem, mutable, 64x64> -> tensor<16x64xf16, #blocked>
     tt.store %p, %t : tensor<16x64x!tt.ptr<f16>, #blocked>
@@ -344,6 +354,55 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
     %h = ttg.memdesc_subslice %sb[32, 0] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable, 64x64>
     %t = ttg.local_load %h : !ttg.memdesc<32x64xf16, #shared, #smem, mutable, 64x64> -> tensor<32x64xf16, #blocked>
     tt.store %p, %t : tensor<32x64x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Columns 32 to 63 of rows whose 8 vectors of 8 are XOR-ed with the row
+// mod 8, and 16 columns of those from column 16: both start inside the
+// swizzle pattern, at 32 and 48 elements. Stores and loads keep their 16
+// bytes (the starts leave a vector's elements together).
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @column_slices_inside_the_swizzle
+  // CHECK: %[[START:.*]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: llvm.xor %{{.*}}, %[[START]] : i32
+  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+  // CHECK: %[[INNER:.*]] = llvm.mlir.constant(48 : i32) : i32
+  // CHECK-NEXT: llvm.xor %{{.*}}, %[[INNER]] : i32
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+  tt.func public @column_slices_inside_the_swizzle(%p: tensor<64x32x!tt.ptr<f16>, #blocked>, %q: tensor<64x16x!tt.ptr<f16>, #blocked>) {
+    %sb = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %h = ttg.memdesc_subslice %sb[0, 32] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable, 64x64>
+    %x = tt.load %p : tensor<64x32x!tt.ptr<f16>, #blocked>
+    ttg.local_store %x, %h : tensor<64x32xf16, #blocked> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable, 64x64>
+    %i = ttg.memdesc_subslice %h[0, 16] : !ttg.memdesc<64x32xf16, #shared, #smem, mutable, 64x64> -> !ttg.memdesc<64x16xf16, #shared, #smem, mutable, 64x64>
+    %t = ttg.local_load %i : !ttg.memdesc<64x16xf16, #shared, #smem, mutable, 64x64> -> tensor<64x16xf16, #blocked>
+    tt.store %q, %t : tensor<64x16x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Only local loads and stores know where such a slice starts: a
+// transposed view of it is refused.
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#shared_t = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @column_slice_transposed(%q: tensor<32x64x!tt.ptr<f16>, #blocked>) {
+    %sb = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %h = ttg.memdesc_subslice %sb[0, 32] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable, 64x64>
+    // expected-error @+1 {{a 'ttg.memdesc_subslice' view that starts inside its buffer's swizzle pattern is only read and written by ttg.local_load and ttg.local_store, whole, yet}}
+    %t = ttg.memdesc_trans %h {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared, #smem, mutable, 64x64> -> !ttg.memdesc<32x64xf16, #shared_t, #smem, mutable, 64x64>
+    %v = ttg.local_load %t : !ttg.memdesc<32x64xf16, #shared_t, #smem, mutable, 64x64> -> tensor<32x64xf16, #blocked>
+    tt.store %q, %v : tensor<32x64x!tt.ptr<f16>, #blocked>
     tt.return
   }
 }
