@@ -1274,16 +1274,16 @@ impl XorView {
 
     /// The view of shape `shape` at `origin` of a buffer (or view) whose
     /// offsets are the linear map `bases` from `start`; `None` where the
-    /// view's shape is not a power of two or the origin is not a multiple
-    /// of it.
+    /// view's shape is not a power of two, the origin is not a multiple
+    /// of it, or the view does not lie within the buffer.
     fn within(bases: &[Vec<i64>], start: i64, shape: &[i64], origin: &[i64]) -> Option<XorView> {
         if origin.len() != shape.len() || bases.len() != shape.len() {
             return None;
         }
         let mut offsets = Vec::with_capacity(shape.len());
         for ((along, &n), &o) in bases.iter().zip(shape).zip(origin) {
-            if n <= 0 || n & (n - 1) != 0 || o % n != 0 || n.trailing_zeros() as usize > along.len()
-            {
+            let extent = 1i64.checked_shl(along.len() as u32)?;
+            if n <= 0 || n & (n - 1) != 0 || o < 0 || o % n != 0 || o + n > extent {
                 return None;
             }
             offsets.push(along[..n.trailing_zeros() as usize].to_vec());
@@ -1801,6 +1801,12 @@ mod tests {
             XorView::within(&view.offsets, view.start, &[16, 16], &[8, 0]),
             None
         );
+        // So is a view past the end of its buffer.
+        assert_eq!(
+            XorView::within(&view.offsets, view.start, &[16, 16], &[64, 0]),
+            None
+        );
+        assert_eq!(XorView::of(&whole, &desc("64x32"), &[128, 32]), Ok(None));
     }
 
     #[test]
