@@ -547,8 +547,10 @@ fn tma_mutants_are_rejected_cleanly() {
 /// lowering, TMA gather/scatter, warp_specialize's lowering and allocation,
 /// partition loops and the nvws dialect, tcgen05 latencies, scheduling,
 /// loop lowering and pipelining, MMA v5 in accelerate-matmul and
-/// dot-operands, the concurrency sanitizer), each with its pass list.
-const PASS_FILES: [(&str, &[&str], &str); 31] = [
+/// dot-operands, the concurrency sanitizer, and the Hopper lowering:
+/// wgmma, NVMMA and core-matrix buffers, sub-slices inside swizzle
+/// patterns), each with its pass list.
+const PASS_FILES: [(&str, &[&str], &str); 32] = [
     (
         "test/lit/ttg/tritongpu-pipeline-tma.mlir",
         &[
@@ -623,6 +625,11 @@ const PASS_FILES: [(&str, &[&str], &str); 31] = [
             "--convert-triton-gpu-to-llvm",
         ],
         "fuzz-reduce-lowering",
+    ),
+    (
+        "test/lit/conversion/tritongpu-to-llvm-hopper.mlir",
+        &["--convert-triton-gpu-to-llvm=compute-capability=90"],
+        "fuzz-hopper-lowering",
     ),
     (
         "test/lit/ttg/relayout-tritongpu.mlir",
