@@ -65,7 +65,7 @@ def elementwise_case(name, args, constexprs, options):
         ref = as_float((ref.flip(axis) if reverse else ref))
     elif kind == "warp_specialize":
         y_shape, ref = (M, N), as_float(x * 3)
-    elif kind == "shared" and constexprs.get("TRANSPOSE"):
+    elif kind in ("shared", "shared-tiles") and constexprs.get("TRANSPOSE"):
         y_shape, ref = (N, M), as_float(x.t())
     elif kind == "cp.async":
         y_shape = (M, N)

@@ -104,10 +104,11 @@ def _tile_offsets(TM: gl.constexpr, TN: gl.constexpr, N: gl.constexpr, LAYOUT: g
 
 @gluon.jit
 def shared_tiles_kernel(x_ptr, y_ptr, M: gl.constexpr, N: gl.constexpr, TM: gl.constexpr, TN: gl.constexpr,
-                        REG: gl.constexpr, SHARED: gl.constexpr, OUT: gl.constexpr):
+                        REG: gl.constexpr, SHARED: gl.constexpr, OUT: gl.constexpr, TRANSPOSE: gl.constexpr):
     """x stored into an allocated buffer tile by tile (a slice of columns
-    of a slice of rows), then read back tile by tile into y. Tiles narrower
-    than the swizzle pattern start inside it."""
+    of a slice of rows), then read back tile by tile into y (each tile
+    through its transposed view, into x's transpose, if TRANSPOSE). Tiles
+    narrower than the swizzle pattern start inside it."""
     smem = gl.allocate_shared_memory(x_ptr.dtype.element_ty, [M, N], SHARED)
     for i in gl.static_range(M // TM):
         for j in gl.static_range(N // TN):
@@ -117,7 +118,10 @@ def shared_tiles_kernel(x_ptr, y_ptr, M: gl.constexpr, N: gl.constexpr, TM: gl.c
     for i in gl.static_range(M // TM):
         for j in gl.static_range(N // TN):
             tile = smem.slice(i * TM, TM, dim=0).slice(j * TN, TN, dim=1)
-            gl.store(y_ptr + i * TM * N + j * TN + _tile_offsets(TM, TN, N, OUT), tile.load(OUT))
+            if TRANSPOSE:
+                gl.store(y_ptr + j * TN * M + i * TM + _tile_offsets(TN, TM, M, OUT), tile.permute([1, 0]).load(OUT))
+            else:
+                gl.store(y_ptr + i * TM * N + j * TN + _tile_offsets(TM, TN, N, OUT), tile.load(OUT))
 
 
 @gluon.jit
@@ -334,9 +338,10 @@ def cases():
         for sname, slayout in (("rows", gl.SwizzledSharedLayout(8, 1, 8, [1, 0])),
                                ("cols", gl.SwizzledSharedLayout(8, 1, 8, [0, 1]))):
             for tm, tn in ((64, 32), (32, 64), (16, 16), (64, 64)):
-                out.append((f"shared-tiles {t} {sname} {tm}x{tn}", shared_tiles_kernel, ptrs(t),
-                            dict(M=128, N=64, TM=tm, TN=tn, REG=LAYOUTS_4["wide"], SHARED=slayout,
-                                 OUT=LAYOUTS_4["rows"]), 4))
+                for transpose in (False, True):
+                    out.append((f"shared-tiles {t} {sname} {tm}x{tn}{' T' if transpose else ''}", shared_tiles_kernel,
+                                ptrs(t), dict(M=128, N=64, TM=tm, TN=tn, REG=LAYOUTS_4["wide"], SHARED=slayout,
+                                              OUT=LAYOUTS_4["rows"], TRANSPOSE=transpose), 4))
     for sname in ("plain", "swizzled", "nvmma128"):
         out.append((f"cp.async fp16 {sname}", cp_async_kernel, ptrs("fp16"),
                     dict(M=64, N=64, LOAD=LAYOUTS_4["wide"], SHARED=shared[sname], OUT=LAYOUTS_4["rows"]), 4))

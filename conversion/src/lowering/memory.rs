@@ -1207,8 +1207,16 @@ pub fn memdesc_trans<'c, 'a>(
     if !same_bytes {
         return Err("'ttg.memdesc_trans' between these layouts is not supported yet".into());
     }
-    let base = lw.scalar(src)?;
-    lw.set(result(op), vec![base]);
+    let (base, inside) = lw.shared_view(src)?;
+    match inside {
+        Some(view) => {
+            let permuted = view
+                .permuted(&order)
+                .ok_or("'ttg.memdesc_trans' with a bad order")?;
+            lw.set_xor_view(result(op), base, permuted);
+        }
+        None => lw.set(result(op), vec![base]),
+    }
     Ok(())
 }
 
@@ -1258,7 +1266,8 @@ pub fn memdesc_reshape<'c, 'a>(
 /// is at `start ^ offsets(c)`: `start` the origin's offset and `offsets`
 /// the buffer's own for the view's coordinate bits. The view's value is
 /// its buffer's base; `ttg.local_load` and `ttg.local_store` address it
-/// so, and every other op refuses it.
+/// so, `ttg.memdesc_subslice` and `ttg.memdesc_trans` make views of it,
+/// and every other op refuses it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct XorView {
     /// Per dimension, the offset (in elements) of each coordinate bit of
@@ -1270,7 +1279,7 @@ pub struct XorView {
 
 impl XorView {
     /// Why an op other than a local load or store cannot take such a view.
-    pub const REFUSAL: &'static str = "a 'ttg.memdesc_subslice' view that starts inside its buffer's swizzle pattern is only read and written by ttg.local_load and ttg.local_store, whole, yet";
+    pub const REFUSAL: &'static str = "a 'ttg.memdesc_subslice' view that starts inside its buffer's swizzle pattern is only read and written by ttg.local_load and ttg.local_store, whole, and viewed by ttg.memdesc_subslice and ttg.memdesc_trans yet";
 
     /// The view of shape `shape` at `origin` of a buffer (or view) whose
     /// offsets are the linear map `bases` from `start`; `None` where the
@@ -1291,6 +1300,19 @@ impl XorView {
         Some(XorView {
             offsets,
             start: start ^ xor_of_set_bits(bases, origin.iter().copied()),
+        })
+    }
+
+    /// The same view with its dimensions permuted, as `ttg.memdesc_trans`
+    /// relabels them: dimension `d` is this view's `order[d]`.
+    fn permuted(&self, order: &[i32]) -> Option<XorView> {
+        let offsets = order
+            .iter()
+            .map(|&d| self.offsets.get(usize::try_from(d).ok()?).cloned())
+            .collect::<Option<Vec<_>>>()?;
+        (offsets.len() == self.offsets.len()).then_some(XorView {
+            offsets,
+            start: self.start,
         })
     }
 
@@ -1783,9 +1805,12 @@ mod tests {
         // A 16x16 view of that view, from its row 16 and column 16.
         let inner = XorView::within(&view.offsets, view.start, &[16, 16], &[16, 16])
             .expect("within the view");
+        // Its transpose: the same elements, the coordinates swapped.
+        let transposed = view.permuted(&[1, 0]).expect("a permutation");
         for r in 0..64 {
             for c in 0..32 {
                 assert_eq!(address(&view, r, c), swizzled(64 + r, 32 + c), "({r}, {c})");
+                assert_eq!(address(&transposed, c, r), address(&view, r, c));
                 if r < 16 && c < 16 {
                     assert_eq!(
                         address(&inner, r, c),

@@ -389,20 +389,41 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 
 // -----
 
-// Only local loads and stores know where such a slice starts: a
-// transposed view of it is refused.
+// A transposed view of such a slice is the same elements with their
+// dimensions swapped: the same start (32), XOR-ed into the thread's
+// offset once. Only local loads and stores know where such a slice
+// starts: an asynchronous copy into it is refused.
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #shared_t = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @column_slice_transposed(%q: tensor<32x64x!tt.ptr<f16>, #blocked>) {
+  // CHECK-LABEL: llvm.func @column_slice_transposed
+  // CHECK: %[[START:.*]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: llvm.xor %{{.*}}, %[[START]] : i32
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+  tt.func public @column_slice_transposed(%q: tensor<32x64x!tt.ptr<f16>, #cols>) {
     %sb = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
     %h = ttg.memdesc_subslice %sb[0, 32] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable, 64x64>
-    // expected-error @+1 {{a 'ttg.memdesc_subslice' view that starts inside its buffer's swizzle pattern is only read and written by ttg.local_load and ttg.local_store, whole, yet}}
     %t = ttg.memdesc_trans %h {order = array<i32: 1, 0>} : !ttg.memdesc<64x32xf16, #shared, #smem, mutable, 64x64> -> !ttg.memdesc<32x64xf16, #shared_t, #smem, mutable, 64x64>
-    %v = ttg.local_load %t : !ttg.memdesc<32x64xf16, #shared_t, #smem, mutable, 64x64> -> tensor<32x64xf16, #blocked>
-    tt.store %q, %v : tensor<32x64x!tt.ptr<f16>, #blocked>
+    %v = ttg.local_load %t : !ttg.memdesc<32x64xf16, #shared_t, #smem, mutable, 64x64> -> tensor<32x64xf16, #cols>
+    tt.store %q, %v : tensor<32x64x!tt.ptr<f16>, #cols>
+    tt.return
+  }
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @column_slice_copied(%p: tensor<64x32x!tt.ptr<f16>, #blocked>) {
+    %sb = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %h = ttg.memdesc_subslice %sb[0, 32] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable, 64x64>
+    // expected-error @+1 {{a 'ttg.memdesc_subslice' view that starts inside its buffer's swizzle pattern is only read and written by ttg.local_load and ttg.local_store, whole, and viewed by ttg.memdesc_subslice and ttg.memdesc_trans yet}}
+    %c = ttg.async_copy_global_to_local %p, %h : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable, 64x64>
     tt.return
   }
 }
