@@ -187,6 +187,23 @@ def cp_async_kernel(x_ptr, y_ptr, M: gl.constexpr, N: gl.constexpr, LOAD: gl.con
 
 
 @gluon.jit
+def cp_async_tiles_kernel(x_ptr, y_ptr, M: gl.constexpr, N: gl.constexpr, TM: gl.constexpr, TN: gl.constexpr,
+                          LOAD: gl.constexpr, SHARED: gl.constexpr, OUT: gl.constexpr):
+    """x copied to shared memory tile by tile by cp.async (a slice of
+    columns of a slice of rows; tiles narrower than the swizzle pattern
+    start inside it), waited for, read back whole."""
+    smem = gl.allocate_shared_memory(x_ptr.dtype.element_ty, [M, N], SHARED)
+    for i in gl.static_range(M // TM):
+        for j in gl.static_range(N // TN):
+            tile = smem.slice(i * TM, TM, dim=0).slice(j * TN, TN, dim=1)
+            async_copy.async_copy_global_to_shared(tile, x_ptr + i * TM * N + j * TN + _tile_offsets(TM, TN, N, LOAD))
+    async_copy.commit_group()
+    async_copy.wait_group(0)
+    gl.thread_barrier()
+    gl.store(y_ptr + _offsets(M, N, OUT), smem.load(OUT))
+
+
+@gluon.jit
 def tma_kernel(in_desc, out_desc, OUT: gl.constexpr):
     """The block at (1, 1) of `in_desc` by TMA (mbarrier-tracked), doubled
     in registers, stored to (0, 0) of `out_desc` by TMA."""
@@ -345,6 +362,12 @@ def cases():
     for sname in ("plain", "swizzled", "nvmma128"):
         out.append((f"cp.async fp16 {sname}", cp_async_kernel, ptrs("fp16"),
                     dict(M=64, N=64, LOAD=LAYOUTS_4["wide"], SHARED=shared[sname], OUT=LAYOUTS_4["rows"]), 4))
+    for t in ("fp16", "fp32"):
+        for tm, tn in ((64, 32), (32, 64), (16, 16)):
+            out.append((f"cp.async-tiles {t} {tm}x{tn}", cp_async_tiles_kernel, ptrs(t),
+                        dict(M=128, N=64, TM=tm, TN=tn, LOAD=LAYOUTS_4["wide"],
+                             SHARED=gl.SwizzledSharedLayout(4 if t == "fp32" else 8, 1, 8, [1, 0]),
+                             OUT=LAYOUTS_4["rows"]), 4))
     gemm = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32"}
     for n in (64, 128):
         for a_in_registers in (False, True):

@@ -81,22 +81,18 @@ def test_a_tile_inside_a_swizzle_pattern_xors_its_start():
 def test_a_tile_inside_a_swizzle_pattern_is_refused_elsewhere_with_its_location():
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
-    from triton.experimental.gluon.language.nvidia.ampere import async_copy
 
     @gluon.jit
-    def copied_tile(x_ptr, y_ptr, LAYOUT: gl.constexpr, SHARED: gl.constexpr):
+    def reinterpreted_tile(x_ptr, y_ptr, LAYOUT: gl.constexpr, SHARED: gl.constexpr, FLAT: gl.constexpr):
         smem = gl.allocate_shared_memory(gl.float16, [64, 64], SHARED)
-        tile = smem.slice(32, 32, dim=1)
-        rows = gl.arange(0, 64, layout=gl.SliceLayout(1, LAYOUT))
-        cols = gl.arange(0, 32, layout=gl.SliceLayout(0, LAYOUT))
-        async_copy.async_copy_global_to_shared(tile, x_ptr + rows[:, None] * 32 + cols[None, :])
-        async_copy.commit_group()
-        async_copy.wait_group(0)
-        gl.store(y_ptr + rows[:, None] * 32 + cols[None, :], tile.load(LAYOUT))
+        flat = smem.slice(32, 32, dim=1)._reinterpret(gl.float16, [2048], FLAT)
+        offsets = gl.arange(0, 2048, layout=LAYOUT)
+        gl.store(y_ptr + offsets, flat.load(LAYOUT))
 
-    constexprs = dict(LAYOUT=KERNELS.LAYOUTS_4["rows"], SHARED=KERNELS.gl.SwizzledSharedLayout(8, 1, 8, [1, 0]))
+    constexprs = dict(LAYOUT=gl.BlockedLayout([1], [32], [4], [0]),
+                      SHARED=gl.SwizzledSharedLayout(8, 1, 8, [1, 0]), FLAT=gl.SwizzledSharedLayout(1, 1, 1, [0]))
     with pytest.raises(triton_rs.CompileError, match=r"test_gluon\.py:\d+:\d+: error: .*starts inside its buffer's swizzle pattern"):
-        compile_ours(copied_tile, {"x_ptr": "*fp16", "y_ptr": "*fp16"}, constexprs, {"num_warps": 4})
+        compile_ours(reinterpreted_tile, {"x_ptr": "*fp16", "y_ptr": "*fp16"}, constexprs, {"num_warps": 4})
 
 
 def test_cluster_ctas_compute_their_parts():

@@ -867,17 +867,10 @@ struct ViewOffsets {
 }
 
 impl ViewOffsets {
-    /// The view `desc`'s own offsets ([`tensor_offsets`]) from 0.
-    fn own(dist: &Distributed, desc: &MemDesc) -> Result<ViewOffsets, String> {
-        Ok(ViewOffsets {
-            linear: tensor_offsets(dist, desc)?,
-            start: 0,
-        })
-    }
-
-    /// The view's offsets where `xor` says it starts inside its buffer's
-    /// swizzle pattern (the tensor must then have the view's shape), else
-    /// its own.
+    /// The view `desc`'s offsets as the tensor layout `dist` accessing it
+    /// sees them: where `xor` says the view starts inside its buffer's
+    /// swizzle pattern, that (the tensor must then have the view's shape);
+    /// else the view's own ([`tensor_offsets`]) from 0.
     fn of(dist: &Distributed, desc: &MemDesc, xor: Option<XorView>) -> Result<ViewOffsets, String> {
         match xor {
             Some(view) if dist.shape == desc.shape => Ok(ViewOffsets {
@@ -885,7 +878,10 @@ impl ViewOffsets {
                 start: view.start,
             }),
             Some(_) => Err(XorView::REFUSAL.into()),
-            None => ViewOffsets::own(dist, desc),
+            None => Ok(ViewOffsets {
+                linear: tensor_offsets(dist, desc)?,
+                start: 0,
+            }),
         }
     }
 }
@@ -1265,9 +1261,10 @@ pub fn memdesc_reshape<'c, 'a>(
 /// `origin ^ c` for every coordinate `c` of the view), the element at `c`
 /// is at `start ^ offsets(c)`: `start` the origin's offset and `offsets`
 /// the buffer's own for the view's coordinate bits. The view's value is
-/// its buffer's base; `ttg.local_load` and `ttg.local_store` address it
-/// so, `ttg.memdesc_subslice` and `ttg.memdesc_trans` make views of it,
-/// and every other op refuses it.
+/// its buffer's base; `ttg.local_load`, `ttg.local_store` and
+/// `ttg.async_copy_global_to_local` address it so, `ttg.memdesc_subslice`
+/// and `ttg.memdesc_trans` make views of it, and every other op refuses
+/// it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct XorView {
     /// Per dimension, the offset (in elements) of each coordinate bit of
@@ -1279,7 +1276,7 @@ pub struct XorView {
 
 impl XorView {
     /// Why an op other than a local load or store cannot take such a view.
-    pub const REFUSAL: &'static str = "a 'ttg.memdesc_subslice' view that starts inside its buffer's swizzle pattern is only read and written by ttg.local_load and ttg.local_store, whole, and viewed by ttg.memdesc_subslice and ttg.memdesc_trans yet";
+    pub const REFUSAL: &'static str = "a 'ttg.memdesc_subslice' view that starts inside its buffer's swizzle pattern is only read and written by ttg.local_load, ttg.local_store and ttg.async_copy_global_to_local, whole, and viewed by ttg.memdesc_subslice and ttg.memdesc_trans yet";
 
     /// The view of shape `shape` at `origin` of a buffer (or view) whose
     /// offsets are the linear map `bases` from `start`; `None` where the
@@ -1542,7 +1539,8 @@ pub fn async_copy<'c, 'a>(
     let desc = MemDesc::of(dst.r#type()).ok_or("expected a memory descriptor")?;
     let elem_bytes = types::memory_bits(desc.element) / 8;
     let dist = lw.distributed(src.r#type())?;
-    let base = lw.scalar(dst)?;
+    let (base, xor) = lw.shared_view(dst)?;
+    let view = ViewOffsets::of(&dist, &desc, xor)?;
     let ptrs = lw.get(src)?;
     let masks = mask.map(|m| lw.get(m)).transpose()?;
     let mut vec =
@@ -1595,6 +1593,11 @@ pub fn async_copy<'c, 'a>(
         }
         _ => {}
     }
+    // A view that starts inside a swizzle pattern keeps a copy's elements
+    // together only where its start is a multiple of the copy.
+    while vec > 1 && view.start % vec as i64 != 0 {
+        vec /= 2;
+    }
     let bytes = vec as u32 * elem_bytes;
     if ![4, 8, 16].contains(&bytes) {
         return Err(format!(
@@ -1604,7 +1607,6 @@ pub fn async_copy<'c, 'a>(
     let span = lw.buffer_span(dst);
     lw.shared_access(emit, Access::Write(span));
     let cache = if bytes == 16 { "cg" } else { "ca" };
-    let view = ViewOffsets::own(&dist, &desc)?;
     let addresses = access_addresses(lw, emit, src.r#type(), &desc, &view, base, vec)?;
     for (start, address) in (0..dist.len()).step_by(vec).zip(addresses) {
         // A masked-off copy reads no byte and zero-fills (source size 0);

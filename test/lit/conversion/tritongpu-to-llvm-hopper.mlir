@@ -391,11 +391,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 
 // A transposed view of such a slice is the same elements with their
 // dimensions swapped: the same start (32), XOR-ed into the thread's
-// offset once. Only local loads and stores know where such a slice
-// starts: an asynchronous copy into it is refused.
+// offset once.
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #shared_t = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
-#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #cols = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -415,15 +413,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shar
 
 // -----
 
+// cp.async into such a slice: 16-byte copies (the start, 32 elements,
+// keeps each copy's 8 together), the thread's offset XOR-ed with it.
 #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @column_slice_copied(%p: tensor<64x32x!tt.ptr<f16>, #blocked>) {
+  // CHECK-LABEL: llvm.func @column_slice_copied
+  // CHECK: %[[START:.*]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: llvm.xor %{{.*}}, %[[START]] : i32
+  // CHECK-COUNT-2: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x10, 0x10;"
+  tt.func public @column_slice_copied(%p: tensor<64x32x!tt.ptr<f16>, #blocked> {tt.divisibility = 16 : i32, tt.contiguity = 32 : i32}) {
     %sb = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
     %h = ttg.memdesc_subslice %sb[0, 32] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable, 64x64>
-    // expected-error @+1 {{a 'ttg.memdesc_subslice' view that starts inside its buffer's swizzle pattern is only read and written by ttg.local_load and ttg.local_store, whole, and viewed by ttg.memdesc_subslice and ttg.memdesc_trans yet}}
     %c = ttg.async_copy_global_to_local %p, %h : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable, 64x64>
+    tt.return
+  }
+}
+
+// -----
+
+// Only local loads, stores and copies know where such a slice starts: a
+// reinterpretation of it is refused.
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#flat = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 8192 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @column_slice_reinterpreted() {
+    %sb = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %h = ttg.memdesc_subslice %sb[0, 32] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable, 64x64>
+    // expected-error @+1 {{a 'ttg.memdesc_subslice' view that starts inside its buffer's swizzle pattern is only read and written by ttg.local_load, ttg.local_store and ttg.async_copy_global_to_local, whole, and viewed by ttg.memdesc_subslice and ttg.memdesc_trans yet}}
+    %r = ttg.memdesc_reinterpret %h : !ttg.memdesc<64x32xf16, #shared, #smem, mutable, 64x64> -> !ttg.memdesc<2048xf16, #flat, #smem, mutable>
     tt.return
   }
 }
