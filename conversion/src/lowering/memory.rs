@@ -1275,7 +1275,7 @@ pub struct XorView {
 }
 
 impl XorView {
-    /// Why an op other than a local load or store cannot take such a view.
+    /// Why an op other than those above cannot take such a view.
     pub const REFUSAL: &'static str = "a 'ttg.memdesc_subslice' view that starts inside its buffer's swizzle pattern is only read and written by ttg.local_load, ttg.local_store and ttg.async_copy_global_to_local, whole, and viewed by ttg.memdesc_subslice and ttg.memdesc_trans yet";
 
     /// The view of shape `shape` at `origin` of a buffer (or view) whose
@@ -1373,9 +1373,8 @@ fn subslice_start(from: &MemDesc, to: &MemDesc, origin: &[i64]) -> Result<Option
 /// start, where the view is a buffer of its own there
 /// ([`subslice_start`]: a block of whole swizzle patterns); else, where it
 /// starts inside a swizzle pattern of a buffer whose offsets are a linear
-/// map, its buffer's base with the start recorded as an [`XorView`] (read
-/// and written only by `ttg.local_load` and `ttg.local_store`); other
-/// views are refused.
+/// map, its buffer's base with the start recorded as an [`XorView`] (which
+/// says which ops take it); other views are refused.
 pub fn memdesc_subslice<'c, 'a>(
     lw: &mut Lowering<'c, 'a>,
     emit: &Emitter<'c, 'a>,
