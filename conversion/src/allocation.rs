@@ -312,21 +312,33 @@ fn warps_in(ll: &LinearLayout, axis: usize) -> u64 {
     1 << n
 }
 
-/// A reduction's scratch: in a cluster whose CTAs split the operand (along
-/// other dimensions than the reduced one), each CTA's part.
-fn reduce_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
+/// The axis of the reduction or scan `op` (named `name`) and its first
+/// operand's layout (each CTA's part, in a cluster); refused where the
+/// cluster's CTAs split that axis (`kind`: what such ops are called).
+fn along_unsplit_axis(
+    op: MlirOperation,
+    name: &str,
+    kind: &str,
+) -> Result<(usize, crate::lowering::Distributed), Unsupported> {
     let axis = ir::attribute(op, "axis")
         .and_then(ir::integer_attr_value)
-        .ok_or_else(|| unsupported(op, "tt.reduce without an axis"))? as usize;
+        .ok_or_else(|| unsupported(op, format!("{name} without an axis")))? as usize;
     // SAFETY: the operand of a live op has a live type.
     let ty = unsafe { Type::from_raw(ir::value_type(ir::operand(op, 0))) };
     let dist = crate::lowering::Distributed::of(ty).map_err(|e| unsupported(op, e))?;
     if splits_dimension(&dist.block, axis) {
         return Err(unsupported(
             op,
-            "reductions along a dimension the CTAs of a cluster split",
+            format!("{kind} along a dimension the CTAs of a cluster split"),
         ));
     }
+    Ok((axis, dist))
+}
+
+/// A reduction's scratch: in a cluster whose CTAs split the operand (along
+/// other dimensions than the reduced one), each CTA's part.
+fn reduce_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
+    let (axis, dist) = along_unsplit_axis(op, "tt.reduce", "reductions")?;
     let warps = warps_in(&dist.layout, axis);
     if warps == 1 {
         return Ok(0);
@@ -347,18 +359,7 @@ fn reduce_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
 }
 
 fn scan_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
-    let axis = ir::attribute(op, "axis")
-        .and_then(ir::integer_attr_value)
-        .ok_or_else(|| unsupported(op, "tt.scan without an axis"))? as usize;
-    // SAFETY: the operand of a live op has a live type.
-    let ty = unsafe { Type::from_raw(ir::value_type(ir::operand(op, 0))) };
-    let dist = crate::lowering::Distributed::of(ty).map_err(|e| unsupported(op, e))?;
-    if splits_dimension(&dist.block, axis) {
-        return Err(unsupported(
-            op,
-            "scans along a dimension the CTAs of a cluster split",
-        ));
-    }
+    let (axis, dist) = along_unsplit_axis(op, "tt.scan", "scans")?;
     // Each CTA's part, in a cluster whose CTAs split the other dimensions.
     let elems =
         crate::lowering::scan::scratch_elements(&dist, axis).map_err(|e| unsupported(op, e))?;

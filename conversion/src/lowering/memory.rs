@@ -1327,12 +1327,8 @@ impl XorView {
             return Ok(None);
         };
         let parent = constant_offset(from)?;
-        let mut at = vec![0i64; origin.len()];
-        let fits = every_element(&to.shape, |c| {
-            for (a, (&x, &o)) in at.iter_mut().zip(c.iter().zip(origin)) {
-                *a = x + o;
-            }
-            parent(&at) == view.start ^ xor_of_set_bits(&view.offsets, c.iter().copied())
+        let fits = view_fits(&parent, &to.shape, origin, |c| {
+            view.start ^ xor_of_set_bits(&view.offsets, c.iter().copied())
         });
         Ok(fits.then_some(view))
     }
@@ -1352,14 +1348,27 @@ fn subslice_start(from: &MemDesc, to: &MemDesc, origin: &[i64]) -> Result<Option
     let parent = constant_offset(from)?;
     let view = constant_offset(to)?;
     let start = parent(origin);
+    let fits = view_fits(&parent, &to.shape, origin, |c| start + view(c));
+    Ok(fits.then_some(start))
+}
+
+/// Whether every element of the view of shape `shape` at `origin` of the
+/// buffer addressed by `parent` sits where `expected` puts it (given its
+/// coordinates in the view), checked element by element
+/// ([`every_element`]).
+fn view_fits(
+    parent: &OffsetMap,
+    shape: &[i64],
+    origin: &[i64],
+    expected: impl Fn(&[i64]) -> i64,
+) -> bool {
     let mut at = vec![0i64; origin.len()];
-    let fits = every_element(&to.shape, |c| {
+    every_element(shape, |c| {
         for (a, (&x, &o)) in at.iter_mut().zip(c.iter().zip(origin)) {
             *a = x + o;
         }
-        parent(&at) == start + view(c)
-    });
-    Ok(fits.then_some(start))
+        parent(&at) == expected(c)
+    })
 }
 
 /// `ttg.memdesc_subslice`. Read only by wgmma, of an NVMMA buffer: the
@@ -1668,7 +1677,7 @@ pub fn async_wait<'c, 'a>(
 
 #[cfg(test)]
 mod tests {
-    use melior::ir::Type;
+    use melior::{ir::Type, Context};
     use ttg_dialect::{
         layout::{Layout, MemDesc},
         to_linear::{nvmma_shared_to_linear, shared_to_linear_layout},
@@ -1752,15 +1761,19 @@ mod tests {
         );
     }
 
+    /// A `shape` f16 view of a 128x128 buffer whose rows' 8 vectors of 8
+    /// are XOR-ed with the row mod 8.
+    fn swizzled_view<'c>(context: &'c Context, shape: &str) -> MemDesc<'c> {
+        let text = format!(
+            "!ttg.memdesc<{shape}xf16, #ttg.swizzled_shared<{{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}}>, #ttg.shared_memory, mutable, 128x128>"
+        );
+        MemDesc::of(Type::parse(context, &text).expect("parses")).expect("a descriptor")
+    }
+
     #[test]
     fn slices_of_whole_swizzle_patterns_are_buffers_of_their_own() {
         let context = tt_passes::context::new_context(false);
-        let desc = |shape: &str| {
-            let text = format!(
-                "!ttg.memdesc<{shape}xf16, #ttg.swizzled_shared<{{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}}>, #ttg.shared_memory, mutable, 128x128>"
-            );
-            MemDesc::of(Type::parse(&context, &text).expect("parses")).expect("a descriptor")
-        };
+        let desc = |shape: &str| swizzled_view(&context, shape);
         let (whole, rows, tile) = (desc("128x128"), desc("64x128"), desc("64x64"));
         // Rows 64 on; then columns 64 on, read through the buffer's rows.
         assert_eq!(subslice_start(&whole, &rows, &[64, 0]), Ok(Some(64 * 128)));
@@ -1777,12 +1790,7 @@ mod tests {
     #[test]
     fn slices_inside_a_swizzle_pattern_xor_their_start() {
         let context = tt_passes::context::new_context(false);
-        let desc = |shape: &str| {
-            let text = format!(
-                "!ttg.memdesc<{shape}xf16, #ttg.swizzled_shared<{{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}}>, #ttg.shared_memory, mutable, 128x128>"
-            );
-            MemDesc::of(Type::parse(&context, &text).expect("parses")).expect("a descriptor")
-        };
+        let desc = |shape: &str| swizzled_view(&context, shape);
         // The buffer's swizzle, written out: row r's vectors of 8 columns
         // are XOR-ed with r mod 8.
         let swizzled = |r: i64, c: i64| r * 128 + ((c >> 3) ^ (r & 7)) * 8 + (c & 7);
