@@ -249,6 +249,27 @@ pub fn compile_to<'a>(
     Compiler::new().compile_to(input, options, until)
 }
 
+/// Which thread and register hold each element of `tensor_type` (e.g.
+/// `tensor<128x64xf16>`) in `layout` (a `ttg` encoding's text), or with
+/// `hw_view` each warp's lanes per register: Triton's `getLayoutStr`, as
+/// `triton-tensor-layout` prints it. Shared layouts give the element at
+/// each offset.
+pub fn tensor_layout(layout: &str, tensor_type: &str, hw_view: bool) -> Result<String, String> {
+    let context = new_context(false);
+    let capture = Capture::attach(&context);
+    ttg_dialect::layout_view::layout_str(&context, layout, tensor_type, hw_view).map_err(
+        |message| {
+            // MLIR's reason for a parse error follows the message.
+            let reasons = capture.take();
+            if reasons.is_empty() {
+                message
+            } else {
+                format!("{message}\n{}", reasons.trim_end())
+            }
+        },
+    )
+}
+
 /// A compiler that keeps its set-up from one compilation to the next: an
 /// MLIR context with the dialects loaded, each stage's pass pipeline built
 /// once per set of options (so its canonicalization patterns are collected

@@ -1,7 +1,8 @@
 //! `triton_rs._triton_rs`: this project's compiler as a Python extension
 //! module.
 //!
-//! One function, `compile`, runs [`tt_compiler::Compiler`] in process on
+//! `tensor_layout` prints a layout as Triton's `triton-tensor-layout` does.
+//! `compile` runs [`tt_compiler::Compiler`] in process on
 //! TTIR or TTGIR text and returns each stage's text and the kernel
 //! metadata (as JSON); a failed compilation raises `CompileError`, whose
 //! message is the compiler's located diagnostic and whose `stage` names
@@ -96,6 +97,17 @@ fn compile<'py>(
     }
 }
 
+/// Which thread and register hold each element of `tensor_type` (e.g.
+/// `"tensor<128x64xf16>"`) in `layout` (a `ttg` layout's text), or with
+/// `use_hw_view` each warp's lanes per register: the text Triton's
+/// `triton-tensor-layout` prints. A layout or type that does not parse, or
+/// that do not fit each other, raise `ValueError`.
+#[pyfunction]
+#[pyo3(signature = (layout, tensor_type, *, use_hw_view = false))]
+fn tensor_layout(layout: &str, tensor_type: &str, use_hw_view: bool) -> PyResult<String> {
+    tt_compiler::tensor_layout(layout, tensor_type, use_hw_view).map_err(PyValueError::new_err)
+}
+
 fn output_dict(py: Python<'_>, output: Output) -> PyResult<Bound<'_, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("ttir", output.ttir)?;
@@ -112,10 +124,12 @@ fn output_dict(py: Python<'_>, output: Output) -> PyResult<Bound<'_, PyDict>> {
     Ok(dict)
 }
 
-/// The module: `compile`, `CompileError` and `__version__`.
+/// The module: `compile`, `tensor_layout`, `CompileError` and
+/// `__version__`.
 #[pymodule]
 fn _triton_rs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor_layout, m)?)?;
     m.add("CompileError", m.py().get_type::<CompileError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

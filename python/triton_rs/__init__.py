@@ -10,9 +10,14 @@ Two ways in:
   Triton 3.6's own frontend compile ``@triton.jit`` kernels with this
   project: its ``ttgir``, ``llir`` and ``ptx`` stages are replaced, while
   Triton's frontend, ``make_ttir``, ptxas, launcher and autotuner stay.
+
+``triton_rs.tensor_layout(layout, "tensor<128x64xf16>")`` prints which
+thread and register hold each element of a tensor in a ``ttg`` layout, as
+Triton's ``triton-tensor-layout`` tool does (``use_hw_view=True``: each
+warp's lanes per register).
 """
 
-from ._triton_rs import CompileError, __version__
+from ._triton_rs import CompileError, __version__, tensor_layout
 from ._api import Compiled, compile, parse_arch
 from ._hook import MODES, disable, enable, mode, reset_stats, stats
 
@@ -28,4 +33,5 @@ __all__ = [
     "parse_arch",
     "reset_stats",
     "stats",
+    "tensor_layout",
 ]

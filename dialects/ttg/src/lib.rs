@@ -11,6 +11,7 @@ pub mod canonicalize;
 pub mod convert_layout;
 pub mod ffi;
 pub mod layout;
+pub mod layout_view;
 pub mod linear_layout;
 pub mod tmem;
 pub mod to_linear;

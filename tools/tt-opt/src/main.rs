@@ -11,6 +11,7 @@ mod driver;
 mod expect;
 mod parse;
 mod source;
+mod tensor_layout;
 
 use std::{
     panic::{self, AssertUnwindSafe},
@@ -42,8 +43,18 @@ fn main() -> ExitCode {
 
 fn run(args: &[String]) -> bool {
     tt_conversion::register_passes();
+    if tensor_layout::requested(args) {
+        return match tensor_layout::parse(args) {
+            Ok(request) => tensor_layout::run(&request),
+            Err(message) => {
+                eprintln!("tt-opt: error: {message}");
+                eprintln!("Run 'tt-opt --help' for the list of options.");
+                false
+            }
+        };
+    }
     match cli::parse(args) {
-        Ok(Command::Help) => driver::write_stdout(&cli::help()),
+        Ok(Command::Help) => driver::write_stdout(&(cli::help() + tensor_layout::HELP)),
         Ok(Command::Version) => {
             driver::write_stdout(&format!("tt-opt {}\n", env!("CARGO_PKG_VERSION")))
         }
