@@ -130,7 +130,14 @@ fn view_over(
         ));
     };
     let parsed = Layout::read(layout).ok_or_else(|| {
-        format!("unsupported tensor layout attribute: {layout} (a ttg layout encoding is expected)")
+        let text = layout.to_string();
+        if text.starts_with("#ttng.tensor_memory") {
+            format!("printing tensor memory layouts is not supported yet: {text}")
+        } else {
+            format!(
+                "unsupported tensor layout attribute: {text} (a ttg layout encoding is expected)"
+            )
+        }
     })?;
     let bits = bit_width(element).unwrap_or(0);
     tensor_layout_view(&parsed, &shape, bits, hw)
