@@ -9,6 +9,7 @@
 
 mod cache;
 mod diagnostics;
+mod ir_dump;
 mod kernel;
 
 use std::cell::{OnceCell, RefCell};
@@ -31,6 +32,7 @@ use tt_passes::{context::new_context, pipeline};
 
 pub use cache::{Cache, CACHE_DIR_ENV};
 use diagnostics::Capture;
+pub use ir_dump::{timing_from_env, IrDump};
 
 /// What to compile for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,6 +65,13 @@ pub struct Options {
     pub ptx_version: u32,
     /// Where results are cached; not part of the cache key.
     pub cache: Cache,
+    /// Where to print the module before each pass of the stages, as
+    /// Triton's `MLIR_ENABLE_DUMP`; not part of the cache key (a dumping
+    /// compilation reads no cached result).
+    pub ir_dump: IrDump,
+    /// Print each stage's pass timings to stderr, as Triton's
+    /// `MLIR_ENABLE_TIMING`; likewise read from no cache.
+    pub pass_timing: bool,
 }
 
 impl Default for Options {
@@ -80,6 +89,8 @@ impl Default for Options {
             libdevice: None,
             ptx_version: ptx::PTX_VERSION,
             cache: Cache::Default,
+            ir_dump: IrDump::Off,
+            pass_timing: false,
         }
     }
 }
@@ -334,7 +345,12 @@ impl Compiler {
         };
         let cache_dir = options.cache.dir();
         let key = cache::key(&name, &text, options, until);
-        if let Some(output) = cache_dir.as_deref().and_then(|dir| cache::load(dir, &key)) {
+        let debugging = options.ir_dump != IrDump::Off || options.pass_timing;
+        if let Some(output) = cache_dir
+            .as_deref()
+            .filter(|_| !debugging)
+            .and_then(|dir| cache::load(dir, &key))
+        {
             return Ok(Output {
                 cached: true,
                 ..output
@@ -424,6 +440,21 @@ impl Session {
         if let Some(manager) = self.pipelines.borrow().get(elements) {
             return Ok(manager.clone());
         }
+        let manager = self.build(elements)?;
+        // SAFETY: the manager borrows `self.context`, which lives in a box
+        // owned by `self` and is dropped after `self.pipelines` (field
+        // order). The 'static copy never leaves the session: callers get it
+        // back with the session's lifetime.
+        let manager: PassManager<'static> = unsafe { std::mem::transmute(manager) };
+        let manager = Rc::new(manager);
+        self.pipelines
+            .borrow_mut()
+            .insert(elements.to_owned(), manager.clone());
+        Ok(manager)
+    }
+
+    /// A new pass manager for `builtin.module(elements)`.
+    fn build(&self, elements: &str) -> Result<PassManager<'_>, String> {
         let text = format!("builtin.module({elements})");
         let manager = pipeline::parse(&text)
             .and_then(|p| p.build(&self.context))
@@ -434,15 +465,6 @@ impl Session {
         // compile time and catches only bugs in this project's passes,
         // which the stage check still reports.
         manager.enable_verifier(false);
-        // SAFETY: the manager borrows `self.context`, which lives in a box
-        // owned by `self` and is dropped after `self.pipelines` (field
-        // order). The 'static copy never leaves the session: callers get it
-        // back with the session's lifetime.
-        let manager: PassManager<'static> = unsafe { std::mem::transmute(manager) };
-        let manager = Rc::new(manager);
-        self.pipelines
-            .borrow_mut()
-            .insert(elements.to_owned(), manager.clone());
         Ok(manager)
     }
 
@@ -653,13 +675,40 @@ impl<'c, 'o> Compilation<'c, 'o> {
         elements: &str,
         stage: Stage,
     ) -> Result<(), CompileError> {
-        let manager = self.session.pipeline(elements).map_err(|e| {
+        let cannot = |e: String| {
             let pass = elements.split('{').next().unwrap_or(elements);
             CompileError::new(Some(stage), format!("cannot run the {pass} pipeline: {e}"))
-        })?;
-        manager
-            .run(module)
-            .map_err(|_| self.error(Some(stage), &format!("{elements} failed")))?;
+        };
+        let options = self.options;
+        let ran = if options.ir_dump == IrDump::Off && !options.pass_timing {
+            self.session.pipeline(elements).map_err(cannot)?.run(module)
+        } else {
+            // A pass manager of its own, dropped after the run: MLIR prints
+            // its timing report when the manager goes.
+            let manager = self.session.build(elements).map_err(cannot)?;
+            if options.ir_dump != IrDump::Off {
+                ir_dump::enable(&manager);
+            }
+            if options.pass_timing {
+                // SAFETY: a live pass manager, not running.
+                unsafe { mlir_sys::mlirPassManagerEnableTiming(manager.to_raw()) };
+            }
+            match &options.ir_dump {
+                IrDump::File(path) => ir_dump::with_stderr_in(path, || {
+                    let ran = manager.run(module);
+                    drop(manager);
+                    ran
+                })
+                .map_err(|e| {
+                    CompileError::new(
+                        Some(stage),
+                        format!("cannot write the IR dump to {}: {e}", path.display()),
+                    )
+                })?,
+                _ => manager.run(module),
+            }
+        };
+        ran.map_err(|_| self.error(Some(stage), &format!("{elements} failed")))?;
         if module.as_operation().verify() {
             Ok(())
         } else {

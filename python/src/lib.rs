@@ -17,7 +17,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use tt_compiler::{Cache, Compiler, Input, Options, Output, Stage};
+use tt_compiler::{Cache, Compiler, Input, IrDump, Options, Output, Stage};
 
 create_exception!(
     _triton_rs,
@@ -35,12 +35,16 @@ thread_local! {
 /// Compiles TTIR or TTGIR `source` up to `stage` (`ttir`, `ttgir`, `llir`
 /// or `ptx`) and returns a dict with the keys `ttir`, `ttgir`, `llir`,
 /// `ptx` (None for stages not reached), `metadata` (the kernel metadata as
-/// JSON, at `ptx`) and `timings` (a list of (step, seconds)).
+/// JSON, at `ptx`) and `timings` (a list of (step, seconds)). `ir_dump`
+/// prints the module before every pass, to stderr (`"-"`) or appended to
+/// a file (Triton's `MLIR_ENABLE_DUMP` and `MLIR_DUMP_PATH`);
+/// `pass_timing` prints each stage's pass timings to stderr.
 #[pyfunction]
 #[pyo3(signature = (
     source, *, name = "<input>", capability = 90, num_warps = 4, num_stages = 3,
     num_ctas = 1, stage = "ptx", line_info = true, make_ttir = true,
     fp_fusion = true, reflect_ftz = true, libdevice = None, ptx_version = None,
+    ir_dump = None, pass_timing = false,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn compile<'py>(
@@ -58,6 +62,8 @@ fn compile<'py>(
     reflect_ftz: bool,
     libdevice: Option<PathBuf>,
     ptx_version: Option<u32>,
+    ir_dump: Option<PathBuf>,
+    pass_timing: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let until = Stage::from_name(stage).ok_or_else(|| {
         PyValueError::new_err(format!(
@@ -79,6 +85,12 @@ fn compile<'py>(
         // Triton's own cache keeps what the hook compiles; a second cache
         // here would only cost a hash and a write per kernel.
         cache: Cache::Off,
+        ir_dump: match ir_dump {
+            None => IrDump::Off,
+            Some(path) if path.as_os_str() == "-" => IrDump::Stderr,
+            Some(path) => IrDump::File(path),
+        },
+        pass_timing,
     };
     let result = py.detach(|| {
         COMPILER.with(|compiler| {

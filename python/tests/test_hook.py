@@ -531,3 +531,73 @@ def test_e5m2_to_bf16_assembles_for_sm89(hook):
     ptx = kernel.asm["ptx"]
     assert "cvt.rn.f16x2.e5m2x2" in ptx and "bf16x2" not in ptx
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
+DUMP_TWO_KERNELS = """
+import triton, triton.language as tl, triton_rs
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+@triton.jit
+def first_kernel(x_ptr):
+    tl.store(x_ptr + tl.arange(0, 128), 1.0)
+
+@triton.jit
+def second_kernel(x_ptr):
+    tl.store(x_ptr + tl.arange(0, 64), 2.0)
+
+triton_rs.enable("strict")
+for kernel in (first_kernel, second_kernel):
+    triton.compile(ASTSource(kernel, {"x_ptr": "*fp32"}, {}), target=GPUTarget("cuda", 90, 32))
+"""
+
+
+def run_dump_script(tmp_path, **env):
+    """DUMP_TWO_KERNELS as a file (@triton.jit wants one), in a process of
+    its own (Triton opens its dump file once per process)."""
+    script = tmp_path / "two_kernels.py"
+    script.write_text(DUMP_TWO_KERNELS)
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in ("TRITON_RS", "MLIR_ENABLE_DUMP", "MLIR_DUMP_PATH", "MLIR_ENABLE_TIMING")}
+    environment.update(env, TRITON_CACHE_DIR=str(tmp_path / "cache"))
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=environment,
+                          timeout=120)
+
+
+def dumped_passes(text):
+    """(pass, kernel) of each `IR Dump Before` header, the kernel the first
+    function defined after it."""
+    found = []
+    for chunk in text.split("// -----// IR Dump Before ")[1:]:
+        kernel = re.search(r"tt\.func (?:public )?@(\w+)", chunk)
+        found.append((chunk.split(" ")[0], kernel and kernel.group(1)))
+    return found
+
+
+def test_mlir_enable_dump_prints_this_compilers_passes(tmp_path):
+    # Triton's make_ttir dumps its passes into MLIR_DUMP_PATH, this
+    # project's stages theirs into its .triton_rs sibling, kernel by kernel.
+    dump = tmp_path / "dump.mlir"
+    result = run_dump_script(tmp_path, MLIR_ENABLE_DUMP="1", MLIR_DUMP_PATH=str(dump))
+    assert result.returncode == 0, result.stderr
+    tritons = dumped_passes(dump.read_text())
+    assert [kernel for name, kernel in tritons if name == "Inliner"] == ["first_kernel", "second_kernel"]
+    assert not any(name == "TritonGPUCoalesce" for name, _ in tritons)
+    passes = dumped_passes((tmp_path / "dump.mlir.triton_rs").read_text())
+    firsts = [(name, kernel) for name, kernel in passes if name in ("TritonGPUCoalesce", "ConvertTritonGPUToLLVM")]
+    assert firsts == [("TritonGPUCoalesce", "first_kernel"), ("ConvertTritonGPUToLLVM", "first_kernel"),
+                      ("TritonGPUCoalesce", "second_kernel"), ("ConvertTritonGPUToLLVM", "second_kernel")]
+    # Every pass of make_ttgir, in Triton's order.
+    ttgir = [name for name, kernel in passes if kernel == "first_kernel"]
+    start = ttgir.index("ConvertTritonToTritonGPU")
+    assert ttgir[start:start + 4] == ["ConvertTritonToTritonGPU", "TritonGPUCoalesce", "TritonGPUF32DotTC",
+                                      "TritonGPUPlanCTAPass"]
+
+
+def test_mlir_enable_dump_naming_a_kernel_dumps_only_that_one(tmp_path):
+    result = run_dump_script(tmp_path, MLIR_ENABLE_DUMP="second_kernel", MLIR_ENABLE_TIMING="1")
+    assert result.returncode == 0, result.stderr
+    kernels = {kernel for name, kernel in dumped_passes(result.stderr) if name == "TritonGPUCoalesce"}
+    assert kernels == {"second_kernel"}
+    # MLIR_ENABLE_TIMING: each stage's pass timings, this project's too.
+    assert "Execution time report" in result.stderr and "TritonGPUCoalesce" in result.stderr

@@ -62,6 +62,8 @@ def compile(
     reflect_ftz: bool = True,
     libdevice: Optional[str] = None,
     ptx_version: Optional[int] = None,
+    ir_dump: Optional[str] = None,
+    pass_timing: bool = False,
 ) -> Compiled:
     """Compiles TTIR or TTGIR up to ``stage`` (``ttir``, ``ttgir``, ``llir`` or ``ptx``).
 
@@ -70,6 +72,10 @@ def compile(
     two stages. ``make_ttir=False`` takes TTIR that Triton's own
     ``make_ttir`` already produced. Raises :class:`CompileError` with the
     located diagnostic when the input is wrong or not supported yet.
+    ``ir_dump`` prints the module before every pass, to stderr (``"-"``)
+    or appended to the file it names (as Triton's ``MLIR_ENABLE_DUMP`` and
+    ``MLIR_DUMP_PATH``); ``pass_timing`` prints each stage's pass timings
+    to stderr (``MLIR_ENABLE_TIMING``).
     """
     if isinstance(source, os.PathLike):
         path = os.fspath(source)
@@ -92,6 +98,8 @@ def compile(
         reflect_ftz=reflect_ftz,
         libdevice=libdevice,
         ptx_version=ptx_version,
+        ir_dump=ir_dump,
+        pass_timing=pass_timing,
     )
     metadata = result["metadata"]
     return Compiled(

@@ -17,6 +17,14 @@ Modes: ``strict`` raises :class:`CompileError` where this compiler refuses
 a kernel; ``fallback`` logs the refusal (logger ``triton_rs``), counts it
 (:func:`stats`) and lets Triton's own stages compile that kernel.
 
+Triton's debugging variables reach this compiler's stages as they reach
+Triton's: ``MLIR_ENABLE_DUMP`` (``1``, or a kernel's name) prints the module
+before every pass, to stderr, and ``MLIR_ENABLE_TIMING`` prints each stage's
+pass timings. With ``MLIR_DUMP_PATH`` set, Triton's own passes (its
+``make_ttir``) go to that file and this compiler's to the file of that name
+plus ``.triton_rs``: Triton buffers its file, so a second writer would
+interleave with it.
+
 Triton's on-disk cache key includes the backend's hash; while the hook is
 on, that hash carries this package's build and mode, so a kernel compiled
 by one compiler is never served to the other. Kernels already compiled in
@@ -40,6 +48,29 @@ _lock = threading.Lock()
 _mode = None
 _patched = False
 _stats = {"compiled": 0, "fallbacks": 0, "fallback_kernels": []}
+
+
+def _env_bool(name):
+    """Triton's ``isEnvValueBool``: True, False, or None for another value."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in ("on", "true", "1"):
+        return True
+    if value in ("off", "false", "0", ""):
+        return False
+    return None
+
+
+def _debug_options(module_text):
+    """``ir_dump`` and ``pass_timing`` for a compilation of ``module_text``,
+    from Triton's ``MLIR_ENABLE_DUMP`` (on, or the name of a function the
+    module must hold), ``MLIR_DUMP_PATH`` and ``MLIR_ENABLE_TIMING``."""
+    dump = _env_bool("MLIR_ENABLE_DUMP")
+    if dump is None:
+        name = os.environ["MLIR_ENABLE_DUMP"].strip()
+        dump = f"@{name}(" in module_text
+    path = os.environ.get("MLIR_DUMP_PATH")
+    ir_dump = (f"{path}.triton_rs" if path else "-") if dump else None
+    return {"ir_dump": ir_dump, "pass_timing": bool(_env_bool("MLIR_ENABLE_TIMING"))}
 
 
 def _fingerprint():
@@ -203,9 +234,10 @@ class _Compilation:
             from triton._C.libtriton import ir
 
             mod.set_attr("ttg.maxnreg", ir.builder(mod.context).get_int32_attr(options.maxnreg))
+        text = str(mod)
         try:
             self.result = _triton_rs.compile(
-                str(mod),
+                text,
                 name=f"{name}.ttgir" if gluon else f"{name}.ttir",
                 capability=self.capability,
                 num_warps=options.num_warps,
@@ -218,6 +250,7 @@ class _Compilation:
                 reflect_ftz=options.enable_reflect_ftz,
                 libdevice=libdevice,
                 ptx_version=get_ptx_version_from_options(options, self.backend.target.arch),
+                **_debug_options(text),
             )
         except CompileError as error:
             if self.mode == "strict":

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tt_compiler::{Cache, Compiler, Input, Options, Stage};
+use tt_compiler::{timing_from_env, Cache, Compiler, Input, IrDump, Options, Stage};
 
 const HELP: &str = "\
 Usage: ttc INPUT [options]
@@ -43,6 +43,10 @@ Options:
                         ones reuse, as a frontend compiling many kernels)
   -h, --help            this help
   --version             the version
+
+Environment, as Triton reads it: MLIR_ENABLE_DUMP=1 (or =KERNEL, a function
+of the input) prints the module before every pass to stderr, or appended to
+MLIR_DUMP_PATH; MLIR_ENABLE_TIMING=1 prints each stage's pass timings.
 
 Exit status: 0 on success, 1 when compilation fails, 2 on a usage error.
 ";
@@ -218,6 +222,8 @@ fn compile(args: &Args) -> Result<(), String> {
     if args.repeat > 1 {
         options.cache = Cache::Off;
     }
+    options.ir_dump = IrDump::from_env(&text);
+    options.pass_timing = timing_from_env();
     // One compiler for every repetition, as a frontend compiling many
     // kernels keeps one: the first compilation sets it up.
     let compiler = Compiler::new();
