@@ -1,8 +1,10 @@
 //! Triton's debugging output for this project's stages: the module printed
 //! before every pass (`MLIR_ENABLE_DUMP`, to stderr or to the file
-//! `MLIR_DUMP_PATH` names) and each stage's pass timings
-//! (`MLIR_ENABLE_TIMING`), in the form Triton prints them, so that a dump
-//! reads the same whichever compiler made it and pastes into `tt-opt`.
+//! `MLIR_DUMP_PATH` names), each stage's pass timings
+//! (`MLIR_ENABLE_TIMING`) and MLIR reproducers (`TRITON_REPRODUCER_PATH`),
+//! in the form Triton writes them, so that a dump reads the same whichever
+//! compiler made it, and pastes into `tt-opt` (a reproducer runs with
+//! `tt-opt FILE --run-reproducer`).
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -62,6 +64,27 @@ fn env_bool(value: &str) -> Option<bool> {
         "off" | "false" | "0" | "" => Some(false),
         _ => None,
     }
+}
+
+/// Writes `module` (its text, with locations) and `pipeline` as an MLIR
+/// reproducer: the module followed by an `mlir_reproducer` resource naming
+/// the pipeline, which `mlir-opt`/`tt-opt --run-reproducer` runs.
+pub fn write_reproducer(path: &Path, module: &str, pipeline: &str) -> io::Result<()> {
+    let quoted: String = pipeline
+        .chars()
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            _ => vec![c],
+        })
+        .collect();
+    std::fs::write(
+        path,
+        format!(
+            "{module}\n\n{{-#\n  external_resources: {{\n    mlir_reproducer: {{\n      \
+             pipeline: \"{quoted}\",\n      disable_threading: true,\n      \
+             verify_each: true\n    }}\n  }}\n#-}}\n"
+        ),
+    )
 }
 
 /// Sets `manager` up to print the module before each of its passes, with

@@ -15,7 +15,7 @@ mod kernel;
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -72,6 +72,11 @@ pub struct Options {
     /// Print each stage's pass timings to stderr, as Triton's
     /// `MLIR_ENABLE_TIMING`; likewise read from no cache.
     pub pass_timing: bool,
+    /// Write each stage's input and passes to this file as an MLIR
+    /// reproducer, and where a stage fails, the input of its failing pass
+    /// and that pass alone (Triton's `TRITON_REPRODUCER_PATH`); likewise
+    /// read from no cache.
+    pub reproducer: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -91,6 +96,7 @@ impl Default for Options {
             cache: Cache::Default,
             ir_dump: IrDump::Off,
             pass_timing: false,
+            reproducer: None,
         }
     }
 }
@@ -332,20 +338,12 @@ impl Compiler {
     ) -> Result<Output, CompileError> {
         let (text, name) = match input.into() {
             Input::Text { text, name } => (text.to_owned(), name.to_owned()),
-            Input::Module(module) => {
-                let flags = OperationPrintingFlags::new().enable_debug_info(true, false);
-                let text = module
-                    .as_operation()
-                    .to_string_with_flags(flags)
-                    .map_err(|e| {
-                        CompileError::new(None, format!("cannot print the module: {e}"))
-                    })?;
-                (text, "<module>".to_owned())
-            }
+            Input::Module(module) => (text_with_locations(module), "<module>".to_owned()),
         };
         let cache_dir = options.cache.dir();
         let key = cache::key(&name, &text, options, until);
-        let debugging = options.ir_dump != IrDump::Off || options.pass_timing;
+        let debugging =
+            options.ir_dump != IrDump::Off || options.pass_timing || options.reproducer.is_some();
         if let Some(output) = cache_dir
             .as_deref()
             .filter(|_| !debugging)
@@ -675,6 +673,60 @@ impl<'c, 'o> Compilation<'c, 'o> {
         elements: &str,
         stage: Stage,
     ) -> Result<(), CompileError> {
+        let Some(path) = &self.options.reproducer else {
+            return self.run_passes(module, elements, stage);
+        };
+        let input = text_with_locations(module);
+        ir_dump::write_reproducer(path, &input, &format!("builtin.module({elements})")).map_err(
+            |e| {
+                CompileError::new(
+                    Some(stage),
+                    format!("cannot write the reproducer {}: {e}", path.display()),
+                )
+            },
+        )?;
+        let result = self.run_passes(module, elements, stage);
+        if result.is_err() {
+            self.narrow_reproducer(path, &input, elements);
+        }
+        result
+    }
+
+    /// Rewrites the reproducer of a failed stage (`input`, `elements`) as
+    /// Triton's local one: the input of the first of its passes that fails
+    /// alone, and that pass. Where none does, the stage's stays.
+    fn narrow_reproducer(&self, path: &Path, input: &str, elements: &str) {
+        let (Ok(passes), Some(mut module)) = (
+            pipeline::expand(elements),
+            Module::parse(&self.session.context, input),
+        ) else {
+            return;
+        };
+        for pass in passes {
+            let before = text_with_locations(&module);
+            if ir_dump::write_reproducer(path, &before, &format!("builtin.module({pass})")).is_err()
+            {
+                return;
+            }
+            let ran = self
+                .session
+                .build(&pass)
+                .is_ok_and(|manager| manager.run(&mut module).is_ok());
+            if !ran || !module.as_operation().verify() {
+                return;
+            }
+        }
+        // Best effort: the stage's reproducer was written before it ran.
+        let _ = ir_dump::write_reproducer(path, input, &format!("builtin.module({elements})"));
+    }
+
+    /// Runs `builtin.module(elements)` on `module` and verifies the result.
+    fn run_passes(
+        &self,
+        module: &mut Module,
+        elements: &str,
+        stage: Stage,
+    ) -> Result<(), CompileError> {
         let cannot = |e: String| {
             let pass = elements.split('{').next().unwrap_or(elements);
             CompileError::new(Some(stage), format!("cannot run the {pass} pipeline: {e}"))
@@ -725,6 +777,16 @@ fn print(module: &Module) -> String {
     module.as_operation().to_string()
 }
 
+/// A module's text with its locations, as reproducers and frontends'
+/// modules are printed.
+fn text_with_locations(module: &Module) -> String {
+    let flags = OperationPrintingFlags::new().enable_debug_info(true, false);
+    module
+        .as_operation()
+        .to_string_with_flags(flags)
+        .unwrap_or_else(|_| print(module))
+}
+
 /// An integer attribute of the module op.
 fn module_int(module: &Module, name: &str) -> Option<i64> {
     let attribute = module.as_operation().attribute(name).ok()?;
@@ -759,6 +821,41 @@ module {
             cache: Cache::Off,
             ..Options::default()
         }
+    }
+
+    #[test]
+    fn reproducers_hold_the_last_stage_or_the_failing_pass() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("reproducer.mlir");
+        let options = Options {
+            reproducer: Some(path.clone()),
+            ..uncached()
+        };
+        compile_to(TTIR, &options, Stage::Llir).unwrap();
+        let last = std::fs::read_to_string(&path).unwrap();
+        assert!(last.contains("\"ttg.num-warps\" = 4"), "{last}");
+        assert!(
+            last.contains("pipeline: \"builtin.module(make-llir{"),
+            "{last}"
+        );
+        // sm_80 has no clusters: make-ttgir's first pass refuses them, and
+        // the reproducer becomes that pass on its input.
+        let clusters = Options {
+            capability: 80,
+            num_ctas: 2,
+            ..options
+        };
+        let error = compile_to(TTIR, &clusters, Stage::Ptx).unwrap_err();
+        assert_eq!(error.stage, Some(Stage::Ttgir));
+        let narrowed = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            narrowed.contains(
+                "pipeline: \"builtin.module(convert-triton-to-tritongpu{target=cuda:80 num-warps=4 \
+                 threads-per-warp=32 num-ctas=2})\""
+            ),
+            "{narrowed}"
+        );
+        assert!(narrowed.contains("tt.func public @copy") && !narrowed.contains("ttg.num-warps"));
     }
 
     #[test]

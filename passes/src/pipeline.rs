@@ -36,6 +36,52 @@ pub enum Element {
     Nested(Pipeline),
 }
 
+impl std::fmt::Display for Pipeline {
+    /// The pipeline's text, as [`parse`] reads it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}(", self.op)?;
+        for (i, element) in self.elements.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{element}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::fmt::Display for Element {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Element::Pass { name, options } if options.is_empty() => f.write_str(name),
+            Element::Pass { name, options } => write!(f, "{name}{{{options}}}"),
+            Element::Nested(pipeline) => write!(f, "{pipeline}"),
+        }
+    }
+}
+
+/// The elements of `builtin.module(elements)` one by one, each a pipeline
+/// element's text, with named pipelines (the stages, `make-ttgir{...}`)
+/// replaced by the elements they run: what the pass manager runs, in order.
+pub fn expand(elements: &str) -> Result<Vec<String>, String> {
+    let pipeline = parse(&format!("builtin.module({elements})"))?;
+    let mut out = Vec::new();
+    for element in &pipeline.elements {
+        match element {
+            Element::Pass { name, options } => match registry::lookup(name)?.kind {
+                registry::PassKind::Pipeline(factory) => {
+                    let options =
+                        PassOptions::parse(options).map_err(|e| format!("pass '{name}': {e}"))?;
+                    out.extend(expand(&factory(&options)?)?);
+                }
+                _ => out.push(element.to_string()),
+            },
+            Element::Nested(_) => out.push(element.to_string()),
+        }
+    }
+    Ok(out)
+}
+
 /// Parses a whole pipeline; trailing text is an error.
 pub fn parse(text: &str) -> Result<Pipeline, String> {
     let mut parser = Parser { text, pos: 0 };
@@ -265,6 +311,22 @@ mod tests {
                 ],
             }
         );
+    }
+
+    #[test]
+    fn pipelines_print_back_and_stages_expand_into_their_passes() {
+        let text = "builtin.module(canonicalize{max-iterations=2},tt.func(cse),symbol-dce)";
+        assert_eq!(parse(text).unwrap().to_string(), text);
+        let passes = expand("cse,make-ttir{target=cuda:90}").unwrap();
+        assert_eq!(passes[0], "cse");
+        assert_eq!(
+            passes[1..],
+            crate::stages::make_ttir(&PassOptions::parse("target=cuda:90").unwrap())
+                .unwrap()
+                .split(',')
+                .collect::<Vec<_>>()[..]
+        );
+        assert!(expand("no-such-pass").is_err());
     }
 
     #[test]

@@ -38,13 +38,16 @@ thread_local! {
 /// JSON, at `ptx`) and `timings` (a list of (step, seconds)). `ir_dump`
 /// prints the module before every pass, to stderr (`"-"`) or appended to
 /// a file (Triton's `MLIR_ENABLE_DUMP` and `MLIR_DUMP_PATH`);
-/// `pass_timing` prints each stage's pass timings to stderr.
+/// `pass_timing` prints each stage's pass timings to stderr; `reproducer`
+/// names the file that holds each stage's input and passes as an MLIR
+/// reproducer, narrowed to the failing pass where one fails (Triton's
+/// `TRITON_REPRODUCER_PATH`).
 #[pyfunction]
 #[pyo3(signature = (
     source, *, name = "<input>", capability = 90, num_warps = 4, num_stages = 3,
     num_ctas = 1, stage = "ptx", line_info = true, make_ttir = true,
     fp_fusion = true, reflect_ftz = true, libdevice = None, ptx_version = None,
-    ir_dump = None, pass_timing = false,
+    ir_dump = None, pass_timing = false, reproducer = None,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn compile<'py>(
@@ -64,6 +67,7 @@ fn compile<'py>(
     ptx_version: Option<u32>,
     ir_dump: Option<PathBuf>,
     pass_timing: bool,
+    reproducer: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let until = Stage::from_name(stage).ok_or_else(|| {
         PyValueError::new_err(format!(
@@ -91,6 +95,7 @@ fn compile<'py>(
             Some(path) => IrDump::File(path),
         },
         pass_timing,
+        reproducer,
     };
     let result = py.detach(|| {
         COMPILER.with(|compiler| {

@@ -595,9 +595,14 @@ def test_mlir_enable_dump_prints_this_compilers_passes(tmp_path):
 
 
 def test_mlir_enable_dump_naming_a_kernel_dumps_only_that_one(tmp_path):
-    result = run_dump_script(tmp_path, MLIR_ENABLE_DUMP="second_kernel", MLIR_ENABLE_TIMING="1")
+    reproducer = tmp_path / "reproducer.mlir"
+    result = run_dump_script(tmp_path, MLIR_ENABLE_DUMP="second_kernel", MLIR_ENABLE_TIMING="1",
+                             TRITON_REPRODUCER_PATH=str(reproducer))
     assert result.returncode == 0, result.stderr
     kernels = {kernel for name, kernel in dumped_passes(result.stderr) if name == "TritonGPUCoalesce"}
     assert kernels == {"second_kernel"}
     # MLIR_ENABLE_TIMING: each stage's pass timings, this project's too.
     assert "Execution time report" in result.stderr and "TritonGPUCoalesce" in result.stderr
+    # TRITON_REPRODUCER_PATH: the last stage's input, this project's make_llir.
+    text = reproducer.read_text()
+    assert "tt.func public @second_kernel" in text and 'pipeline: "builtin.module(make-llir{' in text

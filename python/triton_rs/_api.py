@@ -64,6 +64,7 @@ def compile(
     ptx_version: Optional[int] = None,
     ir_dump: Optional[str] = None,
     pass_timing: bool = False,
+    reproducer: Optional[str] = None,
 ) -> Compiled:
     """Compiles TTIR or TTGIR up to ``stage`` (``ttir``, ``ttgir``, ``llir`` or ``ptx``).
 
@@ -75,7 +76,10 @@ def compile(
     ``ir_dump`` prints the module before every pass, to stderr (``"-"``)
     or appended to the file it names (as Triton's ``MLIR_ENABLE_DUMP`` and
     ``MLIR_DUMP_PATH``); ``pass_timing`` prints each stage's pass timings
-    to stderr (``MLIR_ENABLE_TIMING``).
+    to stderr (``MLIR_ENABLE_TIMING``); ``reproducer`` names the file that
+    holds each stage's input and passes as an MLIR reproducer, narrowed to
+    the failing pass where one fails (``TRITON_REPRODUCER_PATH``; run it with
+    ``tt-opt FILE --run-reproducer``).
     """
     if isinstance(source, os.PathLike):
         path = os.fspath(source)
@@ -100,6 +104,7 @@ def compile(
         ptx_version=ptx_version,
         ir_dump=ir_dump,
         pass_timing=pass_timing,
+        reproducer=reproducer,
     )
     metadata = result["metadata"]
     return Compiled(

@@ -70,7 +70,11 @@ def _debug_options(module_text):
         dump = f"@{name}(" in module_text
     path = os.environ.get("MLIR_DUMP_PATH")
     ir_dump = (f"{path}.triton_rs" if path else "-") if dump else None
-    return {"ir_dump": ir_dump, "pass_timing": bool(_env_bool("MLIR_ENABLE_TIMING"))}
+    return {
+        "ir_dump": ir_dump,
+        "pass_timing": bool(_env_bool("MLIR_ENABLE_TIMING")),
+        "reproducer": os.environ.get("TRITON_REPRODUCER_PATH") or None,
+    }
 
 
 def _fingerprint():

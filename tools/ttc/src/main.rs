@@ -46,7 +46,10 @@ Options:
 
 Environment, as Triton reads it: MLIR_ENABLE_DUMP=1 (or =KERNEL, a function
 of the input) prints the module before every pass to stderr, or appended to
-MLIR_DUMP_PATH; MLIR_ENABLE_TIMING=1 prints each stage's pass timings.
+MLIR_DUMP_PATH; MLIR_ENABLE_TIMING=1 prints each stage's pass timings;
+TRITON_REPRODUCER_PATH=F writes each stage's input to F as an MLIR
+reproducer (where a stage fails, its failing pass's input and that pass),
+which `tt-opt F --run-reproducer` runs.
 
 Exit status: 0 on success, 1 when compilation fails, 2 on a usage error.
 ";
@@ -65,7 +68,7 @@ struct Args {
 enum Command {
     Help,
     Version,
-    Compile(Args),
+    Compile(Box<Args>),
 }
 
 fn main() -> ExitCode {
@@ -179,7 +182,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
     if metadata.is_none() && emit == Stage::Ptx {
         metadata = output.as_ref().map(|o| o.with_extension("json"));
     }
-    Ok(Command::Compile(Args {
+    Ok(Command::Compile(Box::new(Args {
         input,
         options,
         emit,
@@ -187,7 +190,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
         metadata,
         time,
         repeat,
-    }))
+    })))
 }
 
 /// `sm_90` or `sm_90a` → 90.
@@ -224,6 +227,9 @@ fn compile(args: &Args) -> Result<(), String> {
     }
     options.ir_dump = IrDump::from_env(&text);
     options.pass_timing = timing_from_env();
+    options.reproducer = std::env::var_os("TRITON_REPRODUCER_PATH")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from);
     // One compiler for every repetition, as a frontend compiling many
     // kernels keeps one: the first compilation sets it up.
     let compiler = Compiler::new();
