@@ -219,11 +219,21 @@ fn initialize_nvptx() {
         // `matmul`): left out, tutorial 03's 128x256 kernel changes by a
         // few 64-bit pointer steps only, yet ran 5-7% slower on the H200
         // (docs/dot-kernels.md, compile time).
-        let args = [
+        let mut args = vec![
             c"tt-compiler".as_ptr(),
             c"-nvptx-mad-wide-opt".as_ptr(),
             c"-nvptx-short-ptr".as_ptr(),
         ];
+        // Triton's `LLVM_IR_ENABLE_DUMP`: the module after every LLVM pass,
+        // on stderr; like Triton's, on for the rest of the process (read
+        // here, at the process's first compilation).
+        let dump = std::env::var("LLVM_IR_ENABLE_DUMP").unwrap_or_default();
+        if matches!(
+            dump.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "on"
+        ) {
+            args.push(c"-print-after-all".as_ptr());
+        }
         LLVMParseCommandLineOptions(args.len() as i32, args.as_ptr(), std::ptr::null());
     });
 }

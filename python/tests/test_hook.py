@@ -558,7 +558,8 @@ def run_dump_script(tmp_path, **env):
     script = tmp_path / "two_kernels.py"
     script.write_text(DUMP_TWO_KERNELS)
     environment = {key: value for key, value in os.environ.items()
-                   if key not in ("TRITON_RS", "MLIR_ENABLE_DUMP", "MLIR_DUMP_PATH", "MLIR_ENABLE_TIMING")}
+                   if key not in ("TRITON_RS", "MLIR_ENABLE_DUMP", "MLIR_DUMP_PATH", "MLIR_ENABLE_TIMING",
+                                  "TRITON_REPRODUCER_PATH", "LLVM_IR_ENABLE_DUMP")}
     environment.update(env, TRITON_CACHE_DIR=str(tmp_path / "cache"))
     return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=environment,
                           timeout=120)
@@ -597,12 +598,15 @@ def test_mlir_enable_dump_prints_this_compilers_passes(tmp_path):
 def test_mlir_enable_dump_naming_a_kernel_dumps_only_that_one(tmp_path):
     reproducer = tmp_path / "reproducer.mlir"
     result = run_dump_script(tmp_path, MLIR_ENABLE_DUMP="second_kernel", MLIR_ENABLE_TIMING="1",
-                             TRITON_REPRODUCER_PATH=str(reproducer))
+                             TRITON_REPRODUCER_PATH=str(reproducer), LLVM_IR_ENABLE_DUMP="1")
     assert result.returncode == 0, result.stderr
     kernels = {kernel for name, kernel in dumped_passes(result.stderr) if name == "TritonGPUCoalesce"}
     assert kernels == {"second_kernel"}
     # MLIR_ENABLE_TIMING: each stage's pass timings, this project's too.
     assert "Execution time report" in result.stderr and "TritonGPUCoalesce" in result.stderr
+    # LLVM_IR_ENABLE_DUMP: the LLVM IR after each of this project's LLVM
+    # passes (Triton's make_llir does not run).
+    assert "; *** IR Dump After NVVMReflectPass on [module] ***" in result.stderr
     # TRITON_REPRODUCER_PATH: the last stage's input, this project's make_llir.
     text = reproducer.read_text()
     assert "tt.func public @second_kernel" in text and 'pipeline: "builtin.module(make-llir{' in text

@@ -19,11 +19,14 @@ a kernel; ``fallback`` logs the refusal (logger ``triton_rs``), counts it
 
 Triton's debugging variables reach this compiler's stages as they reach
 Triton's: ``MLIR_ENABLE_DUMP`` (``1``, or a kernel's name) prints the module
-before every pass, to stderr, and ``MLIR_ENABLE_TIMING`` prints each stage's
-pass timings. With ``MLIR_DUMP_PATH`` set, Triton's own passes (its
-``make_ttir``) go to that file and this compiler's to the file of that name
-plus ``.triton_rs``: Triton buffers its file, so a second writer would
-interleave with it.
+before every pass, to stderr, ``MLIR_ENABLE_TIMING`` prints each stage's
+pass timings, ``TRITON_REPRODUCER_PATH`` names the file that holds each
+stage's input as an MLIR reproducer (the failing pass's, where one fails),
+and ``LLVM_IR_ENABLE_DUMP`` prints the LLVM IR after every LLVM pass (read
+at the process's first compilation; it then stays on, as Triton's). With
+``MLIR_DUMP_PATH`` set, Triton's own passes (its ``make_ttir``) go to that
+file and this compiler's to the file of that name plus ``.triton_rs``:
+Triton buffers its file, so a second writer would interleave with it.
 
 Triton's on-disk cache key includes the backend's hash; while the hook is
 on, that hash carries this package's build and mode, so a kernel compiled
@@ -61,9 +64,10 @@ def _env_bool(name):
 
 
 def _debug_options(module_text):
-    """``ir_dump`` and ``pass_timing`` for a compilation of ``module_text``,
-    from Triton's ``MLIR_ENABLE_DUMP`` (on, or the name of a function the
-    module must hold), ``MLIR_DUMP_PATH`` and ``MLIR_ENABLE_TIMING``."""
+    """``ir_dump``, ``pass_timing`` and ``reproducer`` for a compilation of
+    ``module_text``, from Triton's ``MLIR_ENABLE_DUMP`` (on, or the name of
+    a function the module must hold), ``MLIR_DUMP_PATH`` (its ``.triton_rs``
+    sibling), ``MLIR_ENABLE_TIMING`` and ``TRITON_REPRODUCER_PATH``."""
     dump = _env_bool("MLIR_ENABLE_DUMP")
     if dump is None:
         name = os.environ["MLIR_ENABLE_DUMP"].strip()

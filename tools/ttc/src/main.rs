@@ -49,7 +49,8 @@ of the input) prints the module before every pass to stderr, or appended to
 MLIR_DUMP_PATH; MLIR_ENABLE_TIMING=1 prints each stage's pass timings;
 TRITON_REPRODUCER_PATH=F writes each stage's input to F as an MLIR
 reproducer (where a stage fails, its failing pass's input and that pass),
-which `tt-opt F --run-reproducer` runs.
+which `tt-opt F --run-reproducer` runs; LLVM_IR_ENABLE_DUMP=1 prints the
+LLVM IR after every LLVM pass.
 
 Exit status: 0 on success, 1 when compilation fails, 2 on a usage error.
 ";
