@@ -309,6 +309,24 @@ impl Compiler {
         Self::default()
     }
 
+    /// The PTX of LLVM IR `llir` (what the `llir` stage gives, or text a
+    /// frontend put in its place) for `options`' target, and the name of
+    /// its kernel: Triton's `make_ptx`.
+    pub fn ptx_from_llir(
+        &self,
+        llir: &str,
+        options: &Options,
+    ) -> Result<(String, String), CompileError> {
+        let session = self.session.get_or_init(Session::new);
+        let target = session
+            .target(&options.ptx_options())
+            .map_err(|e| CompileError::new(Some(Stage::Ptx), e))?;
+        let ptx = target
+            .emit_text(llir)
+            .map_err(|e| CompileError::new(Some(Stage::Ptx), e.0))?;
+        Ok((ptx.text, ptx.entry))
+    }
+
     /// Compiles `input` to PTX.
     pub fn compile<'a>(
         &self,

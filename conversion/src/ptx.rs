@@ -162,13 +162,7 @@ impl Target {
     /// `nvvm-reflect-ftz`, libdevice when needed, internal non-kernel
     /// functions, `default<O3>`. The module is then what Triton calls `llir`.
     pub fn optimize(&self, module: &LlvmModule) -> Result<(), PtxError> {
-        unsafe {
-            let triple = CString::new(TRIPLE).expect("no NUL");
-            LLVMSetTarget(module.raw(), triple.as_ptr());
-            let layout = LLVMCreateTargetDataLayout(self.machine.0);
-            LLVMSetModuleDataLayout(module.raw(), layout);
-            LLVMDisposeTargetData(layout);
-        }
+        self.retarget(module);
         set_reflect_ftz(module, self.options.reflect_ftz);
         if calls_libdevice(module) {
             let path = self
@@ -181,6 +175,30 @@ impl Target {
         internalize_non_kernels(module);
         module.verify()?;
         run_o3(module, &self.machine)
+    }
+
+    /// Gives `module` the NVPTX triple and this target's data layout.
+    fn retarget(&self, module: &LlvmModule) {
+        // SAFETY: a live module and target machine; the layout made here is
+        // copied into the module and disposed after.
+        unsafe {
+            let triple = CString::new(TRIPLE).expect("no NUL");
+            LLVMSetTarget(module.raw(), triple.as_ptr());
+            let layout = LLVMCreateTargetDataLayout(self.machine.0);
+            LLVMSetModuleDataLayout(module.raw(), layout);
+            LLVMDisposeTargetData(layout);
+        }
+    }
+
+    /// Triton's `make_ptx` on LLVM IR text (an `llir` stage's output, which
+    /// a frontend may have replaced): the module takes this target's triple
+    /// and data layout, as Triton's `translate_to_asm` gives it, and is
+    /// printed as PTX.
+    pub fn emit_text(&self, llir: &str) -> Result<Ptx, PtxError> {
+        let module = LlvmModule::parse_ir(llir, "llir").map_err(PtxError)?;
+        self.retarget(&module);
+        module.verify().map_err(PtxError)?;
+        self.emit(&module)
     }
 
     /// Triton's `make_ptx`: prints the optimized module as PTX and finds its

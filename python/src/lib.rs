@@ -1,7 +1,8 @@
 //! `triton_rs._triton_rs`: this project's compiler as a Python extension
 //! module.
 //!
-//! `tensor_layout` prints a layout as Triton's `triton-tensor-layout` does.
+//! `tensor_layout` prints a layout as Triton's `triton-tensor-layout` does;
+//! `ptx_from_llir` is Triton's `make_ptx`, for LLVM IR a user substituted.
 //! `compile` runs [`tt_compiler::Compiler`] in process on
 //! TTIR or TTGIR text and returns each stage's text and the kernel
 //! metadata (as JSON); a failed compilation raises `CompileError`, whose
@@ -104,13 +105,42 @@ fn compile<'py>(
     });
     match result {
         Ok(output) => output_dict(py, output),
-        Err(error) => {
-            let exception = CompileError::new_err(error.message.trim_end().to_owned());
-            exception
-                .value(py)
-                .setattr("stage", error.stage.map(Stage::name))?;
-            Err(exception)
-        }
+        Err(error) => Err(compile_error(py, error)?),
+    }
+}
+
+/// `CompileError` with the compiler's message and the failing stage.
+fn compile_error(py: Python<'_>, error: tt_compiler::CompileError) -> PyResult<PyErr> {
+    let exception = CompileError::new_err(error.message.trim_end().to_owned());
+    exception
+        .value(py)
+        .setattr("stage", error.stage.map(Stage::name))?;
+    Ok(exception)
+}
+
+/// The PTX of LLVM IR text (an `llir` stage's output, or what a frontend
+/// put in its place) and its kernel's name, as Triton's `make_ptx` makes
+/// them; a failure raises `CompileError` (stage `ptx`).
+#[pyfunction]
+#[pyo3(signature = (llir, *, capability = 90, ptx_version = None, fp_fusion = true))]
+fn ptx_from_llir(
+    py: Python<'_>,
+    llir: &str,
+    capability: u32,
+    ptx_version: Option<u32>,
+    fp_fusion: bool,
+) -> PyResult<(String, String)> {
+    let defaults = Options::default();
+    let options = Options {
+        capability,
+        ptx_version: ptx_version.unwrap_or(defaults.ptx_version),
+        fp_fusion,
+        ..defaults
+    };
+    let result = py.detach(|| COMPILER.with(|compiler| compiler.ptx_from_llir(llir, &options)));
+    match result {
+        Ok(ptx) => Ok(ptx),
+        Err(error) => Err(compile_error(py, error)?),
     }
 }
 
@@ -141,12 +171,13 @@ fn output_dict(py: Python<'_>, output: Output) -> PyResult<Bound<'_, PyDict>> {
     Ok(dict)
 }
 
-/// The module: `compile`, `tensor_layout`, `CompileError` and
-/// `__version__`.
+/// The module: `compile`, `ptx_from_llir`, `tensor_layout`,
+/// `CompileError` and `__version__`.
 #[pymodule]
 fn _triton_rs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(tensor_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(ptx_from_llir, m)?)?;
     m.add("CompileError", m.py().get_type::<CompileError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

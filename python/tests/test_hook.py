@@ -610,3 +610,30 @@ def test_mlir_enable_dump_naming_a_kernel_dumps_only_that_one(tmp_path):
     # TRITON_REPRODUCER_PATH: the last stage's input, this project's make_llir.
     text = reproducer.read_text()
     assert "tt.func public @second_kernel" in text and 'pipeline: "builtin.module(make-llir{' in text
+
+
+@triton.jit
+def store_one_kernel(x_ptr):
+    tl.store(x_ptr + tl.arange(0, 128), 1.0)
+
+
+@pytest.mark.parametrize("stage", ["ttgir", "llir"])
+def test_replaced_stage_outputs_are_what_gets_compiled(hook, tmp_path, stage):
+    # Triton lets a user put their own TTGIR or LLVM IR in a stage's place
+    # (TRITON_KERNEL_OVERRIDE, or a config's ir_override); the stages after
+    # it must compile that text, not this compiler's own.
+    triton_rs.enable("strict")
+    spec = dict(signature={"x_ptr": "*fp32"}, constexprs={})
+    original = compile_with(store_one_kernel, spec)
+    # 1.0 and 3.0 as the stored words (f32 bits), in the LLVM IR and PTX.
+    one, three = "1065353216", "1077936128"
+    assert one in original.asm["ptx"] and three not in original.asm["ptx"]
+    text = original.asm[stage]
+    replaced = text.replace("1.000000e+00", "3.000000e+00") if stage == "ttgir" else text.replace(one, three)
+    assert replaced != text
+    override = tmp_path / f"store_one_kernel.{stage}"
+    override.write_text(replaced)
+    kernel = compile_with(store_one_kernel, spec, {"ir_override": str(override)})
+    assert three in kernel.asm["ptx"] and one not in kernel.asm["ptx"]
+    assert kernel.metadata.name == "store_one_kernel" and kernel.asm["cubin"][:4] == b"\x7fELF"
+    assert triton_rs.stats()["fallbacks"] == 0

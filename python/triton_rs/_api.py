@@ -74,7 +74,8 @@ def compile(
     ``make_ttir`` already produced. Raises :class:`CompileError` with the
     located diagnostic when the input is wrong or not supported yet.
     ``ir_dump`` prints the module before every pass, to stderr (``"-"``)
-    or appended to the file it names (as Triton's ``MLIR_ENABLE_DUMP`` and
+    or to the file it names, which the process's first dump truncates (as
+    Triton's ``MLIR_ENABLE_DUMP`` and
     ``MLIR_DUMP_PATH``); ``pass_timing`` prints each stage's pass timings
     to stderr (``MLIR_ENABLE_TIMING``); ``reproducer`` names the file that
     holds each stage's input and passes as an MLIR reproducer, narrowed to

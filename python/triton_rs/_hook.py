@@ -28,6 +28,10 @@ at the process's first compilation; it then stays on, as Triton's). With
 file and this compiler's to the file of that name plus ``.triton_rs``:
 Triton buffers its file, so a second writer would interleave with it.
 
+Where Triton replaces a stage's output (``TRITON_KERNEL_OVERRIDE`` files, a
+config's ``ir_override``), the next stage compiles the replacement: TTGIR
+from ``make_llir`` on, LLVM IR to PTX.
+
 Triton's on-disk cache key includes the backend's hash; while the hook is
 on, that hash carries this package's build and mode, so a kernel compiled
 by one compiler is never served to the other. Kernels already compiled in
@@ -188,6 +192,8 @@ class _Compilation:
         self.language = language
         self.capability = capability
         self.result = None
+        self.ttgir_out = None
+        self.llir_out = None
         self.fell_back = False
 
     def install(self):
@@ -223,12 +229,9 @@ class _Compilation:
         log.warning("triton_rs: %s is compiled by Triton instead: %s", name, first_line)
 
     def ttgir(self, mod, metadata):
-        from triton import knobs
         from triton.backends.compiler import Language
-        from triton.backends.nvidia.compiler import get_ptx_version_from_options
 
         options = self.options
-        libdevice = dict(options.extern_libs).get("libdevice")
         name = mod.get_entry_func_name()
         gluon = self.language == Language.GLUON
         if gluon:
@@ -242,31 +245,12 @@ class _Compilation:
             from triton._C.libtriton import ir
 
             mod.set_attr("ttg.maxnreg", ir.builder(mod.context).get_int32_attr(options.maxnreg))
-        text = str(mod)
         try:
-            self.result = _triton_rs.compile(
-                text,
-                name=f"{name}.ttgir" if gluon else f"{name}.ttir",
-                capability=self.capability,
-                num_warps=options.num_warps,
-                num_stages=options.num_stages,
-                num_ctas=options.num_ctas,
-                stage="ptx",
-                line_info=not knobs.compilation.disable_line_info,
-                make_ttir=False,
-                fp_fusion=options.enable_fp_fusion,
-                reflect_ftz=options.enable_reflect_ftz,
-                libdevice=libdevice,
-                ptx_version=get_ptx_version_from_options(options, self.backend.target.arch),
-                **_debug_options(text),
-            )
+            self._compile(str(mod), f"{name}.ttgir" if gluon else f"{name}.ttir")
         except CompileError as error:
             if self.mode == "strict":
                 raise
-            self.fell_back = True
-            self._count_fallback(name, str(error))
-            for stage in ("ttgir", "llir", "ptx"):
-                self.stages[stage] = self.triton[stage]
+            self._fall_back(name, error)
             return mod if gluon else self.triton["ttgir"](mod, metadata)
         with _lock:
             _stats["compiled"] += 1
@@ -274,11 +258,55 @@ class _Compilation:
         # make_ttgir lists them.
         metadata["tensordesc_meta"] = json.loads(self.result["metadata"])["tensordesc_meta"]
         metadata["triton_rs"] = _triton_rs.__version__
-        return self.result["ttgir"]
+        self.ttgir_out = self.result["ttgir"]
+        return self.ttgir_out
+
+    def _compile(self, text, name):
+        """This compiler from ``text`` (TTIR, or TTGIR from make_llir on) to PTX."""
+        from triton import knobs
+        from triton.backends.nvidia.compiler import get_ptx_version_from_options
+
+        options = self.options
+        self.result = _triton_rs.compile(
+            text,
+            name=name,
+            capability=self.capability,
+            num_warps=options.num_warps,
+            num_stages=options.num_stages,
+            num_ctas=options.num_ctas,
+            stage="ptx",
+            line_info=not knobs.compilation.disable_line_info,
+            make_ttir=False,
+            fp_fusion=options.enable_fp_fusion,
+            reflect_ftz=options.enable_reflect_ftz,
+            libdevice=dict(options.extern_libs).get("libdevice"),
+            ptx_version=get_ptx_version_from_options(options, self.backend.target.arch),
+            **_debug_options(text),
+        )
+
+    def _fall_back(self, name, error):
+        self.fell_back = True
+        self._count_fallback(name, str(error))
+        for stage in ("ttgir", "llir", "ptx"):
+            self.stages[stage] = self.triton[stage]
 
     def llir(self, src, metadata):
+        from triton import knobs
+
         if self.fell_back:
             return self.triton["llir"](src, metadata)
+        if src is not self.ttgir_out or knobs.compilation.use_ir_loc == "ttgir":
+            # Triton put other TTGIR in this compiler's place (a
+            # TRITON_KERNEL_OVERRIDE file, a config's ir_override, or the
+            # module with new locations): that is the one to compile.
+            name = json.loads(self.result["metadata"])["name"]
+            try:
+                self._compile(str(src), f"{name}.ttgir")
+            except CompileError as error:
+                if self.mode == "strict":
+                    raise
+                self._fall_back(name, error)
+                return self.triton["llir"](src, metadata)
         kernel = json.loads(self.result["metadata"])
         # A warp-specialized kernel runs with its partitions' warps too.
         metadata["num_warps"] = kernel["num_warps"]
@@ -289,10 +317,24 @@ class _Compilation:
         metadata["profile_scratch_size"] = kernel["profile_scratch_size"]
         metadata["profile_scratch_align"] = kernel["profile_scratch_align"]
         self.kernel = kernel
-        return self.result["llir"]
+        self.llir_out = self.result["llir"]
+        return self.llir_out
 
     def ptx(self, src, metadata):
         if self.fell_back:
             return self.triton["ptx"](src, metadata)
+        if src is not self.llir_out:
+            # LLVM IR put in this compiler's place: its code generation,
+            # as Triton's make_ptx would do it.
+            from triton.backends.nvidia.compiler import get_ptx_version_from_options
+
+            options = self.options
+            ptx, metadata["name"] = _triton_rs.ptx_from_llir(
+                str(src),
+                capability=self.capability,
+                ptx_version=get_ptx_version_from_options(options, self.backend.target.arch),
+                fp_fusion=options.enable_fp_fusion,
+            )
+            return ptx
         metadata["name"] = self.kernel["name"]
         return self.result["ptx"]
