@@ -637,3 +637,18 @@ def test_replaced_stage_outputs_are_what_gets_compiled(hook, tmp_path, stage):
     assert three in kernel.asm["ptx"] and one not in kernel.asm["ptx"]
     assert kernel.metadata.name == "store_one_kernel" and kernel.asm["cubin"][:4] == b"\x7fELF"
     assert triton_rs.stats()["fallbacks"] == 0
+
+
+def test_ttgir_locations_can_be_the_ttgir_files_lines(hook):
+    # USE_IR_LOC=ttgir: Triton points the kernel's line table at the lines
+    # of its cached .ttgir file, which it does to a module object.
+    triton_rs.enable("strict")
+    previous = triton.knobs.compilation.use_ir_loc
+    triton.knobs.compilation.use_ir_loc = "ttgir"
+    try:
+        kernel = compile_with(store_one_kernel, dict(signature={"x_ptr": "*fp32"}, constexprs={}))
+    finally:
+        triton.knobs.compilation.use_ir_loc = previous
+    files = re.findall(r'\.file\s+\d+ "([^"]+)"', kernel.asm["ptx"])
+    assert files and all(name.endswith("store_one_kernel.ttgir") for name in files), files
+    assert kernel.metadata.triton_rs == triton_rs.__version__

@@ -85,6 +85,20 @@ def _debug_options(module_text):
     }
 
 
+def _module_of(text, context):
+    """MLIR text as a module of Triton's, in ``context``."""
+    import tempfile
+
+    from triton._C.libtriton import ir
+
+    with tempfile.NamedTemporaryFile("w", suffix=".ttgir") as handle:
+        handle.write(text)
+        handle.flush()
+        module = ir.parse_mlir_module(handle.name, context)
+    module.context = context
+    return module
+
+
 def _fingerprint():
     """This build: the version and the extension module's size and mtime."""
     info = os.stat(_triton_rs.__file__)
@@ -229,6 +243,7 @@ class _Compilation:
         log.warning("triton_rs: %s is compiled by Triton instead: %s", name, first_line)
 
     def ttgir(self, mod, metadata):
+        from triton import knobs
         from triton.backends.compiler import Language
 
         options = self.options
@@ -259,6 +274,12 @@ class _Compilation:
         metadata["tensordesc_meta"] = json.loads(self.result["metadata"])["tensordesc_meta"]
         metadata["triton_rs"] = _triton_rs.__version__
         self.ttgir_out = self.result["ttgir"]
+        if knobs.compilation.use_ir_loc == "ttgir":
+            # Triton gives the TTGIR the locations of its lines in the
+            # cached .ttgir file (USE_IR_LOC), which takes a module: this
+            # compiler's, in Triton's context; the llir stage then compiles
+            # it with those locations.
+            self.ttgir_out = _module_of(self.ttgir_out, mod.context)
         return self.ttgir_out
 
     def _compile(self, text, name):
