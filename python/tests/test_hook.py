@@ -652,3 +652,25 @@ def test_ttgir_locations_can_be_the_ttgir_files_lines(hook):
     files = re.findall(r'\.file\s+\d+ "([^"]+)"', kernel.asm["ptx"])
     assert files and all(name.endswith("store_one_kernel.ttgir") for name in files), files
     assert kernel.metadata.triton_rs == triton_rs.__version__
+
+
+def test_tritons_other_debugging_knobs_hold_under_the_hook(hook, capsys):
+    triton_rs.enable("strict")
+    spec = dict(signature={"x_ptr": "*fp32"}, constexprs={})
+    compilation = triton.knobs.compilation
+    # NVPTX_ENABLE_DUMP: the PTX on stdout, as Triton's make_ptx prints it.
+    with triton.knobs.nvidia.scope():
+        triton.knobs.nvidia.dump_nvptx = True
+        compile_with(store_one_kernel, spec)
+    printed = capsys.readouterr().out
+    assert "// -----// NVPTX Dump //----- //" in printed and ".visible .entry store_one_kernel(" in printed
+    # LLVM_EXTRACT_DI_LOCAL_VARIABLES is not done here: refused, not ignored.
+    with compilation.scope():
+        compilation.dump_ir_extract_di_local_variables = True
+        with pytest.raises(triton_rs.CompileError, match="does not support LLVM_EXTRACT_DI_LOCAL_VARIABLES"):
+            compile_with(store_one_kernel, spec)
+    # Address sanitizing: Triton's own refusal on NVIDIA GPUs.
+    with compilation.scope():
+        compilation.enable_asan = True
+        with pytest.raises(RuntimeError, match="only supported on the AMD backend"):
+            compile_with(store_one_kernel, spec)

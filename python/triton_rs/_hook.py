@@ -191,6 +191,13 @@ def _unsupported(options, language):
     others = [name for name, _ in options.extern_libs if name != "libdevice"]
     if others:
         return "extern libraries other than libdevice (" + ", ".join(others) + ")"
+    from triton import knobs
+    from triton.backends.nvidia.compiler import CUDABackend
+
+    if CUDABackend.instrumentation is not None:
+        return "Proton's instrumentation of make_llir"
+    if knobs.compilation.dump_ir_extract_di_local_variables:
+        return "LLVM_EXTRACT_DI_LOCAL_VARIABLES (source variables in the debug information)"
     return None
 
 
@@ -316,6 +323,10 @@ class _Compilation:
 
         if self.fell_back:
             return self.triton["llir"](src, metadata)
+        if knobs.compilation.enable_asan:
+            # Triton's make_llir refuses it for NVIDIA GPUs, in these words.
+            raise RuntimeError(
+                "Address Sanitizer Error: Address sanitizer is currently only supported on the AMD backend")
         if src is not self.ttgir_out or knobs.compilation.use_ir_loc == "ttgir":
             # Triton put other TTGIR in this compiler's place (a
             # TRITON_KERNEL_OVERRIDE file, a config's ir_override, or the
@@ -342,6 +353,8 @@ class _Compilation:
         return self.llir_out
 
     def ptx(self, src, metadata):
+        from triton import knobs
+
         if self.fell_back:
             return self.triton["ptx"](src, metadata)
         if src is not self.llir_out:
@@ -356,6 +369,11 @@ class _Compilation:
                 ptx_version=get_ptx_version_from_options(options, self.backend.target.arch),
                 fp_fusion=options.enable_fp_fusion,
             )
-            return ptx
-        metadata["name"] = self.kernel["name"]
-        return self.result["ptx"]
+        else:
+            metadata["name"] = self.kernel["name"]
+            ptx = self.result["ptx"]
+        if knobs.nvidia.dump_nvptx:
+            # NVPTX_ENABLE_DUMP, as Triton's make_ptx prints it.
+            print("// -----// NVPTX Dump //----- //")
+            print(ptx)
+        return ptx
