@@ -98,6 +98,10 @@ pub fn print_layout_aliases(
     Ok(text)
 }
 
+/// The most elements a printed tensor may have (each takes a few bytes a
+/// holder; larger ones would take gigabytes).
+pub const MAX_ELEMENTS: i64 = 1 << 22;
+
 /// The view of `layout` (attribute text) over `tensor_type`, without
 /// `print_layout`'s header: Triton's `getLayoutStr`.
 pub fn layout_str(
@@ -129,6 +133,17 @@ fn view_over(
             "not a ranked tensor or memdesc type: {tensor_type}"
         ));
     };
+    if shape.iter().any(|&d| d < 0) {
+        return Err(format!(
+            "the tensor type needs a static shape: {tensor_type}"
+        ));
+    }
+    let elements = shape.iter().try_fold(1i64, |n, &d| n.checked_mul(d));
+    if elements.is_none_or(|n| n > MAX_ELEMENTS) {
+        return Err(format!(
+            "{tensor_type} is too large to print: at most {MAX_ELEMENTS} elements"
+        ));
+    }
     let parsed = Layout::read(layout).ok_or_else(|| {
         let text = layout.to_string();
         if text.starts_with("#ttng.tensor_memory") {

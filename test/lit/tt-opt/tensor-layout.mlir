@@ -4,6 +4,8 @@
 // RUN: not tt-opt --tensor-layout -i %s -alias-names=missing -t "tensor<4x8xf16>" 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not tt-opt --tensor-layout -l "#ttg.blocked<{sizePerThread = [1]}>" -t "tensor<4xf16>" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tt-opt --tensor-layout -l "#ttg.shared_memory" 2>&1 | FileCheck %s --check-prefix=NOTYPE
+// RUN: not tt-opt --tensor-layout -l "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>" -t "tensor<?xf32>" 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// RUN: not tt-opt --tensor-layout -l "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>" -t "tensor<65536x65536xf32>" 2>&1 | FileCheck %s --check-prefix=HUGE
 // RUN: not tt-opt --tensor-layout -l "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>" -t "tensor<128x128xf32>" 2>&1 | FileCheck %s --check-prefix=TMEM
 
 // Triton's triton-tensor-layout, as its documentation prints this layout:
@@ -42,6 +44,8 @@
 // BAD: tt-opt: error: invalid layout attribute: #ttg.blocked<{sizePerThread = [1]}>
 // BAD-NEXT: note: missing key 'threadsPerWarp'
 // NOTYPE: tt-opt: error: --tensor-layout needs the tensor type: -t 'tensor<...>'
+// DYNAMIC: tt-opt: error: the tensor type needs a static shape: tensor<?xf32>
+// HUGE: tt-opt: error: tensor<65536x65536xf32> is too large to print: at most 4194304 elements
 // TMEM: tt-opt: error: printing tensor memory layouts is not supported yet: #ttng.tensor_memory_encoding
 module {
 }
