@@ -87,10 +87,24 @@ pub fn write_reproducer(path: &Path, module: &str, pipeline: &str) -> io::Result
     )
 }
 
-/// Sets `manager` up to print the module before each of its passes, with
-/// the printing flags of Triton's dumps (locations, SSA names from
-/// `loc("name")`).
+/// Sets `manager` up to print the module before each of its passes, as
+/// Triton's dumps print it ([`triton_flags`]).
 pub fn enable(manager: &PassManager) {
+    manager.enable_ir_printing(&PassIrPrintingOptions {
+        before_all: true,
+        after_all: false,
+        module_scope: true,
+        on_change: false,
+        on_failure: false,
+        flags: triton_flags(),
+        tree_printing_path: PathBuf::new(),
+    });
+}
+
+/// How Triton prints a verified module, in its dumps and its stages'
+/// outputs (`kernel.asm`): with locations, and SSA values named after
+/// their `loc("name")`.
+pub fn triton_flags() -> OperationPrintingFlags {
     let flags = OperationPrintingFlags::new().enable_debug_info(true, false);
     // SAFETY: `flags` is a live printing-flags object; each call only sets
     // one of its fields.
@@ -98,15 +112,7 @@ pub fn enable(manager: &PassManager) {
         mlir_sys::mlirOpPrintingFlagsPrintNameLocAsPrefix(flags.to_raw());
         mlir_sys::mlirOpPrintingFlagsAssumeVerified(flags.to_raw());
     }
-    manager.enable_ir_printing(&PassIrPrintingOptions {
-        before_all: true,
-        after_all: false,
-        module_scope: true,
-        on_change: false,
-        on_failure: false,
-        flags,
-        tree_printing_path: PathBuf::new(),
-    });
+    flags
 }
 
 /// Runs `f` with the process's stderr (where MLIR prints its dumps) sent

@@ -571,7 +571,7 @@ impl<'c, 'o> Compilation<'c, 'o> {
                     c.run_pipeline(&mut module, DESCRIPTORS_TO_POINTERS, Stage::Ttir)
                 })?;
             }
-            output.ttir = Some(print(&module));
+            output.ttir = Some(stage_text(&module));
             if until == Stage::Ttir {
                 output.ttgir = String::new();
                 return Ok(self.finish(output));
@@ -606,7 +606,7 @@ impl<'c, 'o> Compilation<'c, 'o> {
                 );
             }
         }
-        output.ttgir = print(&module);
+        output.ttgir = stage_text(&module);
         if until == Stage::Ttgir {
             return Ok(self.finish(output));
         }
@@ -793,6 +793,15 @@ impl<'c, 'o> Compilation<'c, 'o> {
 /// A module's text, without locations.
 fn print(module: &Module) -> String {
     module.as_operation().to_string()
+}
+
+/// A stage's output as Triton's `kernel.asm` holds it: with locations, and
+/// SSA values named after their `loc("name")`.
+fn stage_text(module: &Module) -> String {
+    module
+        .as_operation()
+        .to_string_with_flags(ir_dump::triton_flags())
+        .unwrap_or_else(|_| print(module))
 }
 
 /// A module's text with its locations, as reproducers and frontends'
@@ -982,8 +991,19 @@ module {
         let context = new_context(false);
         let module = Module::parse(&context, TTIR).unwrap();
         let from_module = compile_to(&module, &uncached(), Stage::Ttgir).unwrap();
-        let from_text = compile_to(TTIR, &uncached(), Stage::Ttgir).unwrap();
+        // The module keeps its locations, in the buffer `Module::parse`
+        // names `-`.
+        let text = Input::Text {
+            text: TTIR,
+            name: "-",
+        };
+        let from_text = compile_to(text, &uncached(), Stage::Ttgir).unwrap();
         assert_eq!(from_module.ttgir, from_text.ttgir);
+        assert!(
+            from_text.ttgir.contains("loc(\"-\":4:16)"),
+            "{}",
+            from_text.ttgir
+        );
     }
 
     #[test]
