@@ -20,14 +20,11 @@
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, Type};
 use melior::Context;
-use tt_dialect::types::{bit_width, TensorView};
+use tt_dialect::types::TensorView;
 
 use crate::layout::{Layout, MemDesc};
 use crate::linear_layout::LinearLayout;
-use crate::to_linear::{
-    nvmma_shared_to_linear, padded_linear_component, shared_to_linear_layout, to_linear_layout,
-    BLOCK, LANE, REGISTER, WARP,
-};
+use crate::to_linear::{any_shared_to_linear, to_linear_layout, BLOCK, LANE, REGISTER, WARP};
 use crate::to_linear_amd::OFFSET;
 
 /// `Print layout attribute: <layout>` and the view of `layout` (attribute
@@ -124,10 +121,10 @@ fn view_over(
 ) -> Result<String, String> {
     let ty = Type::parse(context, tensor_type)
         .ok_or_else(|| format!("cannot parse the tensor type: {tensor_type}"))?;
-    let (shape, element) = if let Some(tensor) = TensorView::of(ty) {
-        (tensor.shape.to_vec(), tensor.element)
+    let shape = if let Some(tensor) = TensorView::of(ty) {
+        tensor.shape.to_vec()
     } else if let Some(desc) = MemDesc::of(ty) {
-        (desc.shape.clone(), desc.element)
+        desc.shape
     } else {
         return Err(format!(
             "not a ranked tensor or memdesc type: {tensor_type}"
@@ -154,52 +151,16 @@ fn view_over(
             )
         }
     })?;
-    let bits = bit_width(element).unwrap_or(0);
-    tensor_layout_view(&parsed, &shape, bits, hw)
+    tensor_layout_view(&parsed, &shape, hw)
 }
 
-/// The view of `layout` for a tensor or buffer of `shape` whose elements
-/// are `element_bits` wide (NVMMA buffers count their swizzle in bytes).
-pub fn tensor_layout_view(
-    layout: &Layout,
-    shape: &[i64],
-    element_bits: u32,
-    hw: bool,
-) -> Result<String, String> {
+/// The view of `layout` for a tensor or buffer of `shape`.
+pub fn tensor_layout_view(layout: &Layout, shape: &[i64], hw: bool) -> Result<String, String> {
     if layout.is_distributed() {
-        return Ok(distributed_view(&to_linear_layout(layout, shape)?, hw));
+        Ok(distributed_view(&to_linear_layout(layout, shape)?, hw))
+    } else {
+        Ok(shared_view(&any_shared_to_linear(layout, shape)?, hw))
     }
-    let linear = match layout {
-        Layout::SwizzledShared { .. }
-        | Layout::AmdRotatingShared { .. }
-        | Layout::SharedLinear { .. } => shared_to_linear_layout(layout, shape)?,
-        Layout::NvmmaShared {
-            swizzling_byte_width,
-            transposed,
-            element_bit_width,
-            fp4_padded,
-            cga,
-            ..
-        } => {
-            if !cga.is_empty() {
-                return Err(
-                    "printing an nvmma_shared layout split across a cluster's CTAs is not supported yet"
-                        .into(),
-                );
-            }
-            // The encoding's element width where it names one, as Triton
-            // lays the buffer out in it.
-            let bits = if *element_bit_width != 0 {
-                *element_bit_width
-            } else {
-                element_bits
-            };
-            nvmma_shared_to_linear(shape, *swizzling_byte_width, *transposed, bits, *fp4_padded)?
-        }
-        Layout::PaddedShared { .. } => padded_linear_component(layout)?,
-        _ => return Err(format!("cannot print the layout {layout:?}")),
-    };
-    Ok(shared_view(&linear, hw))
 }
 
 /// The view of a distributed linear layout (inputs `register`, `lane`,
@@ -507,7 +468,7 @@ mod tests {
     #[test]
     fn encodings_are_viewed_through_their_linear_layouts() {
         let blocked = Layout::blocked(&[1, 4], &[4, 8], &[1, 1], &[1, 0]);
-        let view = tensor_layout_view(&blocked, &[4, 32], 16, false).expect("a view");
+        let view = tensor_layout_view(&blocked, &[4, 32], false).expect("a view");
         assert!(
             view.starts_with("[[ T0:0,  T0:1,  T0:2,  T0:3,  T1:0,"),
             "{view}"
@@ -522,7 +483,7 @@ mod tests {
             rank: 2,
             cga: Vec::new(),
         };
-        let hw = tensor_layout_view(&nvmma, &[8, 64], 16, true).expect("a view");
+        let hw = tensor_layout_view(&nvmma, &[8, 64], true).expect("a view");
         // Row 1's first 16-byte chunk sits in the second chunk of its
         // 128-byte row (offsets 64 + 8..16).
         assert!(hw.contains("Offset: 72 -> (1, 0)\n"), "{hw}");

@@ -396,6 +396,38 @@ pub fn shared_to_linear_layout(layout: &Layout, shape: &[i64]) -> Result<LinearL
     }
 }
 
+/// Triton's `toLinearLayout` for every shared encoding over a buffer of
+/// `shape`: [`shared_to_linear_layout`]'s, NVMMA layouts within one CTA,
+/// and a padded layout's linear component (its padding is not linear).
+pub fn any_shared_to_linear(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String> {
+    match layout {
+        Layout::NvmmaShared {
+            swizzling_byte_width,
+            transposed,
+            element_bit_width,
+            fp4_padded,
+            cga,
+            ..
+        } => {
+            if !cga.is_empty() {
+                return Err(
+                    "an nvmma_shared layout split across a cluster's CTAs has no linear layout here yet"
+                        .into(),
+                );
+            }
+            nvmma_shared_to_linear(
+                shape,
+                *swizzling_byte_width,
+                *transposed,
+                *element_bit_width,
+                *fp4_padded,
+            )
+        }
+        Layout::PaddedShared { .. } => padded_linear_component(layout),
+        _ => shared_to_linear_layout(layout, shape),
+    }
+}
+
 /// Triton's `nvmmaSharedToLinearLayout` for one CTA: TMA boxes of at most
 /// 256 elements a dimension (one swizzle row wide along the contiguous
 /// one) tiled over the buffer; within a swizzled box, the core matrices of

@@ -45,9 +45,7 @@ use melior::RewriterBase;
 use mlir_sys::{MlirOperation, MlirValue};
 use ttg_dialect::layout::{Layout, MemDesc};
 use ttg_dialect::linear_layout::LinearLayout;
-use ttg_dialect::to_linear::{
-    nvmma_shared_to_linear, shared_to_linear_layout, standard_out_dim_names,
-};
+use ttg_dialect::to_linear::{any_shared_to_linear, standard_out_dim_names};
 
 use crate::options::PassOptions;
 use crate::rust_pass::{fail, Failure, PassResult, RustPass};
@@ -567,31 +565,13 @@ fn alignment(layout: &Layout) -> u32 {
 }
 
 /// The linear layout (`offset`, `block` to the buffer's coordinates) of a
-/// shared encoding over `shape`.
+/// shared encoding over `shape`; padded layouts are refused, as the views
+/// here do not account for their padding.
 fn shared_linear(layout: &Layout, shape: &[i64]) -> Result<LinearLayout, String> {
-    match layout {
-        Layout::NvmmaShared {
-            swizzling_byte_width,
-            transposed,
-            element_bit_width,
-            fp4_padded,
-            cga,
-            ..
-        } => {
-            if !cga.is_empty() {
-                return Err("NVMMA views of several CTAs".into());
-            }
-            nvmma_shared_to_linear(
-                shape,
-                *swizzling_byte_width,
-                *transposed,
-                *element_bit_width,
-                *fp4_padded,
-            )
-        }
-        Layout::PaddedShared { .. } => Err("padded shared views".into()),
-        _ => shared_to_linear_layout(layout, shape),
+    if matches!(layout, Layout::PaddedShared { .. }) {
+        return Err("padded shared views".into());
     }
+    any_shared_to_linear(layout, shape)
 }
 
 /// Triton's `reshapeLayout`: the outputs flattened row-major and split
