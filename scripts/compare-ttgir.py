@@ -176,8 +176,29 @@ def loop_configs():
     return out
 
 
+def without_locations(text):
+    """``text`` without its ``loc(...)`` attributes, however deeply their
+    call sites and names nest (quoted file names may hold parentheses)."""
+    out, i = [], 0
+    for m in re.finditer(r"\s*\bloc\(", text):
+        if m.start() < i:
+            continue
+        out.append(text[i:m.start()])
+        depth, j, quoted = 1, m.end(), False
+        while j < len(text) and depth:
+            c = text[j]
+            if c == '"' and text[j - 1] != "\\":
+                quoted = not quoted
+            elif not quoted:
+                depth += (c == "(") - (c == ")")
+            j += 1
+        i = j
+    out.append(text[i:])
+    return "".join(out)
+
+
 def normalise(text):
-    text = re.sub(r"\s*loc\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)", "", text)
+    text = without_locations(text)
     lines = [l for l in text.splitlines() if not l.startswith("#loc")]
     names = {}
 
@@ -186,6 +207,16 @@ def normalise(text):
         return names[m.group(1)]
 
     return re.sub(r"%([A-Za-z_0-9]+)", rename, "\n".join(lines)).strip()
+
+
+def printed_by_us(ttgir):
+    """``ttgir`` without its locations, compiled by this project to TTGIR
+    (so both sides share one printer, and no SSA names come from
+    locations), then normalised."""
+    import triton_rs
+
+    bare = "\n".join(line for line in ttgir.splitlines() if not line.startswith("#loc"))
+    return normalise(triton_rs.compile(without_locations(bare), stage="ttgir").ttgir)
 
 
 def printed(ttc_dir, text):

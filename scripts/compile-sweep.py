@@ -488,7 +488,7 @@ def printed(ttgir):
         spec = importlib.util.spec_from_file_location("compare_ttgir", path)
         _compare_ttgir = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(_compare_ttgir)
-    return _compare_ttgir.normalise(triton_rs.compile(ttgir, stage="ttgir").ttgir)
+    return _compare_ttgir.printed_by_us(ttgir)
 
 
 _compare_ttgir = None

@@ -21,9 +21,9 @@ dot_kernel = SWEEP.dot_kernel
 
 
 def normalised(ttgir):
-    """Printed by this project, then the sweep's `normalise` (locations
-    dropped, SSA names renumbered)."""
-    return SWEEP.normalise(triton_rs.compile(ttgir, stage="ttgir").ttgir)
+    """Without locations, printed by this project, then normalised
+    (`compare-ttgir.py`'s `printed_by_us`)."""
+    return SWEEP.printed_by_us(ttgir)
 
 
 CASES = [

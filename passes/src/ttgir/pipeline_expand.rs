@@ -469,10 +469,12 @@ pub fn expand(for_op: MlirOperation, schedule: &FinalSchedule) -> MlirOperation 
             for index in 0..ir::operand_count(orig) {
                 let operand = ir::operand(orig, index);
                 if operand.ptr == iv.ptr {
+                    // At the loop's location, as Triton's kernel builds it.
+                    let loc = ir::location(for_op);
                     let ty = ir::value_type(step);
-                    let c = constant_before(new, ty, max - use_stage);
-                    let offset = binary_before(new, "arith.muli", step, c);
-                    let shifted = binary_before(new, "arith.addi", kiv, offset);
+                    let c = ir::build_constant(new, loc, ty, max - use_stage);
+                    let offset = ir::build_binary(new, "arith.muli", loc, step, c);
+                    let shifted = ir::build_binary(new, "arith.addi", loc, kiv, offset);
                     ir::set_operand(copy, index, shifted);
                     continue;
                 }
@@ -618,7 +620,8 @@ pub fn resolve_masks(module: OperationRef) {
 }
 
 /// Triton's `predicateOp`: makes `op` do nothing where `pred` is false.
-/// [`check`] admits only the ops handled here.
+/// [`check`] admits only the ops handled here. The masks it makes take
+/// `pred`'s location, as Triton's `getPredMask` gives them.
 pub fn predicate(op: MlirOperation, pred: MlirValue) {
     if is_memory_effect_free(op) {
         return;
@@ -632,7 +635,7 @@ pub fn predicate(op: MlirOperation, pred: MlirValue) {
     if ir::is(op, "ttng.tc_gen5_mma") || ir::is(op, "ttng.tc_gen5_mma_scaled") {
         let segment = pl::mma_v5_use_d_segment(op) + 1;
         if let Some(current) = pl::optional_operand(op, segment) {
-            pl::set_optional_operand(op, segment, and_before(op, pred, current));
+            pl::set_optional_operand(op, segment, and_before(op, pred, current, pred));
         }
         return;
     }
@@ -658,7 +661,7 @@ pub fn predicate(op: MlirOperation, pred: MlirValue) {
             pl::optional_operand(op, index)
         };
         let mask = match current {
-            Some(current) => and_before(op, pred, current),
+            Some(current) => and_before(op, pred, current, pred),
             None => pred,
         };
         if required {
@@ -676,7 +679,7 @@ pub fn predicate(op: MlirOperation, pred: MlirValue) {
         1
     } else if ir::is(op, "scf.if") {
         let cond = ir::operand(op, 0);
-        ir::set_operand(op, 0, and_before(op, pred, cond));
+        ir::set_operand(op, 0, and_before(op, pred, cond, pred));
         return;
     } else {
         return;
@@ -687,17 +690,26 @@ pub fn predicate(op: MlirOperation, pred: MlirValue) {
     let mask_ty = ir::i1_same_shape(shaped);
     let mut mask = pred;
     if pl::is_ranked_tensor(mask_ty) {
-        let splat = build_before(op, "tt.splat", &[pred], &[mask_ty], &[]);
+        let loc = ir::value_location(pred);
+        let splat = ir::build_op(op, "tt.splat", &[pred], &[mask_ty], &[], loc);
         mask = ir::result(splat, 0);
     }
     if let Some(current) = segment {
-        mask = and_before(op, mask, current);
+        mask = and_before(op, mask, current, pred);
     }
     pl::set_optional_operand(op, mask_index, mask);
 }
 
-/// `lhs & rhs` (of one type), built just before `op`.
-fn and_before(op: MlirOperation, lhs: MlirValue, rhs: MlirValue) -> MlirValue {
-    let and = build_before(op, "arith.andi", &[lhs, rhs], &[ir::value_type(lhs)], &[]);
+/// `lhs & rhs` (of one type), built just before `op` at `pred`'s location.
+fn and_before(op: MlirOperation, lhs: MlirValue, rhs: MlirValue, pred: MlirValue) -> MlirValue {
+    let loc = ir::value_location(pred);
+    let and = ir::build_op(
+        op,
+        "arith.andi",
+        &[lhs, rhs],
+        &[ir::value_type(lhs)],
+        &[],
+        loc,
+    );
     ir::result(and, 0)
 }

@@ -103,9 +103,9 @@ fn emit_ttgir_gives_the_corpus_ttgir() {
             cache.path(),
         );
         assert!(theirs.status.success(), "{kernel}: {}", stderr(&theirs));
-        // The ops, not their locations: the pipeliner gives the masks and
-        // induction steps it makes the loop's location, where Triton's
-        // gives some of them their load's.
+        // The ops, not their locations: ttc runs make-ttir again on
+        // Triton's TTIR, which moves some, and a few loop-carried arguments
+        // of the pipelined GEMMs take other locations than Triton's.
         assert_eq!(
             normalize(&without_locations(&stdout(&theirs))),
             normalize(&without_locations(&stdout(&ours))),

@@ -114,6 +114,12 @@ pub fn location(op: MlirOperation) -> MlirLocation {
     unsafe { mlir_sys::mlirOperationGetLocation(op) }
 }
 
+/// Where `v` is defined: its op's location, or its block argument's.
+pub fn value_location(v: MlirValue) -> MlirLocation {
+    // SAFETY: a live value; the location is owned by its context.
+    unsafe { mlir_sys::mlirValueGetLocation(v) }
+}
+
 pub fn operand_count(op: MlirOperation) -> usize {
     unsafe { mlir_sys::mlirOperationGetNumOperands(op) as usize }
 }

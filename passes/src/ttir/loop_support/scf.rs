@@ -158,7 +158,11 @@ pub fn build_for(
     let types: Vec<MlirType> = inits.iter().map(|&v| ir::value_type(v)).collect();
     let mut arg_types = vec![ir::value_type(bounds[0])];
     arg_types.extend(&types);
-    let locations = vec![location; arg_types.len()];
+    // The induction variable at the loop's location, each iteration
+    // argument at its initial value's, as MLIR's `scf.for` builder places
+    // them.
+    let mut locations = vec![location];
+    locations.extend(inits.iter().map(|&v| ir::value_location(v)));
     // SAFETY: a fresh block and region, handed to the new op, which takes
     // ownership; the yield is appended to that block.
     unsafe {
