@@ -14,6 +14,7 @@ use std::sync::Mutex;
 
 use melior::ir::operation::OperationPrintingFlags;
 use melior::pass::{PassIrPrintingOptions, PassManager};
+use tt_conversion::ptx::triton_env_bool as env_bool;
 
 /// Where the module is printed before each pass.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -56,14 +57,12 @@ pub fn timing_from_env() -> bool {
     env_bool(&std::env::var("MLIR_ENABLE_TIMING").unwrap_or_default()) == Some(true)
 }
 
-/// Triton's `isEnvValueBool`: `on`, `true`, `1` and `off`, `false`, `0`
-/// (any case; empty counts as off), else `None`.
-fn env_bool(value: &str) -> Option<bool> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "on" | "true" | "1" => Some(true),
-        "off" | "false" | "0" | "" => Some(false),
-        _ => None,
-    }
+/// Triton's `TRITON_REPRODUCER_PATH`: where each stage leaves its
+/// reproducer.
+pub fn reproducer_from_env() -> Option<PathBuf> {
+    std::env::var_os("TRITON_REPRODUCER_PATH")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
 }
 
 /// Writes `module` (its text, with locations) and `pipeline` as an MLIR

@@ -32,7 +32,7 @@ use tt_passes::{context::new_context, pipeline};
 
 pub use cache::{Cache, CACHE_DIR_ENV};
 use diagnostics::Capture;
-pub use ir_dump::{timing_from_env, IrDump};
+pub use ir_dump::IrDump;
 
 /// What to compile for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,6 +77,21 @@ pub struct Options {
     /// and that pass alone (Triton's `TRITON_REPRODUCER_PATH`); likewise
     /// read from no cache.
     pub reproducer: Option<PathBuf>,
+}
+
+impl Options {
+    /// These options with the debugging output Triton's environment asks
+    /// for a compilation of `module_text` (`MLIR_ENABLE_DUMP`,
+    /// `MLIR_DUMP_PATH`, `MLIR_ENABLE_TIMING`, `TRITON_REPRODUCER_PATH`),
+    /// read as Triton reads them.
+    pub fn with_triton_debug_env(self, module_text: &str) -> Self {
+        Self {
+            ir_dump: IrDump::from_env(module_text),
+            pass_timing: ir_dump::timing_from_env(),
+            reproducer: ir_dump::reproducer_from_env(),
+            ..self
+        }
+    }
 }
 
 impl Default for Options {

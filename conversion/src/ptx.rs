@@ -216,6 +216,17 @@ impl Target {
     }
 }
 
+/// Triton's `isEnvValueBool` for an environment variable's value: `on`,
+/// `true`, `1` and `off`, `false`, `0` (any case; empty counts as off),
+/// else `None`.
+pub fn triton_env_bool(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" => Some(true),
+        "off" | "false" | "0" | "" => Some(false),
+        _ => None,
+    }
+}
+
 /// Registers the NVPTX target once per process and sets the code
 /// generation flags Triton passes to `translate_to_asm`.
 fn initialize_nvptx() {
@@ -246,10 +257,7 @@ fn initialize_nvptx() {
         // on stderr; like Triton's, on for the rest of the process (read
         // here, at the process's first compilation).
         let dump = std::env::var("LLVM_IR_ENABLE_DUMP").unwrap_or_default();
-        if matches!(
-            dump.trim().to_ascii_lowercase().as_str(),
-            "1" | "true" | "on"
-        ) {
+        if triton_env_bool(&dump) == Some(true) {
             args.push(c"-print-after-all".as_ptr());
         }
         LLVMParseCommandLineOptions(args.len() as i32, args.as_ptr(), std::ptr::null());

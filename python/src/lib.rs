@@ -144,6 +144,26 @@ fn ptx_from_llir(
     }
 }
 
+/// The debugging output Triton's environment asks for a compilation of
+/// `module_text` (`MLIR_ENABLE_DUMP`, `MLIR_DUMP_PATH`,
+/// `MLIR_ENABLE_TIMING`, `TRITON_REPRODUCER_PATH`), read as Triton reads
+/// them: a dict of `compile`'s `ir_dump`, `pass_timing` and `reproducer`.
+#[pyfunction]
+fn debug_options<'py>(py: Python<'py>, module_text: &str) -> PyResult<Bound<'py, PyDict>> {
+    let options = Options::default().with_triton_debug_env(module_text);
+    let dict = PyDict::new(py);
+    let text = |path: PathBuf| path.to_string_lossy().into_owned();
+    let ir_dump = match options.ir_dump {
+        IrDump::Off => None,
+        IrDump::Stderr => Some("-".to_owned()),
+        IrDump::File(path) => Some(text(path)),
+    };
+    dict.set_item("ir_dump", ir_dump)?;
+    dict.set_item("pass_timing", options.pass_timing)?;
+    dict.set_item("reproducer", options.reproducer.map(text))?;
+    Ok(dict)
+}
+
 /// Which thread and register hold each element of `tensor_type` (e.g.
 /// `"tensor<128x64xf16>"`) in `layout` (a `ttg` layout's text), or with
 /// `use_hw_view` each warp's lanes per register: the text Triton's
@@ -171,13 +191,14 @@ fn output_dict(py: Python<'_>, output: Output) -> PyResult<Bound<'_, PyDict>> {
     Ok(dict)
 }
 
-/// The module: `compile`, `ptx_from_llir`, `tensor_layout`,
-/// `CompileError` and `__version__`.
+/// The module: `compile`, `debug_options`, `ptx_from_llir`,
+/// `tensor_layout`, `CompileError` and `__version__`.
 #[pymodule]
 fn _triton_rs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(tensor_layout, m)?)?;
     m.add_function(wrap_pyfunction!(ptx_from_llir, m)?)?;
+    m.add_function(wrap_pyfunction!(debug_options, m)?)?;
     m.add("CompileError", m.py().get_type::<CompileError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -57,32 +57,14 @@ _patched = False
 _stats = {"compiled": 0, "fallbacks": 0, "fallback_kernels": []}
 
 
-def _env_bool(name):
-    """Triton's ``isEnvValueBool``: True, False, or None for another value."""
-    value = os.environ.get(name, "").strip().lower()
-    if value in ("on", "true", "1"):
-        return True
-    if value in ("off", "false", "0", ""):
-        return False
-    return None
-
-
 def _debug_options(module_text):
     """``ir_dump``, ``pass_timing`` and ``reproducer`` for a compilation of
-    ``module_text``, from Triton's ``MLIR_ENABLE_DUMP`` (on, or the name of
-    a function the module must hold), ``MLIR_DUMP_PATH`` (its ``.triton_rs``
-    sibling), ``MLIR_ENABLE_TIMING`` and ``TRITON_REPRODUCER_PATH``."""
-    dump = _env_bool("MLIR_ENABLE_DUMP")
-    if dump is None:
-        name = os.environ["MLIR_ENABLE_DUMP"].strip()
-        dump = f"@{name}(" in module_text
-    path = os.environ.get("MLIR_DUMP_PATH")
-    ir_dump = (f"{path}.triton_rs" if path else "-") if dump else None
-    return {
-        "ir_dump": ir_dump,
-        "pass_timing": bool(_env_bool("MLIR_ENABLE_TIMING")),
-        "reproducer": os.environ.get("TRITON_REPRODUCER_PATH") or None,
-    }
+    ``module_text``, as Triton's environment asks for them; a dump file
+    (``MLIR_DUMP_PATH``) becomes its ``.triton_rs`` sibling."""
+    options = _triton_rs.debug_options(module_text)
+    if options["ir_dump"] not in (None, "-"):
+        options["ir_dump"] += ".triton_rs"
+    return options
 
 
 def _module_of(text, context):
@@ -292,7 +274,6 @@ class _Compilation:
     def _compile(self, text, name):
         """This compiler from ``text`` (TTIR, or TTGIR from make_llir on) to PTX."""
         from triton import knobs
-        from triton.backends.nvidia.compiler import get_ptx_version_from_options
 
         options = self.options
         self.result = _triton_rs.compile(
@@ -308,9 +289,14 @@ class _Compilation:
             fp_fusion=options.enable_fp_fusion,
             reflect_ftz=options.enable_reflect_ftz,
             libdevice=dict(options.extern_libs).get("libdevice"),
-            ptx_version=get_ptx_version_from_options(options, self.backend.target.arch),
+            ptx_version=self._ptx_version(),
             **_debug_options(text),
         )
+
+    def _ptx_version(self):
+        from triton.backends.nvidia.compiler import get_ptx_version_from_options
+
+        return get_ptx_version_from_options(self.options, self.backend.target.arch)
 
     def _fall_back(self, name, error):
         self.fell_back = True
@@ -360,14 +346,11 @@ class _Compilation:
         if src is not self.llir_out:
             # LLVM IR put in this compiler's place: its code generation,
             # as Triton's make_ptx would do it.
-            from triton.backends.nvidia.compiler import get_ptx_version_from_options
-
-            options = self.options
             ptx, metadata["name"] = _triton_rs.ptx_from_llir(
                 str(src),
                 capability=self.capability,
-                ptx_version=get_ptx_version_from_options(options, self.backend.target.arch),
-                fp_fusion=options.enable_fp_fusion,
+                ptx_version=self._ptx_version(),
+                fp_fusion=self.options.enable_fp_fusion,
             )
         else:
             metadata["name"] = self.kernel["name"]

@@ -173,12 +173,8 @@ pub fn distributed_view(ll: &LinearLayout, hw: bool) -> String {
         ll.in_dim_size(WARP),
         ll.in_dim_size(BLOCK),
     );
-    let at = |b, w, l, r| ll.apply(&[(REGISTER, r), (LANE, l), (WARP, w), (BLOCK, b)]);
-    let coordinates = |b, w, l, r| -> Vec<i32> {
-        at(b, w, l, r)
-            .map(|outs| outs.into_iter().map(|(_, c)| c).collect())
-            .unwrap_or_default()
-    };
+    let coordinates =
+        |b, w, l, r| coordinates_of(ll, &[(REGISTER, r), (LANE, l), (WARP, w), (BLOCK, b)]);
     let mut text = String::new();
     if hw {
         for b in 0..blocks {
@@ -237,11 +233,7 @@ pub fn shared_view(ll: &LinearLayout, hw: bool) -> String {
     // its blocks, which is the `offset` dimension's size unless blocks
     // hold the same elements.
     let offsets = (element_count(&sizes) / blocks as usize) as i32;
-    let coordinates = |b: i32, o: i32| -> Vec<i32> {
-        ll.apply(&[(OFFSET, o), (BLOCK, b)])
-            .map(|outs| outs.into_iter().map(|(_, c)| c).collect())
-            .unwrap_or_default()
-    };
+    let coordinates = |b, o| coordinates_of(ll, &[(OFFSET, o), (BLOCK, b)]);
     if hw {
         let mut text = String::new();
         for b in 0..blocks {
@@ -260,6 +252,14 @@ pub fn shared_view(ll: &LinearLayout, hw: bool) -> String {
         .map(|(b, o)| point(&coordinates(b, o), &sizes, ":"))
         .collect();
     nested_rows(&entries, &sizes, ",")
+}
+
+/// The coordinates `ll` maps the named input indices to (in range by
+/// construction here).
+fn coordinates_of(ll: &LinearLayout, ins: &[(&str, i32)]) -> Vec<i32> {
+    ll.apply(ins)
+        .map(|outs| outs.into_iter().map(|(_, c)| c).collect())
+        .unwrap_or_default()
 }
 
 fn out_sizes(ll: &LinearLayout) -> Vec<i32> {

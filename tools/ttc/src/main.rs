@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tt_compiler::{timing_from_env, Cache, Compiler, Input, IrDump, Options, Stage};
+use tt_compiler::{Cache, Compiler, Input, Options, Stage};
 
 const HELP: &str = "\
 Usage: ttc INPUT [options]
@@ -226,11 +226,7 @@ fn compile(args: &Args) -> Result<(), String> {
     if args.repeat > 1 {
         options.cache = Cache::Off;
     }
-    options.ir_dump = IrDump::from_env(&text);
-    options.pass_timing = timing_from_env();
-    options.reproducer = std::env::var_os("TRITON_REPRODUCER_PATH")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from);
+    let options = options.with_triton_debug_env(&text);
     // One compiler for every repetition, as a frontend compiling many
     // kernels keeps one: the first compilation sets it up.
     let compiler = Compiler::new();
