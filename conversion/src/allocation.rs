@@ -108,7 +108,7 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 ///   of warp bases of the source's linear layout along the axis, `W > 1`):
 ///   the source shape with the axis replaced by `W`, one slot per warp per
 ///   output element; every operand's values are stored one after the
-///   other (operand 0's whole block first), each element taking
+///   other (the widest element type's block first), each element taking
 ///   `ceil(bits / 8)` bytes. Bytes = `numel(shape[axis := W]) * Σ
 ///   ceil(bits_i / 8)`. A reduction within warps needs none.
 /// * `tt.atomic_rmw` / `tt.atomic_cas` with a used scalar result: one
@@ -124,7 +124,8 @@ pub fn module_shared_bytes(module: OperationRef) -> Option<u64> {
 ///   off the axis, repeated lanes and warps included), as
 ///   [`crate::lowering::scan::scratch_elements`] counts them on the
 ///   operand's linear layout; `Σ ceil(bits_i / 8)` bytes per element
-///   (operands one after the other). One warp along the axis: none.
+///   (operands one after the other, the widest first). One warp along the
+///   axis: none.
 /// * `ttg.convert_layout`: none when every thread keeps its elements or
 ///   when data only moves within warps along a pattern Triton shuffles
 ///   ([`ttg_dialect::convert_layout::classify`]); otherwise Triton's

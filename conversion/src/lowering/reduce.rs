@@ -12,9 +12,10 @@
 //!
 //! Scratch contract with `allocate-shared-memory-nv`: the op's scratch
 //! starts at its `allocation.offset` attribute (bytes; 0 when absent) and
-//! holds, for each operand in turn (each start aligned to its element
-//! size), `out_elems * warps_along_axis` elements, where `out_elems` is the
-//! number of elements of the result (the input shape without the axis).
+//! holds, for each operand (widest element type first, with no padding:
+//! Triton's `getSmemBases`), `out_elems * warps_along_axis` elements,
+//! where `out_elems` is the number of elements of the result (the input
+//! shape without the axis).
 //! Slot `index * warps_along_axis + w` holds the partial of the warp whose
 //! index along the axis is `w`, for the result element at `index` (its
 //! coordinates linearised in the operand layout's order, fastest first),
@@ -35,6 +36,24 @@ use super::{assert, types, Access, Distributed, Emitter, LowerResult, Lowering};
 /// Bytes one element of type `ty` takes in shared memory (`i1` is a byte).
 pub(super) fn memory_bytes(ty: Type) -> i64 {
     (types::memory_bits(ty) / 8) as i64
+}
+
+/// Where each operand's part of a reduction's or scan's scratch starts
+/// (bytes from the scratch's start), each part `elems` elements of the
+/// operand's element type `types[k]`: the parts follow one another with no
+/// padding, widest element type first (operands of one width in their
+/// order), as Triton's `getSmemBases` places them. Every element size is a
+/// power of two, so each part starts aligned to its elements.
+pub(super) fn scratch_starts(types: &[Type], elems: i64) -> Vec<i64> {
+    let mut order: Vec<usize> = (0..types.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(types::bit_width(types[k])));
+    let mut starts = vec![0; types.len()];
+    let mut start = 0;
+    for k in order {
+        starts[k] = start;
+        start += elems * memory_bytes(types[k]);
+    }
+    starts
 }
 
 /// `v` as an integer of `bits` bits (zero-extended when wider).
@@ -387,14 +406,11 @@ pub fn lower<'c, 'a>(
         }
         let warp_index = lw.thread_linear(emit, &[] as &[i64], &weights);
         let base = scratch(lw, emit, op);
-        let mut bases = Vec::new();
-        let mut start = 0i64;
-        for v in &inputs {
-            let bytes = memory_bytes(lw.element_type(v.r#type()));
-            start = (start + bytes - 1) / bytes * bytes;
-            bases.push(emit.gep(base, emit.i32(start), emit.int_type(8)));
-            start += elems * bytes;
-        }
+        let element_types: Vec<Type> = inputs.iter().map(|v| lw.element_type(v.r#type())).collect();
+        let bases: Vec<Value> = scratch_starts(&element_types, elems)
+            .into_iter()
+            .map(|start| emit.gep(base, emit.i32(start), emit.int_type(8)))
+            .collect();
         let element = |k: usize, index: Value<'c, 'a>, ty: Type<'c>| {
             emit.gep(bases[k], index, emit.int_type(types::memory_bits(ty)))
         };

@@ -30,7 +30,8 @@
 //! Scratch contract with `allocate-shared-memory-nv` (see
 //! `allocation::scratch_bytes`): only when `W > 1`; the op's scratch
 //! starts at its `allocation.offset` attribute (bytes; 0 when absent) and
-//! holds the operands one after the other, each
+//! holds the operands one after the other (widest element type first, as
+//! in a reduction's scratch), each
 //! `chunks * W * P` elements of `ceil(bits / 8)` bytes with no padding,
 //! where `chunks` is the number of chunks a thread holds (its registers
 //! over `S`: the non-axis register elements times the tiles along the
@@ -40,16 +41,17 @@
 //! the total of chunk `c` of the warp at scan-order position `w` along the
 //! axis, for the thread whose non-axis lane and warp bits, packed (lane
 //! bits low), are `p`. The lowering checks that this size equals the
-//! allocator's and refuses the op otherwise; an operand whose start is not
-//! aligned to its element size is refused too.
+//! allocator's and refuses the op otherwise.
 
 use melior::ir::{
     operation::{OperationLike, OperationRef},
-    Value, ValueLike,
+    Type, Value, ValueLike,
 };
 use tt_dialect::ir as ttir;
 
-use super::reduce::{axis_bits, combine, from_int, memory_bytes, scratch, shuffle, store_if};
+use super::reduce::{
+    axis_bits, combine, from_int, memory_bytes, scratch, scratch_starts, shuffle, store_if,
+};
 use super::{types, Access, Distributed, Emitter, LowerResult, Lowering};
 
 /// How the axis is spread over registers, lanes and warps.
@@ -351,18 +353,12 @@ pub fn lower<'c, 'a>(
         let chunks = (groups.len() * tiles) as i64;
         let elems = chunks * warps * parallel;
         let base = scratch(lw, emit, op);
-        let mut bases = Vec::new();
-        let mut start = 0i64;
-        for v in &inputs {
-            let bytes = memory_bytes(lw.element_type(v.r#type()));
-            if start % bytes != 0 {
-                return Err(format!(
-                    "a scan operand's scratch would start at byte {start}, not aligned to its {bytes}-byte elements; not supported"
-                ));
-            }
-            bases.push(emit.gep(base, emit.i32(start), emit.int_type(8)));
-            start += elems * bytes;
-        }
+        let element_types: Vec<Type> = inputs.iter().map(|v| lw.element_type(v.r#type())).collect();
+        let bases: Vec<Value> = scratch_starts(&element_types, elems)
+            .into_iter()
+            .map(|start| emit.gep(base, emit.i32(start), emit.int_type(8)))
+            .collect();
+        let start: i64 = element_types.iter().map(|&t| elems * memory_bytes(t)).sum();
         let reserved = crate::allocation::scratch_bytes(op)?.unwrap_or(0);
         if reserved != start as u64 {
             return Err(format!(

@@ -209,6 +209,41 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
 
 // -----
 
+// An argmax of bytes with i64 indices over four warps: the operands' parts
+// of the scratch go widest first with no padding, as Triton places them
+// (the indices at byte 0, the bytes after 4 warps x 8 bytes), so the
+// 36 bytes the allocator reserves hold both; in the operands' order the
+// indices would need padding to byte 8 and end 4 bytes past the scratch.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @argmax_bytes
+  tt.func public @argmax_bytes(%v: tensor<128xi8, #blocked>, %out: !tt.ptr<i64>) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %i = arith.extsi %r : tensor<128xi32, #blocked> to tensor<128xi64, #blocked>
+    %m:2 = "tt.reduce"(%v, %i) <{axis = 0 : i32}> ({
+    ^bb0(%a: i8, %ai: i64, %b: i8, %bi: i64):
+      %gt = arith.cmpi sgt, %a, %b : i8
+      %x = arith.select %gt, %a, %b : i8
+      %xi = arith.select %gt, %ai, %bi : i64
+      tt.reduce.return %x, %xi : i8, i64
+    }) {allocation.offset = 0 : i32} : (tensor<128xi8, #blocked>, tensor<128xi64, #blocked>) -> (i8, i64)
+    // CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : {{.*}}, i8
+    // CHECK-NEXT: %[[AT32:.*]] = llvm.mlir.constant(32 : i32)
+    // CHECK-NEXT: %[[BYTES:.*]] = llvm.getelementptr %[[SCRATCH]][%[[AT32]]]
+    // CHECK-NEXT: %[[AT0:.*]] = llvm.mlir.constant(0 : i32)
+    // CHECK-NEXT: %[[INDICES:.*]] = llvm.getelementptr %[[SCRATCH]][%[[AT0]]]
+    // CHECK: llvm.getelementptr %[[BYTES]]
+    // CHECK: st.shared.b8
+    // CHECK: llvm.getelementptr %[[INDICES]]
+    // CHECK: st.shared.b64
+    // CHECK-NEXT: nvvm.barrier0
+    tt.store %out, %m#1 : !tt.ptr<i64>
+    tt.return
+  }
+}
+
+// -----
+
 // Barriers only where accesses to the same bytes meet: reading a buffer
 // and then writing a scratch that the allocation placed after it needs
 // none; reading the scratch back after the write does, and so does a

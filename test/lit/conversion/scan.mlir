@@ -201,6 +201,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
 
 // -----
 
+// A running maximum of booleans with its index (Inductor's cummax): the
+// operands' parts of the scratch go widest first, as Triton places them,
+// so the i64 indices start at byte 0 and the i1 flags (a byte each) after
+// the 2 warps x 2 repeated warps x 8 bytes; in the operands' order the
+// indices would start at byte 4, misaligned.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @cummax_bool
+  tt.func public @cummax_bool(%in: tensor<64xi1, #blocked>, %out: !tt.ptr<i64>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %i = arith.extsi %r : tensor<64xi32, #blocked> to tensor<64xi64, #blocked>
+    %m:2 = "tt.scan"(%in, %i) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: i1, %ai: i64, %b: i1, %bi: i64):
+      %gt = arith.cmpi ugt, %b, %a : i1
+      %x = arith.select %gt, %b, %a : i1
+      %xi = arith.select %gt, %bi, %ai : i64
+      tt.scan.return %x, %xi : i1, i64
+    }) {allocation.offset = 0 : i32} : (tensor<64xi1, #blocked>, tensor<64xi64, #blocked>) -> (tensor<64xi1, #blocked>, tensor<64xi64, #blocked>)
+    // CHECK: %[[SCRATCH:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : {{.*}}, i8
+    // CHECK-NEXT: %[[AT32:.*]] = llvm.mlir.constant(32 : i32)
+    // CHECK-NEXT: %[[FLAGS:.*]] = llvm.getelementptr %[[SCRATCH]][%[[AT32]]]
+    // CHECK-NEXT: %[[AT0:.*]] = llvm.mlir.constant(0 : i32)
+    // CHECK-NEXT: %[[INDICES:.*]] = llvm.getelementptr %[[SCRATCH]][%[[AT0]]]
+    // CHECK: llvm.getelementptr %[[FLAGS]]
+    // CHECK: st.shared.b8
+    // CHECK: llvm.getelementptr %[[INDICES]]
+    // CHECK: st.shared.b64
+    // CHECK-NEXT: nvvm.barrier0
+    %p0 = tt.splat %out : !tt.ptr<i64> -> tensor<64x!tt.ptr<i64>, #blocked>
+    %p = tt.addptr %p0, %r : tensor<64x!tt.ptr<i64>, #blocked>, tensor<64xi32, #blocked>
+    tt.store %p, %m#1 : tensor<64x!tt.ptr<i64>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
 // Four warps over 64 elements: warps 2 and 3 repeat warps 0 and 1 and scan
 // their copy alongside; warp bit 0 runs along the axis, so the two warp
 // totals meet in the scratch, one slot per (warp, repeated warp).
