@@ -4,7 +4,7 @@ project's package (strict mode), for several targets, and prints every
 kernel that one compiler builds (to a cubin: Triton's ptxas runs for the
 target) and the other does not, with the error. No GPU needed.
 
-    scripts/compile-sweep.py [--arch 80 89 90] [--only casts|unary|2d|dots|memory] [--ttgir]
+    scripts/compile-sweep.py [--arch 80 89 90] [--only casts|unary|2d|tuples|dots|memory] [--ttgir]
 
 With `--ttgir`, the TTGIR of every kernel both compile is compared too
 (printed by this project, locations dropped, SSA names renumbered), and the
@@ -15,7 +15,9 @@ rounding mode (casts); 48 elementwise, math, reduction, scan, sort and
 atomic ops on 9 types at three sizes and warp counts (unary); 19 2-D ops
 (reductions along either axis, scans, sort, transposes, join/split,
 interleave, reshape, gathers, dots, an associative scan) on 8 types at four
-shapes (2d); a matmul loop with a masked K (fp16, bf16, tf32, tf32x3,
+shapes (2d); reductions and scans of (value, index) pairs, an argmax and a
+running maximum along either axis, values of 6 types and indices of 4, at
+five shapes (tuples); a matmul loop with a masked K (fp16, bf16, tf32, tf32x3,
 fp32, int8, both fp8, an fp16 accumulator; seven tile shapes with their
 warps and stages; B transposed or not; three epilogues; nine loop
 variants, also with 16 warps on a 64-row tile; a dot's result scanned,
@@ -153,6 +155,34 @@ def two_d_kernel(x_ptr, y_ptr, OP: tl.constexpr, M: tl.constexpr, N: tl.constexp
 @triton.jit
 def _combine(a, b):
     return a + b
+
+
+@triton.jit
+def _first_max(a, ai, b, bi):
+    take = (a > b) | ((a == b) & (ai < bi))
+    return tl.where(take, a, b), tl.where(take, ai, bi)
+
+
+@triton.jit
+def tuple_kernel(x_ptr, y_ptr, z_ptr, OP: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
+                 INDEX: tl.constexpr):
+    rm = tl.arange(0, M)[:, None]
+    rn = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rm * N + rn)
+    i = (rm * N + rn).to(INDEX)
+    if OP == "argmax1":
+        v, k = tl.reduce((x, i), 1, _first_max)
+        tl.store(y_ptr + tl.arange(0, M), v)
+        tl.store(z_ptr + tl.arange(0, M), k)
+    elif OP == "argmax0":
+        v, k = tl.reduce((x, i), 0, _first_max)
+        tl.store(y_ptr + tl.arange(0, N), v)
+        tl.store(z_ptr + tl.arange(0, N), k)
+    else:
+        v, k = tl.associative_scan((x, i), 0 if OP == "cummax0" else 1, _first_max,
+                                   reverse=OP == "cummax1r")
+        tl.store(y_ptr + rm * N + rn, v)
+        tl.store(z_ptr + rm * N + rn, k)
 
 
 @triton.jit
@@ -396,6 +426,12 @@ MEMORY_OPS = ["other", "cache_cg", "cache_cv", "evict", "block_ptr", "block_ptr_
               "assert", "print", "noinline", "noinline_graph"]
 MEMORY_TYPES = ["fp16", "fp32", "i32", "i64"]
 TWO_D_OPS = ['sum0', 'sum1', 'max1', 'argmin0', 'cumsum0', 'cumsum1', 'sort1', 'trans', 'permute', 'join', 'split', 'interleave', 'reshape', 'gather1', 'gather0', 'dot', 'dot_acc', 'where', 'assoc']
+# Reductions and scans of a (value, index) pair (an argmax, a running
+# maximum with its position): mixed element widths share one scratch.
+TUPLE_OPS = ["argmax1", "argmax0", "cummax0", "cummax1r"]
+TUPLE_TYPES = ["i1", "i8", "fp16", "fp32", "i64", "fp64"]
+TUPLE_INDICES = {"i1": tl.int1, "i16": tl.int16, "i32": tl.int32, "i64": tl.int64}
+TUPLE_SHAPES = [((1, 64), 4), ((1, 128), 4), ((32, 32), 4), ((8, 256), 8), ((64, 16), 2)]
 
 
 def cases(only):
@@ -419,6 +455,12 @@ def cases(only):
             acc = tl.int32 if dt.startswith("i") else tl.float32
             yield (f"{op} {dt} {m}x{n} w{warps}", two_d_kernel, {"x_ptr": "*" + dt, "y_ptr": "*" + dt},
                    {"OP": op, "M": m, "N": n, "ACC": acc}, {"num_warps": warps})
+    if only in ("", "tuples"):
+        for ((m, n), warps), op, dt, index in itertools.product(TUPLE_SHAPES, TUPLE_OPS, TUPLE_TYPES,
+                                                              TUPLE_INDICES):
+            yield (f"{op} {dt} {index} {m}x{n} w{warps}", tuple_kernel,
+                   {"x_ptr": "*" + dt, "y_ptr": "*" + dt, "z_ptr": "*" + index},
+                   {"OP": op, "M": m, "N": n, "INDEX": TUPLE_INDICES[index]}, {"num_warps": warps})
     if only in ("", "dots"):
         for name, (bm, bn, bk, warps, stages), trans_b, epilogue in itertools.product(
                 DOT_TYPES, DOT_SHAPES, [False, True], ["none", "relu", "rowmax"]):
@@ -497,7 +539,7 @@ _compare_ttgir = None
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arch", type=int, nargs="+", default=[80, 89, 90])
-    ap.add_argument("--only", choices=["casts", "unary", "2d", "dots", "memory"], default="")
+    ap.add_argument("--only", choices=["casts", "unary", "2d", "tuples", "dots", "memory"], default="")
     ap.add_argument("--ttgir", action="store_true",
                     help="also compare the TTGIR of the kernels both compile (names the ones that differ)")
     args = ap.parse_args()

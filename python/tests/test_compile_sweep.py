@@ -3,7 +3,8 @@ for an older target compiles here too (to a cubin: Triton's ptxas checks the
 PTX for that target): the casts for sm_80 and sm_89, where fp8 conversions
 are emulated or lack sm_90's bf16 arithmetic; the elementwise ops for sm_80;
 the memory and control-flow patterns (calls of noinline functions among them)
-for sm_80 and sm_90; and the matmul
+for sm_80 and sm_90; argmaxes and running maxima of (value, index) pairs
+of mixed widths for sm_90; and the matmul
 loops at two tile shapes for sm_80 (mma.sync, fp8 through f16), sm_89 (fp8
 mma.sync) and sm_90 (wgmma, 16 warps on a 64-row tile among them), with
 their results scanned, sorted, reduced, reshaped and gathered. Their
@@ -18,12 +19,14 @@ from conftest import load_script  # noqa: E402
 SWEEP = load_script("compile-sweep.py")
 
 
-@pytest.mark.parametrize("arch,only", [(80, "casts"), (89, "casts"), (80, "unary"), (80, "memory"),
-                                       (90, "memory"), (80, "dots"), (89, "dots"), (90, "dots")])
+@pytest.mark.parametrize("arch,only", [(80, "casts"), (89, "casts"), (80, "unary"), (90, "tuples"),
+                                       (80, "memory"), (90, "memory"), (80, "dots"), (89, "dots"), (90, "dots")])
 def test_what_triton_compiles_compiles_here(arch, only):
     failed = []
     for name, kernel, signature, constants, options in SWEEP.cases(only):
         if only == "unary" and not name.endswith(" 128 w4"):
+            continue
+        if only == "tuples" and not (name.endswith(" 1x64 w4") or name.endswith(" 8x256 w8")):
             continue
         if only == "dots" and not (" 32x32x32 " in name or " 64x64x32 " in name or
                                    (name.startswith("dot epilogue") and " fp16 64x64 " in name)):
