@@ -4,7 +4,8 @@ compiler and this project's in one process, size by size, interleaved.
 usage: python3 paired.py TUTORIAL.py [TUTORIAL.py ...]
   env: TT_ROUNDS (default 5), TT_CSV (write one row per size there),
        TT_PLOT (write a PNG of the ratios there), TT_SIZES (comma-separated
-       x values: measure only those)
+       x values: measure only those), TT_PLOTS (a regular expression:
+       measure only the perf_reports whose plot name it finds)
 
 `run.sh` runs each tutorial in its own process per compiler, so the two
 sides of a ratio are minutes apart and the machine's drift between them
@@ -15,8 +16,9 @@ and once with `triton_rs.enable("strict")`, so each namespace holds its own
 `@triton.jit` functions, compiled by one compiler. The perf_report's
 `benchmark.run(...)` calls are left out; instead, for every size of every
 perf_report the tutorial's own benchmark function (the same `do_bench`
-call with the same arguments) is called for its 'triton' line in both
-namespaces, TT_ROUNDS times, the order swapped every round. Each round
+call with the same arguments) is called for each of its Triton lines (the
+line values that start with 'triton': tutorial 06 has 'triton-fp16' and
+'triton-fp8') in both namespaces, TT_ROUNDS times, the order swapped every round. Each round
 gives a ratio, our time over Triton's; the size's ratio is the median of
 the rounds'. PyTorch's line is measured twice per round, once beside each
 side, and the median of those pairs' ratios is printed as the noise
@@ -134,6 +136,42 @@ def compare_sass(sides):
     return differ
 
 
+
+def measure_line(sides, name, bench, line, rounds, rows):
+    """Ratios of one Triton line of one perf_report, size by size, appended
+    to `rows` as (plot, size, ratio, torch control)."""
+    plot = bench.plot_name if line == "triton" else f"{bench.plot_name} [{line}]"
+    has_torch = "torch" in bench.line_vals
+    print(f"== {plot}: our time / Triton's per {bench.x_names[0]}, median of {rounds} "
+          f"paired rounds ({bench.ylabel}; torch: the same kernel against itself)", flush=True)
+    for x in bench.x_vals:
+        for compiler in ("triton", "ours"):
+            measure(sides, name, bench, x, line, compiler)
+    compare_sass(sides)
+    for x in bench.x_vals:
+        ratios, controls, ours, theirs = [], [], [], []
+        for r in range(rounds):
+            order = ("ours", "triton") if r % 2 == 0 else ("triton", "ours")
+            got, torch_beside = {}, {}
+            for compiler in order:
+                got[compiler] = measure(sides, name, bench, x, line, compiler)
+                if has_torch:
+                    torch_beside[compiler] = measure(sides, name, bench, x, "torch", compiler)
+            # The values are throughputs (GB/s, TFLOP/s): the time ratio is
+            # theirs over ours.
+            ratios.append(got["triton"] / got["ours"])
+            ours.append(got["ours"])
+            theirs.append(got["triton"])
+            if has_torch:
+                controls.append(torch_beside["triton"] / torch_beside["ours"])
+        ratio = statistics.median(ratios)
+        control = statistics.median(controls) if controls else float("nan")
+        size = x if not isinstance(x, (list, tuple)) else x[0]
+        print(f"RATIO {plot} {size} {ratio:.3f} ours {statistics.median(ours):.1f} "
+              f"triton {statistics.median(theirs):.1f} torch-control {control:.3f} "
+              f"rounds {' '.join(f'{v:.3f}' for v in ratios)}", flush=True)
+        rows.append((plot, size, ratio, control))
+
 def main(paths):
     rounds = int(os.environ.get("TT_ROUNDS", "5"))
     rows = []
@@ -142,38 +180,13 @@ def main(paths):
         for name, mark in marks(sides["triton"]):
             benches = mark.benchmarks if isinstance(mark.benchmarks, list) else [mark.benchmarks]
             for bench in benches:
+                if os.environ.get("TT_PLOTS") and not re.search(os.environ["TT_PLOTS"], bench.plot_name):
+                    continue
                 if os.environ.get("TT_SIZES"):
                     wanted = {int(v) for v in os.environ["TT_SIZES"].split(",")}
                     bench.x_vals = [x for x in bench.x_vals if x in wanted]
-                has_torch = "torch" in bench.line_vals
-                print(f"== {bench.plot_name}: our time / Triton's per {bench.x_names[0]}, median of {rounds} "
-                      f"paired rounds ({bench.ylabel}; torch: the same kernel against itself)", flush=True)
-                for x in bench.x_vals:
-                    for compiler in ("triton", "ours"):
-                        measure(sides, name, bench, x, "triton", compiler)
-                compare_sass(sides)
-                for x in bench.x_vals:
-                    ratios, controls, ours, theirs = [], [], [], []
-                    for r in range(rounds):
-                        order = ("ours", "triton") if r % 2 == 0 else ("triton", "ours")
-                        got, torch_beside = {}, {}
-                        for compiler in order:
-                            got[compiler] = measure(sides, name, bench, x, "triton", compiler)
-                            if has_torch:
-                                torch_beside[compiler] = measure(sides, name, bench, x, "torch", compiler)
-                        # The values are throughputs (GB/s): time ratio is theirs over ours.
-                        ratios.append(got["triton"] / got["ours"])
-                        ours.append(got["ours"])
-                        theirs.append(got["triton"])
-                        if has_torch:
-                            controls.append(torch_beside["triton"] / torch_beside["ours"])
-                    ratio = statistics.median(ratios)
-                    control = statistics.median(controls) if controls else float("nan")
-                    size = x if not isinstance(x, (list, tuple)) else x[0]
-                    print(f"RATIO {bench.plot_name} {size} {ratio:.3f} ours {statistics.median(ours):.1f} "
-                          f"triton {statistics.median(theirs):.1f} torch-control {control:.3f} "
-                          f"rounds {' '.join(f'{v:.3f}' for v in ratios)}", flush=True)
-                    rows.append((bench.plot_name, size, ratio, control))
+                for line in [v for v in bench.line_vals if str(v).startswith("triton")]:
+                    measure_line(sides, name, bench, line, rounds, rows)
     triton_rs.disable()
     for plot in dict.fromkeys(r[0] for r in rows):
         mine = [r for r in rows if r[0] == plot]

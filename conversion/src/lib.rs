@@ -14,6 +14,7 @@ pub mod convert_nv_gpu_to_llvm;
 pub mod convert_triton_gpu_to_llvm;
 pub mod convert_warp_specialize_to_llvm;
 mod dataflow;
+mod edge_blocks;
 pub mod enable_line_info;
 pub mod global_scratch_memory_allocation;
 pub mod gluon_inline;

@@ -160,7 +160,9 @@ impl Target {
 
     /// The LLVM tail of Triton's `make_llir`: NVPTX triple and data layout,
     /// `nvvm-reflect-ftz`, libdevice when needed, internal non-kernel
-    /// functions, `default<O3>`. The module is then what Triton calls `llir`.
+    /// functions, `default<O3>`, and the critical-edge blocks O3 leaves
+    /// folded back into their branches ([`crate::edge_blocks`]). The module
+    /// is then what Triton calls `llir`.
     pub fn optimize(&self, module: &LlvmModule) -> Result<(), PtxError> {
         self.retarget(module);
         set_reflect_ftz(module, self.options.reflect_ftz);
@@ -174,7 +176,9 @@ impl Target {
         }
         internalize_non_kernels(module);
         module.verify()?;
-        run_o3(module, &self.machine)
+        run_o3(module, &self.machine)?;
+        crate::edge_blocks::fold_edge_blocks(module);
+        Ok(())
     }
 
     /// Gives `module` the NVPTX triple and this target's data layout.
@@ -379,7 +383,7 @@ fn set_reflect_ftz(module: &LlvmModule, on: bool) {
 }
 
 /// The functions of `module`.
-fn functions(module: LLVMModuleRef) -> impl Iterator<Item = LLVMValueRef> {
+pub(crate) fn functions(module: LLVMModuleRef) -> impl Iterator<Item = LLVMValueRef> {
     let first = unsafe { LLVMGetFirstFunction(module) };
     std::iter::successors((!first.is_null()).then_some(first), |&f| {
         let next = unsafe { LLVMGetNextFunction(f) };
