@@ -12,13 +12,23 @@ Prints PASS, WRONG or ERROR per function, the failures, and the package's
 counts (kernels compiled here; fallbacks, which strict mode never takes).
 Without TRITON_RS, Triton's own compiler builds the same kernels."""
 
-import os, sys, time, traceback
+import os
+import sys
+import time
+import traceback
+
 import torch
-import torch._inductor.config as cfg
-cfg.compile_threads = 1
+import torch._inductor.config as inductor_config
+
+inductor_config.compile_threads = 1
 torch.manual_seed(0)
 d = "cuda"
-def t(*s, dtype=torch.float32): return torch.randn(*s, device=d, dtype=dtype)
+
+
+def t(*shape, dtype=torch.float32):
+    return torch.randn(*shape, device=d, dtype=dtype)
+
+
 cases = {
     "softmax": (lambda x: torch.softmax(x, -1), [t(512, 1000)]),
     "log_softmax_bf16": (lambda x: torch.log_softmax(x.float(), -1).bfloat16(), [t(256, 4096, dtype=torch.bfloat16)]),
