@@ -23,19 +23,17 @@ use std::ffi::CString;
 use llvm_sys::core::{
     LLVMAddIncoming, LLVMBuildPhi, LLVMCanValueUseFastMathFlags, LLVMCountIncoming,
     LLVMCreateBuilderInContext, LLVMDeleteBasicBlock, LLVMDisposeBuilder,
-    LLVMGetBasicBlockTerminator, LLVMGetFastMathFlags, LLVMGetFirstBasicBlock,
-    LLVMGetFirstInstruction, LLVMGetIncomingBlock, LLVMGetIncomingValue, LLVMGetInstructionOpcode,
-    LLVMGetNextBasicBlock, LLVMGetNextInstruction, LLVMGetNumSuccessors, LLVMGetSuccessor,
-    LLVMGetValueName2, LLVMInsertIntoBuilderWithName, LLVMInstructionEraseFromParent,
-    LLVMInstructionRemoveFromParent, LLVMIsAPHINode, LLVMIsConditional, LLVMIsDeclaration,
-    LLVMPositionBuilderBefore, LLVMReplaceAllUsesWith, LLVMSetFastMathFlags, LLVMSetSuccessor,
-    LLVMSetValueName2, LLVMTypeOf,
+    LLVMGetBasicBlockTerminator, LLVMGetFastMathFlags, LLVMGetIncomingBlock, LLVMGetIncomingValue,
+    LLVMGetInstructionOpcode, LLVMGetNumSuccessors, LLVMGetSuccessor, LLVMGetValueName2,
+    LLVMInsertIntoBuilderWithName, LLVMInstructionEraseFromParent, LLVMInstructionRemoveFromParent,
+    LLVMIsAPHINode, LLVMIsConditional, LLVMIsDeclaration, LLVMPositionBuilderBefore,
+    LLVMReplaceAllUsesWith, LLVMSetFastMathFlags, LLVMSetSuccessor, LLVMSetValueName2, LLVMTypeOf,
 };
 use llvm_sys::debuginfo::{LLVMInstructionGetDebugLoc, LLVMInstructionSetDebugLoc};
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use llvm_sys::LLVMOpcode;
 
-use crate::llvm_ir::LlvmModule;
+use crate::llvm_ir::{blocks, functions, instructions, LlvmModule};
 
 /// The most instructions a folded block may hold besides its branch (the
 /// cost LLVM's SimplifyCFG speculates to fold a two-way branch).
@@ -45,7 +43,7 @@ const MAX_MOVED: usize = 4;
 /// module's summary); returns how many were folded.
 pub(crate) fn fold_edge_blocks(module: &LlvmModule) -> usize {
     let mut folded = 0;
-    for function in crate::ptx::functions(module.raw()) {
+    for function in functions(module.raw()) {
         // SAFETY: a function of a live module.
         if unsafe { LLVMIsDeclaration(function) } != 0 {
             continue;
@@ -69,7 +67,7 @@ struct EdgeBlock {
 }
 
 fn find_edge_block(function: LLVMValueRef) -> Option<EdgeBlock> {
-    let blocks = blocks(function);
+    let blocks: Vec<LLVMBasicBlockRef> = blocks(function).collect();
     let mut preds: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> = HashMap::new();
     for &block in &blocks {
         for successor in successors(block) {
@@ -105,7 +103,7 @@ fn find_edge_block(function: LLVMValueRef) -> Option<EdgeBlock> {
         if join == block || join == pred || successors(pred).contains(&join) {
             return None;
         }
-        let body = instructions(block);
+        let body: Vec<LLVMValueRef> = instructions(block).collect();
         let moved = &body[..body.len() - 1];
         let foldable = moved.len() <= MAX_MOVED
             && moved.iter().all(|&i| speculatable(i))
@@ -146,7 +144,7 @@ fn fold(module: &LlvmModule, edge: EdgeBlock) {
     unsafe {
         let builder = LLVMCreateBuilderInContext(module.context().raw());
         let branch = LLVMGetBasicBlockTerminator(edge.pred);
-        let body = instructions(edge.block);
+        let body: Vec<LLVMValueRef> = instructions(edge.block).collect();
         for &instruction in &body[..body.len() - 1] {
             // Inserting renames the instruction: keep its own name.
             let name = value_name(instruction);
@@ -238,26 +236,6 @@ fn value_name(value: LLVMValueRef) -> CString {
     CString::new(bytes).unwrap_or_default()
 }
 
-fn blocks(function: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
-    // SAFETY: walks the block list of a live function.
-    let first = unsafe { LLVMGetFirstBasicBlock(function) };
-    std::iter::successors((!first.is_null()).then_some(first), |&b| {
-        let next = unsafe { LLVMGetNextBasicBlock(b) };
-        (!next.is_null()).then_some(next)
-    })
-    .collect()
-}
-
-fn instructions(block: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-    // SAFETY: walks the instruction list of a live block.
-    let first = unsafe { LLVMGetFirstInstruction(block) };
-    std::iter::successors((!first.is_null()).then_some(first), |&i| {
-        let next = unsafe { LLVMGetNextInstruction(i) };
-        (!next.is_null()).then_some(next)
-    })
-    .collect()
-}
-
 fn successors(block: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
     // SAFETY: the terminator of a block of a verified function.
     unsafe {
@@ -273,7 +251,6 @@ fn successors(block: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
 
 fn phis(block: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
     instructions(block)
-        .into_iter()
         // SAFETY: instructions of a live block.
         .take_while(|&i| unsafe { !LLVMIsAPHINode(i).is_null() })
         .collect()

@@ -3,6 +3,7 @@
 //!
 //! [`LlvmModule`] owns an LLVM context and one module in it and disposes
 //! both when dropped; the PTX step ([`crate::ptx`]) consumes it.
+//! [`functions`], [`blocks`] and [`instructions`] walk its contents.
 //!
 //! `mlirTranslateModuleToLLVMIRToString` prints without checking that the
 //! translation succeeded (a failed translation crashes it), so this goes
@@ -18,15 +19,55 @@ use llvm_sys::core::{
     LLVMCreateMemoryBufferWithContentsOfFile, LLVMCreateMemoryBufferWithMemoryRangeCopy,
     LLVMDisposeMemoryBuffer, LLVMDisposeMessage, LLVMDisposeModule, LLVMGetBufferSize,
     LLVMGetBufferStart, LLVMGetDiagInfoDescription, LLVMGetDiagInfoSeverity,
-    LLVMPrintModuleToString,
+    LLVMGetFirstBasicBlock, LLVMGetFirstFunction, LLVMGetFirstInstruction, LLVMGetNextBasicBlock,
+    LLVMGetNextFunction, LLVMGetNextInstruction, LLVMPrintModuleToString,
 };
 use llvm_sys::ir_reader::LLVMParseIRInContext2;
 use llvm_sys::prelude::{
-    LLVMContextRef, LLVMDiagnosticInfoRef, LLVMMemoryBufferRef, LLVMModuleRef,
+    LLVMBasicBlockRef, LLVMContextRef, LLVMDiagnosticInfoRef, LLVMMemoryBufferRef, LLVMModuleRef,
+    LLVMValueRef,
 };
 use llvm_sys::LLVMDiagnosticSeverity;
 use melior::{ir::Module, utility::register_all_llvm_translations};
 use std::path::Path;
+
+/// The elements of one of LLVM's intrusive lists, from `first` (null when
+/// the list is empty) through `next` (null after the last).
+fn llvm_list<T>(
+    first: *mut T,
+    next: unsafe extern "C" fn(*mut T) -> *mut T,
+) -> impl Iterator<Item = *mut T> {
+    std::iter::successors((!first.is_null()).then_some(first), move |&item| {
+        // SAFETY: `item` is a live element of the list being walked; the
+        // callers do not remove elements while they walk.
+        let following = unsafe { next(item) };
+        (!following.is_null()).then_some(following)
+    })
+}
+
+/// The functions of the live module `module`, declarations included.
+pub(crate) fn functions(module: LLVMModuleRef) -> impl Iterator<Item = LLVMValueRef> {
+    // SAFETY: the first function of a live module.
+    llvm_list(unsafe { LLVMGetFirstFunction(module) }, LLVMGetNextFunction)
+}
+
+/// The basic blocks of the live function `function`, in order.
+pub(crate) fn blocks(function: LLVMValueRef) -> impl Iterator<Item = LLVMBasicBlockRef> {
+    // SAFETY: the first block of a live function.
+    llvm_list(
+        unsafe { LLVMGetFirstBasicBlock(function) },
+        LLVMGetNextBasicBlock,
+    )
+}
+
+/// The instructions of the live block `block`, in order.
+pub(crate) fn instructions(block: LLVMBasicBlockRef) -> impl Iterator<Item = LLVMValueRef> {
+    // SAFETY: the first instruction of a live block.
+    llvm_list(
+        unsafe { LLVMGetFirstInstruction(block) },
+        LLVMGetNextInstruction,
+    )
+}
 
 /// Removes Triton's own argument attributes (`tt.nv_tma_desc` of TMA
 /// descriptors, ...) from the LLVM function `function`: no translation

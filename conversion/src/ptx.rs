@@ -16,14 +16,12 @@ use std::sync::Once;
 
 use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
 use llvm_sys::core::{
-    LLVMAddModuleFlag, LLVMConstInt, LLVMGetFastMathFlags, LLVMGetFirstBasicBlock,
-    LLVMGetFirstFunction, LLVMGetFirstInstruction, LLVMGetFunctionCallConv,
-    LLVMGetInstructionOpcode, LLVMGetModuleFlag, LLVMGetNextBasicBlock, LLVMGetNextFunction,
-    LLVMGetNextInstruction, LLVMGetValueName2, LLVMInt32TypeInContext, LLVMIsDeclaration,
-    LLVMSetFastMathFlags, LLVMSetLinkage, LLVMSetTarget, LLVMValueAsMetadata,
+    LLVMAddModuleFlag, LLVMConstInt, LLVMGetFastMathFlags, LLVMGetFunctionCallConv,
+    LLVMGetInstructionOpcode, LLVMGetModuleFlag, LLVMGetValueName2, LLVMInt32TypeInContext,
+    LLVMIsDeclaration, LLVMSetFastMathFlags, LLVMSetLinkage, LLVMSetTarget, LLVMValueAsMetadata,
 };
 use llvm_sys::linker::LLVMLinkModules2;
-use llvm_sys::prelude::{LLVMMemoryBufferRef, LLVMModuleRef, LLVMValueRef};
+use llvm_sys::prelude::{LLVMMemoryBufferRef, LLVMValueRef};
 use llvm_sys::support::LLVMParseCommandLineOptions;
 use llvm_sys::target::{
     LLVMDisposeTargetData, LLVMInitializeNVPTXAsmPrinter, LLVMInitializeNVPTXTarget,
@@ -42,7 +40,7 @@ use llvm_sys::{
     LLVMCallConv, LLVMFastMathAllowContract, LLVMLinkage, LLVMModuleFlagBehavior, LLVMOpcode,
 };
 
-use crate::llvm_ir::{take_message, LlvmModule, MemoryBuffer};
+use crate::llvm_ir::{blocks, functions, instructions, take_message, LlvmModule, MemoryBuffer};
 
 /// The NVPTX target triple Triton compiles for.
 pub const TRIPLE: &str = "nvptx64-nvidia-cuda";
@@ -382,15 +380,6 @@ fn set_reflect_ftz(module: &LlvmModule, on: bool) {
     }
 }
 
-/// The functions of `module`.
-pub(crate) fn functions(module: LLVMModuleRef) -> impl Iterator<Item = LLVMValueRef> {
-    let first = unsafe { LLVMGetFirstFunction(module) };
-    std::iter::successors((!first.is_null()).then_some(first), |&f| {
-        let next = unsafe { LLVMGetNextFunction(f) };
-        (!next.is_null()).then_some(next)
-    })
-}
-
 fn name(value: LLVMValueRef) -> String {
     let mut len = 0;
     let raw: *const c_char = unsafe { LLVMGetValueName2(value, &mut len) };
@@ -465,23 +454,22 @@ fn internalize_non_kernels(module: &LlvmModule) {
 /// optimized LLVM IR stays as Triton prints it.
 fn allow_contraction(module: &LlvmModule) {
     for function in functions(module.raw()) {
-        let mut block = unsafe { LLVMGetFirstBasicBlock(function) };
-        while !block.is_null() {
-            let mut inst = unsafe { LLVMGetFirstInstruction(block) };
-            while !inst.is_null() {
+        for block in blocks(function) {
+            for inst in instructions(block) {
+                // SAFETY: an instruction of the live module.
                 let opcode = unsafe { LLVMGetInstructionOpcode(inst) };
                 if matches!(
                     opcode,
                     LLVMOpcode::LLVMFAdd | LLVMOpcode::LLVMFSub | LLVMOpcode::LLVMFMul
                 ) {
+                    // SAFETY: a floating-point instruction, which carries
+                    // fast-math flags.
                     unsafe {
                         let flags = LLVMGetFastMathFlags(inst);
                         LLVMSetFastMathFlags(inst, flags | LLVMFastMathAllowContract);
                     }
                 }
-                inst = unsafe { LLVMGetNextInstruction(inst) };
             }
-            block = unsafe { LLVMGetNextBasicBlock(block) };
         }
     }
 }
