@@ -86,6 +86,7 @@ fn find_edge_block(function: LLVMValueRef) -> Option<EdgeBlock> {
                 LLVMGetBasicBlockTerminator(block),
             )
         };
+        // SAFETY (both): opcode and condition of live terminators.
         let conditional = unsafe {
             LLVMGetInstructionOpcode(branch) == LLVMOpcode::LLVMBr && LLVMIsConditional(branch) != 0
         };
@@ -130,6 +131,8 @@ fn is_loop_header(
         }
         stack.extend(successors(block));
     }
+    // A predecessor the entry cannot reach at all counts too: such blocks
+    // are left as they are.
     preds[&join].iter().any(|p| !seen.contains(p))
 }
 
