@@ -36,6 +36,7 @@ specialization: where it is identical the kernels cannot differ in speed,
 and any ratio away from 1.00 there is the machine's noise."""
 
 import ast
+import itertools
 import os
 import re
 import statistics
@@ -145,10 +146,6 @@ def measure_line(sides, name, bench, line, rounds, rows):
     print(f"== {plot}: our time / Triton's per {bench.x_names[0]}, median of {rounds} "
           f"paired rounds ({bench.ylabel}; torch: the same kernel against itself)", flush=True)
     for x in bench.x_vals:
-        for compiler in ("triton", "ours"):
-            measure(sides, name, bench, x, line, compiler)
-    compare_sass(sides)
-    for x in bench.x_vals:
         ratios, controls, ours, theirs = [], [], [], []
         for r in range(rounds):
             order = ("ours", "triton") if r % 2 == 0 else ("triton", "ours")
@@ -185,7 +182,13 @@ def main(paths):
                 if os.environ.get("TT_SIZES"):
                     wanted = {int(v) for v in os.environ["TT_SIZES"].split(",")}
                     bench.x_vals = [x for x in bench.x_vals if x in wanted]
-                for line in [v for v in bench.line_vals if str(v).startswith("triton")]:
+                lines = [v for v in bench.line_vals if str(v).startswith("triton")]
+                # Every size of every line once per compiler, so that each
+                # kernel is compiled (and its SASS compared) before timing.
+                for line, x, compiler in itertools.product(lines, bench.x_vals, ("triton", "ours")):
+                    measure(sides, name, bench, x, line, compiler)
+                compare_sass(sides)
+                for line in lines:
                     measure_line(sides, name, bench, line, rounds, rows)
     triton_rs.disable()
     for plot in dict.fromkeys(r[0] for r in rows):

@@ -39,21 +39,34 @@ pub(super) fn memory_bytes(ty: Type) -> i64 {
 }
 
 /// Where each operand's part of a reduction's or scan's scratch starts
-/// (bytes from the scratch's start), each part `elems` elements of the
-/// operand's element type `types[k]`: the parts follow one another with no
-/// padding, widest element type first (operands of one width in their
-/// order), as Triton's `getSmemBases` places them. Every element size is a
-/// power of two, so each part starts aligned to its elements.
-pub(super) fn scratch_starts(types: &[Type], elems: i64) -> Vec<i64> {
-    let mut order: Vec<usize> = (0..types.len()).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(types::bit_width(types[k])));
-    let mut starts = vec![0; types.len()];
-    let mut start = 0;
+/// (pointers into `op`'s scratch), each part `elems` elements of that
+/// operand's element type, and the bytes all parts take: the parts follow
+/// one another with no padding, widest element type first (operands of
+/// one width in their order), as Triton's `getSmemBases` places them.
+/// Every element size is a power of two, so each part starts aligned to
+/// its elements.
+pub(super) fn scratch_parts<'c, 'a>(
+    lw: &mut Lowering<'c, 'a>,
+    emit: &Emitter<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    inputs: &[Value<'c, 'a>],
+    elems: i64,
+) -> (Vec<Value<'c, 'a>>, i64) {
+    let element_types: Vec<Type> = inputs.iter().map(|v| lw.element_type(v.r#type())).collect();
+    let mut order: Vec<usize> = (0..inputs.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(types::bit_width(element_types[k])));
+    let mut starts = vec![0; inputs.len()];
+    let mut bytes = 0;
     for k in order {
-        starts[k] = start;
-        start += elems * memory_bytes(types[k]);
+        starts[k] = bytes;
+        bytes += elems * memory_bytes(element_types[k]);
     }
-    starts
+    let base = scratch(lw, emit, op);
+    let parts = starts
+        .into_iter()
+        .map(|start| emit.gep(base, emit.i32(start), emit.int_type(8)))
+        .collect();
+    (parts, bytes)
 }
 
 /// `v` as an integer of `bits` bits (zero-extended when wider).
@@ -405,12 +418,7 @@ pub fn lower<'c, 'a>(
             weights[bit] = 1 << j;
         }
         let warp_index = lw.thread_linear(emit, &[] as &[i64], &weights);
-        let base = scratch(lw, emit, op);
-        let element_types: Vec<Type> = inputs.iter().map(|v| lw.element_type(v.r#type())).collect();
-        let bases: Vec<Value> = scratch_starts(&element_types, elems)
-            .into_iter()
-            .map(|start| emit.gep(base, emit.i32(start), emit.int_type(8)))
-            .collect();
+        let (bases, _) = scratch_parts(lw, emit, op, &inputs, elems);
         let element = |k: usize, index: Value<'c, 'a>, ty: Type<'c>| {
             emit.gep(bases[k], index, emit.int_type(types::memory_bits(ty)))
         };

@@ -45,13 +45,11 @@
 
 use melior::ir::{
     operation::{OperationLike, OperationRef},
-    Type, Value, ValueLike,
+    Value, ValueLike,
 };
 use tt_dialect::ir as ttir;
 
-use super::reduce::{
-    axis_bits, combine, from_int, memory_bytes, scratch, scratch_starts, shuffle, store_if,
-};
+use super::reduce::{axis_bits, combine, from_int, scratch_parts, shuffle, store_if};
 use super::{types, Access, Distributed, Emitter, LowerResult, Lowering};
 
 /// How the axis is spread over registers, lanes and warps.
@@ -352,13 +350,7 @@ pub fn lower<'c, 'a>(
         );
         let chunks = (groups.len() * tiles) as i64;
         let elems = chunks * warps * parallel;
-        let base = scratch(lw, emit, op);
-        let element_types: Vec<Type> = inputs.iter().map(|v| lw.element_type(v.r#type())).collect();
-        let bases: Vec<Value> = scratch_starts(&element_types, elems)
-            .into_iter()
-            .map(|start| emit.gep(base, emit.i32(start), emit.int_type(8)))
-            .collect();
-        let start: i64 = element_types.iter().map(|&t| elems * memory_bytes(t)).sum();
+        let (bases, start) = scratch_parts(lw, emit, op, &inputs, elems);
         let reserved = crate::allocation::scratch_bytes(op)?.unwrap_or(0);
         if reserved != start as u64 {
             return Err(format!(
