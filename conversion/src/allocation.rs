@@ -336,6 +336,17 @@ fn along_unsplit_axis(
     Ok((axis, dist))
 }
 
+/// The bytes one element of every operand of the reduction or scan `op`
+/// takes in its scratch, summed (`ceil(bits / 8)` each).
+fn operand_element_bytes(op: MlirOperation) -> Result<u64, Unsupported> {
+    let mut bytes = 0;
+    for value in ir::operands(op) {
+        let (_, element, _) = tensor_of(op, value, true)?;
+        bytes += bits_of(op, element)?.div_ceil(8);
+    }
+    Ok(bytes)
+}
+
 /// A reduction's scratch: in a cluster whose CTAs split the operand (along
 /// other dimensions than the reduced one), each CTA's part.
 fn reduce_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
@@ -344,11 +355,7 @@ fn reduce_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     if warps == 1 {
         return Ok(0);
     }
-    let mut bytes_per_elem = 0;
-    for value in ir::operands(op) {
-        let (_, element, _) = tensor_of(op, value, true)?;
-        bytes_per_elem += bits_of(op, element)?.div_ceil(8);
-    }
+    let bytes_per_elem = operand_element_bytes(op)?;
     let others: i64 = dist
         .shape
         .iter()
@@ -364,11 +371,7 @@ fn scan_scratch(op: MlirOperation) -> Result<u64, Unsupported> {
     // Each CTA's part, in a cluster whose CTAs split the other dimensions.
     let elems =
         crate::lowering::scan::scratch_elements(&dist, axis).map_err(|e| unsupported(op, e))?;
-    let mut bytes_per_elem = 0;
-    for value in ir::operands(op) {
-        let (_, element, _) = tensor_of(op, value, true)?;
-        bytes_per_elem += bits_of(op, element)?.div_ceil(8);
-    }
+    let bytes_per_elem = operand_element_bytes(op)?;
     Ok(elems * bytes_per_elem)
 }
 
