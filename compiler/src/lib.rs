@@ -32,6 +32,7 @@ use tt_passes::{context::new_context, pipeline};
 
 pub use cache::{Cache, CACHE_DIR_ENV};
 use diagnostics::Capture;
+pub use diagnostics::Report;
 pub use ir_dump::IrDump;
 
 /// What to compile for.
@@ -77,18 +78,23 @@ pub struct Options {
     /// and that pass alone (Triton's `TRITON_REPRODUCER_PATH`); likewise
     /// read from no cache.
     pub reproducer: Option<PathBuf>,
+    /// The warnings and remarks to print to stderr, and what diagnostics
+    /// carry (Triton's `MLIR_ENABLE_DIAGNOSTICS`); likewise read from no
+    /// cache. Errors go into the compilation's error whatever it says.
+    pub diagnostics: Report,
 }
 
 impl Options {
     /// These options with the debugging output Triton's environment asks
     /// for a compilation of `module_text` (`MLIR_ENABLE_DUMP`,
-    /// `MLIR_DUMP_PATH`, `MLIR_ENABLE_TIMING`, `TRITON_REPRODUCER_PATH`),
-    /// read as Triton reads them.
+    /// `MLIR_DUMP_PATH`, `MLIR_ENABLE_TIMING`, `TRITON_REPRODUCER_PATH`,
+    /// `MLIR_ENABLE_DIAGNOSTICS`), read as Triton reads them.
     pub fn with_triton_debug_env(self, module_text: &str) -> Self {
         Self {
             ir_dump: IrDump::from_env(module_text),
             pass_timing: ir_dump::timing_from_env(),
             reproducer: ir_dump::reproducer_from_env(),
+            diagnostics: Report::from_env(),
             ..self
         }
     }
@@ -112,6 +118,7 @@ impl Default for Options {
             ir_dump: IrDump::Off,
             pass_timing: false,
             reproducer: None,
+            diagnostics: Report::default(),
         }
     }
 }
@@ -375,8 +382,10 @@ impl Compiler {
         };
         let cache_dir = options.cache.dir();
         let key = cache::key(&name, &text, options, until);
-        let debugging =
-            options.ir_dump != IrDump::Off || options.pass_timing || options.reproducer.is_some();
+        let debugging = options.ir_dump != IrDump::Off
+            || options.pass_timing
+            || options.reproducer.is_some()
+            || options.diagnostics != Report::default();
         if let Some(output) = cache_dir
             .as_deref()
             .filter(|_| !debugging)
@@ -538,6 +547,9 @@ impl<'c, 'o> Compilation<'c, 'o> {
     fn new(session: &'c Session, options: &'o Options, descriptors: Descriptors) -> Self {
         // Nothing a compilation before this one reported belongs to it.
         session.capture.take();
+        session
+            .capture
+            .configure(&session.context, options.diagnostics);
         Self {
             options,
             session,
@@ -554,7 +566,7 @@ impl<'c, 'o> Compilation<'c, 'o> {
     }
 
     fn error(&self, stage: Option<Stage>, message: &str) -> CompileError {
-        let diagnostics = self.session.capture.take();
+        let diagnostics = self.session.capture.take_errors(self.options.diagnostics);
         if diagnostics.is_empty() {
             CompileError::new(stage, message)
         } else {
@@ -665,6 +677,9 @@ impl<'c, 'o> Compilation<'c, 'o> {
     }
 
     fn finish(self, output: Output) -> Output {
+        // A successful compilation has no errors to report: what it
+        // captured is what the options ask to see.
+        self.session.capture.take_errors(self.options.diagnostics);
         Output {
             timings: self.timings,
             ..output

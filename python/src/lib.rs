@@ -18,7 +18,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use tt_compiler::{Cache, Compiler, Input, IrDump, Options, Output, Stage};
+use tt_compiler::{Cache, Compiler, Input, IrDump, Options, Output, Report, Stage};
 
 create_exception!(
     _triton_rs,
@@ -42,13 +42,16 @@ thread_local! {
 /// `pass_timing` prints each stage's pass timings to stderr; `reproducer`
 /// names the file that holds each stage's input and passes as an MLIR
 /// reproducer, narrowed to the failing pass where one fails (Triton's
-/// `TRITON_REPRODUCER_PATH`).
+/// `TRITON_REPRODUCER_PATH`); `diagnostics` prints warnings and remarks to
+/// stderr and says what diagnostics carry, as Triton's
+/// `MLIR_ENABLE_DIAGNOSTICS` does (a comma-separated list of `warnings`,
+/// `remarks`, `operations`, `stacktraces`).
 #[pyfunction]
 #[pyo3(signature = (
     source, *, name = "<input>", capability = 90, num_warps = 4, num_stages = 3,
     num_ctas = 1, stage = "ptx", line_info = true, make_ttir = true,
     fp_fusion = true, reflect_ftz = true, libdevice = None, ptx_version = None,
-    ir_dump = None, pass_timing = false, reproducer = None,
+    ir_dump = None, pass_timing = false, reproducer = None, diagnostics = "",
 ))]
 #[allow(clippy::too_many_arguments)]
 fn compile<'py>(
@@ -69,6 +72,7 @@ fn compile<'py>(
     ir_dump: Option<PathBuf>,
     pass_timing: bool,
     reproducer: Option<PathBuf>,
+    diagnostics: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let until = Stage::from_name(stage).ok_or_else(|| {
         PyValueError::new_err(format!(
@@ -97,6 +101,7 @@ fn compile<'py>(
         },
         pass_timing,
         reproducer,
+        diagnostics: Report::parse(diagnostics),
     };
     let result = py.detach(|| {
         COMPILER.with(|compiler| {
@@ -146,8 +151,9 @@ fn ptx_from_llir(
 
 /// The debugging output Triton's environment asks for a compilation of
 /// `module_text` (`MLIR_ENABLE_DUMP`, `MLIR_DUMP_PATH`,
-/// `MLIR_ENABLE_TIMING`, `TRITON_REPRODUCER_PATH`), read as Triton reads
-/// them: a dict of `compile`'s `ir_dump`, `pass_timing` and `reproducer`.
+/// `MLIR_ENABLE_TIMING`, `TRITON_REPRODUCER_PATH`,
+/// `MLIR_ENABLE_DIAGNOSTICS`), read as Triton reads them: a dict of
+/// `compile`'s `ir_dump`, `pass_timing`, `reproducer` and `diagnostics`.
 #[pyfunction]
 fn debug_options<'py>(py: Python<'py>, module_text: &str) -> PyResult<Bound<'py, PyDict>> {
     let options = Options::default().with_triton_debug_env(module_text);
@@ -161,6 +167,7 @@ fn debug_options<'py>(py: Python<'py>, module_text: &str) -> PyResult<Bound<'py,
     dict.set_item("ir_dump", ir_dump)?;
     dict.set_item("pass_timing", options.pass_timing)?;
     dict.set_item("reproducer", options.reproducer.map(text))?;
+    dict.set_item("diagnostics", options.diagnostics.to_list())?;
     Ok(dict)
 }
 

@@ -674,3 +674,101 @@ def test_tritons_other_debugging_knobs_hold_under_the_hook(hook, capsys):
         compilation.enable_asan = True
         with pytest.raises(RuntimeError, match="only supported on the AMD backend"):
             compile_with(store_one_kernel, spec)
+
+
+@triton.jit
+def fp32_descriptor_dot_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bn, stride_cm):
+    # test_perf_warning.py's test_mma_remark: 32-row tiles, which wgmma
+    # does not take.
+    a_desc = tl.make_tensor_descriptor(base=a_ptr, shape=[M, K], strides=[stride_am, 1], block_shape=[32, 128])
+    b_desc = tl.make_tensor_descriptor(base=b_ptr, shape=[K, N], strides=[stride_bn, 1], block_shape=[32, 128])
+    c_desc = tl.make_tensor_descriptor(base=c_ptr, shape=[M, N], strides=[stride_cm, 1], block_shape=[32, 32])
+    c = tl.dot(a_desc.load([0, 0]), b_desc.load([0, 0]).T)
+    c_desc.store([0, 0], c)
+
+
+@triton.jit
+def gather_kernel(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, XBLOCK: tl.constexpr):
+    # test_perf_warning.py's test_remark_vectorization: gathers that stay
+    # scalar.
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:]
+    x0 = xindex % 9
+    x2 = (xindex // 3456) % 512
+    x1 = (xindex // 9) % 384
+    tmp0 = tl.load(in_ptr0 + (x2 + (512 * x0)), None, eviction_policy="evict_last")
+    tmp3 = tl.where(tmp0 < 0, tmp0 + 520, tmp0)
+    tmp14 = (-4) + tmp3 < tl.full([1], 512, tl.int64)
+    tmp16 = tl.load(in_ptr3 + (x1), tmp14, eviction_policy="evict_last", other=0.0)
+    tl.store(out_ptr0 + xindex, tl.where(tmp14, tmp16, 0.0), None)
+
+
+@triton.jit
+def pipe_error_kernel(in_ptr, out_ptr):
+    # test_perf_warning.py's test_remark_swp_op_before_operands: the next
+    # load's address depends on this iteration's reduction.
+    SIZE: tl.constexpr = 64
+    k = 0
+    for i in tl.range(0, 64, num_stages=3):
+        val = tl.load(in_ptr + tl.arange(0, SIZE) + SIZE * k)
+        tl.store(out_ptr + (tl.arange(0, SIZE) + i * SIZE), val)
+        if tl.max(val) > 0:
+            k += 1
+
+
+DOT_REMARK = dict(signature={"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32",
+                             "stride_am": "i32", "stride_bn": "i32", "stride_cm": "i32"}, constexprs={})
+GATHER = dict(signature={"in_ptr0": "*i64", "in_ptr1": "*i64", "in_ptr2": "*fp16", "in_ptr3": "*fp32",
+                         "out_ptr0": "*fp16", "XBLOCK": "constexpr"}, constexprs={"XBLOCK": 1024})
+
+
+def test_mlir_enable_diagnostics_prints_remarks_as_triton_does(hook, capfd, monkeypatch):
+    triton_rs.enable("strict")
+    compile_with(fp32_descriptor_dot_kernel, DOT_REMARK)
+    assert "remark" not in capfd.readouterr().err
+    monkeypatch.setenv("MLIR_ENABLE_DIAGNOSTICS", "remarks")
+    compile_with(fp32_descriptor_dot_kernel, DOT_REMARK)
+    err = capfd.readouterr().err
+    position = re.search(r"test_hook\.py:(\d+):\d+: remark: MMA version 3 acceleration not applied due to "
+                         r"unsupported shapes or data types\.\n(.*)\n +\^\n", err)
+    assert position, err
+    assert position.group(2).strip() == "c = tl.dot(a_desc.load([0, 0]), b_desc.load([0, 0]).T)"
+    assert "note: Target compute capability (90) supports MMA v3." in err
+    assert "note: see current operation:" not in err
+    monkeypatch.setenv("MLIR_ENABLE_DIAGNOSTICS", "remarks,operations,stacktraces")
+    compile_with(fp32_descriptor_dot_kernel, DOT_REMARK)
+    err = capfd.readouterr().err
+    assert "note: see current operation:" in err and "note: diagnostic emitted with trace:" in err
+
+
+def test_mlir_enable_diagnostics_prints_unvectorised_accesses(hook, capfd, monkeypatch):
+    triton_rs.enable("strict")
+    monkeypatch.setenv("MLIR_ENABLE_DIAGNOSTICS", "remarks")
+    compile_with(gather_kernel, GATHER, {"num_warps": 1})
+    err = capfd.readouterr().err
+    # Triton's three remarks, word for word: the two loads (the second
+    # masked, its mask aligned to single elements) and the store.
+    assert "remark: Warning: vectorization fails vec = 1 origin vec = 1 numElems = 32 mask is -1\n" in err
+    assert "remark: Warning: vectorization fails vec = 1 origin vec = 1 numElems = 32 mask is 1\n" in err
+    assert "remark: Warning: vectorization fails vec = 1 origin vec = 1 elemsPerThread = 32 mask is -1\n" in err
+    assert "note: see current operation:" not in err
+
+
+def test_a_schedule_against_its_operands_warns_and_leaves_the_loop_unpipelined(hook, capfd, monkeypatch):
+    # Triton compiles this loop without expanding its schedule, with a
+    # warning; this project does the same, to Triton's TTGIR.
+    spec = dict(signature={"in_ptr": "*fp32", "out_ptr": "*fp32"}, constexprs={})
+    tritons = compile_with(pipe_error_kernel, spec).asm["ttgir"]
+    triton_rs.enable("strict")
+    monkeypatch.setenv("MLIR_ENABLE_DIAGNOSTICS", "warnings")
+    ours = compile_with(pipe_error_kernel, spec).asm["ttgir"]
+    err = capfd.readouterr().err
+    assert "warning: operation scheduled before its operands. Pipelining will be disabled." in err
+    assert 'note: operand defined here: %' in err and '"scf.if"' in err
+
+    def ops(text):
+        # Without locations and value names (which come from locations).
+        return [re.sub(r"%[\w.#-]+", "%", re.sub(r"\s*loc\(.*$", "", line)) for line in text.splitlines()
+                if line.strip() and not line.startswith("#loc")]
+
+    assert ops(ours) == ops(tritons)
+    assert "ttg.async_wait" in ours

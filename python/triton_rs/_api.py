@@ -65,6 +65,7 @@ def compile(
     ir_dump: Optional[str] = None,
     pass_timing: bool = False,
     reproducer: Optional[str] = None,
+    diagnostics: str = "",
 ) -> Compiled:
     """Compiles TTIR or TTGIR up to ``stage`` (``ttir``, ``ttgir``, ``llir`` or ``ptx``).
 
@@ -80,7 +81,10 @@ def compile(
     to stderr (``MLIR_ENABLE_TIMING``); ``reproducer`` names the file that
     holds each stage's input and passes as an MLIR reproducer, narrowed to
     the failing pass where one fails (``TRITON_REPRODUCER_PATH``; run it with
-    ``tt-opt FILE --run-reproducer``).
+    ``tt-opt FILE --run-reproducer``); ``diagnostics`` prints warnings and
+    remarks to stderr, with their source lines, and says what diagnostics
+    carry: a comma-separated list of ``warnings``, ``remarks``,
+    ``operations`` and ``stacktraces`` (``MLIR_ENABLE_DIAGNOSTICS``).
     """
     if isinstance(source, os.PathLike):
         path = os.fspath(source)
@@ -106,6 +110,7 @@ def compile(
         ir_dump=ir_dump,
         pass_timing=pass_timing,
         reproducer=reproducer,
+        diagnostics=diagnostics,
     )
     metadata = result["metadata"]
     return Compiled(

@@ -22,7 +22,9 @@ Triton's: ``MLIR_ENABLE_DUMP`` (``1``, or a kernel's name) prints the module
 before every pass, to stderr, ``MLIR_ENABLE_TIMING`` prints each stage's
 pass timings, ``TRITON_REPRODUCER_PATH`` names the file that holds each
 stage's input as an MLIR reproducer (the failing pass's, where one fails),
-and ``LLVM_IR_ENABLE_DUMP`` prints the LLVM IR after every LLVM pass (read
+``MLIR_ENABLE_DIAGNOSTICS`` (``warnings``, ``remarks``, ``operations``,
+``stacktraces``) prints the compiler's warnings and remarks to stderr with
+their source lines, and ``LLVM_IR_ENABLE_DUMP`` prints the LLVM IR after every LLVM pass (read
 at the process's first compilation; it then stays on, as Triton's). With
 ``MLIR_DUMP_PATH`` set, Triton's own passes (its ``make_ttir``) go to that
 file and this compiler's to the file of that name plus ``.triton_rs``:
@@ -58,9 +60,10 @@ _stats = {"compiled": 0, "fallbacks": 0, "fallback_kernels": []}
 
 
 def _debug_options(module_text):
-    """``ir_dump``, ``pass_timing`` and ``reproducer`` for a compilation of
-    ``module_text``, as Triton's environment asks for them; a dump file
-    (``MLIR_DUMP_PATH``) becomes its ``.triton_rs`` sibling."""
+    """``ir_dump``, ``pass_timing``, ``reproducer`` and ``diagnostics`` for
+    a compilation of ``module_text``, as Triton's environment asks for
+    them; a dump file (``MLIR_DUMP_PATH``) becomes its ``.triton_rs``
+    sibling."""
     options = _triton_rs.debug_options(module_text)
     if options["ir_dump"] not in (None, "-"):
         options["ir_dump"] += ".triton_rs"

@@ -11,7 +11,10 @@
 use melior::ir::{
     attribute::AttributeLike, operation::OperationRef, r#type::TypeLike, Type, Value, ValueLike,
 };
-use tt_dialect::{ir as ttir, types::TensorView};
+use tt_dialect::{
+    ir::{self as ttir, emit_op_diagnostic, Severity},
+    types::TensorView,
+};
 use ttg_dialect::{
     layout::{Layout, MemDesc, Nvmma, UnswizzledNvmma},
     to_linear::{shared_to_linear_layout, standard_out_dim_names, xor_of_set_bits, Padded},
@@ -235,6 +238,35 @@ pub(super) fn vector_width(
     vec.max(1) as usize
 }
 
+/// Triton's remark on a global load or store (`count` names its count of
+/// elements per thread in Triton's words) that moves `n` elements per
+/// thread one at a time: the width the pointers alone allow and the mask's
+/// alignment (-1: no mask).
+#[allow(clippy::too_many_arguments)]
+fn remark_unvectorised(
+    lw: &Lowering,
+    op: OperationRef,
+    ptr: Value,
+    mask: Option<Value>,
+    dist: &Distributed,
+    elem_bits: u32,
+    n: usize,
+    count: &str,
+) {
+    let origin = vector_width(lw, ptr, None, dist, elem_bits);
+    let mask = mask.map_or(-1, |m| {
+        i64::from(lw.axis.mask_alignment(m, dist.fastest_dim()))
+    });
+    emit_op_diagnostic(
+        op,
+        Severity::Remark,
+        &format!(
+            "Warning: vectorization fails vec = 1 origin vec = {origin} {count} = {n} mask is {mask}\n"
+        ),
+        &[],
+    );
+}
+
 /// The predicate that keeps one copy of replicated data: registers of the
 /// same element are skipped by the caller; threads that differ only in
 /// lanes or warps with zero bases are masked here. `None` when no thread
@@ -318,6 +350,9 @@ pub fn load<'c, 'a>(
     let vec = dist
         .as_ref()
         .map_or(1, |d| vector_width(lw, ptr, mask, d, elem_bits));
+    if let Some(d) = dist.as_ref().filter(|_| vec == 1 && n > 1) {
+        remark_unvectorised(lw, op, ptr, mask, d, elem_bits, n, "numElems");
+    }
     let shape = Shape::new(vec, elem_bits);
     let ptrs = lw.get(ptr)?;
     let masks = mask.map(|m| lw.get(m)).transpose()?;
@@ -421,6 +456,9 @@ pub fn store<'c, 'a>(
     let vec = dist
         .as_ref()
         .map_or(1, |d| vector_width(lw, ptr, mask, d, elem_bits));
+    if let Some(d) = dist.as_ref().filter(|_| vec == 1 && n > 1) {
+        remark_unvectorised(lw, op, ptr, mask, d, elem_bits, n, "elemsPerThread");
+    }
     let shape = Shape::new(vec, elem_bits);
     let ptrs = lw.get(ptr)?;
     let values = lw.get(value)?;

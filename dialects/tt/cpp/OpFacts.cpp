@@ -113,4 +113,27 @@ void ttEmitWarningWithNotes(MlirLocation location, MlirStringRef message,
     diagnostic.attachNote(unwrap(noteLocations[i])) << unwrap(noteMessages[i]);
 }
 
+void ttOpEmitDiagnostic(MlirOperation op, int severity, MlirStringRef message,
+                        const MlirLocation *noteLocations,
+                        const MlirStringRef *noteMessages,
+                        intptr_t noteCount) {
+  mlir::Operation *operation = unwrap(op);
+  mlir::InFlightDiagnostic diagnostic = severity == 0
+                                            ? operation->emitWarning()
+                                            : operation->emitRemark();
+  diagnostic << unwrap(message);
+  for (intptr_t i = 0; i < noteCount; ++i) {
+    std::optional<mlir::Location> at;
+    if (!mlirLocationIsNull(noteLocations[i]))
+      at = unwrap(noteLocations[i]);
+    diagnostic.attachNote(at) << unwrap(noteMessages[i]);
+  }
+}
+
+void ttContextSetDiagnosticPrinting(MlirContext context, bool operations,
+                                    bool stackTraces) {
+  unwrap(context)->printOpOnDiagnostic(operations);
+  unwrap(context)->printStackTraceOnDiagnostic(stackTraces);
+}
+
 void ttRegisterLLVMTransformPasses() { mlir::LLVM::registerLLVMPasses(); }

@@ -69,6 +69,19 @@ unsafe extern "C" {
         note_messages: *const mlir_sys::MlirStringRef,
         note_count: isize,
     );
+    pub fn ttOpEmitDiagnostic(
+        op: MlirOperation,
+        severity: std::ffi::c_int,
+        message: mlir_sys::MlirStringRef,
+        note_locations: *const MlirLocation,
+        note_messages: *const mlir_sys::MlirStringRef,
+        note_count: isize,
+    );
+    pub fn ttContextSetDiagnosticPrinting(
+        context: mlir_sys::MlirContext,
+        operations: bool,
+        stack_traces: bool,
+    );
     pub fn ttOpHasTrait(op: MlirOperation, tr: OpTrait) -> bool;
     pub fn ttOpIsMemoryEffectFree(op: MlirOperation) -> bool;
     pub fn ttOpIsSpeculatable(op: MlirOperation) -> bool;

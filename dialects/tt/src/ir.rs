@@ -197,6 +197,67 @@ pub fn emit_warning_with_notes(location: Location, message: &str, notes: &[(Loca
     }
 }
 
+/// How severe a diagnostic [`emit_op_diagnostic`] emits is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Warning,
+    Remark,
+}
+
+/// Emits `message` on `op` as MLIR's `op->emitWarning()` or
+/// `op->emitRemark()` do (with the op attached as a note where the context
+/// prints ops on diagnostics), with one note per entry of `notes`: its
+/// location (`None`: the op's) and text.
+pub fn emit_op_diagnostic(
+    op: OperationRef,
+    severity: Severity,
+    message: &str,
+    notes: &[(Option<Location>, String)],
+) {
+    let note_locations: Vec<mlir_sys::MlirLocation> = notes
+        .iter()
+        .map(|(loc, _)| {
+            loc.map_or(
+                mlir_sys::MlirLocation {
+                    ptr: std::ptr::null(),
+                },
+                |l| l.to_raw(),
+            )
+        })
+        .collect();
+    let note_messages: Vec<mlir_sys::MlirStringRef> = notes
+        .iter()
+        .map(|(_, text)| melior::StringRef::new(text).to_raw())
+        .collect();
+    let severity = match severity {
+        Severity::Warning => 0,
+        Severity::Remark => 1,
+    };
+    // SAFETY: a live op, live or null note locations (null stands for the
+    // op's own), and strings and arrays that outlive the call, which copies
+    // the texts into the diagnostic.
+    unsafe {
+        crate::ffi::ttOpEmitDiagnostic(
+            op.to_raw(),
+            severity,
+            melior::StringRef::new(message).to_raw(),
+            note_locations.as_ptr(),
+            note_messages.as_ptr(),
+            notes.len() as isize,
+        );
+    }
+}
+
+/// Whether the diagnostics of `context` carry the op they were emitted on
+/// (`operations`) and the stack that emitted them (`stack_traces`), as
+/// MLIR's `printOpOnDiagnostic` and `printStackTraceOnDiagnostic` set them.
+pub fn set_diagnostic_printing(context: &melior::Context, operations: bool, stack_traces: bool) {
+    // SAFETY: a live context; the call only sets two flags of it.
+    unsafe {
+        crate::ffi::ttContextSetDiagnosticPrinting(context.to_raw(), operations, stack_traces)
+    };
+}
+
 /// The value of a float attribute, or of the splat element of a float
 /// constant.
 pub fn splat_float(attr: Attribute) -> Option<f64> {

@@ -82,6 +82,7 @@ use crate::rust_pass::{fail, PassResult, RustPass};
 use crate::ttgir::decompose_scaled_dot;
 use crate::ttgir::pipelining as pl;
 use crate::ttir::loop_support::ir::{self, Op};
+use tt_dialect::ir::{emit_op_diagnostic, Severity};
 use tt_dialect::rewrite::{apply_greedily, Greedy, Pattern, Root};
 
 const FLAG: &str = "tritongpu-accelerate-matmul";
@@ -212,6 +213,7 @@ fn run(module: OperationRef) -> PassResult {
                 "a tt.dot whose result layout is not a blocked layout of one CTA",
             ));
         }
+        remark_unaccelerated(dot, cc);
         match choose(dot, cc) {
             Err(what) => return Err(refuse(dot, &what)),
             Ok(Some(choice))
@@ -416,6 +418,37 @@ fn mma_version(dot: MlirOperation, cc: u32, num_warps: i64) -> u32 {
         .copied()
         .find(|&v| supports(dot, v, num_warps))
         .unwrap_or(0)
+}
+
+/// Triton's remarks on a blocked `dot` that the target's newest MMA does
+/// not serve: below sm_80, that it falls back to FMAs; on sm_90, that
+/// wgmma does not take its shapes or types (emitted once per dot, where
+/// Triton's two patterns each emit it).
+fn remark_unaccelerated(dot: MlirOperation, cc: u32) {
+    let num_warps = ir::module_int(dot, "ttg.num-warps").unwrap_or(4);
+    // SAFETY: a live dot of the module being rewritten.
+    let op = unsafe { OperationRef::from_raw(dot) };
+    if (70..80).contains(&cc) {
+        emit_op_diagnostic(
+            op,
+            Severity::Remark,
+            &format!(
+                "Dot op using MMA for compute capability {cc} has been deprecated. \
+                 It falls back to the FMA path."
+            ),
+            &[],
+        );
+    } else if (90..=99).contains(&cc) && !supports(dot, 3, num_warps) {
+        emit_op_diagnostic(
+            op,
+            Severity::Remark,
+            "MMA version 3 acceleration not applied due to unsupported shapes or data types.",
+            &[(
+                None,
+                format!("Target compute capability ({cc}) supports MMA v3."),
+            )],
+        );
+    }
 }
 
 /// `mmaVersionToInstrShape` for versions 2 and 3.

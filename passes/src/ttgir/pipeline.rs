@@ -12,7 +12,9 @@
 //! 2. expand loops ([`pipeline_expand`](super::pipeline_expand)): the
 //!    prologue and the kernel loop of the modulo schedule, ops of early
 //!    stages masked, then the module folded and the masks resolved into
-//!    predicated copies and loads;
+//!    predicated copies and loads. A lowered loop whose schedule runs an op
+//!    before its operands is left unexpanded with Triton's warning
+//!    ("operation scheduled before its operands");
 //! 3. the pipelining attributes are removed;
 //! 4. wgmma pipelining and wait counts
 //!    ([`pipeline_waits`](super::pipeline_waits)): every
@@ -32,11 +34,13 @@
 //! changes (or, for a wgmma Triton would split, where it is found), with a
 //! located error: tensor descriptors made under ops other
 //! than `scf.if`, shared copies read through views other than transposes,
-//! several CTAs, loops whose schedule the expander could not honour,
+//! several CTAs, other schedules the expander could not honour,
 //! rank-reducing descriptor loads.
 
-use melior::ir::operation::OperationRef;
+use melior::ir::operation::{OperationLike, OperationPrintingFlags, OperationRef};
 use melior::pass::Pass;
+use mlir_sys::MlirOperation;
+use tt_dialect::ir::{emit_op_diagnostic, Severity};
 use tt_dialect::rewrite::{apply_greedily, Greedy};
 
 use crate::analysis::axis_info::AxisInfoMap;
@@ -102,6 +106,30 @@ fn test_lower_loop(module_ref: OperationRef) -> PassResult {
     Ok(())
 }
 
+/// Triton's warning that `consumer` is scheduled before `producer`, which
+/// defines one of its operands, and that the loop is not pipelined.
+fn warn_op_before_operands(consumer: MlirOperation, producer: MlirOperation) {
+    // SAFETY: both are live ops of the loop being pipelined.
+    let (consumer, producer) = unsafe {
+        (
+            OperationRef::from_raw(consumer),
+            OperationRef::from_raw(producer),
+        )
+    };
+    let generic = producer
+        .to_string_with_flags(OperationPrintingFlags::new().print_generic_operation_form())
+        .unwrap_or_else(|_| ir::name(producer.to_raw()));
+    emit_op_diagnostic(
+        consumer,
+        Severity::Warning,
+        "operation scheduled before its operands. Pipelining will be disabled.",
+        &[(
+            Some(producer.location()),
+            format!("operand defined here: {generic}"),
+        )],
+    );
+}
+
 /// Prints `module` after step `step`, as Triton's
 /// `dump-intermediate-steps` does.
 fn dump_step(module: OperationRef, step: &str) {
@@ -128,7 +156,8 @@ fn pipeline(module_ref: OperationRef, dump: bool, num_stages: i64) -> PassResult
         expand::check(for_op, &schedule, true)?;
         // What the loads need is checked before anything changes; they
         // are planned again after the MMAs are lowered.
-        lower::plan(for_op, &axis)?;
+        let planned = lower::plan(for_op, &axis)?;
+        lower::remark_register_pipelined(for_op, &planned);
     }
     tma_stores::check(module, num_stages)?;
     let lowered: Vec<_> = loops
@@ -140,6 +169,13 @@ fn pipeline(module_ref: OperationRef, dump: bool, num_stages: i64) -> PassResult
     }
     for for_op in lowered {
         let schedule = expand::final_schedule(for_op).expect("the loop is scheduled");
+        if let Some((consumer, producer)) = expand::op_before_operands(for_op, &schedule) {
+            // Triton's expander gives up on such a loop with this warning
+            // and leaves it lowered but not expanded: each iteration waits
+            // for its own copies.
+            warn_op_before_operands(consumer, producer);
+            continue;
+        }
         expand::check(for_op, &schedule, false)?;
         expand::expand(for_op, &schedule);
     }

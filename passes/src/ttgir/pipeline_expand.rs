@@ -71,7 +71,8 @@ fn refuse(op: MlirOperation, what: &str) -> Result<(), Failure> {
 }
 
 /// Why the expander would give up on `for_op` (Triton's pipeliner then
-/// leaves the loop, half lowered; this project refuses instead).
+/// leaves the loop, half lowered; this project refuses instead), but for
+/// an op scheduled before its operands ([`op_before_operands`]).
 pub fn check(
     for_op: MlirOperation,
     schedule: &FinalSchedule,
@@ -94,12 +95,18 @@ pub fn check(
             }
         }
     }
-    // `verifySchedule`: no op may run before what it reads. Triton checks
-    // the lowered loop only: lowering rewires what the unlowered one reads
-    // across iterations (tensor-memory tokens, for one).
-    if before_lowering {
-        return check_predicable(schedule, before_lowering);
-    }
+    check_predicable(schedule, before_lowering)
+}
+
+/// `verifySchedule`: the first op of the lowered loop `for_op` that the
+/// schedule runs before one of its operands' definitions (in the loop),
+/// and that definition. Triton checks the lowered loop only: lowering
+/// rewires what the unlowered one reads across iterations (tensor-memory
+/// tokens, for one).
+pub fn op_before_operands(
+    for_op: MlirOperation,
+    schedule: &FinalSchedule,
+) -> Option<(MlirOperation, MlirOperation)> {
     let cycles = schedule.order.len() as i64;
     let unrolled: HashMap<Op, i64> = schedule
         .order
@@ -117,12 +124,12 @@ pub fn check(
             };
             if let Some(&p) = unrolled.get(&Op(producer)) {
                 if at < p - cycles * distance {
-                    return refuse(consumer, "a schedule that runs an op before its operands");
+                    return Some((consumer, producer));
                 }
             }
         }
     }
-    check_predicable(schedule, before_lowering)
+    None
 }
 
 /// Every masked op must be one `predicate` knows.

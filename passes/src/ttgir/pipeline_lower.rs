@@ -47,6 +47,7 @@ use std::collections::HashMap;
 use melior::ir::operation::OperationRef;
 use melior::ir::{attribute::AttributeLike, r#type::TypeLike, Type};
 use mlir_sys::{MlirAttribute, MlirOperation, MlirType, MlirValue};
+use tt_dialect::ir::{emit_op_diagnostic, Severity};
 use ttg_dialect::layout::{Layout, MemDesc};
 
 use crate::analysis::axis_info::AxisInfoMap;
@@ -317,6 +318,28 @@ fn check_supported(for_op: MlirOperation) -> Result<(), Failure> {
         ));
     }
     Ok(())
+}
+
+/// Triton's remark on each load of `for_op` read two or more stages after
+/// it is issued that `planned` does not copy asynchronously (too narrow
+/// for `cp.async`, say): the pipeliner carries it in registers.
+pub fn remark_register_pipelined(for_op: MlirOperation, planned: &[AsyncLoad]) {
+    for op in pl::body_ops(for_op) {
+        if !ir::is(op, "tt.load") || planned.iter().any(|l| l.load.ptr == op.ptr) {
+            continue;
+        }
+        if stage_distance(op, for_op) > 1 {
+            // SAFETY: a live load of the loop being pipelined.
+            let load = unsafe { OperationRef::from_raw(op) };
+            emit_op_diagnostic(
+                load,
+                Severity::Remark,
+                "Pipelining load that cannot use vectorized copy. This will likely lead to \
+                 pipelining in registers and severe performance degradation.",
+                &[],
+            );
+        }
+    }
 }
 
 /// [`plan`] without the checks of what only the expander refuses.

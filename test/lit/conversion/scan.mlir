@@ -4,7 +4,7 @@
 // in order; lanes and warps that repeat others scan their copy; registers
 // that repeat others get a located error. Assertions in the combine region
 // are raised after the scan, counting only the steps whose result is kept.
-// RUN: tt-opt %s --split-input-file --verify-diagnostics --convert-triton-gpu-to-llvm | FileCheck %s
+// RUN: tt-opt %s --split-input-file --verify-diagnostics=only-expected --convert-triton-gpu-to-llvm | FileCheck %s
 
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {

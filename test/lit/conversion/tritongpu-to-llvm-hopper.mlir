@@ -2,7 +2,7 @@
 // it on the H100: the paths that need sm_89 or sm_90. wgmma instructions
 // and waits are left as nvg.wgmma and nvg.wgmma_wait_group, as Triton
 // leaves them (convert-nv-gpu-to-llvm: nvgpu-to-llvm.mlir).
-// RUN: tt-opt %s --split-input-file --verify-diagnostics --convert-triton-gpu-to-llvm='compute-capability=90' | FileCheck %s
+// RUN: tt-opt %s --split-input-file --verify-diagnostics=only-expected --convert-triton-gpu-to-llvm='compute-capability=90' | FileCheck %s
 
 // tt.fp_to_fp with 8-bit floats (carried as i8) on sm_89 and later: the
 // hardware's packed conversions, one element in the low half of each pair

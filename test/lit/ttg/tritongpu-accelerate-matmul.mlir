@@ -3,6 +3,9 @@
 // (scripts/triton-pass.py FILE tritongpu-accelerate-matmul --split, with
 // triton==3.6.0 installed); tt-opt must print the same.
 // RUN: tt-opt %s --split-input-file --tritongpu-accelerate-matmul | FileCheck %s
+// A dot on sm_90 that wgmma does not take gets Triton's remark (only the
+// expected ones are checked).
+// RUN: tt-opt %s --split-input-file --tritongpu-accelerate-matmul --verify-diagnostics=only-expected > /dev/null
 
 // CHECK-DAG: #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
 // CHECK-DAG: #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
@@ -99,6 +102,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %b = tt.load %pb : tensor<16x16x!tt.ptr<f16>, #B>
     %ad = ttg.convert_layout %a : tensor<16x16xf16, #A> -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #C}>>
     %bd = ttg.convert_layout %b : tensor<16x16xf16, #B> -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #C}>>
+    // expected-remark @+2 {{MMA version 3 acceleration not applied due to unsupported shapes or data types.}}
+    // expected-note @+1 {{Target compute capability (90) supports MMA v3.}}
     %d = tt.dot %ad, %bd, %c : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #C}>> * tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #C}>> -> tensor<16x16xf32, #C>
     tt.return %d : tensor<16x16xf32, #C>
   }
@@ -192,6 +197,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %b = tt.load %pb : tensor<32x64x!tt.ptr<f32>, #B>
     %ad = ttg.convert_layout %a : tensor<64x32xf32, #A> -> tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #C}>>
     %bd = ttg.convert_layout %b : tensor<32x64xf32, #B> -> tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #C}>>
+    // expected-remark @+1 {{MMA version 3 acceleration not applied due to unsupported shapes or data types.}}
     %d = tt.dot %ad, %bd, %c : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #C}>> * tensor<32x64xf32, #ttg.dot_op<{opIdx = 1, parent = #C}>> -> tensor<64x64xf32, #C>
     tt.return %d : tensor<64x64xf32, #C>
   }

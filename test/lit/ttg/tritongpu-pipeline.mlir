@@ -338,3 +338,100 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 }
 
+// -----
+
+// A schedule that runs an op of stage 0 (the address of the next load)
+// before the stage-2 op it reads through the loop (the `scf.if` that
+// advances `k`): Triton's warning, and the loop stays as lowered, not
+// expanded: each iteration copies, waits for and reads its own load.
+// CHECK-LABEL: tt.func public @kernel_pipe_error
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<2x64xf32
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: scf.for
+// CHECK: ttg.async_copy_global_to_local
+// CHECK-NEXT: ttg.async_commit_group
+// CHECK-NEXT: ttg.async_wait %{{.*}} {num = 0 : i32}
+// CHECK: ttg.local_load
+// CHECK: tt.store
+// CHECK: scf.if
+// CHECK: } {tt.num_stages = 3 : i32}
+// CHECK-NEXT: ttg.async_wait {num = 0 : i32}
+// CHECK-NEXT: ttg.local_dealloc
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @kernel_pipe_error(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>) attributes {noinline = false} {
+    %cst = arith.constant 0.000000e+00 : f32
+    %c1_i32 = arith.constant 1 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %1 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #blocked>
+    %2 = tt.addptr %1, %0 : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked>
+    %3 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #blocked>
+    %4 = scf.for %arg2 = %c0_i32 to %c64_i32 step %c1_i32 iter_args(%arg3 = %c0_i32) -> (i32)  : i32 {
+      // expected-warning @+1 {{operation scheduled before its operands. Pipelining will be disabled.}}
+      %5 = arith.muli %arg3, %c64_i32 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32
+      %6 = tt.splat %5 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32 -> tensor<64xi32, #blocked>
+      %7 = tt.addptr %2, %6 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked>
+      %8 = tt.load %7 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<64x!tt.ptr<f32>, #blocked>
+      %9 = arith.muli %arg2, %c64_i32 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : i32
+      %10 = tt.splat %9 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : i32 -> tensor<64xi32, #blocked>
+      %11 = arith.addi %0, %10 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64xi32, #blocked>
+      %12 = tt.addptr %3, %11 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked>
+      tt.store %12, %8 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x!tt.ptr<f32>, #blocked>
+      %13 = tt.reshape %8 allow_reorder {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64xf32, #blocked> -> tensor<64xf32, #blocked>
+      %14 = "tt.reduce"(%13) <{axis = 0 : i32}> ({
+      ^bb0(%arg4: f32, %arg5: f32):
+        %17 = arith.maxnumf %arg4, %arg5 : f32
+        tt.reduce.return %17 : f32
+      }) {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64xf32, #blocked>) -> f32
+      %15 = arith.cmpf ogt, %14, %cst {loop.cluster = 0 : i32, loop.stage = 2 : i32} : f32
+      // expected-note-re @+1 {{operand defined here: %{{[0-9]+}} = "scf.if"}}
+      %16 = scf.if %15 -> (i32) {
+        %17 = arith.addi %arg3, %c1_i32 : i32
+        scf.yield %17 : i32
+      } else {
+        scf.yield %arg3 : i32
+      } {loop.cluster = 3 : i32, loop.stage = 2 : i32}
+      scf.yield %16 : i32
+    } {tt.num_stages = 3 : i32, tt.scheduled_max_stage = 2 : i32}
+    tt.return
+  }
+}
+
+// -----
+
+// A load too narrow for cp.async (one byte a thread) read two stages
+// later: Triton's remark, and the load is pipelined in registers (two
+// iterations' values carried in loop arguments).
+// CHECK-LABEL: tt.func public @narrow_load
+// CHECK-NOT: ttg.local_alloc
+// CHECK: %[[L0:.*]] = tt.load %{{.*}}, %{{.*}} : tensor<128x!tt.ptr<i8>, #blocked>
+// CHECK: %[[L1:.*]] = tt.load %{{.*}}, %{{.*}} : tensor<128x!tt.ptr<i8>, #blocked>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[A5:.*]] = %[[L0]], %[[A6:.*]] = %[[L1]])
+// CHECK: tt.store %{{.*}}, %[[A5]]
+// CHECK: %[[NEXT:.*]] = tt.load
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %[[A6]], %[[NEXT]]
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @narrow_load(%arg0: !tt.ptr<i8>, %arg1: !tt.ptr<i8>) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %1 = tt.splat %arg0 : !tt.ptr<i8> -> tensor<128x!tt.ptr<i8>, #blocked>
+    %2 = tt.addptr %1, %0 : tensor<128x!tt.ptr<i8>, #blocked>, tensor<128xi32, #blocked>
+    %3 = tt.splat %arg1 : !tt.ptr<i8> -> tensor<128x!tt.ptr<i8>, #blocked>
+    scf.for %i = %c0_i32 to %c64_i32 step %c1_i32 : i32 {
+      %5 = arith.muli %i, %c128_i32 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32
+      %6 = tt.splat %5 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32 -> tensor<128xi32, #blocked>
+      %7 = tt.addptr %2, %6 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<128x!tt.ptr<i8>, #blocked>, tensor<128xi32, #blocked>
+      // expected-remark @+1 {{Pipelining load that cannot use vectorized copy. This will likely lead to pipelining in registers and severe performance degradation.}}
+      %8 = tt.load %7 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<128x!tt.ptr<i8>, #blocked>
+      %9 = tt.addptr %3, %6 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<128x!tt.ptr<i8>, #blocked>, tensor<128xi32, #blocked>
+      tt.store %9, %8 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<128x!tt.ptr<i8>, #blocked>
+    } {tt.num_stages = 3 : i32, tt.scheduled_max_stage = 2 : i32}
+    tt.return
+  }
+}

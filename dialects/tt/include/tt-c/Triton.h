@@ -114,6 +114,23 @@ MLIR_CAPI_EXPORTED void ttEmitWarningWithNotes(
     const MlirLocation *noteLocations, const MlirStringRef *noteMessages,
     intptr_t noteCount);
 
+/* Emits a warning (`severity` 0) or a remark (1) on `op`, as
+ * `op->emitWarning()` / `op->emitRemark()` (which attach the op when the
+ * context prints ops on diagnostics), with `noteCount` notes attached; a
+ * null note location is the diagnostic's own. */
+MLIR_CAPI_EXPORTED void ttOpEmitDiagnostic(MlirOperation op, int severity,
+                                           MlirStringRef message,
+                                           const MlirLocation *noteLocations,
+                                           const MlirStringRef *noteMessages,
+                                           intptr_t noteCount);
+
+/* Whether diagnostics of `context` carry a note with the op they were
+ * emitted on, and one with the stack that emitted them (MLIRContext's
+ * printOpOnDiagnostic and printStackTraceOnDiagnostic). */
+MLIR_CAPI_EXPORTED void ttContextSetDiagnosticPrinting(MlirContext context,
+                                                       bool operations,
+                                                       bool stackTraces);
+
 /* Registers the upstream LLVM-dialect transform passes that the C API does
  * not register (llvm-optimize-for-nvvm-target among them) under their
  * flag names, for textual pipelines. */
