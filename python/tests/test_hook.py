@@ -654,6 +654,20 @@ def test_ttgir_locations_can_be_the_ttgir_files_lines(hook):
     assert kernel.metadata.triton_rs == triton_rs.__version__
 
 
+def test_ttgir_files_compile_from_make_llir_on(hook, tmp_path):
+    # triton.compile of a .ttgir file (test_irsource.py, test_aot.py's
+    # test_ttgir_to_asm) starts at the llir stage: no TTGIR stage of this
+    # compiler ran before it.
+    triton_rs.enable("strict")
+    ttgir = compile_with(store_one_kernel, dict(signature={"x_ptr": "*fp32"}, constexprs={})).asm["ttgir"]
+    path = tmp_path / "store_one_kernel.ttgir"
+    path.write_text(ttgir)
+    kernel = triton.compile(str(path), target=TARGET)
+    assert kernel.metadata.name == "store_one_kernel"
+    assert ".visible .entry store_one_kernel(" in kernel.asm["ptx"]
+    assert triton_rs.stats()["compiled"] >= 1
+
+
 def test_tritons_other_debugging_knobs_hold_under_the_hook(hook, capsys):
     triton_rs.enable("strict")
     spec = dict(signature={"x_ptr": "*fp32"}, constexprs={})

@@ -319,8 +319,12 @@ class _Compilation:
         if src is not self.ttgir_out or knobs.compilation.use_ir_loc == "ttgir":
             # Triton put other TTGIR in this compiler's place (a
             # TRITON_KERNEL_OVERRIDE file, a config's ir_override, or the
-            # module with new locations): that is the one to compile.
-            name = json.loads(self.result["metadata"])["name"]
+            # module with new locations), or the compilation started here
+            # (triton.compile of a .ttgir file): that is the one to compile.
+            if self.result is None:
+                name = src.get_entry_func_name()
+            else:
+                name = json.loads(self.result["metadata"])["name"]
             try:
                 self._compile(str(src), f"{name}.ttgir")
             except CompileError as error:
