@@ -10,7 +10,8 @@
 //!    moves right before that user;
 //! 3. a `ttg.local_alloc` with a source moves right after the source's
 //!    defining op, unless that is a `tt.splat` or an `arith.constant`;
-//! 4. a `tt.trans` moves right after its source's defining op;
+//! 4. a `tt.trans` or `ttg.memdesc_trans` moves right after its source's
+//!    defining op;
 //! 5. a `ttg.local_load` to a dot operand with `opIdx = 1` whose single user
 //!    is a `tt.dot` with operand A loaded by a `ttg.local_load` moves right
 //!    after that load when it dominates it and no op from it up to that
@@ -96,8 +97,12 @@ fn run(module: melior::ir::operation::OperationRef) -> PassResult {
         }
     }
 
-    // 4. Transpositions right after their source's definition.
-    for trans in post("tt.trans") {
+    // 4. Transpositions (Triton's `TransposeOpInterface`: of tensors and
+    // of shared-memory views) right after their source's definition.
+    let transposes = ir::collect_post(m, &|op| {
+        ir::is(op, "tt.trans") || ir::is(op, "ttg.memdesc_trans")
+    });
+    for trans in transposes {
         if let Some(def) = ir::defining_op(ir::operand(trans, 0)) {
             move_after(trans, def);
         }

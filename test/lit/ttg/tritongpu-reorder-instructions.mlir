@@ -1,7 +1,8 @@
 // tritongpu-reorder-instructions: conversions sink below deallocs before
 // their first use; local loads and dot-operand conversions sink into the
-// loop of their single user; local_alloc and tt.trans move up to their
-// source's definition; the B operand's local_load follows A's.
+// loop of their single user; local_alloc, tt.trans and ttg.memdesc_trans
+// move up to their source's definition; the B operand's local_load follows
+// A's.
 // RUN: tt-opt %s --split-input-file --tritongpu-reorder-instructions | FileCheck %s
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -149,5 +150,28 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     ttg.async_wait {num = 0 : i32}
     %alloc = ttg.local_alloc %t : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
     tt.return
+  }
+}
+
+// -----
+
+// A shared-memory transpose moves up too (Triton walks every
+// TransposeOpInterface op).
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 16, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @memdesc_trans_up
+  // CHECK: %[[V:.*]] = ttg.memdesc_index
+  // CHECK-NEXT: ttg.memdesc_trans %[[V]]
+  // CHECK-NEXT: arith.addf
+  // CHECK-NEXT: ttng.warp_group_dot
+  tt.func @memdesc_trans_up(%k: !ttg.memdesc<128x64xf16, #shared, #smem>, %ring: !ttg.memdesc<2x16x64xf16, #shared, #smem, mutable>, %i: i32, %acc: tensor<128x16xf32, #mma>) -> tensor<128x16xf32, #mma> {
+    %view = ttg.memdesc_index %ring[%i] : !ttg.memdesc<2x16x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    %scaled = arith.addf %acc, %acc : tensor<128x16xf32, #mma>
+    %t = ttg.memdesc_trans %view {order = array<i32: 1, 0>} : !ttg.memdesc<16x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x16xf16, #shared1, #smem, mutable>
+    %d = ttng.warp_group_dot %k, %t, %scaled {inputPrecision = 0 : i32} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x16xf16, #shared1, #smem, mutable> -> tensor<128x16xf32, #mma>
+    tt.return %d : tensor<128x16xf32, #mma>
   }
 }
