@@ -3,6 +3,7 @@
 Needs the `triton` package (3.6.0); compiles for GPUTarget("cuda", 90, 32),
 which Triton does without a GPU (ptxas comes with its wheel)."""
 
+import json
 import os
 import re
 import subprocess
@@ -786,3 +787,44 @@ def test_a_schedule_against_its_operands_warns_and_leaves_the_loop_unpipelined(h
 
     assert ops(ours) == ops(tritons)
     assert "ttg.async_wait" in ours
+
+
+@triton.jit
+def descriptor_1d_kernel(a, b, N):
+    # A rank-1 NVMMA buffer, which Triton calls transposed.
+    da = tl.make_tensor_descriptor(a, [N], [1], [256])
+    db = tl.make_tensor_descriptor(b, [N], [1], [256])
+    db.store([0], da.load([0]) + 1)
+
+
+@triton.jit
+def cat_kernel(X, Y, Z, N: tl.constexpr):
+    # test_cat's kernel: at 4 warps the conversion after the concatenation
+    # folds into it.
+    offs = tl.arange(0, N)
+    z = tl.cat(tl.load(X + offs), tl.load(Y + offs), can_reorder=True)
+    tl.store(Z + tl.arange(0, 2 * N), z)
+
+
+def test_triton_rs_compare_records_each_kernels_ttgir_against_tritons(hook, tmp_path, monkeypatch):
+    record = tmp_path / "compare.jsonl"
+    monkeypatch.setenv("TRITON_RS_COMPARE", str(record))
+    triton_rs.enable("strict")
+    compile_with(add_kernel, ADD)
+    compile_with(pipe_error_kernel, dict(signature={"in_ptr": "*fp32", "out_ptr": "*fp32"}, constexprs={}))
+    compile_with(descriptor_1d_kernel, dict(signature={"a": "*fp32", "b": "*fp32", "N": "i32"}, constexprs={}))
+    aligned = {(i, ): [["tt.divisibility", 16]] for i in range(3)}
+    cat = ASTSource(cat_kernel, {"X": "*fp32", "Y": "*fp32", "Z": "*fp32", "N": "constexpr"}, {"N": 128}, attrs=aligned)
+    assert "tt.cat" in triton.compile(cat, target=TARGET, options={"num_warps": 4}).asm["ttgir"]
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert lines == [{"name": name, "same": True}
+                     for name in ("add_kernel", "pipe_error_kernel", "descriptor_1d_kernel", "cat_kernel")]
+
+
+def test_compared_ttgir_ignores_locations_and_names_only():
+    from triton_rs._hook import _comparable
+
+    a = '%x = arith.addi %a, %b : i32 loc("k.py":3:4)\n#loc1 = loc("k.py":1:0)\n'
+    b = '%sum_1 = arith.addi %arg0, %arg1 : i32 loc(callsite(#loc2 at #loc3))\n'
+    assert _comparable(a) == _comparable(b)
+    assert _comparable(a) != _comparable(b.replace("addi", "subi"))

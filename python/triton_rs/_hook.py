@@ -30,6 +30,12 @@ at the process's first compilation; it then stays on, as Triton's). With
 file and this compiler's to the file of that name plus ``.triton_rs``:
 Triton buffers its file, so a second writer would interleave with it.
 
+``TRITON_RS_COMPARE=FILE`` has each kernel's TTIR also compiled by Triton's
+own ``make_ttgir`` and appends a JSON line per kernel to ``FILE``: its name
+and whether the two TTGIRs are the same, without locations and SSA names
+(with the first differing lines where they are not). A developer's check of
+this compiler against Triton's, on whatever the process compiles.
+
 Where Triton replaces a stage's output (``TRITON_KERNEL_OVERRIDE`` files, a
 config's ``ir_override``), the next stage compiles the replacement: TTGIR
 from ``make_llir`` on, LLVM IR to PTX.
@@ -68,6 +74,20 @@ def _debug_options(module_text):
     if options["ir_dump"] not in (None, "-"):
         options["ir_dump"] += ".triton_rs"
     return options
+
+
+def _comparable(ttgir):
+    """TTGIR's lines without locations and with SSA names blanked (names
+    come from locations), for comparing two compilers' output."""
+    import re
+
+    lines = []
+    for line in ttgir.splitlines():
+        if not line.strip() or line.startswith("#loc"):
+            continue
+        line = re.sub(r"\s*loc\((?:[^()]|\([^()]*\))*\)", "", line)
+        lines.append(re.sub(r"%[\w.#$-]+", "%", line))
+    return lines
 
 
 def _module_of(text, context):
@@ -261,6 +281,8 @@ class _Compilation:
             return mod if gluon else self.triton["ttgir"](mod, metadata)
         with _lock:
             _stats["compiled"] += 1
+        if os.environ.get("TRITON_RS_COMPARE") and not gluon:
+            self._compare_ttgir(name, mod, metadata)
         # How Triton's launcher builds each TMA descriptor argument, as
         # make_ttgir lists them.
         metadata["tensordesc_meta"] = json.loads(self.result["metadata"])["tensordesc_meta"]
@@ -273,6 +295,26 @@ class _Compilation:
             # it with those locations.
             self.ttgir_out = _module_of(self.ttgir_out, mod.context)
         return self.ttgir_out
+
+    def _compare_ttgir(self, name, mod, metadata):
+        """Triton's make_ttgir on ``mod`` (which it rewrites in place: this
+        compiler has compiled its text already) against this compiler's
+        TTGIR, recorded in ``TRITON_RS_COMPARE``'s file."""
+        record = {"name": name}
+        try:
+            tritons = str(self.triton["ttgir"](mod, dict(metadata)))
+        except Exception as error:  # Triton's own failure is a result too.
+            record["triton_error"] = str(error).splitlines()[0] if str(error) else repr(error)
+        else:
+            ours, theirs = _comparable(self.result["ttgir"]), _comparable(tritons)
+            record["same"] = ours == theirs
+            if ours != theirs:
+                import difflib
+
+                diff = difflib.unified_diff(theirs, ours, "triton", "triton_rs", lineterm="", n=0)
+                record["diff"] = [line[:300] for line in diff][:40]
+        with _lock, open(os.environ["TRITON_RS_COMPARE"], "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
 
     def _compile(self, text, name):
         """This compiler from ``text`` (TTIR, or TTGIR from make_llir on) to PTX."""

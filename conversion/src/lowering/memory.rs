@@ -1266,15 +1266,18 @@ pub fn memdesc_reshape<'c, 'a>(
     op: OperationRef<'c, 'a>,
 ) -> LowerResult {
     let (src, from, to) = view_types(op)?;
+    // A rank-1 buffer is "transposed" by Triton's rule, to the same bytes.
     let nvmma = |d: &MemDesc| match Layout::read(d.encoding) {
         Some(Layout::NvmmaShared {
             swizzling_byte_width,
-            transposed: false,
+            transposed,
             element_bit_width,
             fp4_padded: false,
             cga,
             ..
-        }) if cga.is_empty() => Some((swizzling_byte_width, element_bit_width)),
+        }) if cga.is_empty() && (!transposed || d.shape.len() == 1) => {
+            Some((swizzling_byte_width, element_bit_width))
+        }
         _ => None,
     };
     let same_bytes = nvmma(&from).is_some()

@@ -6,8 +6,9 @@
 //! conversion itself and at the ops that consume one:
 //!
 //! * `convert_layout` to its own type is its source; of a `local_load`, a
-//!   `convert_layout`, a `splat`, a `make_range`, a splat constant or a
-//!   `histogram`, it becomes that op producing the converted type directly
+//!   `convert_layout`, a `splat`, a `make_range`, a splat constant, a
+//!   `histogram` or a `cat` (unless the new layout holds fewer elements a
+//!   thread), it becomes that op producing the converted type directly
 //!   (except a conversion from an MMA layout to a dot operand, which
 //!   Triton keeps for fused attention);
 //! * `histogram`, `gather` (without an efficient layout), `local_alloc` and
@@ -20,8 +21,8 @@
 //!   through any conversion whose source it can view without moving
 //!   elements between threads.
 //!
-//! Not yet here: the conversions into cheap reshapes and concatenations
-//! (`cvt(reshape)`, `cvt(cat)`) and the one below `split`.
+//! Not yet here: the conversions into cheap reshapes (`cvt(reshape)`) and
+//! the one below `split`.
 //!
 //! `ttg.warp_specialize` drops repeated and unused captures and unused
 //! results.
@@ -240,6 +241,27 @@ fn convert_from_producer<'c, 'a>(
     if is_op(producer, "tt.histogram") {
         let operands: Vec<Value> = producer.operands().collect();
         return replace_with(rewriter, op, op, "tt.histogram", &operands, &[]);
+    }
+    if is_op(producer, "tt.cat") {
+        // Unless the new layout holds fewer elements a thread (Triton's
+        // `isExpensiveCat`: that conversion goes through shared memory
+        // anyway), the concatenation produces the converted layout.
+        let elements = |ty: Type| {
+            let view = tt_dialect::types::TensorView::of(ty)?;
+            let layout = encoding(ty)?;
+            crate::to_linear::to_linear_layout(&layout, view.shape)
+                .ok()
+                .map(|l| l.total_elems_per_thread())
+        };
+        let (Some(after), Some(before)) = (elements(result.r#type()), elements(src.r#type()))
+        else {
+            return false;
+        };
+        if after < before {
+            return false;
+        }
+        let operands: Vec<Value> = producer.operands().collect();
+        return replace_with(rewriter, op, op, "tt.cat", &operands, &[]);
     }
     if let Some(constant) = ir::constant_of(src) {
         let Some(value) = ir::resize_splat_attr(constant, result.r#type()) else {

@@ -296,7 +296,9 @@ impl Layout {
         }
         Layout::NvmmaShared {
             swizzling_byte_width: swizzle as u32,
-            transposed: order.len() > 1 && order[0] == 0,
+            // Triton's rule, which makes every rank-1 buffer "transposed"
+            // (its one dimension is dimension 0); it changes nothing there.
+            transposed: order.first() == Some(&0),
             element_bit_width: element_bits,
             fp4_padded,
             rank: shape.len() as u32,

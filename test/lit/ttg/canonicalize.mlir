@@ -1,6 +1,7 @@
 // ttg's canonicalization through a plain --canonicalize: a conversion folds
 // into the op that produces its source (local_load, convert_layout, splat,
-// make_range, a splat constant) or disappears when it changes nothing; the
+// make_range, a splat constant, a cat it does not make costlier) or
+// disappears when it changes nothing; the
 // ops that read a converted source (local_alloc, local_store, histogram)
 // read the source itself; memdesc_trans folds like tt.trans; reshape and
 // trans read through a conversion that only renames the layout, and a
@@ -179,5 +180,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     %1 = ttg.convert_layout %b : tensor<128x64xf32, #rows> -> tensor<128x64xf32, #blocked>
     ttng.tmem_store %1, %m, %true : tensor<128x64xf32, #blocked> -> !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
     tt.return
+  }
+}
+
+// -----
+
+// A conversion of a concatenation becomes the concatenation in the new
+// layout, unless that layout holds fewer elements a thread (Triton's
+// isExpensiveCat).
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked3 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @cat_to
+  // CHECK-NEXT: %[[C:.*]] = tt.cat %{{.*}}, %{{.*}} : tensor<128xf32, #blocked> -> tensor<256xf32, #blocked1>
+  // CHECK-NEXT: tt.return %[[C]]
+  tt.func @cat_to(%x: tensor<128xf32, #blocked>, %y: tensor<128xf32, #blocked>) -> tensor<256xf32, #blocked1> {
+    %c = tt.cat %x, %y : tensor<128xf32, #blocked> -> tensor<256xf32, #blocked>
+    %d = ttg.convert_layout %c : tensor<256xf32, #blocked> -> tensor<256xf32, #blocked1>
+    tt.return %d : tensor<256xf32, #blocked1>
+  }
+  // CHECK-LABEL: tt.func @cat_expensive
+  // CHECK-NEXT: tt.cat %{{.*}}, %{{.*}} : tensor<128xf32, #blocked2> -> tensor<256xf32, #blocked2>
+  // CHECK-NEXT: ttg.convert_layout
+  tt.func @cat_expensive(%x: tensor<128xf32, #blocked3>, %y: tensor<128xf32, #blocked3>) -> tensor<256xf32, #blocked1> {
+    %c = tt.cat %x, %y : tensor<128xf32, #blocked3> -> tensor<256xf32, #blocked3>
+    %d = ttg.convert_layout %c : tensor<256xf32, #blocked3> -> tensor<256xf32, #blocked1>
+    tt.return %d : tensor<256xf32, #blocked1>
   }
 }
