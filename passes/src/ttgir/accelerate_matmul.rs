@@ -239,6 +239,11 @@ fn run(module: OperationRef) -> PassResult {
     if !apply_greedily(module, &patterns, Greedy::default()) {
         return Err(fail(module, "pattern application did not converge"));
     }
+    for op in ir::collect_post(raw, &|op| {
+        ir::attribute(op, decompose_scaled_dot::FROM_SCALED).is_some()
+    }) {
+        ir::remove_attribute(op, decompose_scaled_dot::FROM_SCALED);
+    }
     decompose_mixed_mode(raw, cc)
 }
 
@@ -602,11 +607,16 @@ fn ceil_div(a: i64, b: i64) -> i64 {
 }
 
 /// `v` before the layout conversions that make it (all of them, as
-/// Triton 3.6's `getSharedMemoryMMAOperand` strips).
-fn before_conversion(v: MlirValue) -> MlirValue {
+/// Triton 3.6's `getSharedMemoryMMAOperand` strips; only the one to the
+/// dot-operand layout for a dot made from a `tt.dot_scaled`, whose operand
+/// Triton stores as the scaled dot had it).
+fn before_conversion(v: MlirValue, from_scaled: bool) -> MlirValue {
     let mut v = v;
     while let Some(def) = ir::defining_op(v).filter(|d| ir::is(*d, "ttg.convert_layout")) {
         v = ir::operand(def, 0);
+        if from_scaled {
+            break;
+        }
     }
     v
 }
@@ -630,8 +640,13 @@ fn memory_order(layout: Option<&Layout>) -> Option<(Vec<u32>, Vec<Vec<i64>>)> {
 
 /// The shared-memory side of a version-3 operand
 /// (`getSharedMemoryMMAOperand`).
-fn shared_operand(value: MlirValue, op_idx: u32, allow_transpose: bool) -> Result<Operand, String> {
-    let source = before_conversion(value);
+fn shared_operand(
+    value: MlirValue,
+    op_idx: u32,
+    allow_transpose: bool,
+    from_scaled: bool,
+) -> Result<Operand, String> {
+    let source = before_conversion(value, from_scaled);
     let t = tensor(source);
     let Some((order, cga)) = memory_order(t.layout.as_ref()) else {
         return Err("a wgmma operand held in a layout other than blocked".into());
@@ -757,14 +772,18 @@ fn choose(dot: MlirOperation, cc: u32) -> Result<Option<Choice>, String> {
     let (a_op, b_op) = if version == 3 {
         let t = type_text(a.element);
         let allow_transpose = t == "f16" || t == "bf16";
+        let from_scaled = ir::attribute(dot, decompose_scaled_dot::FROM_SCALED).is_some();
         let a_op = if ir::comes_from_load_or_block_arg(a_value) {
-            shared_operand(a_value, 0, allow_transpose)?
+            shared_operand(a_value, 0, allow_transpose, from_scaled)?
         } else {
             Operand::Registers {
                 k_width: k_width(bits(a.element)),
             }
         };
-        (a_op, shared_operand(b_value, 1, allow_transpose)?)
+        (
+            a_op,
+            shared_operand(b_value, 1, allow_transpose, from_scaled)?,
+        )
     } else {
         let min = orig_bit_width(a_value).min(orig_bit_width(b_value));
         let k = if min > 0 {
@@ -836,6 +855,7 @@ fn blocked_to_mma<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 
     };
     let old_ty = ir::value_type(ir::result(dot, 0));
     let location = op.location();
+    let from_scaled = ir::attribute(dot, decompose_scaled_dot::FROM_SCALED).is_some();
     rewriter.set_insertion_point_before(op);
     let acc = convert(rewriter, ir::operand(dot, 2), new_ty);
     let mut operands = Vec::new();
@@ -856,12 +876,22 @@ fn blocked_to_mma<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &RewriterBase<'c, 
                     return false;
                 };
                 warn_reordered(dot, reordered);
-                rewriter.set_insertion_point_after_value(value(*source));
-                let source_loc = crate::ttir::pointer_ir::value_location(value(*source));
+                // A dot made from a scaled one has its shared operand
+                // stored where the scaled dot was, before the accumulator's
+                // conversion (Triton's decomposition stores it there);
+                // others right after the value stored.
+                let at = if from_scaled {
+                    let acc_op = ir::defining_op(acc).expect("the conversion");
+                    rewriter.set_insertion_point_before(op_ref(acc_op));
+                    location
+                } else {
+                    rewriter.set_insertion_point_after_value(value(*source));
+                    crate::ttir::pointer_ir::value_location(value(*source))
+                };
                 let alloc = tt_dialect::ir::create(
                     rewriter,
                     "ttg.local_alloc",
-                    source_loc,
+                    at,
                     &[value(*source)],
                     &[ty(memdesc)],
                     &[],
@@ -1087,7 +1117,7 @@ fn v5_shared_operand(
     force_transpose: bool,
     cga: Option<&[Vec<i64>]>,
 ) -> Result<SharedPlan, String> {
-    let source = before_conversion(value);
+    let source = before_conversion(value, false);
     let t = tensor(source);
     let Some((order, own_cga)) = memory_order(t.layout.as_ref()) else {
         return Err("a tcgen05 MMA operand held in a layout other than blocked".into());

@@ -194,6 +194,12 @@ pub fn transpose_rhs_scaled(dot: MlirOperation) -> Result<MlirOperation, String>
     Ok(new)
 }
 
+/// Marks, until accelerate-matmul has placed its operands, a `tt.dot` that
+/// [`decompose`] made: Triton stores a shared-memory operand of such a dot
+/// from the scaled dot's operand itself, where for other dots it looks
+/// through every layout conversion.
+pub const FROM_SCALED: &str = "triton_rs.from_scaled_dot";
+
 /// Replaces the `tt.dot_scaled` `dot` (its result in a blocked layout) by
 /// the decomposition, for `num_warps` warps of `threads_per_warp`.
 pub fn decompose(dot: MlirOperation, num_warps: u32, threads_per_warp: u32) -> Result<(), String> {
@@ -292,6 +298,11 @@ pub fn decompose(dot: MlirOperation, num_warps: u32, threads_per_warp: u32) -> R
         ir::value_type(result),
         &[],
     );
+    if let Some(new_dot) = ir::defining_op(new) {
+        // SAFETY: a unit attribute of the dot's own context.
+        let unit = unsafe { mlir_sys::mlirUnitAttrGet(ir::context(new_dot)) };
+        ir::set_attribute(new_dot, FROM_SCALED, unit);
+    }
     let converted = b.op("ttg.convert_layout", &[new], ir::value_type(result), &[]);
     ir::replace_all_uses(result, converted);
     ir::erase(dot);

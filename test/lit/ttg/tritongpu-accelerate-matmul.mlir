@@ -597,3 +597,29 @@ module attributes {"ttg.target" = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-
     tt.return %result : tensor<128x128xf32, #blocked>
   }
 }
+
+// -----
+
+// The unscaled operand of a decomposed tt.dot_scaled is stored as the
+// scaled dot had it (in its blocked layout, not from before the conversion
+// that made it, as a plain tt.dot's would be), where the scaled dot was:
+// Triton 3.6's output.
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-DAG: #[[SH:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+  // CHECK-LABEL: tt.func @dot_scaled_col_b
+  // CHECK: %[[B:.*]] = ttg.convert_layout %arg2
+  // CHECK: %[[ALLOC:.*]] = ttg.local_alloc %[[B]] : (tensor<128x128xf16, #{{.*}}>) -> !ttg.memdesc<128x128xf16, #[[SH]], #smem>
+  // CHECK-NEXT: ttg.convert_layout %{{.*}} : tensor<128x128xf32, #{{.*}}> -> tensor<128x128xf32, #mma>
+  // CHECK-NEXT: ttg.convert_layout
+  // CHECK-NEXT: ttng.warp_group_dot %{{.*}}, %[[ALLOC]]
+  // CHECK-NOT: triton_rs.from_scaled_dot
+  tt.func @dot_scaled_col_b(%a: tensor<128x128xf8E4M3FN, #blocked>, %scale: tensor<128x4xi8, #blocked1>, %b_col: tensor<128x128xf16, #col>) -> tensor<128x128xf32, #blocked> {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #blocked>
+    %b = ttg.convert_layout %b_col : tensor<128x128xf16, #col> -> tensor<128x128xf16, #blocked>
+    %r = tt.dot_scaled %a scale %scale, %b, %cst lhs = e4m3 rhs = fp16 {fastMath = false} : tensor<128x128xf8E4M3FN, #blocked>, tensor<128x4xi8, #blocked1> * tensor<128x128xf16, #blocked> -> tensor<128x128xf32, #blocked>
+    tt.return %r : tensor<128x128xf32, #blocked>
+  }
+}
