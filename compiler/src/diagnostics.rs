@@ -76,7 +76,7 @@ impl Report {
 }
 
 /// One diagnostic as MLIR reported it, with its notes.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Entry {
     severity: DiagnosticSeverity,
     position: Option<FileLoc>,
