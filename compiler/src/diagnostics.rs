@@ -123,15 +123,11 @@ impl Entry {
     /// The diagnostic and its notes, one after the other; with `source`
     /// the source line under the diagnostic and under each note whose
     /// position differs from the one before it (MLIR's source manager
-    /// handler). Without `operations`, the note with the op a diagnostic
-    /// was emitted on (MLIR attaches it unless told not to) is left out.
-    fn text(&self, source: bool, operations: bool) -> String {
+    /// handler).
+    fn text(&self, source: bool) -> String {
         let mut out = self.line(source);
         let mut previous = &self.position;
         for note in &self.notes {
-            if !operations && note.message.starts_with("see current operation:") {
-                continue;
-            }
             out.push_str(&note.line(source && note.position != *previous));
             previous = &note.position;
         }
@@ -151,17 +147,16 @@ fn snippet(at: &FileLoc) -> Option<String> {
 
 /// The diagnostics of one context, in the order MLIR reported them.
 #[derive(Clone, Default)]
-pub struct Capture(Rc<RefCell<Captured>>);
-
-#[derive(Default)]
-struct Captured {
-    entries: Vec<Entry>,
-    operations: bool,
-}
+pub struct Capture(Rc<RefCell<Vec<Entry>>>);
 
 impl Capture {
     /// Routes every diagnostic of `context` into the returned capture.
+    /// Diagnostics carry neither the op they are about nor the stack that
+    /// emitted them until [`Report`] asks for them
+    /// (`tt_dialect::ir::set_diagnostic_printing`): MLIR's dump of the
+    /// failing op is noise in a compiler's message.
     pub fn attach(context: &Context) -> Self {
+        tt_dialect::ir::set_diagnostic_printing(context, false, false);
         let capture = Self::default();
         let sink = capture.0.clone();
         context.attach_diagnostic_handler(move |diagnostic| {
@@ -175,30 +170,20 @@ impl Capture {
                         notes: Vec::new(),
                     });
             if let Ok(mut sink) = sink.try_borrow_mut() {
-                sink.entries.push(entry);
+                sink.push(entry);
             }
             true
         });
         capture
     }
 
-    /// Sets what the diagnostics of `context` (the one this capture is
-    /// attached to) carry from now on, as `report` asks: the op each is
-    /// about, the stack that emitted it.
-    pub fn configure(&self, context: &Context, report: Report) {
-        tt_dialect::ir::set_diagnostic_printing(context, report.operations, report.stack_traces);
-        self.0.borrow_mut().operations = report.operations;
-    }
-
     /// Everything captured so far, one diagnostic (with its notes) after
     /// the other; the capture is emptied.
     pub fn take(&self) -> String {
-        let mut captured = self.0.borrow_mut();
-        let operations = captured.operations;
-        captured
-            .entries
+        self.0
+            .borrow_mut()
             .drain(..)
-            .map(|e| e.text(false, operations))
+            .map(|e| e.text(false))
             .collect()
     }
 
@@ -208,15 +193,13 @@ impl Capture {
     ///
     /// [`take`]: Capture::take
     pub fn take_errors(&self, report: Report) -> String {
-        let mut captured = self.0.borrow_mut();
-        let operations = captured.operations;
         let mut errors = String::new();
         let mut shown = String::new();
-        for entry in captured.entries.drain(..) {
+        for entry in self.0.borrow_mut().drain(..) {
             if matches!(entry.severity, DiagnosticSeverity::Error) {
-                errors.push_str(&entry.text(false, operations));
+                errors.push_str(&entry.text(false));
             } else if report.shows(entry.severity) {
-                shown.push_str(&entry.text(true, operations));
+                shown.push_str(&entry.text(true));
             }
         }
         if !shown.is_empty() {

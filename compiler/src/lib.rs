@@ -547,9 +547,12 @@ impl<'c, 'o> Compilation<'c, 'o> {
     fn new(session: &'c Session, options: &'o Options, descriptors: Descriptors) -> Self {
         // Nothing a compilation before this one reported belongs to it.
         session.capture.take();
-        session
-            .capture
-            .configure(&session.context, options.diagnostics);
+        let report = options.diagnostics;
+        tt_dialect::ir::set_diagnostic_printing(
+            &session.context,
+            report.operations,
+            report.stack_traces,
+        );
         Self {
             options,
             session,

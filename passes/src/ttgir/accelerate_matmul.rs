@@ -174,6 +174,7 @@ fn run(module: OperationRef) -> PassResult {
     };
     // Scaled dots that no MMA takes with its scales (MMA v5 on sm_100,
     // mma.sync on sm_120) first become plain dots on upscaled operands.
+    let mut decomposed = false;
     for dot in ir::collect_post(raw, &|op| ir::is(op, "tt.dot_scaled")) {
         if matches!(
             tensor(ir::result(dot, 0)).layout,
@@ -195,6 +196,7 @@ fn run(module: OperationRef) -> PassResult {
             decompose_scaled_dot::transpose_rhs_scaled(dot).map_err(|what| refuse(dot, &what))?;
         decompose_scaled_dot::decompose(dot, num_warps, threads)
             .map_err(|what| refuse(dot, &what))?;
+        decomposed = true;
     }
     for dot in ir::collect_post(raw, &|op| ir::is(op, "tt.dot")) {
         let result = tensor(ir::result(dot, 0));
@@ -239,10 +241,13 @@ fn run(module: OperationRef) -> PassResult {
     if !apply_greedily(module, &patterns, Greedy::default()) {
         return Err(fail(module, "pattern application did not converge"));
     }
-    for op in ir::collect_post(raw, &|op| {
-        ir::attribute(op, decompose_scaled_dot::FROM_SCALED).is_some()
-    }) {
-        ir::remove_attribute(op, decompose_scaled_dot::FROM_SCALED);
+    // The decomposed dots' marks go (only those dots can carry one).
+    if decomposed {
+        for op in ir::collect_post(raw, &|op| {
+            ir::attribute(op, decompose_scaled_dot::FROM_SCALED).is_some()
+        }) {
+            ir::remove_attribute(op, decompose_scaled_dot::FROM_SCALED);
+        }
     }
     decompose_mixed_mode(raw, cc)
 }
