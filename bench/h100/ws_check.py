@@ -3,14 +3,15 @@
 kernel, at 4 warps, which Triton 3.6 splits into a producer warp group (the
 TMA loads) and two consumer warp groups (the wgmma dots), 12 warps in all.
 
-This project's make_ttgir refuses to build that split, so the TTGIR here is
-Triton's own (its `ttg.warp_specialize`, barriers and tokens); from there
-triton_rs compiles it (convert-triton-gpu-to-llvm, then
+By default triton_rs compiles the kernel whole: its own
+nvgpu-warp-specialization makes the split. With `--triton-ttgir` it compiles
+Triton's own TTGIR of the kernel instead (its `ttg.warp_specialize`,
+barriers and tokens) from make_llir on (convert-triton-gpu-to-llvm, then
 convert-warp-specialize-to-llvm: the switch loop of the worker warps, the
-captures in shared memory, the warp groups' named barriers, `setmaxnreg`),
-and the kernel runs against Triton's and torch's results.
+captures in shared memory, the warp groups' named barriers, `setmaxnreg`).
+Either way the kernel runs against Triton's and torch's results.
 
-usage: python3 ws_check.py [--only TEXT] [--one triton|ours] [--time]
+usage: python3 ws_check.py [--only TEXT] [--one triton|ours] [--time] [--triton-ttgir]
 
 `--time` also times each kernel with both compilers, alternately (five
 rounds of `triton.testing.do_bench`, each side's median):
@@ -24,6 +25,7 @@ Prints `WS name PASS|FAIL|REFUSED|SKIP ours=ERR triton=ERR same=BOOL`
 per kernel and `WS PASS=.. FAIL=.. REFUSED=.. SKIP=..`."""
 
 import argparse
+import contextlib
 import sys
 import tempfile
 
@@ -98,10 +100,11 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--one", choices=["triton", "ours"])
     ap.add_argument("--time", action="store_true")
+    ap.add_argument("--triton-ttgir", action="store_true")
     args = ap.parse_args()
     triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
     counts = {"PASS": 0, "FAIL": 0, "REFUSED": 0, "SKIP": 0}
-    with from_tritons_ttgir():
+    with from_tritons_ttgir() if args.triton_ttgir else contextlib.nullcontext():
         for case in CASES:
             check(case, args, counts)
     print("WS " + " ".join(f"{key}={value}" for key, value in counts.items()))

@@ -99,7 +99,7 @@ impl RustPass {
             self.anchor,
             // Passes create ops of dialects that their input may not mention
             // yet (`ttng.warp_group_dot` in a module with no `ttng` op,
-            // `ub.poison`, `scf.if`); the pass manager loads these before it
+            // `ub.poison`, `scf.if`, `gpu.barrier`); the pass manager loads these before it
             // runs.
             &[
                 ttg_dialect::ttg_handle(),
@@ -111,6 +111,7 @@ impl RustPass {
                 unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__arith__()) },
                 unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__scf__()) },
                 unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__ub__()) },
+                unsafe { DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__gpu__()) },
             ],
         )
     }

@@ -401,8 +401,10 @@ def warp_specialized_dot_kernel(a_desc, b_desc, c_ptr, K):
 
 
 def compile_refused():
-    """A kernel this project refuses: Hopper warp specialization of a dot
-    loop, which Triton does."""
+    """A kernel this project refuses: Hopper warp specialization of a loop
+    around a 64-row dot over descriptors from the host (this project splits
+    loops around dots of 128 and 256 rows over descriptors made in the
+    kernel)."""
     desc = "tensordesc<fp16[64, 64]>"
     return triton.compile(ASTSource(warp_specialized_dot_kernel, {"a_desc": desc, "b_desc": desc, "c_ptr": "*fp32",
                                                                    "K": "i32"}, {}),

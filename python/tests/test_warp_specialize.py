@@ -1,13 +1,13 @@
-"""Warp-specialized kernels from Triton's own TTGIR (no GPU needed).
+"""Warp-specialized kernels (no GPU needed).
 
 At 4 warps Triton 3.6 splits a `warp_specialize=True` GEMM loop over tensor
 descriptors into a producer warp group and two consumer warp groups. This
-project's make_ttgir refuses to build that split, but its make_llir takes
-Triton's TTGIR of it: convert-warp-specialize-to-llvm dispatches the
-partitions to their warps. Through the hook (Triton's stages up to TTGIR,
-then this project's, then Triton's ptxas to a cubin), the kernel gets
-Triton's warp count and shared memory and the same register hand-offs
-(`setmaxnreg`) in the same order. `bench/h100/ws_check.py` runs them."""
+project's make_ttgir makes the same split (nvgpu-warp-specialization), and
+its make_llir also takes Triton's TTGIR of it: convert-warp-specialize-to-llvm
+dispatches the partitions to their warps. Through the hook (Triton's stages
+up to TTIR, then this project's, then Triton's ptxas to a cubin), the kernel
+gets Triton's warp count and the same register hand-offs (`setmaxnreg`) in
+the same order. `bench/h100/ws_check.py` runs them."""
 
 import re
 
@@ -56,6 +56,27 @@ def test_tritons_warp_specialized_ttgir_compiles_to_a_cubin(dtype, bn, bk, stage
     registers = lambda ptx: re.findall(r"setmaxnreg\.\w+\.sync\.aligned\.u32\s+\d+", ptx)
     assert registers(ours.asm["ptx"]) == registers(theirs.asm["ptx"])
     assert registers(ours.asm["ptx"])
+
+
+@pytest.mark.parametrize("dtype,bn,bk,stages", [("fp16", 128, 64, 3), ("bf16", 64, 64, 2), ("fp16", 256, 64, 2),
+                                                ("fp16", 128, 32, 4)])
+def test_our_split_is_tritons_shape(dtype, bn, bk, stages):
+    """Our own make_ttgir splits the loop as Triton does: a producer (the
+    default warps) and two 4-warp consumers each with half of A's rows, no
+    more shared memory than Triton's kernel, the same `setmaxnreg`s."""
+    theirs = compile_with("triton", dtype, bn, bk, stages)
+    ours = compile_with("ours", dtype, bn, bk, stages)
+    ttgir = ours.asm["ttgir"]
+    assert ours.metadata.triton_rs and ours.asm["cubin"]
+    assert ttgir.count("ttg.warp_specialize(") == 1 and "partition1(" in ttgir
+    assert ttgir.count("ttng.async_tma_copy_global_to_local") == 3
+    # The consumers' dots stay synchronous (the pipeliner leaves loops of 0
+    # stages alone): each frees its buffers right after its dot.
+    assert ttgir.count("ttng.warp_group_dot ") == 2 and "isAsync" not in ttgir
+    assert ours.metadata.num_warps == theirs.metadata.num_warps == 12
+    assert ours.metadata.shared <= theirs.metadata.shared
+    registers = lambda ptx: re.findall(r"setmaxnreg\.\w+\.sync\.aligned\.u32\s+\d+", ptx)
+    assert registers(ours.asm["ptx"]) == registers(theirs.asm["ptx"])
 
 
 def test_partitions_know_their_captures_alignment():
