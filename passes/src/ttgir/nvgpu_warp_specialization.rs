@@ -60,7 +60,7 @@ use ttg_dialect::layout::{Layout, MemDesc};
 
 use crate::options::PassOptions;
 use crate::rust_pass::{fail, Failure, PassResult, RustPass};
-use crate::ttgir::pipeline_lower::buffer_view;
+use crate::ttgir::pipeline_lower::{buffer_view, init_barriers};
 use crate::ttir::loop_support::effects;
 use crate::ttir::loop_support::ir::{self, Op, Val, ValueMap};
 use crate::ttir::loop_support::scf;
@@ -280,7 +280,7 @@ impl Plan {
                 "a warp-group dot whose accumulator is used besides the loop's iterations",
             ));
         }
-        if !is_splat_constant(inits[0]) {
+        if !is_splat_constant(inits[0]) || single_user(inits[0]).is_none() {
             return Err(refuse(
                 for_op,
                 "a dot accumulator that does not start from a splat constant",
@@ -311,10 +311,11 @@ impl Plan {
             ir::defining_op(ir::operand(load, 0))
                 .is_some_and(|d| ir::is(d, "tt.make_tensor_descriptor") && before_loop(d))
         };
-        if !made_here(a_load) {
+        if !made_here(a_load) || !rows_first(ir::operand(a_load, 0), rows) {
             return Err(refuse(
                 a_load,
-                "splitting a load through a descriptor made outside the kernel",
+                "splitting a load through a descriptor made outside the kernel, or of other \
+                 than 2-D blocks of the accumulator's rows",
             ));
         }
         let mut loads = vec![
@@ -414,13 +415,17 @@ impl Plan {
                     "a descriptor store split along other than its first dimension",
                 ));
             }
-            let made = desc
-                .and_then(ir::defining_op)
-                .is_none_or(|d| ir::is(d, "tt.make_tensor_descriptor") && before_loop(d));
+            // A descriptor is checked as the one a load is split through.
+            let made = desc.is_none_or(|desc| {
+                rows_first(desc, rows)
+                    && ir::defining_op(desc)
+                        .is_some_and(|d| ir::is(d, "tt.make_tensor_descriptor") && before_loop(d))
+            });
             if !made {
                 return Err(refuse(
                     op,
-                    "splitting a store through a descriptor made outside the kernel",
+                    "splitting a store through a descriptor made outside the kernel, or of \
+                     other than 2-D blocks of the accumulator's rows",
                 ));
             }
         }
@@ -442,6 +447,16 @@ impl Plan {
     fn is_prologue(&self, op: MlirOperation) -> bool {
         self.prologue.contains(&Op(op))
     }
+}
+
+/// Whether the descriptor `desc` moves 2-D blocks of `rows` rows.
+fn rows_first(desc: MlirValue, rows: i64) -> bool {
+    // SAFETY: a live value's type.
+    let block =
+        tt_dialect::types::tensor_desc_block(unsafe { Type::from_raw(ir::value_type(desc)) });
+    block
+        .and_then(Tensor::of)
+        .is_some_and(|b| b.shape.len() == 2 && b.shape[0] == rows)
 }
 
 /// Whether `value` is an `arith.constant` of a splat tensor.
@@ -645,38 +660,6 @@ impl Ring {
     fn read_by(&self, consumer: usize) -> bool {
         self.consumer.is_none_or(|c| c == consumer)
     }
-}
-
-/// `count` mbarriers of `arrivals` arrivals each, initialised before
-/// `before`.
-fn barriers(before: MlirOperation, count: i64, arrivals: i64) -> MlirValue {
-    let ctx = ir::context(before);
-    let loc = ir::location(before);
-    let i32t = ir::i32_type(ctx);
-    let ty = ir::parse_type(
-        ctx,
-        &format!(
-            "!ttg.memdesc<{count}x1xi64, #ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}}>, #ttg.shared_memory, mutable>"
-        ),
-    )
-    .expect("the barrier type parses");
-    let alloc = ir::result(
-        ir::build_op(before, "ttg.local_alloc", &[], &[ty], &[], loc),
-        0,
-    );
-    for i in 0..count {
-        let index = ir::build_constant(before, loc, i32t, i);
-        let view = ir::result(buffer_view(before, alloc, index, loc), 0);
-        ir::build_op(
-            before,
-            "ttng.init_barrier",
-            &[view],
-            &[],
-            &[("count", ir::integer_attr(i32t, arrivals))],
-            loc,
-        );
-    }
-    alloc
 }
 
 /// The captures of the partitions: the values each partition block takes
@@ -911,8 +894,8 @@ fn split(plan: &Plan) {
             } else {
                 CONSUMERS as i64
             };
-            let full = barriers(for_op, plan.buffers, 1);
-            let empty = barriers(for_op, plan.buffers, readers);
+            let full = init_barriers(for_op, plan.buffers, 1);
+            let empty = init_barriers(for_op, plan.buffers, readers);
             rings.push(Ring {
                 load: index,
                 consumer,

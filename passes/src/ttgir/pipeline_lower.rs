@@ -670,11 +670,11 @@ pub(crate) fn next_op(op: MlirOperation) -> Option<MlirOperation> {
     (!next.ptr.is_null()).then_some(next)
 }
 
-/// Triton's `createBarrierAlloc`: `count` mbarriers (one arrival each)
-/// initialised before `for_op`, invalidated and freed after it.
-pub(crate) fn barrier_alloc(for_op: MlirOperation, count: i64) -> MlirValue {
-    let ctx = ir::context(for_op);
-    let loc = ir::location(for_op);
+/// `count` mbarriers of `arrivals` arrivals each, allocated and initialised
+/// before `before`.
+pub(crate) fn init_barriers(before: MlirOperation, count: i64, arrivals: i64) -> MlirValue {
+    let ctx = ir::context(before);
+    let loc = ir::location(before);
     let i32t = ir::i32_type(ctx);
     let ty = ir::parse_type(
         ctx,
@@ -684,21 +684,30 @@ pub(crate) fn barrier_alloc(for_op: MlirOperation, count: i64) -> MlirValue {
     )
     .expect("the barrier type parses");
     let alloc = ir::result(
-        ir::build_op(for_op, "ttg.local_alloc", &[], &[ty], &[], loc),
+        ir::build_op(before, "ttg.local_alloc", &[], &[ty], &[], loc),
         0,
     );
     for i in 0..count {
-        let index = ir::build_constant(for_op, loc, i32t, i);
-        let view = ir::result(buffer_view(for_op, alloc, index, loc), 0);
+        let index = ir::build_constant(before, loc, i32t, i);
+        let view = ir::result(buffer_view(before, alloc, index, loc), 0);
         ir::build_op(
-            for_op,
+            before,
             "ttng.init_barrier",
             &[view],
             &[],
-            &[("count", ir::integer_attr(i32t, 1))],
+            &[("count", ir::integer_attr(i32t, arrivals))],
             loc,
         );
     }
+    alloc
+}
+
+/// Triton's `createBarrierAlloc`: `count` mbarriers (one arrival each)
+/// initialised before `for_op`, invalidated and freed after it.
+pub(crate) fn barrier_alloc(for_op: MlirOperation, count: i64) -> MlirValue {
+    let loc = ir::location(for_op);
+    let i32t = ir::i32_type(ir::context(for_op));
+    let alloc = init_barriers(for_op, count, 1);
     // After the loop, each op after the one created before it.
     let mut after = for_op;
     let mut place = |op: MlirOperation| {

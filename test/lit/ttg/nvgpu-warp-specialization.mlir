@@ -301,3 +301,35 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A store of the accumulator through a descriptor passed in from the host
+// would need a descriptor of half the rows: refused.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @host_store(%a: !tt.ptr<f16>, %db: !tt.tensordesc<tensor<64x128xf16, #shared>>, %dc: !tt.tensordesc<tensor<128x128xf32, #shared1>>, %M: i32, %K: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #mma>
+    %sa = arith.extsi %K : i32 to i64
+    %da = tt.make_tensor_descriptor %a, [%M, %K], [%sa, %c1_i64] : <f16>, <tensor<128x64xf16, #shared>>
+    %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc_k = %zero) -> (tensor<128x128xf32, #mma>) : i32 {
+      %ta = tt.descriptor_load %da[%c0, %k] : !tt.tensordesc<tensor<128x64xf16, #shared>> -> tensor<128x64xf16, #blocked>
+      %la = ttg.local_alloc %ta : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
+      %tb = tt.descriptor_load %db[%k, %c0] : !tt.tensordesc<tensor<64x128xf16, #shared>> -> tensor<64x128xf16, #blocked>
+      %lb = ttg.local_alloc %tb : (tensor<64x128xf16, #blocked>) -> !ttg.memdesc<64x128xf16, #shared, #smem>
+      %d = ttng.warp_group_dot %la, %lb, %acc_k {inputPrecision = 0 : i32} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x128xf16, #shared, #smem> -> tensor<128x128xf32, #mma>
+      scf.yield %d : tensor<128x128xf32, #mma>
+    } {tt.warp_specialize}
+    %v = ttg.convert_layout %acc : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked>
+    // expected-error @+1 {{'nvgpu-warp-specialization' does not support splitting a store through a descriptor made outside the kernel}}
+    tt.descriptor_store %dc[%c0, %c0], %v : !tt.tensordesc<tensor<128x128xf32, #shared1>>, tensor<128x128xf32, #blocked>
+    tt.return
+  }
+}
