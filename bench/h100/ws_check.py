@@ -1,6 +1,6 @@
-"""Warp-specialized kernels through this project's make_llir: a GEMM loop
-`tl.range(..., warp_specialize=True)` over tensor descriptors made in the
-kernel, at 4 warps, which Triton 3.6 splits into a producer warp group (the
+"""Warp-specialized kernels: a GEMM loop `tl.range(..., warp_specialize=True)`
+over tensor descriptors made in the kernel, and a persistent GEMM whose tile
+loop is so marked, at 4 warps, which Triton 3.6 splits into a producer warp group (the
 TMA loads) and two consumer warp groups (the wgmma dots), 12 warps in all.
 
 By default triton_rs compiles the kernel whole: its own
@@ -34,7 +34,7 @@ import triton
 import triton_rs
 
 from paired import relative_error, run_both
-from ws_kernels import device_descriptors, from_tritons_ttgir
+from ws_kernels import device_descriptors, from_tritons_ttgir, persistent_descriptors
 
 
 def fresh(kernel):
@@ -51,24 +51,39 @@ def gemm(m, n, k, bm, bn, dtype):
     return a, b, c, (triton.cdiv(m, bm), triton.cdiv(n, bn))
 
 
-def launch(m, n, k, bm, bn, bk, stages, dtype):
+SMS = 132
+
+
+def kernel_call(persistent, m, n, k, bm, bn, dtype):
+    """(the kernel, its grid, its arguments, the reference) of one GEMM:
+    `device_descriptors` (fp32 C) or `persistent_descriptors` (fp16 C, one
+    program per SM)."""
     a, b, c, grid = gemm(m, n, k, bm, bn, dtype)
-    fresh(device_descriptors)[grid](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk, num_warps=4, num_stages=stages)
+    if not persistent:
+        return device_descriptors, grid, (a, b, c, m, n, k), {}, lambda: a.float() @ b.float()
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    return (persistent_descriptors, (SMS, ), (a, b, c, m, n, k), {"SMS": SMS},
+            lambda: (a.float() @ b.float()).half().float())
+
+
+def launch(persistent, m, n, k, bm, bn, bk, stages, dtype):
+    kernel, grid, args, extra, reference = kernel_call(persistent, m, n, k, bm, bn, dtype)
+    fresh(kernel)[grid](*args, BM=bm, BN=bn, BK=bk, num_warps=4, num_stages=stages, **extra)
     torch.cuda.synchronize()
-    return c, a.float() @ b.float()
+    return args[2].float(), reference()
 
 
-def timed(m, n, k, bm, bn, bk, stages, dtype):
+def timed(persistent, m, n, k, bm, bn, bk, stages, dtype):
     """(ours, Triton's) milliseconds for one GEMM, alternating."""
-    a, b, c, grid = gemm(m, n, k, bm, bn, dtype)
-    kernels = {"triton": fresh(device_descriptors), "ours": fresh(device_descriptors)}
+    kernel, grid, args, extra, _ = kernel_call(persistent, m, n, k, bm, bn, dtype)
+    kernels = {"triton": fresh(kernel), "ours": fresh(kernel)}
 
     def run(compiler):
         if compiler == "ours":
             triton_rs.enable("strict")
         else:
             triton_rs.disable()
-        kernels[compiler][grid](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk, num_warps=4, num_stages=stages)
+        kernels[compiler][grid](*args, BM=bm, BN=bn, BK=bk, num_warps=4, num_stages=stages, **extra)
 
     times = {"triton": [], "ours": []}
     try:
@@ -82,16 +97,20 @@ def timed(m, n, k, bm, bn, bk, stages, dtype):
 
 
 CASES = [
-    # M, N, K, BM, BN, BK, stages, dtype (the descriptors' row strides must
-    # be multiples of 16 bytes)
-    (512, 512, 512, 128, 128, 64, 3, torch.float16),
-    (1000, 704, 328, 128, 128, 64, 3, torch.float16),
-    (512, 512, 1024, 128, 256, 64, 2, torch.float16),
-    (256, 256, 256, 128, 64, 64, 2, torch.bfloat16),
-    (384, 384, 640, 128, 128, 32, 4, torch.float16),
-    (2048, 2048, 2048, 128, 128, 128, 2, torch.bfloat16),
-    (4096, 4096, 4096, 128, 128, 64, 4, torch.float16),
-    (8192, 8192, 4096, 128, 256, 64, 2, torch.float16),
+    # persistent, M, N, K, BM, BN, BK, stages, dtype (the descriptors' row
+    # strides must be multiples of 16 bytes)
+    (False, 512, 512, 512, 128, 128, 64, 3, torch.float16),
+    (False, 1000, 704, 328, 128, 128, 64, 3, torch.float16),
+    (False, 512, 512, 1024, 128, 256, 64, 2, torch.float16),
+    (False, 256, 256, 256, 128, 64, 64, 2, torch.bfloat16),
+    (False, 384, 384, 640, 128, 128, 32, 4, torch.float16),
+    (False, 2048, 2048, 2048, 128, 128, 128, 2, torch.bfloat16),
+    (False, 4096, 4096, 4096, 128, 128, 64, 4, torch.float16),
+    (False, 8192, 8192, 4096, 128, 256, 64, 2, torch.float16),
+    (True, 1000, 704, 328, 128, 128, 64, 3, torch.float16),
+    (True, 2048, 2048, 2048, 128, 128, 64, 3, torch.float16),
+    (True, 4096, 4096, 4096, 128, 128, 64, 4, torch.float16),
+    (True, 8192, 8192, 4096, 128, 256, 64, 2, torch.float16),
 ]
 
 
@@ -113,8 +132,9 @@ def main():
 
 def check(case, args, counts):
     """Runs one case of CASES (as `--only`, `--one` and `--time` ask)."""
-    m, n, k, bm, bn, bk, stages, dtype = case
-    name = f"{m}x{n}x{k} {bm}x{bn}x{bk} s{stages} {str(dtype).split('.')[-1]}"
+    persistent, m, n, k, bm, bn, bk, stages, dtype = case
+    name = (f"{'persistent ' if persistent else ''}{m}x{n}x{k} {bm}x{bn}x{bk} s{stages} "
+            f"{str(dtype).split('.')[-1]}")
     if args.only not in name:
         return
     # Each case compiles afresh: no kernel of an earlier case is reused.
@@ -122,16 +142,16 @@ def check(case, args, counts):
     if args.one:
         if args.one == "ours":
             triton_rs.enable("strict")
-        out, ref = launch(m, n, k, bm, bn, bk, stages, dtype)
+        out, ref = launch(*case)
         triton_rs.disable()
         error = relative_error(out, ref)
         verdict, line = ("PASS" if error < 1e-3 else "FAIL"), f"{args.one}={error:.2e}"
     else:
-        verdict, line = run_both(name, lambda: launch(m, n, k, bm, bn, bk, stages, dtype))
+        verdict, line = run_both(name, lambda: launch(*case))
     counts[verdict] += 1
     print(f"WS {name} {verdict} {line}", flush=True)
     if args.time and verdict == "PASS" and not args.one:
-        ours, theirs = timed(m, n, k, bm, bn, bk, stages, dtype)
+        ours, theirs = timed(*case)
         print(f"WSTIME {name} {ours:.4f} {theirs:.4f} {ours / theirs:.3f}", flush=True)
 
 

@@ -1,7 +1,7 @@
-"""The warp-specialized kernel of `ws_check.py` (GPU) and of
+"""The warp-specialized kernels of `ws_check.py` (GPU) and of
 `python/tests/test_warp_specialize.py` (CPU), which Triton 3.6 splits into
 a producer warp group and two consumer warp groups at 4 warps, and the
-switch that makes triton_rs compile Triton's own TTGIR of it."""
+switch that makes triton_rs compile Triton's own TTGIR of them."""
 
 import contextlib
 
@@ -24,6 +24,26 @@ def device_descriptors(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK:
     rm = pm * BM + tl.arange(0, BM)
     rn = pn * BN + tl.arange(0, BN)
     tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def persistent_descriptors(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                           SMS: tl.constexpr):
+    """C = A @ B (row-major, fp16 C) by a persistent kernel: `SMS` programs
+    walk the tiles, the tile loop marked `warp_specialize=True`, each tile's
+    K loop inside it and its store through a descriptor."""
+    da = tl.make_tensor_descriptor(a, [M, K], [K, 1], [BM, BK])
+    db = tl.make_tensor_descriptor(b, [K, N], [N, 1], [BK, BN])
+    dc = tl.make_tensor_descriptor(c, [M, N], [N, 1], [BM, BN])
+    tiles_n = tl.cdiv(N, BN)
+    tiles = tl.cdiv(M, BM) * tiles_n
+    for tile in tl.range(tl.program_id(0), tiles, SMS, warp_specialize=True):
+        pm = tile // tiles_n
+        pn = tile % tiles_n
+        acc = tl.zeros((BM, BN), tl.float32)
+        for k in range(0, K, BK):
+            acc = tl.dot(da.load([pm * BM, k]), db.load([k, pn * BN]), acc)
+        dc.store([pm * BM, pn * BN], acc.to(tl.float16))
 
 
 class _Ttgir:

@@ -79,6 +79,35 @@ def test_our_split_is_tritons_shape(dtype, bn, bk, stages):
     assert registers(ours.asm["ptx"]) == registers(theirs.asm["ptx"])
 
 
+def test_our_split_of_a_persistent_kernel():
+    """A persistent kernel's marked tile loop: each region walks the tiles
+    with its own copy of it, the ring counter carried from tile to tile, and
+    each consumer stores its half of every tile through a descriptor of half
+    the rows."""
+    signature = {"a": "*fp16", "b": "*fp16", "c": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+                 "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "SMS": "constexpr"}
+    constants = {"BM": 128, "BN": 128, "BK": 64, "SMS": 132}
+    compiled = {}
+    for mode in ("triton", "ours"):
+        triton_rs.enable("strict") if mode == "ours" else triton_rs.disable()
+        try:
+            source = ASTSource(triton.jit(KERNELS.persistent_descriptors.fn), signature, constants)
+            compiled[mode] = triton.compile(source, target=GPUTarget("cuda", 90, 32),
+                                            options={"num_warps": 4, "num_stages": 3})
+        finally:
+            triton_rs.disable()
+    ours, theirs = compiled["ours"], compiled["triton"]
+    ttgir = ours.asm["ttgir"]
+    assert ours.metadata.triton_rs and ours.asm["cubin"]
+    assert "partition1(" in ttgir and "isAsync" not in ttgir
+    # Per region a tile loop around a K loop: six loops in all.
+    assert ttgir.count("scf.for") == 6
+    assert ttgir.count("ttng.async_tma_copy_local_to_global") == 2
+    assert ours.metadata.num_warps == theirs.metadata.num_warps == 12
+    registers = lambda ptx: re.findall(r"setmaxnreg\.\w+\.sync\.aligned\.u32\s+\d+", ptx)
+    assert registers(ours.asm["ptx"]) == registers(theirs.asm["ptx"])
+
+
 def test_partitions_know_their_captures_alignment():
     """The epilogue runs in the consumer partitions, where M, N and C are
     captures: their divisibility reaches the partitions' arguments, so the

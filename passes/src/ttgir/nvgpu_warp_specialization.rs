@@ -13,20 +13,22 @@
 //! Otherwise Triton splits the function into a producer warp group, which
 //! issues the loads feeding the `ttng.warp_group_dot`, and two consumer
 //! warp groups, which each run the dot and the epilogue on half of the
-//! tile's rows. This pass does that split for the GEMM loop Triton's
+//! tile's rows. This pass does that split for the GEMM loops Triton's
 //! tutorials and tests write (`split`):
 //!
-//! - the marked loop is the function's only loop, at its top level; its one
-//!   iteration argument is the accumulator of one warp-group dot, starting
-//!   from a splat constant;
+//! - the marked loop is the function's only loop (the K loop), or a
+//!   persistent kernel's tile loop whose only nested loop is the K loop; the
+//!   K loop's one iteration argument is the accumulator of one warp-group
+//!   dot, starting from a splat constant used by nothing else;
 //! - the dot's operands are `ttg.local_alloc`s of `tt.descriptor_load`s
 //!   (B possibly through a `ttg.memdesc_trans`), A from a descriptor made in
 //!   the kernel, with 128 or 256 rows over a `warpsPerCTA = [4, 1]`
 //!   accumulator; the loop's other ops are scalar arithmetic;
-//! - the ops before the loop are free of writes and regions; those after it
-//!   are element-wise ops, splats, broadcasts, `expand_dims`, ranges,
-//!   constants, loads, and stores (`tt.store`, `tt.descriptor_store` to a
-//!   descriptor made in the kernel) of the accumulator's rows.
+//! - the ops before the loops are free of writes and regions (in the tile
+//!   loop too); those after the K loop are element-wise ops, splats,
+//!   broadcasts, `expand_dims`, ranges, constants, loads, and stores
+//!   (`tt.store`, `tt.descriptor_store` to a descriptor made in the kernel)
+//!   of the accumulator's rows.
 //!
 //! The split, as Triton's makes it: A's tile is loaded in two halves, one
 //! per consumer, and B's whole; each load goes through a ring of
@@ -40,12 +42,15 @@
 //! on its rows: ranges start at its first row, stores through a descriptor
 //! use a descriptor of half the rows at its row offset. The ops before the
 //! loop are recomputed in each region that needs them; function arguments,
-//! buffers and barriers are the captures. Every loop of the function gets
-//! `tt.num_stages = 0`. The IR differs from Triton's in naming and order
-//! (Triton also allocates barriers it does not use), not in what runs.
+//! buffers and barriers are the captures. In a persistent kernel each
+//! region has its own tile loop, which carries the ring counter from tile
+//! to tile, and the consumers' epilogue runs in it, once per tile. Every
+//! loop of the function gets `tt.num_stages = 0`. The IR differs from
+//! Triton's in naming and order (Triton also allocates barriers it does not
+//! use), not in what runs.
 //!
-//! Anything else with loads feeding a warp-group dot (a persistent loop
-//! nest, pointer loads, a loop carrying more than the accumulator, an
+//! Anything else with loads feeding a warp-group dot (deeper loop nests,
+//! pointer loads, a loop carrying more than the accumulator, an
 //! epilogue with reductions or reshapes, descriptors passed in from the
 //! host for the halved loads and stores) is refused with a located error
 //! that says what; without `warp_specialize=True` such a loop compiles,
@@ -214,15 +219,21 @@ struct Load {
 /// What the split needs to know of a function, checked before anything
 /// changes.
 struct Plan {
+    /// A persistent kernel's tile loop (the marked one) around `for_op`.
+    outer: Option<MlirOperation>,
+    /// The loop of the dot.
     for_op: MlirOperation,
     dot: MlirOperation,
     /// B's `ttg.memdesc_trans`, when the dot reads B transposed.
     b_trans: Option<MlirOperation>,
     /// The loads in program order.
     loads: Vec<Load>,
-    /// The ops of the function before the loop.
+    /// The ops of the function before the loops: recomputed where needed.
     prologue: Vec<Op>,
-    /// The ops after the loop, before `tt.return`.
+    /// The ops of a persistent kernel's tile loop before the K loop:
+    /// recomputed where needed, in each region's tile loop.
+    tile_ops: Vec<Op>,
+    /// The ops after the K loop (before `tt.return`, or in the tile loop).
     epilogue: Vec<MlirOperation>,
     /// The dimension along which each epilogue tensor (and the loop's
     /// result) is split between the consumers; tensors not here are
@@ -235,20 +246,33 @@ struct Plan {
 }
 
 impl Plan {
-    fn of(func: MlirOperation, for_op: MlirOperation, stages: i64) -> Result<Self, Failure> {
-        if ir::parent_op(for_op).map(|p| p.ptr) != Some(func.ptr) {
+    fn of(func: MlirOperation, marked: MlirOperation, stages: i64) -> Result<Self, Failure> {
+        if ir::parent_op(marked).map(|p| p.ptr) != Some(func.ptr) {
             return Err(refuse(
-                for_op,
-                "a loop marked 'tt.warp_specialize' inside another op (a persistent loop nest)",
+                marked,
+                "a loop marked 'tt.warp_specialize' inside another op",
             ));
         }
+        // The marked loop is the K loop, or a persistent kernel's tile loop
+        // around it (its only nested loop).
         let loops = ops_where(func, |op| ir::is(op, "scf.for"));
-        if loops.len() != 1 {
-            return Err(refuse(
-                for_op,
-                "a function with loops besides the one marked 'tt.warp_specialize'",
-            ));
-        }
+        let (outer, for_op) = match loops[..] {
+            [only] => (None, only),
+            [tiles, k]
+                if tiles.ptr == marked.ptr
+                    && ir::parent_op(k).is_some_and(|p| p.ptr == tiles.ptr)
+                    && scf::init_args(tiles).is_empty() =>
+            {
+                (Some(tiles), k)
+            }
+            _ => {
+                return Err(refuse(
+                    marked,
+                    "a function with loops besides the one marked 'tt.warp_specialize' (and, \
+                     in a persistent kernel, the K loop inside it)",
+                ))
+            }
+        };
         let body = scf::body(for_op);
         let inits = scf::init_args(for_op);
         let yielded = scf::yielded_values(for_op);
@@ -304,9 +328,10 @@ impl Plan {
         let b_trans = ir::defining_op(b_operand).filter(|&t| ir::is(t, "ttg.memdesc_trans"));
         let (b_load, b_alloc) = tile_source(b_operand, body, true)
             .ok_or_else(|| refuse(dot, "a dot operand B other than a stored descriptor load"))?;
-        let entry = ir::op_block(for_op);
+        let outermost = outer.unwrap_or(for_op);
+        let entry = ir::op_block(outermost);
         let before_loop =
-            |op: MlirOperation| ir::op_block(op).ptr == entry.ptr && ir::is_before(op, for_op);
+            |op: MlirOperation| ir::op_block(op).ptr == entry.ptr && ir::is_before(op, outermost);
         let made_here = |load: MlirOperation| {
             ir::defining_op(ir::operand(load, 0))
                 .is_some_and(|d| ir::is(d, "tt.make_tensor_descriptor") && before_loop(d))
@@ -356,26 +381,33 @@ impl Plan {
                 ));
             }
         }
+        let init_op = ir::defining_op(inits[0]);
+        // Ops before a loop are recomputed where needed: no regions, no
+        // writes, no tensors but the accumulator's zeros.
+        let recomputable = |op: MlirOperation| -> Result<(), Failure> {
+            if ir::region_count(op) != 0 || effects::may_write(op) {
+                return Err(refuse(
+                    op,
+                    "an op with regions or writes before a warp-specialized loop",
+                ));
+            }
+            let init = init_op.is_some_and(|d| d.ptr == op.ptr);
+            if !init && ir::results(op).iter().any(|&r| is_tile(ir::value_type(r))) {
+                return Err(refuse(
+                    op,
+                    "tensors computed before a warp-specialized loop",
+                ));
+            }
+            Ok(())
+        };
         let mut prologue = Vec::new();
         let mut epilogue = Vec::new();
         let mut after = false;
         for op in ir::block_ops(entry) {
-            if op.ptr == for_op.ptr {
+            if op.ptr == outermost.ptr {
                 after = true;
             } else if !after {
-                if ir::region_count(op) != 0 || effects::may_write(op) {
-                    return Err(refuse(
-                        op,
-                        "an op with regions or writes before a warp-specialized loop",
-                    ));
-                }
-                let init = ir::defining_op(inits[0]).is_some_and(|d| d.ptr == op.ptr);
-                if !init && ir::results(op).iter().any(|&r| is_tile(ir::value_type(r))) {
-                    return Err(refuse(
-                        op,
-                        "tensors computed before a warp-specialized loop",
-                    ));
-                }
+                recomputable(op)?;
                 prologue.push(Op(op));
             } else if ir::is(op, "tt.return") {
                 if ir::operand_count(op) != 0 {
@@ -384,8 +416,27 @@ impl Plan {
                         "a warp-specialized function that returns values",
                     ));
                 }
+            } else if outer.is_some() {
+                return Err(refuse(op, "an op after a persistent warp-specialized loop"));
             } else {
                 epilogue.push(op);
+            }
+        }
+        // A persistent kernel's tile loop: its ops before the K loop are
+        // recomputed per tile, those after it are the epilogue.
+        let mut tile_ops = Vec::new();
+        if let Some(tiles) = outer {
+            let mut after = false;
+            for op in ir::block_ops(scf::body(tiles)) {
+                if op.ptr == for_op.ptr {
+                    after = true;
+                } else if ir::is_terminator(op) {
+                } else if !after {
+                    recomputable(op)?;
+                    tile_ops.push(Op(op));
+                } else {
+                    epilogue.push(op);
+                }
             }
         }
         let splits = epilogue_splits(&epilogue, ir::result(for_op, 0), rows)?;
@@ -432,11 +483,13 @@ impl Plan {
         let stages =
             crate::ttgir::pipelining::int_attribute(for_op, "tt.num_stages").unwrap_or(stages);
         Ok(Self {
+            outer,
             for_op,
             dot,
             b_trans,
             loads,
             prologue,
+            tile_ops,
             epilogue,
             splits,
             rows,
@@ -444,8 +497,10 @@ impl Plan {
         })
     }
 
+    /// Whether `op` is recomputed where needed (before the loops, or in
+    /// the tile loop before the K loop).
     fn is_prologue(&self, op: MlirOperation) -> bool {
-        self.prologue.contains(&Op(op))
+        self.prologue.contains(&Op(op)) || self.tile_ops.contains(&Op(op))
     }
 }
 
@@ -773,16 +828,16 @@ impl Emitter<'_> {
         ir::build_binary(self.anchor, name, self.loc, lhs, rhs)
     }
 
-    /// The copy of the marked loop with `inits` (the last one the ring
-    /// counter's zero), its body to be filled before its yield with copies
-    /// of `body_ops`; maps the induction variable.
+    /// A copy of the loop `old` with `inits`, its body to be filled before
+    /// its yield with copies of `body_ops` (whose reads from before the loop
+    /// are computed first); maps the induction variable.
     fn open_loop(
         &mut self,
         caps: &mut Captures,
+        old: MlirOperation,
         inits: &[MlirValue],
         body_ops: &[MlirOperation],
     ) -> MlirOperation {
-        let old = self.plan.for_op;
         let bounds = [scf::lower_bound(old), scf::upper_bound(old), scf::step(old)]
             .map(|b| self.need(caps, b));
         // Everything `body_ops` read from before the loop, computed here once.
@@ -821,10 +876,47 @@ impl Emitter<'_> {
         let one = self.constant(1);
         values.push(self.binary("arith.addi", count, one));
         let yield_op = ir::terminator(scf::body(new)).expect("a loop body ends in its yield");
-        // SAFETY: a live op; the operands are live values of its block.
-        unsafe {
-            mlir_sys::mlirOperationSetOperands(yield_op, values.len() as isize, values.as_ptr())
+        ir::set_operand_list(yield_op, &values);
+    }
+
+    /// A persistent kernel's copy of the tile loop, carrying the ring
+    /// counter from tile to tile; new ops then go into its body. What the
+    /// ops nested in it (except those `skip` leaves out) read from before
+    /// it is computed first, once. Returns the loop and the counter at the
+    /// start of a tile, or (without a tile loop) `None` and zero.
+    fn open_tiles(
+        &mut self,
+        caps: &mut Captures,
+        skip: impl Fn(MlirOperation) -> bool,
+    ) -> (Option<MlirOperation>, MlirValue) {
+        let zero = self.constant(0);
+        let Some(old) = self.plan.outer else {
+            return (None, zero);
         };
+        let mut reads = Vec::new();
+        ir::walk_pre(old, &mut |op| {
+            if op.ptr != old.ptr && !skip(op) {
+                reads.push(op);
+            }
+        });
+        let new = self.open_loop(caps, old, &[zero], &reads);
+        self.anchor = ir::terminator(scf::body(new)).expect("a loop body ends in its yield");
+        (Some(new), scf::region_iter_args(new)[0])
+    }
+
+    /// Ends the tile loop's body: it gives the counter at the end of the
+    /// tile; new ops then go after the tile loop.
+    fn close_tiles(
+        &mut self,
+        tiles: Option<MlirOperation>,
+        count: MlirValue,
+        after: MlirOperation,
+    ) {
+        if let Some(tiles) = tiles {
+            let yield_op = ir::terminator(scf::body(tiles)).expect("a loop body ends in its yield");
+            ir::set_operand_list(yield_op, &[count]);
+        }
+        self.anchor = after;
     }
 
     fn view(&mut self, caps: &mut Captures, ring: MlirValue, index: MlirValue) -> MlirValue {
@@ -859,7 +951,8 @@ impl Emitter<'_> {
 /// `ttg.warp_specialize` whose default region is the producer and whose
 /// partitions are the consumers, in place of the loop and its epilogue.
 fn split(plan: &Plan) {
-    let for_op = plan.for_op;
+    // Everything new goes before the outermost loop.
+    let for_op = plan.outer.unwrap_or(plan.for_op);
     let ctx = ir::context(for_op);
     let loc = ir::location(for_op);
     let mut rings = Vec::new();
@@ -912,28 +1005,26 @@ fn split(plan: &Plan) {
     // region per consumer ending in its return.
     // SAFETY: fresh blocks and regions, each handed to the op that owns it.
     let (ws, default_block, partition_blocks) = unsafe {
-        let region_with = |op: Option<MlirOperation>| {
+        let region_with = |op: MlirOperation| {
             let block = mlir_sys::mlirBlockCreate(0, std::ptr::null(), std::ptr::null());
-            if let Some(op) = op {
-                mlir_sys::mlirBlockAppendOwnedOperation(block, op);
-            }
+            mlir_sys::mlirBlockAppendOwnedOperation(block, op);
             let region = mlir_sys::mlirRegionCreate();
             mlir_sys::mlirRegionAppendOwnedBlock(region, block);
             (region, block)
         };
-        let (default_region, default_block) = region_with(Some(ir::create_op(
+        let (default_region, default_block) = region_with(ir::create_op(
             "ttg.warp_yield",
             loc,
             &[],
             &[],
             &[],
             Vec::new(),
-        )));
+        ));
         let mut regions = Vec::new();
         let mut blocks = Vec::new();
         for _ in 0..CONSUMERS {
             let ret = ir::create_op("ttg.warp_return", loc, &[], &[], &[], Vec::new());
-            let (region, block) = region_with(Some(ret));
+            let (region, block) = region_with(ret);
             regions.push(region);
             blocks.push(block);
         }
@@ -945,7 +1036,7 @@ fn split(plan: &Plan) {
             &[],
             regions,
         );
-        let (holder, _) = region_with(Some(partitions));
+        let (holder, _) = region_with(partitions);
         let warps = vec![4; CONSUMERS];
         let registers = vec![CONSUMER_REGISTERS; CONSUMERS];
         let ws = ir::create_op(
@@ -980,10 +1071,13 @@ fn split(plan: &Plan) {
     };
 
     // The loop, its epilogue and what only they used go.
-    for &op in plan.epilogue.iter().rev() {
-        ir::erase(op);
+    if plan.outer.is_none() {
+        for &op in plan.epilogue.iter().rev() {
+            ir::erase(op);
+        }
     }
     ir::erase(for_op);
+    // (The tile loop's own ops went with it.)
     for op in plan.prologue.iter().rev() {
         if ir::results(op.0).iter().all(|&r| !ir::has_uses(r)) {
             ir::erase(op.0);
@@ -1017,8 +1111,8 @@ fn produce(plan: &Plan, rings: &[Ring], block: MlirBlock, caps: &mut Captures) {
     for l in plan.loads.iter().filter(|l| l.split) {
         e.half_descriptor(caps, ir::operand(l.load, 0));
     }
-    let zero = e.constant(0);
-    let new = e.open_loop(caps, &[zero], &body_ops);
+    let (tiles, start) = e.open_tiles(caps, |op| plan.epilogue.iter().any(|o| o.ptr == op.ptr));
+    let new = e.open_loop(caps, plan.for_op, &[start], &body_ops);
     let count = scf::region_iter_args(new)[0];
     e.anchor = ir::terminator(scf::body(new)).expect("a loop body ends in its yield");
     let (index, phase) = e.position(count);
@@ -1071,6 +1165,7 @@ fn produce(plan: &Plan, rings: &[Ring], block: MlirBlock, caps: &mut Captures) {
         }
     }
     e.close_loop(new, Vec::new(), count);
+    e.close_tiles(tiles, ir::result(new, 0), anchor);
 }
 
 /// Consumer `consumer`: each iteration waits for its rings' buffers, runs
@@ -1088,8 +1183,14 @@ fn consume(plan: &Plan, rings: &[Ring], consumer: usize, block: MlirBlock, caps:
     };
     let init_op = ir::defining_op(scf::init_args(plan.for_op)[0]).expect("a splat constant");
     let init = split_clone(&mut e, caps, init_op, consumer).expect("a constant has a result");
-    let zero = e.constant(0);
-    let new = e.open_loop(caps, &[init, zero], &[]);
+    // The stores' descriptors of half the rows, made once.
+    for &op in &plan.epilogue {
+        if ir::is(op, "tt.descriptor_store") && plan.splits.contains_key(&Val(ir::operand(op, 1))) {
+            e.half_descriptor(caps, ir::operand(op, 0));
+        }
+    }
+    let (tiles, start) = e.open_tiles(caps, |op| plan.loads.iter().any(|l| l.load.ptr == op.ptr));
+    let new = e.open_loop(caps, plan.for_op, &[init, start], &[]);
     let args = scf::region_iter_args(new);
     let (acc, count) = (args[0], args[1]);
     e.map
@@ -1143,10 +1244,15 @@ fn consume(plan: &Plan, rings: &[Ring], consumer: usize, block: MlirBlock, caps:
         );
     }
     e.close_loop(new, vec![product], count);
-    e.anchor = anchor;
+    // The epilogue follows the K loop: in the tile loop, or at the end.
+    e.anchor = match tiles {
+        Some(t) => ir::terminator(scf::body(t)).expect("a loop body ends in its yield"),
+        None => anchor,
+    };
     for &op in &plan.epilogue {
         split_clone(&mut e, caps, op, consumer);
     }
+    e.close_tiles(tiles, ir::result(new, 1), anchor);
 }
 
 /// Clones the epilogue op `op` into consumer `consumer`'s region with its

@@ -275,20 +275,52 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A persistent loop nest (the marked loop around the K loop) is not split
-// yet.
+// A persistent kernel: the marked tile loop around the K loop. Each region
+// gets its own tile loop carrying the ring counter from tile to tile (the K
+// loop starts from it); the consumers store their rows of each tile inside
+// the tile loop, through a descriptor of half the rows, the second one at
+// the tile's row offset plus 64.
+// CHECK-LABEL: tt.func public @persistent
+// CHECK: ttg.warp_specialize
+// CHECK-NEXT: default {
+// CHECK: %[[T:.*]] = scf.for %{{.*}} iter_args(%[[C:.*]] = %{{.*}}) -> (i32)
+// CHECK: %[[K:.*]] = scf.for %{{.*}} iter_args(%[[N:.*]] = %[[C]]) -> (i32)
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: scf.yield
+// CHECK-NEXT: } {tt.num_stages = 0 : i32}
+// CHECK-NEXT: scf.yield %[[K]] : i32
+// CHECK-NEXT: } {tt.num_stages = 0 : i32}
+// CHECK: partition0({{.*}}) num_warps(4) {
+// CHECK: %[[H:.*]] = tt.make_tensor_descriptor {{.*}} : <f16>, <tensor<64x128xf16, #shared>>
+// CHECK: scf.for %[[TILE:[a-z0-9_]+]] = {{.*}} iter_args(%[[C0:.*]] = %{{.*}}) -> (i32)
+// CHECK: %[[L:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[C0]]) -> (tensor<64x128xf32, #mma>, i32)
+// CHECK: ttng.warp_group_dot
+// CHECK: } {tt.num_stages = 0 : i32}
+// CHECK: tt.descriptor_store %[[H]][%[[TILE]], %{{.*}}], %{{.*}} : !tt.tensordesc<tensor<64x128xf16, #shared>>, tensor<64x128xf16, #blocked>
+// CHECK-NEXT: scf.yield %[[L]]#1 : i32
+// CHECK: partition1({{.*}}) num_warps(4) {
+// CHECK: scf.for %[[TILE1:[a-z0-9_]+]] = {{.*}} -> (i32)
+// CHECK: %[[ROW:.*]] = arith.addi %[[TILE1]], %c64_i32{{.*}}
+// CHECK: tt.descriptor_store %{{.*}}[%[[ROW]], %{{.*}}], %{{.*}} : !tt.tensordesc<tensor<64x128xf16, #shared>>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @persistent(%da: !tt.tensordesc<tensor<128x64xf16, #shared>>, %db: !tt.tensordesc<tensor<64x128xf16, #shared>>, %tiles: i32, %K: i32) {
+  tt.func public @persistent(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f16>, %tiles: i32, %M: i32, %N: i32, %K: i32) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c64 = arith.constant 64 : i32
+    %c132 = arith.constant 132 : i32
+    %c1_i64 = arith.constant 1 : i64
     %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #mma>
-    // expected-error @+1 {{'nvgpu-warp-specialization' does not support a function with loops besides the one marked 'tt.warp_specialize' yet}}
-    scf.for %t = %c0 to %tiles step %c1 : i32 {
+    %sk = arith.extsi %K : i32 to i64
+    %sn = arith.extsi %N : i32 to i64
+    %da = tt.make_tensor_descriptor %a, [%M, %K], [%sk, %c1_i64] : <f16>, <tensor<128x64xf16, #shared>>
+    %db = tt.make_tensor_descriptor %b, [%K, %N], [%sn, %c1_i64] : <f16>, <tensor<64x128xf16, #shared>>
+    %dc = tt.make_tensor_descriptor %c, [%M, %N], [%sn, %c1_i64] : <f16>, <tensor<128x128xf16, #shared>>
+    %first = tt.get_program_id x : i32
+    scf.for %t = %first to %tiles step %c132 : i32 {
       %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc_k = %zero) -> (tensor<128x128xf32, #mma>) : i32 {
         %ta = tt.descriptor_load %da[%t, %k] : !tt.tensordesc<tensor<128x64xf16, #shared>> -> tensor<128x64xf16, #blocked>
         %la = ttg.local_alloc %ta : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
@@ -297,6 +329,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
         %d = ttng.warp_group_dot %la, %lb, %acc_k {inputPrecision = 0 : i32} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x128xf16, #shared, #smem> -> tensor<128x128xf32, #mma>
         scf.yield %d : tensor<128x128xf32, #mma>
       }
+      %h = arith.truncf %acc : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+      %v = ttg.convert_layout %h : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #blocked>
+      tt.descriptor_store %dc[%t, %t], %v : !tt.tensordesc<tensor<128x128xf16, #shared>>, tensor<128x128xf16, #blocked>
     } {tt.warp_specialize}
     tt.return
   }

@@ -132,6 +132,12 @@ pub fn operands(op: MlirOperation) -> Vec<MlirValue> {
     (0..operand_count(op)).map(|i| operand(op, i)).collect()
 }
 
+/// Replaces all of `op`'s operands with `values`.
+pub fn set_operand_list(op: MlirOperation, values: &[MlirValue]) {
+    // SAFETY: a live op; the slice is read during the call only.
+    unsafe { mlir_sys::mlirOperationSetOperands(op, values.len() as isize, values.as_ptr()) }
+}
+
 pub fn set_operand(op: MlirOperation, index: usize, value: MlirValue) {
     unsafe { mlir_sys::mlirOperationSetOperand(op, index as isize, value) }
 }
