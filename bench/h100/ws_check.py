@@ -1,6 +1,6 @@
 """Warp-specialized kernels: a GEMM loop `tl.range(..., warp_specialize=True)`
-over tensor descriptors made in the kernel, and a persistent GEMM whose tile
-loop is so marked, at 4 warps, which Triton 3.6 splits into a producer warp group (the
+over tensor descriptors made in the kernel, a persistent GEMM whose tile
+loop is so marked, and an attention forward whose key loop is, at 4 warps, which Triton 3.6 splits into a producer warp group (the
 TMA loads) and two consumer warp groups (the wgmma dots), 12 warps in all.
 
 By default triton_rs compiles the kernel whole: its own
@@ -34,7 +34,7 @@ import triton
 import triton_rs
 
 from paired import relative_error, run_both
-from ws_kernels import device_descriptors, from_tritons_ttgir, persistent_descriptors
+from ws_kernels import attention_forward, device_descriptors, from_tritons_ttgir, persistent_descriptors
 
 
 def fresh(kernel):
@@ -66,16 +66,42 @@ def kernel_call(persistent, m, n, k, bm, bn, dtype):
             lambda: (a.float() @ b.float()).half().float())
 
 
-def launch(persistent, m, n, k, bm, bn, bk, stages, dtype):
-    kernel, grid, args, extra, reference = kernel_call(persistent, m, n, k, bm, bn, dtype)
-    fresh(kernel)[grid](*args, BM=bm, BN=bn, BK=bk, num_warps=4, num_stages=stages, **extra)
+def attention_call(z_h, n_ctx, head_dim, bm, bn):
+    """(the kernel, its grid, its arguments, the reference) of one attention
+    forward over `z_h` batch-heads."""
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(z_h * n_ctx, head_dim, device="cuda", dtype=torch.float16) for _ in range(3))
+    o = torch.empty_like(q)
+    scale = head_dim**-0.5
+
+    def reference():
+        shape = (z_h, n_ctx, head_dim)
+        qf, kf, vf = (t.float().reshape(shape) for t in (q, k, v))
+        return (torch.softmax(qf @ kf.transpose(1, 2) * scale, -1) @ vf).reshape(-1, head_dim)
+
+    return attention_forward, (n_ctx // bm, z_h), (q, k, v, o, scale, n_ctx), {"HEAD_DIM": head_dim}, reference
+
+
+def launch(kind, m, n, k, bm, bn, bk, stages, dtype):
+    kernel, grid, args, extra, reference, out = call(kind, m, n, k, bm, bn, bk, dtype)
+    fresh(kernel)[grid](*args, BM=bm, BN=bn, num_warps=4, num_stages=stages, **extra)
     torch.cuda.synchronize()
-    return args[2].float(), reference()
+    return out.float(), reference()
 
 
-def timed(persistent, m, n, k, bm, bn, bk, stages, dtype):
+def call(kind, m, n, k, bm, bn, bk, dtype):
+    """`kernel_call` or (kind "attention": M batch-heads, N_CTX N, HEAD_DIM
+    K) `attention_call`, with BK where the kernel takes it, and the output."""
+    if kind == "attention":
+        kernel, grid, args, extra, reference = attention_call(m, n, k, bm, bn)
+        return kernel, grid, args, extra, reference, args[3]
+    kernel, grid, args, extra, reference = kernel_call(kind, m, n, k, bm, bn, dtype)
+    return kernel, grid, args, {**extra, "BK": bk}, reference, args[2]
+
+
+def timed(kind, m, n, k, bm, bn, bk, stages, dtype):
     """(ours, Triton's) milliseconds for one GEMM, alternating."""
-    kernel, grid, args, extra, _ = kernel_call(persistent, m, n, k, bm, bn, dtype)
+    kernel, grid, args, extra, _, _ = call(kind, m, n, k, bm, bn, bk, dtype)
     kernels = {"triton": fresh(kernel), "ours": fresh(kernel)}
 
     def run(compiler):
@@ -83,7 +109,7 @@ def timed(persistent, m, n, k, bm, bn, bk, stages, dtype):
             triton_rs.enable("strict")
         else:
             triton_rs.disable()
-        kernels[compiler][grid](*args, BM=bm, BN=bn, BK=bk, num_warps=4, num_stages=stages, **extra)
+        kernels[compiler][grid](*args, BM=bm, BN=bn, num_warps=4, num_stages=stages, **extra)
 
     times = {"triton": [], "ours": []}
     try:
@@ -111,6 +137,10 @@ CASES = [
     (True, 2048, 2048, 2048, 128, 128, 64, 3, torch.float16),
     (True, 4096, 4096, 4096, 128, 128, 64, 4, torch.float16),
     (True, 8192, 8192, 4096, 128, 256, 64, 2, torch.float16),
+    # attention: batch-heads, N_CTX, HEAD_DIM, BM, BN, -, stages
+    ("attention", 4, 1024, 64, 128, 64, 0, 2, torch.float16),
+    ("attention", 32, 4096, 128, 128, 64, 0, 2, torch.float16),
+    ("attention", 16, 4096, 64, 128, 64, 0, 3, torch.float16),
 ]
 
 
@@ -132,9 +162,12 @@ def main():
 
 def check(case, args, counts):
     """Runs one case of CASES (as `--only`, `--one` and `--time` ask)."""
-    persistent, m, n, k, bm, bn, bk, stages, dtype = case
-    name = (f"{'persistent ' if persistent else ''}{m}x{n}x{k} {bm}x{bn}x{bk} s{stages} "
-            f"{str(dtype).split('.')[-1]}")
+    kind, m, n, k, bm, bn, bk, stages, dtype = case
+    if kind == "attention":
+        name = f"attention {m} heads N_CTX {n} d{k} {bm}x{bn} s{stages}"
+    else:
+        name = (f"{'persistent ' if kind else ''}{m}x{n}x{k} {bm}x{bn}x{bk} s{stages} "
+                f"{str(dtype).split('.')[-1]}")
     if args.only not in name:
         return
     # Each case compiles afresh: no kernel of an earlier case is reused.

@@ -46,6 +46,38 @@ def persistent_descriptors(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
         dc.store([pm * BM, pn * BN], acc.to(tl.float16))
 
 
+@triton.jit
+def attention_forward(q, k, v, o, sm_scale, N_CTX, HEAD_DIM: tl.constexpr, BM: tl.constexpr,
+                      BN: tl.constexpr):
+    """O = softmax(Q K^T sm_scale) V (fp16, not causal) for `BM` query rows
+    of one batch-head (program ids: query block, batch-head), Q, K, V, O
+    stored as [batch-heads x N_CTX, HEAD_DIM]; the loop over key blocks
+    marked `warp_specialize=True`, with the online softmax of tutorial 06."""
+    start_m = tl.program_id(0)
+    base = tl.program_id(1) * N_CTX
+    rows = tl.num_programs(1) * N_CTX
+    dq = tl.make_tensor_descriptor(q, [rows, HEAD_DIM], [HEAD_DIM, 1], [BM, HEAD_DIM])
+    dk = tl.make_tensor_descriptor(k, [rows, HEAD_DIM], [HEAD_DIM, 1], [BN, HEAD_DIM])
+    dv = tl.make_tensor_descriptor(v, [rows, HEAD_DIM], [HEAD_DIM, 1], [BN, HEAD_DIM])
+    do = tl.make_tensor_descriptor(o, [rows, HEAD_DIM], [HEAD_DIM, 1], [BM, HEAD_DIM])
+    query = dq.load([base + start_m * BM, 0])
+    # The row maxima start at -inf, so the first block's rescale factor
+    # clears the sums' starting 1.
+    m_i = tl.zeros([BM], tl.float32) - float("inf")
+    l_i = tl.zeros([BM], tl.float32) + 1.0
+    acc = tl.zeros([BM, HEAD_DIM], tl.float32)
+    scale = sm_scale * 1.44269504
+    for start_n in tl.range(0, N_CTX, BN, warp_specialize=True):
+        scores = tl.dot(query, dk.load([base + start_n, 0]).T)
+        m_ij = tl.maximum(m_i, tl.max(scores, 1) * scale)
+        p = tl.math.exp2(scores * scale - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = tl.dot(p.to(tl.float16), dv.load([base + start_n, 0]), acc * alpha[:, None])
+        m_i = m_ij
+    do.store([base + start_m * BM, 0], (acc / l_i[:, None]).to(tl.float16))
+
+
 class _Ttgir:
     """Triton's TTGIR text, as the module the hook hands to triton_rs."""
 

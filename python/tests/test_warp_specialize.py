@@ -42,6 +42,26 @@ def compile_with(mode, dtype, bn, bk, stages, divisible=False):
         triton_rs.disable()
 
 
+def registers(ptx):
+    """The `setmaxnreg` instructions of `ptx`, in order."""
+    return re.findall(r"setmaxnreg\.\w+\.sync\.aligned\.u32\s+\d+", ptx)
+
+
+def compile_both(kernel, signature, constants, stages):
+    """(ours, Triton's) compilation of the ws_kernels.py `kernel` for sm_90
+    at 4 warps."""
+    compiled = {}
+    for mode in ("ours", "triton"):
+        triton_rs.enable("strict") if mode == "ours" else triton_rs.disable()
+        try:
+            source = ASTSource(triton.jit(kernel.fn), signature, constants)
+            compiled[mode] = triton.compile(source, target=GPUTarget("cuda", 90, 32),
+                                            options={"num_warps": 4, "num_stages": stages})
+        finally:
+            triton_rs.disable()
+    return compiled["ours"], compiled["triton"]
+
+
 @pytest.mark.parametrize("dtype,bn,bk,stages", [("fp16", 128, 64, 3), ("bf16", 64, 64, 2), ("fp16", 256, 64, 2),
                                                 ("fp16", 128, 32, 4)])
 def test_tritons_warp_specialized_ttgir_compiles_to_a_cubin(dtype, bn, bk, stages):
@@ -53,7 +73,6 @@ def test_tritons_warp_specialized_ttgir_compiles_to_a_cubin(dtype, bn, bk, stage
     assert ours.asm["cubin"]
     assert ours.metadata.num_warps == theirs.metadata.num_warps == 12
     assert ours.metadata.shared == theirs.metadata.shared
-    registers = lambda ptx: re.findall(r"setmaxnreg\.\w+\.sync\.aligned\.u32\s+\d+", ptx)
     assert registers(ours.asm["ptx"]) == registers(theirs.asm["ptx"])
     assert registers(ours.asm["ptx"])
 
@@ -75,7 +94,6 @@ def test_our_split_is_tritons_shape(dtype, bn, bk, stages):
     assert ttgir.count("ttng.warp_group_dot ") == 2 and "isAsync" not in ttgir
     assert ours.metadata.num_warps == theirs.metadata.num_warps == 12
     assert ours.metadata.shared <= theirs.metadata.shared
-    registers = lambda ptx: re.findall(r"setmaxnreg\.\w+\.sync\.aligned\.u32\s+\d+", ptx)
     assert registers(ours.asm["ptx"]) == registers(theirs.asm["ptx"])
 
 
@@ -87,16 +105,7 @@ def test_our_split_of_a_persistent_kernel():
     signature = {"a": "*fp16", "b": "*fp16", "c": "*fp16", "M": "i32", "N": "i32", "K": "i32",
                  "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "SMS": "constexpr"}
     constants = {"BM": 128, "BN": 128, "BK": 64, "SMS": 132}
-    compiled = {}
-    for mode in ("triton", "ours"):
-        triton_rs.enable("strict") if mode == "ours" else triton_rs.disable()
-        try:
-            source = ASTSource(triton.jit(KERNELS.persistent_descriptors.fn), signature, constants)
-            compiled[mode] = triton.compile(source, target=GPUTarget("cuda", 90, 32),
-                                            options={"num_warps": 4, "num_stages": 3})
-        finally:
-            triton_rs.disable()
-    ours, theirs = compiled["ours"], compiled["triton"]
+    ours, theirs = compile_both(KERNELS.persistent_descriptors, signature, constants, 3)
     ttgir = ours.asm["ttgir"]
     assert ours.metadata.triton_rs and ours.asm["cubin"]
     assert "partition1(" in ttgir and "isAsync" not in ttgir
@@ -104,7 +113,27 @@ def test_our_split_of_a_persistent_kernel():
     assert ttgir.count("scf.for") == 6
     assert ttgir.count("ttng.async_tma_copy_local_to_global") == 2
     assert ours.metadata.num_warps == theirs.metadata.num_warps == 12
-    registers = lambda ptx: re.findall(r"setmaxnreg\.\w+\.sync\.aligned\.u32\s+\d+", ptx)
+    assert registers(ours.asm["ptx"]) == registers(theirs.asm["ptx"])
+
+
+def test_our_split_of_an_attention_loop():
+    """An attention forward's key loop (two dots, the online softmax between
+    them): the producer loads each consumer's half of Q once, then K and V
+    per iteration; each consumer runs both dots and the softmax on its 64
+    rows, freeing K's buffer after the first dot and V's after the second."""
+    signature = {"q": "*fp16", "k": "*fp16", "v": "*fp16", "o": "*fp16", "sm_scale": "fp32", "N_CTX": "i32",
+                 "HEAD_DIM": "constexpr", "BM": "constexpr", "BN": "constexpr"}
+    constants = {"HEAD_DIM": 128, "BM": 128, "BN": 64}
+    ours, theirs = compile_both(KERNELS.attention_forward, signature, constants, 2)
+    ttgir = ours.asm["ttgir"]
+    assert "ttg.warp_specialize" in theirs.asm["ttgir"]
+    assert ours.metadata.triton_rs and ours.asm["cubin"]
+    assert "partition1(" in ttgir and "isAsync" not in ttgir
+    # Q's two halves, K and V.
+    assert ttgir.count("ttng.async_tma_copy_global_to_local") == 4
+    assert ttgir.count("ttng.warp_group_dot ") == 4
+    assert ttgir.count("ttng.arrive_barrier") == 4
+    assert ours.metadata.num_warps == theirs.metadata.num_warps == 12
     assert registers(ours.asm["ptx"]) == registers(theirs.asm["ptx"])
 
 

@@ -11,50 +11,62 @@
 //! so does this one.
 //!
 //! Otherwise Triton splits the function into a producer warp group, which
-//! issues the loads feeding the `ttng.warp_group_dot`, and two consumer
-//! warp groups, which each run the dot and the epilogue on half of the
-//! tile's rows. This pass does that split for the GEMM loops Triton's
-//! tutorials and tests write (`split`):
+//! issues the loads feeding the `ttng.warp_group_dot`s, and two consumer
+//! warp groups, which each run the dots and everything computed from them
+//! on half of the rows. This pass does that split for the loops Triton's
+//! tutorials and tests write: GEMMs, persistent GEMMs and attention
+//! (`split`):
 //!
 //! - the marked loop is the function's only loop (the K loop), or a
-//!   persistent kernel's tile loop whose only nested loop is the K loop; the
-//!   K loop's one iteration argument is the accumulator of one warp-group
-//!   dot, starting from a splat constant used by nothing else;
-//! - the dot's operands are `ttg.local_alloc`s of `tt.descriptor_load`s
-//!   (B possibly through a `ttg.memdesc_trans`), A from a descriptor made in
-//!   the kernel, with 128 or 256 rows over a `warpsPerCTA = [4, 1]`
-//!   accumulator; the loop's other ops are scalar arithmetic;
+//!   persistent kernel's tile loop whose only nested loop is the K loop;
+//! - the K loop's warp-group dots are 2-D, of 128 or 256 rows (all the
+//!   same) over `warpsPerCTA = [4, 1]`; their operands in shared memory are
+//!   `ttg.local_alloc`s of `tt.descriptor_load`s (B possibly through a
+//!   `ttg.memdesc_trans`), loaded in the K loop or once before the loops
+//!   (attention's Q); a tile read as A is split, through a descriptor made
+//!   in the kernel;
+//! - the tensors the loop carries start from splat constants; its other ops
+//!   are element-wise ops, reductions across the rows, broadcasts,
+//!   `expand_dims`, layout conversions and scalar arithmetic, with no
+//!   writes;
 //! - the ops before the loops are free of writes and regions (in the tile
 //!   loop too); those after the K loop are element-wise ops, splats,
 //!   broadcasts, `expand_dims`, ranges, constants, loads, and stores
 //!   (`tt.store`, `tt.descriptor_store` to a descriptor made in the kernel)
-//!   of the accumulator's rows.
+//!   of the rows.
 //!
-//! The split, as Triton's makes it: A's tile is loaded in two halves, one
-//! per consumer, and B's whole; each load goes through a ring of
-//! `num_stages` shared-memory buffers with a "full" mbarrier per buffer
-//! (the TMA copy's bytes) and an "empty" one (one arrival per consumer
-//! reading it). The producer (the default region) waits for a buffer to be
-//! empty, expects its bytes and issues the TMA copy; each consumer
-//! (`partition0`, `partition1`, 4 warps each, `requestedRegisters` 232)
-//! waits for its buffers to be full, runs the dot synchronously on its half
-//! of the rows and arrives on their empty barriers, then runs the epilogue
-//! on its rows: ranges start at its first row, stores through a descriptor
-//! use a descriptor of half the rows at its row offset. The ops before the
-//! loop are recomputed in each region that needs them; function arguments,
-//! buffers and barriers are the captures. In a persistent kernel each
-//! region has its own tile loop, which carries the ring counter from tile
-//! to tile, and the consumers' epilogue runs in it, once per tile. Every
-//! loop of the function gets `tt.num_stages = 0`. The IR differs from
-//! Triton's in naming and order (Triton also allocates barriers it does not
-//! use), not in what runs.
+//! Which dimension of each tensor follows the dots' rows is found as
+//! Triton's data partition finds it (`row_splits`): the dots' results and
+//! register operands A split along their rows, and the split propagates
+//! through element-wise ops, reductions, broadcasts, `expand_dims` and the
+//! loop's carried values; a tensor that none reaches is computed whole.
+//!
+//! The split, as Triton's makes it: each load goes through a ring of
+//! shared-memory buffers (`num_stages` of them, one for a load made once)
+//! with a "full" mbarrier per buffer (the TMA copy's bytes) and an "empty"
+//! one (one arrival per consumer reading it); a split load is two rings,
+//! one per consumer's half of the rows. The producer (the default region)
+//! waits for a buffer to be empty, expects its bytes and issues the TMA
+//! copy. Each consumer (`partition0`, `partition1`, 4 warps each,
+//! `requestedRegisters` 232) runs the K loop's ops on its rows: it waits
+//! for each buffer to be full before the first op reading it, runs the dots
+//! synchronously, and arrives on the empty barrier after the last one; then
+//! it runs the epilogue on its rows: ranges start at its first row, stores
+//! through a descriptor use a descriptor of half the rows at its row
+//! offset. The ops before the loop are recomputed in each region that needs
+//! them; function arguments, buffers and barriers are the captures. In a
+//! persistent kernel each region has its own tile loop, which carries the
+//! ring counter from tile to tile, and the consumers' epilogue runs in it,
+//! once per tile. Every loop of the function gets `tt.num_stages = 0`. The
+//! IR differs from Triton's in naming and order (Triton also allocates
+//! barriers it does not use), not in what runs.
 //!
 //! Anything else with loads feeding a warp-group dot (deeper loop nests,
-//! pointer loads, a loop carrying more than the accumulator, an
-//! epilogue with reductions or reshapes, descriptors passed in from the
-//! host for the halved loads and stores) is refused with a located error
-//! that says what; without `warp_specialize=True` such a loop compiles,
-//! software-pipelined.
+//! pointer loads, loads whose tiles are read other than by dots, writes in
+//! the loop, reshapes and reductions along the rows, descriptors passed in
+//! from the host for the split loads and stores) is refused with a located
+//! error that says what; without `warp_specialize=True` such a loop
+//! compiles, software-pipelined.
 
 use std::collections::HashMap;
 
@@ -206,14 +218,19 @@ fn single_user(value: MlirValue) -> Option<MlirOperation> {
     }
 }
 
-/// One of the loop's descriptor loads and the `ttg.local_alloc` that
-/// stores its tile for the dot.
+/// One of the descriptor loads feeding the dots, and the
+/// `ttg.local_alloc` that stores its tile for them.
 struct Load {
     load: MlirOperation,
     alloc: MlirOperation,
-    /// A's load, split between the consumers along its rows; B's is read
-    /// whole by both.
+    /// Read as a dot's A (split between the consumers along its rows), or
+    /// as B (read whole by both).
     split: bool,
+    /// Loaded once before the loops (attention's Q), or every iteration.
+    once: bool,
+    /// The op of the K loop after which the tile is no longer read (for
+    /// loads of every iteration).
+    last_use: Option<MlirOperation>,
 }
 
 /// What the split needs to know of a function, checked before anything
@@ -221,12 +238,9 @@ struct Load {
 struct Plan {
     /// A persistent kernel's tile loop (the marked one) around `for_op`.
     outer: Option<MlirOperation>,
-    /// The loop of the dot.
+    /// The K loop, of the dots.
     for_op: MlirOperation,
-    dot: MlirOperation,
-    /// B's `ttg.memdesc_trans`, when the dot reads B transposed.
-    b_trans: Option<MlirOperation>,
-    /// The loads in program order.
+    /// The loads, those loaded once first, each group in program order.
     loads: Vec<Load>,
     /// The ops of the function before the loops: recomputed where needed.
     prologue: Vec<Op>,
@@ -235,13 +249,13 @@ struct Plan {
     tile_ops: Vec<Op>,
     /// The ops after the K loop (before `tt.return`, or in the tile loop).
     epilogue: Vec<MlirOperation>,
-    /// The dimension along which each epilogue tensor (and the loop's
-    /// result) is split between the consumers; tensors not here are
-    /// computed whole by each consumer.
+    /// The dimension along which each tensor of the consumers is split
+    /// between them (the rows of the dots and what follows them); tensors
+    /// not here are computed whole by each consumer.
     splits: HashMap<Val, usize>,
-    /// The accumulator's rows.
+    /// The dots' rows.
     rows: i64,
-    /// Buffers in each load's ring.
+    /// Buffers in the ring of each load of every iteration.
     buffers: i64,
 }
 
@@ -274,128 +288,141 @@ impl Plan {
             }
         };
         let body = scf::body(for_op);
-        let inits = scf::init_args(for_op);
-        let yielded = scf::yielded_values(for_op);
-        let acc = match (&inits[..], &yielded[..]) {
-            ([_], [acc]) => *acc,
-            _ => {
+        let body_ops: Vec<MlirOperation> = ir::block_ops(body)
+            .into_iter()
+            .filter(|&op| !ir::is_terminator(op))
+            .collect();
+        let dots: Vec<MlirOperation> = body_ops
+            .iter()
+            .copied()
+            .filter(|&op| ir::is(op, "ttng.warp_group_dot"))
+            .collect();
+        let mut rows = None;
+        for &dot in &dots {
+            let t = tensor(ir::value_type(ir::result(dot, 0))).expect("a dot gives a tensor");
+            let four_by_one = t.encoding.and_then(Layout::read).is_some_and(|l| {
+                matches!(l, Layout::NvidiaMma { version_major: 3, ref warps_per_cta, .. }
+                    if warps_per_cta[..] == [4, 1])
+            });
+            let m = t.shape[0];
+            if !four_by_one
+                || m % (64 * CONSUMERS as i64) != 0
+                || t.shape.len() != 2
+                || ir::operand_count(dot) != 3
+                || rows.is_some_and(|r| r != m)
+            {
+                return Err(refuse(
+                    dot,
+                    "a warp-group dot other than 2-D ones of 128 or 256 rows (all the same) over \
+                     warpsPerCTA = [4, 1]",
+                ));
+            }
+            rows = Some(m);
+        }
+        let rows = rows.ok_or_else(|| refuse(for_op, "a warp-specialized loop without a dot"))?;
+        for (init, arg) in scf::init_args(for_op)
+            .into_iter()
+            .zip(scf::region_iter_args(for_op))
+        {
+            if tensor(ir::value_type(arg)).is_some() && !is_splat_constant(init) {
                 return Err(refuse(
                     for_op,
-                    "a warp-specialized loop that carries more than a dot's accumulator",
-                ))
+                    "a tensor carried by a warp-specialized loop that does not start from a \
+                     splat constant",
+                ));
             }
-        };
-        let dot = ir::defining_op(acc)
-            .filter(|&d| ir::is(d, "ttng.warp_group_dot") && ir::op_block(d).ptr == body.ptr)
-            .ok_or_else(|| {
-                refuse(
+            if memdesc(ir::value_type(arg)).is_some() {
+                return Err(refuse(
                     for_op,
-                    "a warp-specialized loop that does not yield a warp-group dot",
-                )
-            })?;
-        let iter_arg = scf::region_iter_args(for_op)[0];
-        if ir::operand_count(dot) != 3
-            || !ir::same_value(ir::operand(dot, 2), iter_arg)
-            || single_user(acc).is_none()
-            || single_user(iter_arg).is_none()
-        {
-            return Err(refuse(
-                dot,
-                "a warp-group dot whose accumulator is used besides the loop's iterations",
-            ));
+                    "a warp-specialized loop that carries shared memory",
+                ));
+            }
         }
-        if !is_splat_constant(inits[0]) || single_user(inits[0]).is_none() {
-            return Err(refuse(
-                for_op,
-                "a dot accumulator that does not start from a splat constant",
-            ));
-        }
-        let acc_type = tensor(ir::value_type(acc)).expect("a dot gives a tensor");
-        let rows = acc_type.shape[0];
-        let four_by_one = acc_type.encoding.and_then(Layout::read).is_some_and(|l| {
-            matches!(l, Layout::NvidiaMma { version_major: 3, ref warps_per_cta, .. }
-                if warps_per_cta[..] == [4, 1])
-        });
-        if !four_by_one || rows % (64 * CONSUMERS as i64) != 0 || acc_type.shape.len() != 2 {
-            return Err(refuse(
-                dot,
-                "a warp-group dot other than a 2-D one of 128 or 256 rows over warpsPerCTA = [4, 1]",
-            ));
-        }
-        let (a_load, a_alloc) = tile_source(ir::operand(dot, 0), body, false)
-            .ok_or_else(|| refuse(dot, "a dot operand A other than a stored descriptor load"))?;
-        let b_operand = ir::operand(dot, 1);
-        let b_trans = ir::defining_op(b_operand).filter(|&t| ir::is(t, "ttg.memdesc_trans"));
-        let (b_load, b_alloc) = tile_source(b_operand, body, true)
-            .ok_or_else(|| refuse(dot, "a dot operand B other than a stored descriptor load"))?;
         let outermost = outer.unwrap_or(for_op);
         let entry = ir::op_block(outermost);
         let before_loop =
             |op: MlirOperation| ir::op_block(op).ptr == entry.ptr && ir::is_before(op, outermost);
-        let made_here = |load: MlirOperation| {
-            ir::defining_op(ir::operand(load, 0))
-                .is_some_and(|d| ir::is(d, "tt.make_tensor_descriptor") && before_loop(d))
-        };
-        if !made_here(a_load) || !rows_first(ir::operand(a_load, 0), rows) {
-            return Err(refuse(
-                a_load,
-                "splitting a load through a descriptor made outside the kernel, or of other \
-                 than 2-D blocks of the accumulator's rows",
-            ));
-        }
-        let mut loads = vec![
-            Load {
-                load: a_load,
-                alloc: a_alloc,
-                split: true,
-            },
-            Load {
-                load: b_load,
-                alloc: b_alloc,
-                split: false,
-            },
-        ];
-        loads.sort_by(|x, y| {
-            if ir::is_before(x.load, y.load) {
-                std::cmp::Ordering::Less
-            } else {
-                std::cmp::Ordering::Greater
-            }
-        });
-        let known: Vec<MlirOperation> = [a_load, a_alloc, b_load, b_alloc, dot]
-            .into_iter()
-            .chain(b_trans)
-            .collect();
-        for op in ir::block_ops(body) {
-            if ir::is_terminator(op) || known.iter().any(|k| k.ptr == op.ptr) {
-                continue;
-            }
-            let scalar = ir::region_count(op) == 0
-                && effects::is_memory_effect_free(op)
-                && ir::results(op).iter().all(|&r| !is_tile(ir::value_type(r)));
-            if !scalar {
+        // The loads: each stored once for dot operands only.
+        let mut loads = Vec::new();
+        let mut loaded_ops: Vec<Op> = Vec::new();
+        for op in ops_where(func, |op| ir::is(op, "tt.descriptor_load")) {
+            let once = before_loop(op);
+            if !once && ir::op_block(op).ptr != body.ptr {
                 return Err(refuse(
                     op,
-                    "an op in a warp-specialized loop other than scalar arithmetic, the dot and \
-                     the descriptor loads feeding it",
+                    "a descriptor load in a warp-specialized kernel other than before its loops \
+                     or in its K loop",
+                ));
+            }
+            let (alloc, split, last_use) = stored_for_dots(op, body).ok_or_else(|| {
+                refuse(op, "a load whose tile is used other than by dot operands")
+            })?;
+            let made_here = ir::defining_op(ir::operand(op, 0))
+                .is_some_and(|d| ir::is(d, "tt.make_tensor_descriptor") && before_loop(d));
+            if split && (!made_here || !rows_first(ir::operand(op, 0), rows)) {
+                return Err(refuse(
+                    op,
+                    "splitting a load through a descriptor made outside the kernel, or of other \
+                     than 2-D blocks of the dots' rows",
+                ));
+            }
+            loaded_ops.extend([Op(op), Op(alloc)]);
+            loads.push(Load {
+                load: op,
+                alloc,
+                split,
+                once,
+                last_use: (!once).then_some(last_use),
+            });
+        }
+        loads.sort_by_key(|l| !l.once);
+        for &dot in &dots {
+            let b = ir::operand(dot, 1);
+            let b = ir::defining_op(b)
+                .filter(|&t| ir::is(t, "ttg.memdesc_trans"))
+                .map_or(b, |t| ir::operand(t, 0));
+            let from_load = |v: MlirValue| {
+                loads
+                    .iter()
+                    .any(|l| ir::same_value(ir::result(l.alloc, 0), v))
+            };
+            let a = ir::operand(dot, 0);
+            if !from_load(b) || (memdesc(ir::value_type(a)).is_some() && !from_load(a)) {
+                return Err(refuse(
+                    dot,
+                    "a dot operand in shared memory other than a stored descriptor load",
                 ));
             }
         }
-        let init_op = ir::defining_op(inits[0]);
+        for &op in &body_ops {
+            if loaded_ops.contains(&Op(op)) {
+                continue;
+            }
+            if effects::may_write(op)
+                && ir::region_count(op) == 0
+                && !ir::is(op, "ttng.warp_group_dot")
+            {
+                return Err(refuse(op, "an op with writes in a warp-specialized loop"));
+            }
+            if ir::region_count(op) != 0 && !ir::is(op, "tt.reduce") {
+                return Err(refuse(op, "an op with regions in a warp-specialized loop"));
+            }
+            let scalar_results = ir::results(op).iter().all(|&r| !is_tile(ir::value_type(r)));
+            let tile_operands = ir::operands(op).iter().any(|&v| is_tile(ir::value_type(v)));
+            if scalar_results && tile_operands {
+                return Err(refuse(
+                    op,
+                    "a scalar computed from a tile in a warp-specialized loop",
+                ));
+            }
+        }
         // Ops before a loop are recomputed where needed: no regions, no
-        // writes, no tensors but the accumulator's zeros.
+        // writes.
         let recomputable = |op: MlirOperation| -> Result<(), Failure> {
             if ir::region_count(op) != 0 || effects::may_write(op) {
                 return Err(refuse(
                     op,
                     "an op with regions or writes before a warp-specialized loop",
-                ));
-            }
-            let init = init_op.is_some_and(|d| d.ptr == op.ptr);
-            if !init && ir::results(op).iter().any(|&r| is_tile(ir::value_type(r))) {
-                return Err(refuse(
-                    op,
-                    "tensors computed before a warp-specialized loop",
                 ));
             }
             Ok(())
@@ -406,6 +433,7 @@ impl Plan {
         for op in ir::block_ops(entry) {
             if op.ptr == outermost.ptr {
                 after = true;
+            } else if loaded_ops.contains(&Op(op)) {
             } else if !after {
                 recomputable(op)?;
                 prologue.push(Op(op));
@@ -426,6 +454,12 @@ impl Plan {
         // recomputed per tile, those after it are the epilogue.
         let mut tile_ops = Vec::new();
         if let Some(tiles) = outer {
+            if loads.iter().any(|l| l.once) {
+                return Err(refuse(
+                    tiles,
+                    "a persistent kernel with loads before its tile loop",
+                ));
+            }
             let mut after = false;
             for op in ir::block_ops(scf::body(tiles)) {
                 if op.ptr == for_op.ptr {
@@ -439,7 +473,19 @@ impl Plan {
                 }
             }
         }
-        let splits = epilogue_splits(&epilogue, ir::result(for_op, 0), rows)?;
+        let consumer_ops: Vec<MlirOperation> = prologue
+            .iter()
+            .chain(&tile_ops)
+            .map(|o| o.0)
+            .chain(
+                body_ops
+                    .iter()
+                    .copied()
+                    .filter(|&op| !loaded_ops.contains(&Op(op))),
+            )
+            .chain(epilogue.iter().copied())
+            .collect();
+        let splits = row_splits(&consumer_ops, &dots, for_op, rows)?;
         for &op in &epilogue {
             if !effects::may_write(op) {
                 continue;
@@ -457,7 +503,7 @@ impl Plan {
             if !splits.contains_key(&Val(stored)) {
                 return Err(refuse(
                     op,
-                    "a store after a warp-specialized loop of values not split with the accumulator",
+                    "a store after a warp-specialized loop of values not split with the dots' rows",
                 ));
             }
             if desc.is_some() && splits.get(&Val(stored)) != Some(&0) {
@@ -476,7 +522,7 @@ impl Plan {
                 return Err(refuse(
                     op,
                     "splitting a store through a descriptor made outside the kernel, or of \
-                     other than 2-D blocks of the accumulator's rows",
+                     other than 2-D blocks of the dots' rows",
                 ));
             }
         }
@@ -485,8 +531,6 @@ impl Plan {
         Ok(Self {
             outer,
             for_op,
-            dot,
-            b_trans,
             loads,
             prologue,
             tile_ops,
@@ -501,6 +545,23 @@ impl Plan {
     /// the tile loop before the K loop).
     fn is_prologue(&self, op: MlirOperation) -> bool {
         self.prologue.contains(&Op(op)) || self.tile_ops.contains(&Op(op))
+    }
+
+    /// The K loop's body, without its yield.
+    fn body(&self) -> Vec<MlirOperation> {
+        ir::block_ops(scf::body(self.for_op))
+            .into_iter()
+            .filter(|&op| !ir::is_terminator(op))
+            .collect()
+    }
+
+    /// The load (index into `loads`) whose `ttg.local_alloc` is `op`.
+    fn load_stored_by(&self, op: MlirOperation) -> Option<usize> {
+        self.loads.iter().position(|l| l.alloc.ptr == op.ptr)
+    }
+
+    fn is_load(&self, op: MlirOperation) -> bool {
+        self.loads.iter().any(|l| l.load.ptr == op.ptr)
     }
 }
 
@@ -525,35 +586,51 @@ fn is_splat_constant(value: MlirValue) -> bool {
         })
 }
 
-/// The descriptor load and `ttg.local_alloc` (both in `body`, each used
-/// once) behind a dot operand, looking through one `ttg.memdesc_trans`
-/// where `transposable`.
-fn tile_source(
-    operand: MlirValue,
+/// The `ttg.local_alloc` storing the tile of `load` (its only user), when
+/// that tile is only read by warp-group dots in `body`, directly or through
+/// one `ttg.memdesc_trans` each: with whether it is read as A (else as B)
+/// and the last reader in `body`.
+fn stored_for_dots(
+    load: MlirOperation,
     body: MlirBlock,
-    transposable: bool,
-) -> Option<(MlirOperation, MlirOperation)> {
-    let mut def = ir::defining_op(operand)?;
-    if transposable && ir::is(def, "ttg.memdesc_trans") {
-        single_user(operand)?;
-        def = ir::defining_op(ir::operand(def, 0))?;
-    }
-    let alloc = def;
+) -> Option<(MlirOperation, bool, MlirOperation)> {
+    let alloc = single_user(ir::result(load, 0))?;
     if !ir::is(alloc, "ttg.local_alloc")
         || ir::operand_count(alloc) != 1
-        || ir::op_block(alloc).ptr != body.ptr
+        || ir::op_block(alloc).ptr != ir::op_block(load).ptr
     {
         return None;
     }
-    single_user(ir::result(alloc, 0))?;
-    let load = ir::defining_op(ir::operand(alloc, 0))
-        .filter(|&l| ir::is(l, "tt.descriptor_load") && ir::op_block(l).ptr == body.ptr)?;
-    single_user(ir::result(load, 0))?;
-    Some((load, alloc))
+    let mut as_a = false;
+    let mut as_b = false;
+    let mut last: Option<MlirOperation> = None;
+    for (user, index) in ir::uses(ir::result(alloc, 0)) {
+        let (dot, index) = if ir::is(user, "ttg.memdesc_trans") {
+            let (dot, i) = match ir::uses(ir::result(user, 0))[..] {
+                [use_] => use_,
+                _ => return None,
+            };
+            (dot, if i == 1 { 1 } else { 2 })
+        } else {
+            (user, index)
+        };
+        if !ir::is(dot, "ttng.warp_group_dot") || ir::op_block(dot).ptr != body.ptr {
+            return None;
+        }
+        match index {
+            0 => as_a = true,
+            1 => as_b = true,
+            _ => return None,
+        }
+        if last.is_none_or(|l| ir::is_before(l, dot)) {
+            last = Some(dot);
+        }
+    }
+    (as_a != as_b).then_some((alloc, as_a, last?))
 }
 
-/// Ops of an epilogue that work element by element: every tensor operand
-/// and result has the same shape and splits the same way.
+/// Ops that work element by element: every tensor operand and result has
+/// the same shape and splits the same way.
 fn is_elementwise(name: &str) -> bool {
     name.starts_with("arith.")
         || name.starts_with("math.")
@@ -587,7 +664,7 @@ fn assign(
         Some(&old) if old == d => Ok(()),
         Some(_) => Err(refuse(
             op,
-            "an epilogue that splits one tensor along two dimensions",
+            "a warp-specialized kernel that splits one tensor along two dimensions",
         )),
         None => {
             splits.insert(Val(v), d);
@@ -597,29 +674,48 @@ fn assign(
     }
 }
 
-/// Which dimension of each epilogue tensor follows the accumulator's rows
-/// (`result`, split along dimension 0): Triton's data partition, for the
-/// ops an epilogue of a GEMM has. A tensor that no split reaches is
-/// computed whole by each consumer.
-fn epilogue_splits(
-    epilogue: &[MlirOperation],
-    result: MlirValue,
+/// Which dimension of each of the consumers' tensors follows the dots'
+/// rows (each dot's result and register A split along dimension 0):
+/// Triton's data partition, for the ops a GEMM or attention loop and its
+/// epilogue have. A tensor that no split reaches is computed whole by each
+/// consumer. `ops` are the consumers' ops, `for_op` the K loop, whose
+/// initial values, iteration arguments, yielded values and results split
+/// alike.
+fn row_splits(
+    ops: &[MlirOperation],
+    dots: &[MlirOperation],
+    for_op: MlirOperation,
     rows: i64,
 ) -> Result<HashMap<Val, usize>, Failure> {
-    let mut splits: HashMap<Val, usize> = HashMap::from([(Val(result), 0)]);
+    let mut splits: HashMap<Val, usize> = HashMap::new();
+    let mut changed = false;
+    for &dot in dots {
+        assign(&mut splits, &mut changed, dot, ir::result(dot, 0), 0)?;
+    }
     let tensors = |values: Vec<MlirValue>| -> Vec<MlirValue> {
         values
             .into_iter()
             .filter(|&v| tensor(ir::value_type(v)).is_some())
             .collect()
     };
+    let carried: Vec<[MlirValue; 4]> = scf::init_args(for_op)
+        .into_iter()
+        .zip(scf::region_iter_args(for_op))
+        .zip(scf::yielded_values(for_op))
+        .zip(ir::results(for_op))
+        .map(|(((i, a), y), r)| [i, a, y, r])
+        .collect();
     loop {
-        let mut changed = false;
-        for &op in epilogue {
+        changed = false;
+        for group in &carried {
+            if let Some(d) = group.iter().find_map(|v| splits.get(&Val(*v)).copied()) {
+                for &v in group {
+                    assign(&mut splits, &mut changed, for_op, v, d)?;
+                }
+            }
+        }
+        for &op in ops {
             let name = ir::name(op);
-            let mut set = |splits: &mut HashMap<Val, usize>, v: MlirValue, d: usize| {
-                assign(splits, &mut changed, op, v, d)
-            };
             let values = tensors(
                 ir::operands(op)
                     .into_iter()
@@ -629,12 +725,41 @@ fn epilogue_splits(
             if values.is_empty() && ir::region_count(op) == 0 {
                 continue;
             }
+            let mut set = |splits: &mut HashMap<Val, usize>, v: MlirValue, d: usize| {
+                assign(splits, &mut changed, op, v, d)
+            };
             match name.as_str() {
                 n if is_elementwise(n) => {
                     let found = values.iter().find_map(|v| splits.get(&Val(*v)).copied());
                     if let Some(d) = found {
                         for &v in &values {
                             set(&mut splits, v, d)?;
+                        }
+                    }
+                }
+                "ttng.warp_group_dot" => {
+                    let (a, c, r) = (ir::operand(op, 0), ir::operand(op, 2), ir::result(op, 0));
+                    for v in [a, c, r] {
+                        if tensor(ir::value_type(v)).is_some() {
+                            set(&mut splits, v, 0)?;
+                        }
+                    }
+                }
+                "tt.reduce" => {
+                    let axis = ir::attribute(op, "axis")
+                        .and_then(ir::integer_attr_value)
+                        .unwrap_or(0) as usize;
+                    for (x, r) in ir::operands(op).into_iter().zip(ir::results(op)) {
+                        if let Some(&d) = splits.get(&Val(x)) {
+                            if d == axis {
+                                return Err(refuse(op, "a reduction along the dots' rows"));
+                            }
+                            if tensor(ir::value_type(r)).is_some() {
+                                set(&mut splits, r, if d > axis { d - 1 } else { d })?;
+                            }
+                        }
+                        if let Some(&d) = splits.get(&Val(r)) {
+                            set(&mut splits, x, if d >= axis { d + 1 } else { d })?;
                         }
                     }
                 }
@@ -659,7 +784,7 @@ fn epilogue_splits(
                         .unwrap_or(0) as usize;
                     if let Some(&d) = splits.get(&Val(r)) {
                         if d == axis {
-                            return Err(refuse(op, "an epilogue that splits a new dimension"));
+                            return Err(refuse(op, "a kernel that splits a new dimension"));
                         }
                         set(&mut splits, x, if d > axis { d - 1 } else { d })?;
                     }
@@ -671,7 +796,7 @@ fn epilogue_splits(
                 _ => {
                     return Err(refuse(
                         op,
-                        "this op in the epilogue of a warp-specialized loop",
+                        "this op in a warp-specialized kernel's consumers",
                     ))
                 }
             }
@@ -680,7 +805,7 @@ fn epilogue_splits(
             break;
         }
     }
-    for &op in epilogue {
+    for &op in ops.iter().chain([&for_op]) {
         for r in ir::results(op) {
             if let Some(&d) = splits.get(&Val(r)) {
                 let t = tensor(ir::value_type(r)).expect("split values are tensors");
@@ -688,7 +813,7 @@ fn epilogue_splits(
                 if t.shape.get(d) != Some(&rows) || !constant_ok {
                     return Err(refuse(
                         op,
-                        "an epilogue tensor that does not split with the accumulator's rows",
+                        "a tensor that does not split with the dots' rows",
                     ));
                 }
             }
@@ -762,9 +887,26 @@ struct Emitter<'p> {
     block: Option<MlirBlock>,
     /// Descriptors with a consumer's share of the rows, by original.
     halves: HashMap<Val, MlirValue>,
+    /// The consumer whose share of split tensors the region computes (the
+    /// producer computes none).
+    consumer: usize,
 }
 
-impl Emitter<'_> {
+impl<'p> Emitter<'p> {
+    /// An emitter filling `block` (before its terminator): the default
+    /// region's (the producer's) or, for a consumer, its partition's.
+    fn new(plan: &'p Plan, block: MlirBlock, consumer: Option<usize>) -> Self {
+        Emitter {
+            plan,
+            anchor: ir::terminator(block).expect("a region block ends in its terminator"),
+            loc: ir::location(plan.for_op),
+            map: ValueMap::new(),
+            block: consumer.map(|_| block),
+            halves: HashMap::new(),
+            consumer: consumer.unwrap_or(0),
+        }
+    }
+
     /// `value` in this region: recomputed when an op before the loop makes
     /// it, captured (in a partition) when it comes from outside.
     fn need(&mut self, caps: &mut Captures, value: MlirValue) -> MlirValue {
@@ -772,11 +914,7 @@ impl Emitter<'_> {
             return v.0;
         }
         if let Some(def) = ir::defining_op(value).filter(|&d| self.plan.is_prologue(d)) {
-            for operand in ir::operands(def) {
-                self.need(caps, operand);
-            }
-            let clone = ir::clone_mapped(def, &mut self.map);
-            ir::insert_before(self.anchor, clone);
+            split_clone(self, caps, def);
             return ir::lookup_or_self(&self.map, value);
         }
         match self.block {
@@ -970,7 +1108,8 @@ fn split(plan: &Plan) {
             }
             let bits = i64::from(tt_dialect::types::bit_width(alloc_type.element).unwrap_or(8));
             let bytes = shape.iter().product::<i64>() * bits / 8;
-            let ring_shape: Vec<i64> = std::iter::once(plan.buffers).chain(shape).collect();
+            let count = if l.once { 1 } else { plan.buffers };
+            let ring_shape: Vec<i64> = std::iter::once(count).chain(shape).collect();
             let ty = MemDesc {
                 shape: ring_shape.clone(),
                 alloc_shape: ring_shape,
@@ -987,8 +1126,8 @@ fn split(plan: &Plan) {
             } else {
                 CONSUMERS as i64
             };
-            let full = init_barriers(for_op, plan.buffers, 1);
-            let empty = init_barriers(for_op, plan.buffers, readers);
+            let full = init_barriers(for_op, count, 1);
+            let empty = init_barriers(for_op, count, readers);
             rings.push(Ring {
                 load: index,
                 consumer,
@@ -1085,189 +1224,253 @@ fn split(plan: &Plan) {
     }
 }
 
-/// The producer: each iteration waits for its rings' buffers to be empty
-/// and fills them with TMA copies.
+/// The producer: the loads made once first, then each iteration waits for
+/// its rings' buffers to be empty and fills them with TMA copies.
 fn produce(plan: &Plan, rings: &[Ring], block: MlirBlock, caps: &mut Captures) {
-    let anchor = ir::terminator(block).expect("the default region ends in its yield");
-    let mut e = Emitter {
-        plan,
-        anchor,
-        loc: ir::location(plan.for_op),
-        map: ValueMap::new(),
-        block: None,
-        halves: HashMap::new(),
-    };
-    let planned = |op: MlirOperation| {
-        plan.loads.iter().any(|l| l.alloc.ptr == op.ptr)
-            || plan.dot.ptr == op.ptr
-            || plan.b_trans.is_some_and(|t| t.ptr == op.ptr)
-            || ir::is_terminator(op)
-    };
-    let body_ops: Vec<MlirOperation> = ir::block_ops(scf::body(plan.for_op))
+    let mut e = Emitter::new(plan, block, None);
+    let (anchor, ctx) = (e.anchor, ir::context(e.anchor));
+    // The producer's ops of the K loop: its loads and the scalars.
+    let body_ops: Vec<MlirOperation> = plan
+        .body()
         .into_iter()
-        .filter(|&op| !planned(op))
+        .filter(|&op| {
+            plan.is_load(op)
+                || (ir::region_count(op) == 0
+                    && ir::results(op).iter().all(|&r| !is_tile(ir::value_type(r))))
+        })
         .collect();
     // The split loads' descriptors of half the rows, made once.
     for l in plan.loads.iter().filter(|l| l.split) {
         e.half_descriptor(caps, ir::operand(l.load, 0));
     }
+    let yes = ir::build_constant(e.anchor, e.loc, ir::i1_type(ctx), 1);
+    let zero = e.constant(0);
+    for (index, l) in plan.loads.iter().enumerate().filter(|(_, l)| l.once) {
+        copy_in(&mut e, caps, rings, index, l.load, zero, None, yes);
+    }
     let (tiles, start) = e.open_tiles(caps, |op| plan.epilogue.iter().any(|o| o.ptr == op.ptr));
-    let new = e.open_loop(caps, plan.for_op, &[start], &body_ops);
-    let count = scf::region_iter_args(new)[0];
+    // The loop carries its scalars (the loads' offsets, say) and the count.
+    let scalars: Vec<usize> = scf::region_iter_args(plan.for_op)
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !is_tile(ir::value_type(**a)))
+        .map(|(i, _)| i)
+        .collect();
+    let inits = scf::init_args(plan.for_op);
+    let mut new_inits: Vec<MlirValue> = scalars.iter().map(|&i| e.need(caps, inits[i])).collect();
+    new_inits.push(start);
+    let new = e.open_loop(caps, plan.for_op, &new_inits, &body_ops);
+    let new_args = scf::region_iter_args(new);
+    let old_args = scf::region_iter_args(plan.for_op);
+    for (k, &i) in scalars.iter().enumerate() {
+        e.map.insert(Val(old_args[i]), Val(new_args[k]));
+    }
+    let count = *new_args.last().expect("the loop carries the count");
     e.anchor = ir::terminator(scf::body(new)).expect("a loop body ends in its yield");
     let (index, phase) = e.position(count);
     let one = e.constant(1);
     let empty_phase = e.binary("arith.xori", phase, one);
-    let yes = ir::build_constant(e.anchor, e.loc, ir::i1_type(ir::context(anchor)), 1);
-    let i32t = ir::i32_type(ir::context(anchor));
+    let yes = ir::build_constant(e.anchor, e.loc, ir::i1_type(ctx), 1);
     for &op in &body_ops {
-        let Some(load) = plan.loads.iter().position(|l| l.load.ptr == op.ptr) else {
-            let clone = ir::clone_mapped(op, &mut e.map);
-            ir::insert_before(e.anchor, clone);
-            continue;
-        };
-        let operands = ir::operands(op);
-        for ring in rings.iter().filter(|r| r.load == load) {
-            e.wait(caps, ring.empty, index, empty_phase);
-            let full = e.view(caps, ring.full, index);
-            ir::build_op(
-                e.anchor,
-                "ttng.barrier_expect",
-                &[full, yes],
-                &[],
-                &[("size", ir::integer_attr(i32t, ring.bytes))],
-                e.loc,
-            );
-            let buffer = e.view(caps, ring.buffers, index);
-            let desc = match ring.consumer {
-                Some(_) => e.half_descriptor(caps, operands[0]),
-                None => e.need(caps, operands[0]),
-            };
-            let mut coords: Vec<MlirValue> = operands[1..]
-                .iter()
-                .map(|&c| ir::lookup_or_self(&e.map, c))
-                .collect();
-            if let Some(c @ 1..) = ring.consumer {
-                let offset = e.constant(c as i64 * plan.rows / CONSUMERS as i64);
-                coords[0] = e.binary("arith.addi", coords[0], offset);
+        match plan.loads.iter().position(|l| l.load.ptr == op.ptr) {
+            Some(load) => copy_in(&mut e, caps, rings, load, op, index, Some(empty_phase), yes),
+            None => {
+                let clone = ir::clone_mapped(op, &mut e.map);
+                ir::insert_before(e.anchor, clone);
             }
-            let mut copy = vec![desc];
-            copy.extend(coords);
-            copy.extend([full, buffer, yes]);
-            ir::build_op(
-                e.anchor,
-                "ttng.async_tma_copy_global_to_local",
-                &copy,
-                &[],
-                &[],
-                ir::location(op),
-            );
         }
     }
-    e.close_loop(new, Vec::new(), count);
-    e.close_tiles(tiles, ir::result(new, 0), anchor);
+    let yielded = scf::yielded_values(plan.for_op);
+    let values = scalars
+        .iter()
+        .map(|&i| ir::lookup_or_self(&e.map, yielded[i]))
+        .collect();
+    e.close_loop(new, values, count);
+    e.close_tiles(tiles, *ir::results(new).last().expect("the count"), anchor);
 }
 
-/// Consumer `consumer`: each iteration waits for its rings' buffers, runs
-/// the dot on its rows and frees the buffers; then its rows' epilogue.
+/// The producer's copy of `load` into buffer `index` of each of its rings
+/// (A's halves through the descriptor of half the rows, the second at its
+/// row offset): after waiting for the buffer to be empty (at `empty_phase`;
+/// a ring filled once is never waited on), the bytes expected on its full
+/// barrier, then the TMA copy.
+#[allow(clippy::too_many_arguments)]
+fn copy_in(
+    e: &mut Emitter,
+    caps: &mut Captures,
+    rings: &[Ring],
+    load: usize,
+    op: MlirOperation,
+    index: MlirValue,
+    empty_phase: Option<MlirValue>,
+    yes: MlirValue,
+) {
+    let i32t = ir::i32_type(ir::context(op));
+    let operands = ir::operands(op);
+    for ring in rings.iter().filter(|r| r.load == load) {
+        if let Some(phase) = empty_phase {
+            e.wait(caps, ring.empty, index, phase);
+        }
+        let full = e.view(caps, ring.full, index);
+        ir::build_op(
+            e.anchor,
+            "ttng.barrier_expect",
+            &[full, yes],
+            &[],
+            &[("size", ir::integer_attr(i32t, ring.bytes))],
+            e.loc,
+        );
+        let buffer = e.view(caps, ring.buffers, index);
+        let desc = match ring.consumer {
+            Some(_) => e.half_descriptor(caps, operands[0]),
+            None => e.need(caps, operands[0]),
+        };
+        let mut coords: Vec<MlirValue> = operands[1..].iter().map(|&c| e.need(caps, c)).collect();
+        if let Some(c @ 1..) = ring.consumer {
+            let offset = e.constant(c as i64 * e.plan.rows / CONSUMERS as i64);
+            coords[0] = e.binary("arith.addi", coords[0], offset);
+        }
+        let mut copy = vec![desc];
+        copy.extend(coords);
+        copy.extend([full, buffer, yes]);
+        ir::build_op(
+            e.anchor,
+            "ttng.async_tma_copy_global_to_local",
+            &copy,
+            &[],
+            &[],
+            ir::location(op),
+        );
+    }
+}
+
+/// Consumer `consumer`: the tiles loaded once waited for first; each
+/// iteration runs the K loop's ops on its rows, waiting for each ring's
+/// buffer before its first reader and freeing it after its last; then its
+/// rows' epilogue.
 fn consume(plan: &Plan, rings: &[Ring], consumer: usize, block: MlirBlock, caps: &mut Captures) {
-    let anchor = ir::terminator(block).expect("a partition ends in its return");
-    let ctx = ir::context(anchor);
-    let mut e = Emitter {
-        plan,
-        anchor,
-        loc: ir::location(plan.for_op),
-        map: ValueMap::new(),
-        block: Some(block),
-        halves: HashMap::new(),
-    };
-    let init_op = ir::defining_op(scf::init_args(plan.for_op)[0]).expect("a splat constant");
-    let init = split_clone(&mut e, caps, init_op, consumer).expect("a constant has a result");
+    let mut e = Emitter::new(plan, block, Some(consumer));
+    let (anchor, ctx) = (e.anchor, ir::context(e.anchor));
+    let mine: Vec<&Ring> = rings.iter().filter(|r| r.read_by(consumer)).collect();
     // The stores' descriptors of half the rows, made once.
     for &op in &plan.epilogue {
         if ir::is(op, "tt.descriptor_store") && plan.splits.contains_key(&Val(ir::operand(op, 1))) {
             e.half_descriptor(caps, ir::operand(op, 0));
         }
     }
-    let (tiles, start) = e.open_tiles(caps, |op| plan.loads.iter().any(|l| l.load.ptr == op.ptr));
-    let new = e.open_loop(caps, plan.for_op, &[init, start], &[]);
-    let args = scf::region_iter_args(new);
-    let (acc, count) = (args[0], args[1]);
-    e.map
-        .insert(Val(scf::region_iter_args(plan.for_op)[0]), Val(acc));
-    e.map
-        .insert(Val(ir::result(plan.for_op, 0)), Val(ir::result(new, 0)));
+    let zero = e.constant(0);
+    for ring in mine.iter().filter(|r| plan.loads[r.load].once) {
+        let view = ready(&mut e, caps, ring, zero, zero);
+        e.map
+            .insert(Val(ir::result(plan.loads[ring.load].alloc, 0)), Val(view));
+    }
+    let inits: Vec<MlirValue> = scf::init_args(plan.for_op)
+        .into_iter()
+        .map(|v| e.need(caps, v))
+        .collect();
+    let (tiles, start) = e.open_tiles(caps, |op| plan.is_load(op));
+    let mut new_inits = inits;
+    new_inits.push(start);
+    let body_ops: Vec<MlirOperation> = plan
+        .body()
+        .into_iter()
+        .filter(|&op| !plan.is_load(op))
+        .collect();
+    let new = e.open_loop(caps, plan.for_op, &new_inits, &body_ops);
+    let new_args = scf::region_iter_args(new);
+    for (old, &arg) in scf::region_iter_args(plan.for_op)
+        .into_iter()
+        .zip(&new_args)
+    {
+        e.map.insert(Val(old), Val(arg));
+    }
+    let count = *new_args.last().expect("the loop carries the count");
     e.anchor = ir::terminator(scf::body(new)).expect("a loop body ends in its yield");
     let (index, phase) = e.position(count);
-    let mine: Vec<&Ring> = rings.iter().filter(|r| r.read_by(consumer)).collect();
-    for ring in &mine {
-        e.wait(caps, ring.full, index, phase);
-    }
-    for ring in &mine {
-        let l = &plan.loads[ring.load];
-        let mut ty = memdesc(ir::value_type(ir::result(l.alloc, 0))).expect("an allocation");
-        if l.split {
-            ty.shape[0] /= CONSUMERS as i64;
-            ty.alloc_shape[0] /= CONSUMERS as i64;
-        }
-        let buffers = e.need(caps, ring.buffers);
-        let view = ir::build_op(
-            e.anchor,
-            "ttg.memdesc_index",
-            &[buffers, index],
-            &[ty.to_type().to_raw()],
-            &[],
-            e.loc,
-        );
-        e.map
-            .insert(Val(ir::result(l.alloc, 0)), Val(ir::result(view, 0)));
-    }
-    if let Some(trans) = plan.b_trans {
-        let clone = ir::clone_mapped(trans, &mut e.map);
-        ir::insert_before(e.anchor, clone);
-    }
-    let dot = ir::clone_mapped(plan.dot, &mut e.map);
-    ir::insert_before(e.anchor, dot);
-    let product = ir::result(dot, 0);
-    // SAFETY: the clone's result, retyped before any use.
-    unsafe { mlir_sys::mlirValueSetType(product, halved(ir::value_type(product), 0)) };
     let i32t = ir::i32_type(ctx);
-    for ring in &mine {
-        let view = e.view(caps, ring.empty, index);
-        ir::build_op(
-            e.anchor,
-            "ttng.arrive_barrier",
-            &[view],
-            &[],
-            &[("count", ir::integer_attr(i32t, 1))],
-            e.loc,
-        );
+    for op in body_ops {
+        if let Some(load) = plan.load_stored_by(op) {
+            let ring = mine
+                .iter()
+                .find(|r| r.load == load)
+                .expect("each consumer reads every load");
+            let view = ready(&mut e, caps, ring, index, phase);
+            e.map.insert(Val(ir::result(op, 0)), Val(view));
+            continue;
+        }
+        split_clone(&mut e, caps, op);
+        for ring in mine
+            .iter()
+            .filter(|r| plan.loads[r.load].last_use.is_some_and(|u| u.ptr == op.ptr))
+        {
+            let view = e.view(caps, ring.empty, index);
+            ir::build_op(
+                e.anchor,
+                "ttng.arrive_barrier",
+                &[view],
+                &[],
+                &[("count", ir::integer_attr(i32t, 1))],
+                e.loc,
+            );
+        }
     }
-    e.close_loop(new, vec![product], count);
+    let values = scf::yielded_values(plan.for_op)
+        .into_iter()
+        .map(|v| ir::lookup_or_self(&e.map, v))
+        .collect();
+    e.close_loop(new, values, count);
+    for (old, new) in ir::results(plan.for_op).into_iter().zip(ir::results(new)) {
+        e.map.insert(Val(old), Val(new));
+    }
     // The epilogue follows the K loop: in the tile loop, or at the end.
     e.anchor = match tiles {
         Some(t) => ir::terminator(scf::body(t)).expect("a loop body ends in its yield"),
         None => anchor,
     };
     for &op in &plan.epilogue {
-        split_clone(&mut e, caps, op, consumer);
+        split_clone(&mut e, caps, op);
     }
-    e.close_tiles(tiles, ir::result(new, 1), anchor);
+    e.close_tiles(tiles, *ir::results(new).last().expect("the count"), anchor);
 }
 
-/// Clones the epilogue op `op` into consumer `consumer`'s region with its
-/// share of every split tensor: split results retyped, ranges and splat
-/// constants cut to its rows, a store through a descriptor sent through a
-/// descriptor of its rows at its row offset. Returns the first result.
-fn split_clone(
+/// Waits until buffer `index` of `ring` is full (at `phase`) and returns
+/// the consumer's view of it: immutable, with the consumer's rows of a
+/// split load.
+fn ready(
     e: &mut Emitter,
     caps: &mut Captures,
-    op: MlirOperation,
-    consumer: usize,
-) -> Option<MlirValue> {
+    ring: &Ring,
+    index: MlirValue,
+    phase: MlirValue,
+) -> MlirValue {
+    e.wait(caps, ring.full, index, phase);
+    let l = &e.plan.loads[ring.load];
+    let mut ty = memdesc(ir::value_type(ir::result(l.alloc, 0))).expect("an allocation");
+    if l.split {
+        ty.shape[0] /= CONSUMERS as i64;
+        ty.alloc_shape[0] /= CONSUMERS as i64;
+    }
+    let buffers = e.need(caps, ring.buffers);
+    let view = ir::build_op(
+        e.anchor,
+        "ttg.memdesc_index",
+        &[buffers, index],
+        &[ty.to_type().to_raw()],
+        &[],
+        e.loc,
+    );
+    ir::result(view, 0)
+}
+
+/// Clones `op` into the emitter's consumer region with its share of every
+/// split tensor: split results retyped, ranges and splat constants cut to
+/// its rows, a store through a descriptor sent through a descriptor of its
+/// rows at its row offset.
+fn split_clone(e: &mut Emitter, caps: &mut Captures, op: MlirOperation) {
     for operand in ir::operands(op) {
         e.need(caps, operand);
     }
+    let consumer = e.consumer;
     let split = |v: MlirValue| e.plan.splits.get(&Val(v)).copied();
     // A store of a split tile: its rows' descriptor and offset, made first.
     let store =
@@ -1287,17 +1490,8 @@ fn split_clone(
             ir::set_operand(clone, 2, moved);
         }
     }
-    let is_init = scf::init_args(e.plan.for_op)
-        .first()
-        .is_some_and(|&i| ir::defining_op(i).is_some_and(|d| d.ptr == op.ptr));
     for (old, new) in ir::results(op).into_iter().zip(ir::results(clone)) {
-        let Some(d) = e
-            .plan
-            .splits
-            .get(&Val(old))
-            .copied()
-            .or(is_init.then_some(0))
-        else {
+        let Some(d) = e.plan.splits.get(&Val(old)).copied() else {
             continue;
         };
         let ty = halved(ir::value_type(old), d);
@@ -1332,5 +1526,4 @@ fn split_clone(
             _ => {}
         }
     }
-    ir::results(clone).first().copied()
 }

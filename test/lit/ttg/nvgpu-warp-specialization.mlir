@@ -86,7 +86,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %b = tt.load %pb : tensor<32x64x!tt.ptr<f16>, #blocked>
       %sa = ttg.local_alloc %a : (tensor<64x32xf16, #blocked>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
       %sb = ttg.local_alloc %b : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
-      // expected-error @+1 {{'nvgpu-warp-specialization' does not support a warp-group dot other than a 2-D one of 128 or 256 rows over warpsPerCTA = [4, 1] yet (without `warp_specialize=True` on its `tl.range` the loop compiles, software-pipelined)}}
+      // expected-error @+1 {{'nvgpu-warp-specialization' does not support a warp-group dot other than 2-D ones of 128 or 256 rows (all the same) over warpsPerCTA = [4, 1] yet (without `warp_specialize=True` on its `tl.range` the loop compiles, software-pipelined)}}
       %d = ttng.warp_group_dot %sa, %sb, %acc {inputPrecision = 0 : i32} : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
       scf.yield %d : tensor<64x64xf32, #mma>
     } {tt.warp_specialize}
@@ -201,8 +201,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #mma>
 // CHECK: %[[L:.*]]:2 = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[Z]], %[[M:.*]] = %{{.*}}) -> (tensor<64x128xf32, #mma>, i32)
 // CHECK: ttng.wait_barrier
-// CHECK: ttng.wait_barrier
 // CHECK: %[[VA:.*]] = ttg.memdesc_index %{{.*}} -> !ttg.memdesc<64x64xf16, #shared, #smem>
+// CHECK: ttng.wait_barrier
 // CHECK: %[[VB:.*]] = ttg.memdesc_index %{{.*}} -> !ttg.memdesc<64x128xf16, #shared, #smem>
 // CHECK: %[[D:.*]] = ttng.warp_group_dot %[[VA]], %[[VB]], %[[ACC]] {{.*}} -> tensor<64x128xf32, #mma>
 // CHECK: ttng.arrive_barrier %{{.*}}, 1
@@ -365,6 +365,109 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %v = ttg.convert_layout %acc : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked>
     // expected-error @+1 {{'nvgpu-warp-specialization' does not support splitting a store through a descriptor made outside the kernel}}
     tt.descriptor_store %dc[%c0, %c0], %v : !tt.tensordesc<tensor<128x128xf32, #shared1>>, tensor<128x128xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// An attention loop: Q is loaded once (in two halves, rings of one
+// buffer), K and V every iteration. Each consumer waits for its Q half
+// before its loop, runs both dots and the online softmax between them on
+// its 64 rows (the reductions across the row, the carried maxima and sums
+// cut to 64), frees K's buffer after the first dot and V's after the
+// second, and stores its rows.
+// CHECK-LABEL: tt.func public @attention
+// CHECK: %[[Q0:.*]] = ttg.local_alloc : () -> !ttg.memdesc<1x64x64xf16, #shared, #smem, mutable>
+// CHECK: ttg.warp_specialize
+// CHECK-NEXT: default {
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: scf.for
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: partition0({{.*}}) num_warps(4) {
+// CHECK: ttng.wait_barrier
+// CHECK: %[[Q:.*]] = ttg.memdesc_index %{{.*}} -> !ttg.memdesc<64x64xf16, #shared, #smem>
+// CHECK: scf.for {{.*}} -> (tensor<64x64xf32, #mma>, tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>>, tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>>, i32)
+// CHECK: ttng.wait_barrier
+// CHECK: %[[S:.*]] = ttng.warp_group_dot %[[Q]], {{.*}} -> tensor<64x64xf32, #mma>
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: ttng.arrive_barrier %{{.*}}, 1
+// CHECK: "tt.reduce"(%[[S]]) <{axis = 1 : i32}>
+// CHECK: ttng.wait_barrier
+// CHECK: %[[O:.*]] = ttng.warp_group_dot {{.*}} : tensor<64x64xf16, #ttg.dot_op<{{.*}}>> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: ttng.arrive_barrier %{{.*}}, 1
+// CHECK: tt.descriptor_store %{{.*}} : !tt.tensordesc<tensor<64x64xf16, #shared>>, tensor<64x64xf16, #blocked>
+// CHECK: partition1({{.*}}) num_warps(4) {
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @attention(%q: !tt.ptr<f16>, %k: !tt.ptr<f16>, %v: !tt.ptr<f16>, %o: !tt.ptr<f16>, %rows: i32, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %c64_i64 = arith.constant 64 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #mma>
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #mma>
+    %l0 = arith.constant dense<1.000000e+00> : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+    %m0 = arith.constant dense<0xFF800000> : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+    %dq = tt.make_tensor_descriptor %q, [%rows, %c64], [%c64_i64, %c1_i64] : <f16>, <tensor<128x64xf16, #shared>>
+    %dk = tt.make_tensor_descriptor %k, [%rows, %c64], [%c64_i64, %c1_i64] : <f16>, <tensor<64x64xf16, #shared>>
+    %dv = tt.make_tensor_descriptor %v, [%rows, %c64], [%c64_i64, %c1_i64] : <f16>, <tensor<64x64xf16, #shared>>
+    %do = tt.make_tensor_descriptor %o, [%rows, %c64], [%c64_i64, %c1_i64] : <f16>, <tensor<128x64xf16, #shared>>
+    %pid = tt.get_program_id x : i32
+    %row = arith.muli %pid, %c64 : i32
+    %tq = tt.descriptor_load %dq[%row, %c0] : !tt.tensordesc<tensor<128x64xf16, #shared>> -> tensor<128x64xf16, #blocked>
+    %sq = ttg.local_alloc %tq : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
+    %r:3 = scf.for %j = %c0 to %n step %c64 iter_args(%acc = %acc0, %l = %l0, %m = %m0) -> (tensor<128x64xf32, #mma>, tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>, tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>) : i32 {
+      %tk = tt.descriptor_load %dk[%j, %c0] : !tt.tensordesc<tensor<64x64xf16, #shared>> -> tensor<64x64xf16, #blocked>
+      %sk = ttg.local_alloc %tk : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %kt = ttg.memdesc_trans %sk {order = array<i32: 1, 0>} : !ttg.memdesc<64x64xf16, #shared, #smem> -> !ttg.memdesc<64x64xf16, #shared1, #smem>
+      %s = ttng.warp_group_dot %sq, %kt, %zero {inputPrecision = 0 : i32} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared1, #smem> -> tensor<128x64xf32, #mma>
+      %mx = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+      ^bb0(%x: f32, %y: f32):
+        %z = arith.maxnumf %x, %y : f32
+        tt.reduce.return %z : f32
+      }) : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %mn = arith.maxnumf %m, %mx : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %me = tt.expand_dims %mn {axis = 1 : i32} : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<128x1xf32, #mma>
+      %mb = tt.broadcast %me : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %sd = arith.subf %s, %mb : tensor<128x64xf32, #mma>
+      %p = math.exp2 %sd : tensor<128x64xf32, #mma>
+      %ad = arith.subf %m, %mn : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %alpha = math.exp2 %ad : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %ps = "tt.reduce"(%p) <{axis = 1 : i32}> ({
+      ^bb0(%x: f32, %y: f32):
+        %z = arith.addf %x, %y : f32
+        tt.reduce.return %z : f32
+      }) : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %ae = tt.expand_dims %alpha {axis = 1 : i32} : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<128x1xf32, #mma>
+      %ac = ttg.convert_layout %ae : tensor<128x1xf32, #mma> -> tensor<128x1xf32, #mma>
+      %ab = tt.broadcast %ac : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %accs = arith.mulf %acc, %ab : tensor<128x64xf32, #mma>
+      %tv = tt.descriptor_load %dv[%j, %c0] : !tt.tensordesc<tensor<64x64xf16, #shared>> -> tensor<64x64xf16, #blocked>
+      %sv = ttg.local_alloc %tv : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %ph = arith.truncf %p : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+      %pa = ttg.convert_layout %ph : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %accn = ttng.warp_group_dot %pa, %sv, %accs {inputPrecision = 0 : i32} : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<128x64xf32, #mma>
+      %lm = arith.mulf %l, %alpha : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      %ln = arith.addf %lm, %ps : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+      scf.yield %accn, %ln, %mn : tensor<128x64xf32, #mma>, tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>, tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+    } {tt.warp_specialize}
+    %le = tt.expand_dims %r#1 {axis = 1 : i32} : tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<128x1xf32, #mma>
+    %lc = ttg.convert_layout %le : tensor<128x1xf32, #mma> -> tensor<128x1xf32, #mma>
+    %lb = tt.broadcast %lc : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+    %out = arith.divf %r#0, %lb : tensor<128x64xf32, #mma>
+    %oh = arith.truncf %out : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+    %ob = ttg.convert_layout %oh : tensor<128x64xf16, #mma> -> tensor<128x64xf16, #blocked>
+    tt.descriptor_store %do[%row, %c0], %ob : !tt.tensordesc<tensor<128x64xf16, #shared>>, tensor<128x64xf16, #blocked>
     tt.return
   }
 }
