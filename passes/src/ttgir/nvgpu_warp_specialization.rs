@@ -306,7 +306,7 @@ impl Plan {
             });
             let m = t.shape[0];
             if !four_by_one
-                || m % (64 * CONSUMERS as i64) != 0
+                || ![128, 256].contains(&m)
                 || t.shape.len() != 2
                 || ir::operand_count(dot) != 3
                 || rows.is_some_and(|r| r != m)
