@@ -1,7 +1,8 @@
 """Warp-specialized kernels: a GEMM loop `tl.range(..., warp_specialize=True)`
 over tensor descriptors made in the kernel, a persistent GEMM whose tile
-loop is so marked, and an attention forward whose key loop is, at 4 warps, which Triton 3.6 splits into a producer warp group (the
-TMA loads) and two consumer warp groups (the wgmma dots), 12 warps in all.
+loop is so marked, and an attention forward whose key loop is, at 4 warps,
+which Triton 3.6 splits into a producer warp group (the TMA loads) and two
+consumer warp groups (the wgmma dots), 12 warps in all.
 
 By default triton_rs compiles the kernel whole: its own
 nvgpu-warp-specialization makes the split. With `--triton-ttgir` it compiles
@@ -54,21 +55,21 @@ def gemm(m, n, k, bm, bn, dtype):
 SMS = 132
 
 
-def kernel_call(persistent, m, n, k, bm, bn, dtype):
-    """(the kernel, its grid, its arguments, the reference) of one GEMM:
-    `device_descriptors` (fp32 C) or `persistent_descriptors` (fp16 C, one
-    program per SM)."""
+def gemm_call(persistent, m, n, k, bm, bn, bk, dtype):
+    """(the kernel, its grid, its arguments, its constexprs besides BM and
+    BN, the reference, the output) of one GEMM: `device_descriptors` (fp32
+    C) or `persistent_descriptors` (fp16 C, one program per SM)."""
     a, b, c, grid = gemm(m, n, k, bm, bn, dtype)
     if not persistent:
-        return device_descriptors, grid, (a, b, c, m, n, k), {}, lambda: a.float() @ b.float()
+        return device_descriptors, grid, (a, b, c, m, n, k), {"BK": bk}, lambda: a.float() @ b.float(), c
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-    return (persistent_descriptors, (SMS, ), (a, b, c, m, n, k), {"SMS": SMS},
-            lambda: (a.float() @ b.float()).half().float())
+    return (persistent_descriptors, (SMS, ), (a, b, c, m, n, k), {"BK": bk, "SMS": SMS},
+            lambda: (a.float() @ b.float()).half().float(), c)
 
 
 def attention_call(z_h, n_ctx, head_dim, bm, bn):
-    """(the kernel, its grid, its arguments, the reference) of one attention
-    forward over `z_h` batch-heads."""
+    """`gemm_call`'s tuple for one attention forward over `z_h`
+    batch-heads."""
     torch.manual_seed(0)
     q, k, v = (torch.randn(z_h * n_ctx, head_dim, device="cuda", dtype=torch.float16) for _ in range(3))
     o = torch.empty_like(q)
@@ -79,7 +80,7 @@ def attention_call(z_h, n_ctx, head_dim, bm, bn):
         qf, kf, vf = (t.float().reshape(shape) for t in (q, k, v))
         return (torch.softmax(qf @ kf.transpose(1, 2) * scale, -1) @ vf).reshape(-1, head_dim)
 
-    return attention_forward, (n_ctx // bm, z_h), (q, k, v, o, scale, n_ctx), {"HEAD_DIM": head_dim}, reference
+    return attention_forward, (n_ctx // bm, z_h), (q, k, v, o, scale, n_ctx), {"HEAD_DIM": head_dim}, reference, o
 
 
 def launch(kind, m, n, k, bm, bn, bk, stages, dtype):
@@ -90,17 +91,15 @@ def launch(kind, m, n, k, bm, bn, bk, stages, dtype):
 
 
 def call(kind, m, n, k, bm, bn, bk, dtype):
-    """`kernel_call` or (kind "attention": M batch-heads, N_CTX N, HEAD_DIM
-    K) `attention_call`, with BK where the kernel takes it, and the output."""
+    """`gemm_call` of a case, or (kind "attention": M batch-heads, N_CTX N,
+    HEAD_DIM K) `attention_call`."""
     if kind == "attention":
-        kernel, grid, args, extra, reference = attention_call(m, n, k, bm, bn)
-        return kernel, grid, args, extra, reference, args[3]
-    kernel, grid, args, extra, reference = kernel_call(kind, m, n, k, bm, bn, dtype)
-    return kernel, grid, args, {**extra, "BK": bk}, reference, args[2]
+        return attention_call(m, n, k, bm, bn)
+    return gemm_call(kind, m, n, k, bm, bn, bk, dtype)
 
 
 def timed(kind, m, n, k, bm, bn, bk, stages, dtype):
-    """(ours, Triton's) milliseconds for one GEMM, alternating."""
+    """(ours, Triton's) milliseconds for one case's kernel, alternating."""
     kernel, grid, args, extra, _, _ = call(kind, m, n, k, bm, bn, bk, dtype)
     kernels = {"triton": fresh(kernel), "ours": fresh(kernel)}
 

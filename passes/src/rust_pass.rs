@@ -99,8 +99,8 @@ impl RustPass {
             self.anchor,
             // Passes create ops of dialects that their input may not mention
             // yet (`ttng.warp_group_dot` in a module with no `ttng` op,
-            // `ub.poison`, `scf.if`, `gpu.barrier`); the pass manager loads these before it
-            // runs.
+            // `ub.poison`, `scf.if`, `gpu.barrier`); the pass manager loads
+            // these before it runs.
             &[
                 ttg_dialect::ttg_handle(),
                 ttg_dialect::ttng_handle(),

@@ -86,18 +86,13 @@ fn error(op: MlirOperation, message: &str) -> Failure {
     fail(unsafe { OperationRef::from_raw(op) }, message)
 }
 
-/// The loop's stage count: its `tt.num_stages`, else the option.
-fn num_stages_of(for_op: MlirOperation, default: i64) -> i64 {
-    pl::int_attribute(for_op, NUM_STAGES).unwrap_or(default)
-}
-
 fn run(module: MlirOperation, default_stages: i64) -> PassResult {
     let loops: Vec<MlirOperation> = pl::for_loops(module)
         .into_iter()
         .filter(|&f| {
             !pl::loop_has_dist_greater_than_one(f)
                 && !pl::is_outer_loop(f)
-                && num_stages_of(f, default_stages) > 1
+                && pl::num_stages_or_default(f, default_stages) > 1
         })
         .collect();
     if loops.is_empty() {
@@ -112,7 +107,7 @@ fn run(module: MlirOperation, default_stages: i64) -> PassResult {
             // User-provided latencies are kept as they are.
             continue;
         }
-        let num_stages = num_stages_of(for_op, default_stages);
+        let num_stages = pl::num_stages_or_default(for_op, default_stages);
         // Loads that feed no dot are pipelined only in loops with their own
         // `tt.num_stages`.
         let own_stages = ir::attribute(for_op, NUM_STAGES).is_some();

@@ -78,6 +78,7 @@ use ttg_dialect::layout::{Layout, MemDesc};
 use crate::options::PassOptions;
 use crate::rust_pass::{fail, Failure, PassResult, RustPass};
 use crate::ttgir::pipeline_lower::{buffer_view, init_barriers};
+use crate::ttgir::pipelining as pl;
 use crate::ttir::loop_support::effects;
 use crate::ttir::loop_support::ir::{self, Op, Val, ValueMap};
 use crate::ttir::loop_support::scf;
@@ -153,9 +154,9 @@ fn specialize(func: MlirOperation, stages: i64) -> PassResult {
         let plan = Plan::of(func, marked, stages)?;
         split(&plan);
     }
-    let zero = ir::integer_attr(ir::i32_type(ir::context(func)), 0);
+    // The split's own loops too.
     for l in ops_where(func, |op| ir::is(op, "scf.for")) {
-        ir::set_attribute(l, "tt.num_stages", zero);
+        pl::set_i32(l, pl::NUM_STAGES, 0);
     }
     Ok(())
 }
@@ -342,6 +343,14 @@ impl Plan {
         let entry = ir::op_block(outermost);
         let before_loop =
             |op: MlirOperation| ir::op_block(op).ptr == entry.ptr && ir::is_before(op, outermost);
+        // What a split load or store goes through: a descriptor made in the
+        // kernel before the loops, of 2-D blocks of the dots' rows, which
+        // each region can remake with half the rows.
+        let halvable = |desc: MlirValue| {
+            rows_first(desc, rows)
+                && ir::defining_op(desc)
+                    .is_some_and(|d| ir::is(d, "tt.make_tensor_descriptor") && before_loop(d))
+        };
         // The loads: each stored once for dot operands only.
         let mut loads = Vec::new();
         let mut loaded_ops: Vec<Op> = Vec::new();
@@ -357,9 +366,7 @@ impl Plan {
             let (alloc, split, last_use) = stored_for_dots(op, body).ok_or_else(|| {
                 refuse(op, "a load whose tile is used other than by dot operands")
             })?;
-            let made_here = ir::defining_op(ir::operand(op, 0))
-                .is_some_and(|d| ir::is(d, "tt.make_tensor_descriptor") && before_loop(d));
-            if split && (!made_here || !rows_first(ir::operand(op, 0), rows)) {
+            if split && !halvable(ir::operand(op, 0)) {
                 return Err(refuse(
                     op,
                     "splitting a load through a descriptor made outside the kernel, or of other \
@@ -512,13 +519,7 @@ impl Plan {
                     "a descriptor store split along other than its first dimension",
                 ));
             }
-            // A descriptor is checked as the one a load is split through.
-            let made = desc.is_none_or(|desc| {
-                rows_first(desc, rows)
-                    && ir::defining_op(desc)
-                        .is_some_and(|d| ir::is(d, "tt.make_tensor_descriptor") && before_loop(d))
-            });
-            if !made {
+            if !desc.is_none_or(halvable) {
                 return Err(refuse(
                     op,
                     "splitting a store through a descriptor made outside the kernel, or of \
@@ -526,8 +527,7 @@ impl Plan {
                 ));
             }
         }
-        let stages =
-            crate::ttgir::pipelining::int_attribute(for_op, "tt.num_stages").unwrap_or(stages);
+        let stages = pl::num_stages_or_default(for_op, stages);
         Ok(Self {
             outer,
             for_op,
@@ -940,12 +940,12 @@ impl<'p> Emitter<'p> {
         let mut map = self.map.clone();
         let clone = ir::clone_mapped(def, &mut map);
         ir::insert_before(self.anchor, clone);
-        // SAFETY: a live descriptor type; the new block type is a live
-        // ranked tensor type.
-        let ty = unsafe {
-            let block = tt_dialect::ffi::ttTensorDescTypeGetBlockType(ir::value_type(desc));
-            tt_dialect::ffi::ttTensorDescTypeGet(halved(block, 0))
-        };
+        // SAFETY: the type of a live value.
+        let block =
+            tt_dialect::types::tensor_desc_block(unsafe { Type::from_raw(ir::value_type(desc)) })
+                .expect("the plan checked the descriptor's type");
+        // SAFETY: a live ranked tensor type.
+        let ty = unsafe { tt_dialect::ffi::ttTensorDescTypeGet(halved(block.to_raw(), 0)) };
         let half = ir::result(clone, 0);
         // SAFETY: the clone's result, retyped before any use.
         unsafe { mlir_sys::mlirValueSetType(half, ty) };
@@ -968,7 +968,8 @@ impl<'p> Emitter<'p> {
 
     /// A copy of the loop `old` with `inits`, its body to be filled before
     /// its yield with copies of `body_ops` (whose reads from before the loop
-    /// are computed first); maps the induction variable.
+    /// are computed first); maps the induction variable. (`specialize` then
+    /// turns the copy's pipelining off, as every loop's.)
     fn open_loop(
         &mut self,
         caps: &mut Captures,
@@ -986,15 +987,7 @@ impl<'p> Emitter<'p> {
                 }
             }
         }
-        let ctx = ir::context(old);
-        let stages = ir::integer_attr(ir::i32_type(ctx), 0);
-        let new = scf::build_for(
-            self.anchor,
-            ir::location(old),
-            bounds,
-            inits,
-            &[("tt.num_stages", stages)],
-        );
+        let new = scf::build_for(self.anchor, ir::location(old), bounds, inits, &[]);
         self.map
             .insert(Val(scf::induction_var(old)), Val(scf::induction_var(new)));
         new
@@ -1095,30 +1088,32 @@ fn split(plan: &Plan) {
     let loc = ir::location(for_op);
     let mut rings = Vec::new();
     for (index, l) in plan.loads.iter().enumerate() {
+        // A ring's buffers: the tile (a consumer's rows of a split one).
         let alloc_type = memdesc(ir::value_type(ir::result(l.alloc, 0))).expect("an allocation");
+        let mut shape = alloc_type.shape.clone();
+        if l.split {
+            shape[0] /= CONSUMERS as i64;
+        }
+        let bits = i64::from(tt_dialect::types::bit_width(alloc_type.element).unwrap_or(8));
+        let bytes = shape.iter().product::<i64>() * bits / 8;
+        let count = if l.once { 1 } else { plan.buffers };
+        let ring_shape: Vec<i64> = std::iter::once(count).chain(shape).collect();
+        let ty = MemDesc {
+            shape: ring_shape.clone(),
+            alloc_shape: ring_shape,
+            mutable: true,
+            ..alloc_type
+        }
+        .to_type()
+        .to_raw();
         let consumers: Vec<Option<usize>> = if l.split {
             (0..CONSUMERS).map(Some).collect()
         } else {
             vec![None]
         };
         for consumer in consumers {
-            let mut shape = alloc_type.shape.clone();
-            if l.split {
-                shape[0] /= CONSUMERS as i64;
-            }
-            let bits = i64::from(tt_dialect::types::bit_width(alloc_type.element).unwrap_or(8));
-            let bytes = shape.iter().product::<i64>() * bits / 8;
-            let count = if l.once { 1 } else { plan.buffers };
-            let ring_shape: Vec<i64> = std::iter::once(count).chain(shape).collect();
-            let ty = MemDesc {
-                shape: ring_shape.clone(),
-                alloc_shape: ring_shape,
-                mutable: true,
-                ..alloc_type.clone()
-            }
-            .to_type();
             let buffers = ir::result(
-                ir::build_op(for_op, "ttg.local_alloc", &[], &[ty.to_raw()], &[], loc),
+                ir::build_op(for_op, "ttg.local_alloc", &[], &[ty], &[], loc),
                 0,
             );
             let readers = if consumer.is_some() {
@@ -1204,10 +1199,7 @@ fn split(plan: &Plan) {
     for (consumer, &block) in partition_blocks.iter().enumerate() {
         consume(plan, &rings, consumer, block, &mut caps);
     }
-    // SAFETY: a live op; the captures are live values defined before it.
-    unsafe {
-        mlir_sys::mlirOperationSetOperands(ws, caps.values.len() as isize, caps.values.as_ptr())
-    };
+    ir::set_operand_list(ws, &caps.values);
 
     // The loop, its epilogue and what only they used go.
     if plan.outer.is_none() {

@@ -193,7 +193,7 @@ fn pipeline(module_ref: OperationRef, dump: bool, num_stages: i64) -> PassResult
     // Loops whose stage count is 0 (those `nvgpu-warp-specialization` left
     // to its partitions) keep their dots synchronous, as in Triton.
     for for_op in pl::for_loops(module) {
-        if pl::int_attribute(for_op, pl::NUM_STAGES).unwrap_or(num_stages) >= 1 {
+        if pl::num_stages_or_default(for_op, num_stages) >= 1 {
             waits::async_launch_dots(for_op)?;
         }
     }

@@ -57,7 +57,7 @@ fn refuse(op: MlirOperation, what: &str) -> Failure {
 /// `scf.if` or that TMA cannot describe here.
 pub fn check(module: MlirOperation, default_stages: i64) -> Result<(), Failure> {
     for for_op in pl::for_loops(module) {
-        let stages = pl::int_attribute(for_op, pl::NUM_STAGES).unwrap_or(default_stages);
+        let stages = pl::num_stages_or_default(for_op, default_stages);
         let stores = stores(for_op);
         if stages <= 1 || stores.is_empty() {
             continue;
@@ -127,7 +127,7 @@ pub fn check_descriptors(for_op: MlirOperation) -> Result<(), Failure> {
 /// one stage (`default_stages` where the loop does not say).
 pub fn pipeline_tma_stores(module: MlirOperation, default_stages: i64) -> Result<(), Failure> {
     for for_op in pl::for_loops(module) {
-        let stages = pl::int_attribute(for_op, pl::NUM_STAGES).unwrap_or(default_stages);
+        let stages = pl::num_stages_or_default(for_op, default_stages);
         if stages > 1 {
             pipeline_loop(for_op)?;
         }

@@ -112,6 +112,12 @@ pub fn int_attribute(op: MlirOperation, name: &str) -> Option<i64> {
     ir::attribute(op, name).and_then(ir::integer_attr_value)
 }
 
+/// The loop's stage count (Triton's `getNumStagesOrDefault`): its
+/// `tt.num_stages`, else `default` (the pass's option).
+pub fn num_stages_or_default(for_op: MlirOperation, default: i64) -> i64 {
+    int_attribute(for_op, NUM_STAGES).unwrap_or(default)
+}
+
 /// Sets `op`'s attribute `name` to an `i32` integer.
 pub fn set_i32(op: MlirOperation, name: &str, value: i64) {
     let ty = ir::i32_type(ir::context(op));
